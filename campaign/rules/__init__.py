@@ -1,0 +1,10 @@
+"""The rule tables and formulas of Unlimit3d 8, as pure Python (no Django).
+
+`from campaign.rules import BUILDINGS, WEAPONS, weapon_price, base_defense, ...`
+Everything public of `tables`, `formulas` and `serialize` is re-exported here.
+"""
+
+from campaign.rules.tables import *  # noqa: F403
+from campaign.rules.tables import __all__ as _tables_all
+
+__all__ = [*_tables_all]
