@@ -1,0 +1,51 @@
+# Two commands on a fresh machine:  `make run`  and  `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test test-unit test-integration lint bench casebook clean install
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo --if-empty
+	$(PY) manage.py runserver_with_clock $(HOST):$(PORT)
+
+# The whole suite on SQLite with in-process jobs; with CI set (or INTEGRATION=1) also
+# the PostgreSQL + Redis + Celery worker suite, which then must not be skipped.
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) -m pytest -m "not integration and not e2e" -q
+	@if [ -n "$$CI" ] || [ -n "$$INTEGRATION" ]; then $(MAKE) --no-print-directory test-integration; fi
+
+test-unit: $(STAMP)
+	$(PY) -m pytest -m "not integration and not e2e" -q
+
+test-integration: $(STAMP)
+	REQUIRE_SERVICES=1 DATABASE_URL=$${INTEGRATION_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d} \
+	  CELERY_BROKER_URL=$${INTEGRATION_BROKER_URL:-redis://127.0.0.1:6379/5} \
+	  $(PY) -m pytest -m integration -q -p no:randomly
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+casebook: $(STAMP)
+	$(PY) manage.py casebook tests/casebook
+
+bench: $(STAMP)
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,80 @@
+"""Who may see and do what in a campaign: decided here, once.
+
+A campaign is visible to its umpire and its players only; to anyone else it does
+not exist (404, never 403, so existence does not leak).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+
+from campaign.errors import Forbidden, NotFound
+from campaign.models import Campaign, Player
+
+
+@dataclass(frozen=True)
+class Membership:
+    """The caller's standing in one campaign."""
+
+    campaign: Campaign
+    player: Player | None
+    is_umpire: bool
+
+    @property
+    def is_player(self) -> bool:
+        return self.player is not None
+
+    @property
+    def umpire_plays(self) -> bool:
+        return self.is_umpire and self.player is not None
+
+    @property
+    def may_read_sealed(self) -> bool:
+        """The umpire reads sealed orders only if the campaign allows it and the
+        umpire does not also play."""
+        return (self.is_umpire and not self.umpire_plays
+                and bool(self.campaign.settings.umpire_sees_orders))
+
+
+def campaigns_of(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(Q(umpire=user) | Q(players__user=user)).distinct()
+
+
+def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
+               *, for_update: bool = False) -> Membership:
+    """The caller's membership, or NotFound if the campaign is not theirs to see."""
+    try:
+        campaign_pk = int(campaign_id)
+    except (TypeError, ValueError):
+        raise NotFound("No such campaign.") from None
+    if not user.is_authenticated:
+        raise NotFound("No such campaign.")
+    qs = Campaign.objects.select_related("umpire")
+    if for_update:
+        qs = qs.select_for_update()
+    campaign = qs.filter(pk=campaign_pk).first()
+    if campaign is None:
+        raise NotFound("No such campaign.")
+    player = Player.objects.filter(campaign=campaign, user=user).first()
+    is_umpire = campaign.umpire_id == user.pk
+    if player is None and not is_umpire:
+        raise NotFound("No such campaign.")
+    if player is not None:
+        player.campaign = campaign
+    return Membership(campaign=campaign, player=player, is_umpire=is_umpire)
+
+
+def require_umpire(member: Membership) -> None:
+    if not member.is_umpire:
+        raise Forbidden("Only the umpire of this campaign may do this.")
+
+
+def require_player(member: Membership) -> Player:
+    if member.player is None:
+        raise Forbidden("Only players of this campaign may do this.")
+    return member.player

@@ -1,0 +1,102 @@
+"""Input and output shapes of the core API (API.md: accounts and campaigns)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model, password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from campaign.models import Campaign, Player
+
+
+class UserCreateSerializer(serializers.Serializer):
+    username = serializers.RegexField(r"^[\w.@+-]+$", max_length=150)
+    password = serializers.CharField(write_only=True, max_length=128)
+
+    def validate_username(self, value: str) -> str:
+        if get_user_model().objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("This username is taken.")
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        user = get_user_model()(username=attrs["username"])
+        try:
+            password_validation.validate_password(attrs["password"], user)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
+        return attrs
+
+
+class UserSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class MapSpecSerializer(serializers.Serializer):
+    """Either a generator or an explicit list of nodes and edges (checked in depth by
+    territories.services.maps.clean_map_spec)."""
+
+    generator = serializers.ChoiceField(choices=["hex", "random"], required=False)
+    territories = serializers.IntegerField(required=False)
+    seed = serializers.IntegerField(required=False)
+    nodes = serializers.ListField(child=serializers.CharField(max_length=80), required=False)
+    edges = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=80)), required=False
+    )
+
+
+class CampaignCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    map = serializers.DictField()
+    settings = serializers.DictField(required=False, default=dict)
+
+
+class PlayerSummarySerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username")
+
+    class Meta:
+        model = Player
+        fields = ["id", "username", "ready", "color"]
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    players = PlayerSummarySerializer(many=True, read_only=True)
+    umpire = serializers.CharField(source="umpire.username")
+    umpire_id = serializers.IntegerField(read_only=True)
+    settings = serializers.SerializerMethodField()
+    territory_count = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Campaign
+        fields = ["id", "name", "status", "turn", "phase", "phase_deadline", "paused",
+                  "players", "umpire", "umpire_id", "settings", "territory_count", "created_at"]
+
+    def get_settings(self, obj: Campaign) -> dict:
+        return obj.settings.as_dict()
+
+    def get_territory_count(self, obj: Campaign) -> int:
+        annotated = getattr(obj, "territory_count", None)
+        return annotated if annotated is not None else obj.territories.count()
+
+
+class AdvanceSerializer(serializers.Serializer):
+    """Optional: the (turn, phase) the caller advances from, for explicit idempotency."""
+
+    turn = serializers.IntegerField(required=False, min_value=0)
+    phase = serializers.ChoiceField(choices=["commercial", "activity", "move", "tactical"],
+                                    required=False)
+
+
+class TurnPhaseSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    phase = serializers.CharField()
+    changed = serializers.BooleanField()

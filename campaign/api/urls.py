@@ -1,0 +1,24 @@
+from django.urls import include, path
+
+from campaign.api import views
+
+campaign_urls = [
+    path("", views.CampaignDetailView.as_view(), name="api-campaign"),
+    path("settings/", views.CampaignSettingsView.as_view(), name="api-campaign-settings"),
+    path("join/", views.JoinView.as_view(), name="api-campaign-join"),
+    path("start/", views.StartView.as_view(), name="api-campaign-start"),
+    path("advance/", views.AdvanceView.as_view(), name="api-campaign-advance"),
+    path("ready/", views.ReadyView.as_view(), name="api-campaign-ready"),
+    path("", include("territories.api_urls")),
+    path("", include("economy.api_urls")),
+    path("", include("battles.api_urls")),
+    path("", include("campaign.api.orders_urls")),
+]
+
+urlpatterns = [
+    path("users/", views.UserCreateView.as_view(), name="api-users"),
+    path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    path("rules/", views.RulesView.as_view(), name="api-rules"),
+    path("campaigns/", views.CampaignListView.as_view(), name="api-campaigns"),
+    path("campaigns/<int:campaign_id>/", include(campaign_urls)),
+]

@@ -1,0 +1,158 @@
+"""Thin API views for accounts and campaigns: authenticate, check, call one service."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import authenticate, get_user_model
+from django.db.models import Count, Prefetch
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.access import campaigns_of, membership, require_player, require_umpire
+from campaign.api import serializers as s
+from campaign.errors import Forbidden, InvalidInput
+from campaign.models import Campaign, Player
+from campaign.services import clock
+from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
+
+
+def validated(serializer_class: type, data: object, **kwargs) -> dict:
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def campaign_queryset():
+    return Campaign.objects.select_related("umpire").prefetch_related(
+        Prefetch("players", queryset=Player.objects.select_related("user"))
+    ).annotate(territory_count=Count("territories", distinct=True))
+
+
+class UserCreateView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=s.UserCreateSerializer, responses={201: s.UserSerializer})
+    def post(self, request: Request) -> Response:
+        if not settings.ALLOW_SIGNUP:
+            raise Forbidden("Sign-up is closed on this site.", code="signup_closed")
+        data = validated(s.UserCreateSerializer, request.data)
+        user = get_user_model().objects.create_user(username=data["username"],
+                                                     password=data["password"])
+        return Response({"id": user.pk, "username": user.username},
+                        status=status.HTTP_201_CREATED)
+
+
+class TokenView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer})
+    def post(self, request: Request) -> Response:
+        data = validated(s.TokenRequestSerializer, request.data)
+        user = authenticate(request, username=data["username"], password=data["password"])
+        if user is None:
+            raise InvalidInput("Wrong username or password.", code="invalid_credentials")
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class CampaignListView(APIView):
+    @extend_schema(responses={200: s.CampaignSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        campaigns = campaign_queryset().filter(
+            pk__in=campaigns_of(request.user).values("pk")
+        )
+        return Response(s.CampaignSerializer(campaigns, many=True).data)
+
+    @extend_schema(request=s.CampaignCreateSerializer, responses={201: s.CampaignSerializer})
+    def post(self, request: Request) -> Response:
+        data = validated(s.CampaignCreateSerializer, request.data)
+        campaign = campaign_create(umpire=request.user, name=data["name"],
+                                   map_spec=data["map"], options=data["settings"])
+        campaign = campaign_queryset().get(pk=campaign.pk)
+        return Response(s.CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailView(APIView):
+    @extend_schema(responses={200: s.CampaignSerializer})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        membership(request.user, campaign_id)
+        return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
+
+
+class CampaignSettingsView(APIView):
+    @extend_schema(request=dict, responses={200: s.CampaignSerializer})
+    def patch(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        if not isinstance(request.data, dict):
+            raise InvalidInput("Send an object of setting names to values.")
+        campaign_update_settings(campaign=member.campaign, changes=dict(request.data))
+        return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
+
+
+class JoinView(APIView):
+    @extend_schema(request=None, responses={201: s.PlayerSummarySerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign = Campaign.objects.filter(pk=campaign_id).first()
+        if campaign is None:
+            raise_not_found()
+        player = campaign_join(campaign_id=campaign.pk, user=request.user)
+        return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+def raise_not_found() -> None:
+    from campaign.errors import NotFound
+
+    raise NotFound("No such campaign.")
+
+
+class StartView(APIView):
+    @extend_schema(request=None, responses={200: s.CampaignSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        from campaign.services.setup import campaign_start
+
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        campaign_start(campaign_id=member.campaign.pk)
+        return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
+
+
+class AdvanceView(APIView):
+    @extend_schema(request=s.AdvanceSerializer, responses={200: s.TurnPhaseSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        data = validated(s.AdvanceSerializer, request.data or {})
+        expected = (member.campaign.turn, member.campaign.phase)
+        if "turn" in data or "phase" in data:
+            expected = (data.get("turn", expected[0]), data.get("phase", expected[1]))
+        result = clock.advance(campaign_id=member.campaign.pk, by="umpire", expected=expected)
+        return Response({"turn": result.campaign.turn, "phase": result.campaign.phase,
+                         "changed": result.changed})
+
+
+class ReadyView(APIView):
+    @extend_schema(request=None, responses={200: s.PlayerSummarySerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        player = require_player(member)
+        clock.mark_ready(player=player)
+        player.refresh_from_db()
+        return Response(s.PlayerSummarySerializer(player).data)
+
+
+class RulesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request) -> Response:
+        from campaign.rules.serialize import rules_as_json
+
+        return Response(rules_as_json())

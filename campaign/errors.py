@@ -1,0 +1,101 @@
+"""Domain errors and the API's single error shape: {"code", "detail"[, "fields"]}.
+
+Services raise a `GameError` subclass; the DRF exception handler below turns it
+(and DRF's own errors) into the contract's body with the right status. Views never
+build error bodies by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from rest_framework import exceptions as drf_exceptions
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class GameError(Exception):
+    """A refused action. `code` is machine-readable, `detail` is for people."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    code = "invalid"
+
+    def __init__(self, detail: str, *, code: str | None = None, fields: dict | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+        self.fields = fields
+
+
+class InvalidInput(GameError):
+    """400: the request is malformed or breaks a rule of the game."""
+
+
+class Forbidden(GameError):
+    """403: the caller may see the thing but may not do this to it."""
+
+    status_code = status.HTTP_403_FORBIDDEN
+    code = "forbidden"
+
+
+class NotFound(GameError):
+    """404: does not exist, or the caller may not know that it exists."""
+
+    status_code = status.HTTP_404_NOT_FOUND
+    code = "not_found"
+
+
+class Conflict(GameError):
+    """409: not allowed in the current phase or state."""
+
+    status_code = status.HTTP_409_CONFLICT
+    code = "conflict"
+
+
+class WrongPhase(Conflict):
+    code = "wrong_phase"
+
+
+def error_body(code: str, detail: str, fields: dict | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "detail": detail}
+    if fields:
+        body["fields"] = fields
+    return body
+
+
+def _first_message(data: Any) -> str:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            msg = _first_message(value)
+            if msg:
+                return msg if key in ("detail", "non_field_errors") else f"{key}: {msg}"
+        return ""
+    if isinstance(data, list):
+        return _first_message(data[0]) if data else ""
+    return str(data)
+
+
+def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, GameError):
+        return Response(error_body(exc.code, exc.detail, exc.fields), status=exc.status_code)
+    if isinstance(exc, Http404):
+        exc = drf_exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = drf_exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, drf_exceptions.ValidationError):
+        fields = exc.detail if isinstance(exc.detail, dict) else None
+        response.data = error_body(
+            "invalid", _first_message(exc.detail) or "Invalid input.", fields
+        )
+    elif isinstance(exc, drf_exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        response.data = error_body(str(code), _first_message(exc.detail))
+    return response

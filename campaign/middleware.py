@@ -1,0 +1,29 @@
+"""Show times in the signed-in user's own time zone (stored in UTC)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+
+class UserTimezoneMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        tzname = None
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            profile = getattr(user, "profile", None) if hasattr(user, "profile") else None
+            tzname = getattr(profile, "time_zone", None)
+        if tzname:
+            try:
+                timezone.activate(zoneinfo.ZoneInfo(tzname))
+            except zoneinfo.ZoneInfoNotFoundError:
+                timezone.deactivate()
+        else:
+            timezone.deactivate()
+        return self.get_response(request)

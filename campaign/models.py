@@ -1,0 +1,168 @@
+"""The core of a league: campaigns, their players, the clock, sealed orders and the journal."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from campaign.options import CampaignOptions
+
+
+class Phase(models.TextChoices):
+    COMMERCIAL = "commercial", "Commercial"
+    ACTIVITY = "activity", "Activity"
+    MOVE = "move", "Move"
+    TACTICAL = "tactical", "Tactical"
+
+
+PHASE_ORDER: tuple[str, ...] = tuple(Phase.values)
+
+
+class Profile(models.Model):
+    """Per-user preferences: time zone for showing deadlines, notification opt-outs."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="profile")
+    time_zone = models.CharField(max_length=64, default="UTC")
+    email_notifications = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return f"profile of {self.user}"
+
+
+class Campaign(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup", "Set-up"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=120)
+    umpire = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                               related_name="umpired_campaigns")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
+    turn = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=10, choices=Phase.choices, blank=True, default="")
+    phase_started_at = models.DateTimeField(null=True, blank=True)
+    phase_deadline = models.DateTimeField(null=True, blank=True)
+    paused = models.BooleanField(default=False)
+    paused_remaining = models.DurationField(null=True, blank=True)
+    seed = models.BigIntegerField(default=0, help_text="Seeds every die of this campaign.")
+    options = models.JSONField(default=dict, blank=True,
+                               help_text="Per-campaign settings that differ from the defaults.")
+    map_spec = models.JSONField(default=dict, blank=True,
+                                help_text="How the meta-map was made (generator or import).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "phase_deadline"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def settings(self) -> CampaignOptions:
+        return CampaignOptions(self.options)
+
+
+class Player(models.Model):
+    """A seat in a campaign. The user may change when the umpire hands the seat over."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                             related_name="seats")
+    color = models.CharField(max_length=7, default="#888888")
+    credits = models.BigIntegerField(default=0, help_text="Cached sum of the ledger.")
+    research_points = models.PositiveIntegerField(default=0)
+    ready = models.BooleanField(default=False)
+    missed_turns = models.PositiveIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="one_seat_per_user"),
+            models.CheckConstraint(condition=Q(credits__gte=0), name="credits_never_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign}"
+
+
+class PhaseChange(models.Model):
+    """One row per (campaign, turn, phase) ever opened: makes a double advance impossible."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="phase_changes")
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=10, choices=Phase.choices)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    opened_by = models.CharField(max_length=40, help_text="umpire, deadline, all_ready, start")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "turn", "phase"],
+                                    name="one_opening_per_phase"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} turn {self.turn} {self.phase}"
+
+
+class Event(models.Model):
+    """The journal. Who may read an entry is stored with it and filtered in one place
+    (`campaign.selectors.events_visible_to`)."""
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", "Everybody in the campaign"
+        UMPIRE = "umpire", "The umpire only"
+        PRIVATE = "private", "The listed players (and the umpire unless sealed)"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=10, blank=True, default="")
+    kind = models.CharField(max_length=60)
+    at = models.DateTimeField(auto_now_add=True)
+    data = models.JSONField(default=dict, blank=True)
+    visibility = models.CharField(max_length=8, choices=Visibility.choices,
+                                  default=Visibility.PUBLIC)
+    viewers = models.ManyToManyField(Player, blank=True, related_name="private_events")
+    sealed = models.BooleanField(
+        default=False,
+        help_text="Holds sealed-order information: hidden from the umpire unless the "
+        "campaign lets the umpire read orders (and the umpire does not play).",
+    )
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "turn", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} (turn {self.turn} {self.phase})"
+
+
+class Order(models.Model):
+    """A sealed move order: where `unit` will be at the end of the move phase."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
+    turn = models.PositiveIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="orders")
+    unit = models.ForeignKey("economy.Unit", on_delete=models.CASCADE, related_name="orders")
+    origin = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
+                               related_name="+")
+    destination = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
+                                    related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["turn", "unit"], name="one_order_per_unit_per_turn"),
+            models.CheckConstraint(condition=~Q(origin=F("destination")),
+                                   name="order_moves_somewhere"),
+        ]
+
+    def __str__(self) -> str:
+        return f"order {self.pk} (turn {self.turn})"

@@ -1,0 +1,114 @@
+"""Per-campaign settings: where umpires may reasonably rule differently.
+
+Each option names the ruling it implements (see docs/RULINGS.md). A campaign stores
+only the values it changes; `CampaignOptions` merges them over the defaults and
+validates input, so an unknown key or a wrong type is refused with a clear 400.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    ruling: str | None = None
+
+    def clean(self, value: Any) -> Any:
+        expected = type(self.default)
+        if expected is bool:
+            if not isinstance(value, bool):
+                raise ValueError(f"'{self.key}' must be true or false.")
+        elif expected is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"'{self.key}' must be a whole number.")
+            if self.minimum is not None and value < self.minimum:
+                raise ValueError(f"'{self.key}' must be at least {self.minimum}.")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"'{self.key}' must be at most {self.maximum}.")
+        elif expected is str and not isinstance(value, str):
+            raise ValueError(f"'{self.key}' must be a string.")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise ValueError(f"'{self.key}' must be one of {allowed}.")
+        return value
+
+
+_HOUR = 3600
+
+OPTIONS: dict[str, Option] = {
+    o.key: o
+    for o in [
+        # --- clock and deadlines (campaign/services/clock.py) ---
+        Option("commercial_seconds", 48 * _HOUR, "Default length of the commercial phase "
+               "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
+        Option("activity_seconds", 24 * _HOUR, "Default length of the activity phase "
+               "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
+        Option("move_seconds", 48 * _HOUR, "Default length of the move phase in seconds "
+               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
+        Option("tactical_seconds", 0, "Default length of the tactical phase in seconds "
+               "(0: the umpire advances once battles are done).", minimum=0,
+               maximum=60 * 24 * _HOUR),
+        Option("advance_when_all_ready", True, "Advance early when every player has "
+               "marked ready."),
+        Option("reminder_seconds", 6 * _HOUR, "Remind players who are not ready this long "
+               "before a deadline.", minimum=0, maximum=7 * 24 * _HOUR),
+        Option("missed_turns_alert", 2, "Alert the umpire after this many missed turns "
+               "in a row.", minimum=1, maximum=100),
+        Option("umpire_sees_orders", False, "The umpire may read sealed orders before the "
+               "reveal (never when the umpire also plays)."),
+        Option("webhook_url", "", "Optional URL that receives a JSON POST on phase "
+               "changes and results."),
+        # --- map and exploration ---
+        Option("deposits_public", False, "Players may see the deposits of territories "
+               "they do not own."),
+        # --- battles ---
+        Option("battle_mode", "engine", "Resolve battles with the rules engine, or enter "
+               "results played on the table.", choices=("engine", "tabletop")),
+        Option("battle_max_attempts", 3, "Attempts before a failing battle job is "
+               "quarantined.", minimum=1, maximum=10),
+        # --- table readings ---
+        Option("bandit_level8_row", "corrected", "Level-8 Bandit skills: the corrected "
+               "progression, or the row as printed (17 13 1 1 5).",
+               choices=("corrected", "as_printed"), ruling="R-TAB-1"),
+    ]
+}
+
+
+class CampaignOptions:
+    """Read access to a campaign's options with defaults filled in."""
+
+    def __init__(self, stored: dict[str, Any] | None = None):
+        self._stored = dict(stored or {})
+
+    def __getattr__(self, key: str) -> Any:
+        if key.startswith("_"):
+            raise AttributeError(key)
+        try:
+            option = OPTIONS[key]
+        except KeyError as exc:
+            raise AttributeError(f"no campaign option {key!r}") from exc
+        return self._stored.get(key, option.default)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: self._stored.get(key, o.default) for key, o in OPTIONS.items()}
+
+
+def clean_options(data: Any) -> dict[str, Any]:
+    """Validate a partial options dict; raise ValueError with a readable message."""
+    if not isinstance(data, dict):
+        raise ValueError("settings must be an object of option names to values.")
+    cleaned: dict[str, Any] = {}
+    for key, value in data.items():
+        option = OPTIONS.get(key)
+        if option is None:
+            raise ValueError(f"unknown setting '{key}'.")
+        cleaned[key] = option.clean(value)
+    return cleaned

@@ -1,0 +1,81 @@
+"""Creating campaigns and admitting players. Starting them is in `campaign.services.setup`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+
+from campaign.errors import Conflict, InvalidInput
+from campaign.models import Campaign, Player
+from campaign.options import clean_options
+from campaign.services.journal import record_event
+
+PLAYER_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+                 "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f")
+
+
+def campaign_create(*, umpire: AbstractBaseUser, name: str, map_spec: dict[str, Any],
+                    options: dict[str, Any] | None = None, seed: int | None = None) -> Campaign:
+    """Create a campaign in set-up with its meta-map; the creator becomes its umpire."""
+    from territories.services.maps import build_map, clean_map_spec
+
+    name = (name or "").strip()
+    if not name:
+        raise InvalidInput("A campaign needs a name.", fields={"name": ["This field is required."]})
+    if len(name) > 120:
+        raise InvalidInput("A campaign name has at most 120 characters.")
+    try:
+        cleaned_options = clean_options(options or {})
+    except ValueError as exc:
+        raise InvalidInput(f"Invalid settings: {exc}", fields={"settings": [str(exc)]}) from exc
+    spec = clean_map_spec(map_spec)
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            name=name, umpire=umpire, options=cleaned_options,
+            seed=seed if seed is not None else int(spec.get("seed", 0)),
+            map_spec={k: v for k, v in spec.items() if k in ("generator", "territories", "seed")},
+        )
+        build_map(campaign=campaign, spec=spec)
+        record_event(campaign=campaign, kind="campaign_created",
+                     data={"name": name, "umpire": umpire.get_username()})
+    return campaign
+
+
+def campaign_join(*, campaign_id: int, user: AbstractBaseUser) -> Player:
+    """Take a seat while the campaign is in set-up."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if campaign.status != Campaign.Status.SETUP:
+            raise Conflict("Players can only join while the campaign is in set-up.",
+                           code="not_in_setup")
+        if Player.objects.filter(campaign=campaign, user=user).exists():
+            raise Conflict("You already play in this campaign.", code="already_joined")
+        count = Player.objects.filter(campaign=campaign).count()
+        if count >= campaign.territories.count():
+            raise Conflict("This campaign's map has no room for another player.",
+                           code="campaign_full")
+        try:
+            player = Player.objects.create(
+                campaign=campaign, user=user, color=PLAYER_COLORS[count % len(PLAYER_COLORS)]
+            )
+        except IntegrityError as exc:  # a parallel join of the same user
+            raise Conflict("You already play in this campaign.", code="already_joined") from exc
+        record_event(campaign=campaign, kind="player_joined",
+                     data={"player": player.pk, "username": user.get_username()})
+    return player
+
+
+def campaign_update_settings(*, campaign: Campaign, changes: dict[str, Any]) -> Campaign:
+    """The umpire changes per-campaign options (validated; journaled)."""
+    try:
+        cleaned = clean_options(changes)
+    except ValueError as exc:
+        raise InvalidInput(f"Invalid settings: {exc}", fields={"settings": [str(exc)]}) from exc
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        locked.options = {**locked.options, **cleaned}
+        locked.save(update_fields=["options"])
+        record_event(campaign=locked, kind="settings_changed", data={"changes": cleaned})
+    return locked

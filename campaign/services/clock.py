@@ -1,0 +1,200 @@
+"""The turn clock: commercial -> activity -> move -> tactical -> next turn.
+
+Advancing is idempotent. A caller says which (turn, phase) it advances *from*; the
+change is claimed by inserting the `PhaseChange` row of the phase being opened, in
+the same transaction that applies it. A unique constraint on (campaign, turn, phase)
+makes a second claim fail, so parallel umpire requests, the beat job and the
+all-ready trigger produce exactly one phase change between them.
+
+What happens when a phase closes or opens (production, reveal, battles) is listed in
+`PHASE_HOOKS` and runs inside the same transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaign.errors import Conflict, InvalidInput
+from campaign.models import PHASE_ORDER, Campaign, Phase, PhaseChange, Player
+from campaign.services.journal import record_event
+
+log = logging.getLogger(__name__)
+
+Hook = Callable[[Campaign], None]
+
+
+def _hook(dotted: str) -> Hook:
+    """A hook by dotted path, imported when it runs (apps import the clock, not back)."""
+
+    def run(campaign: Campaign) -> None:
+        module_name, func_name = dotted.rsplit(".", 1)
+        module = __import__(module_name, fromlist=[func_name])
+        getattr(module, func_name)(campaign=campaign)
+
+    run.__name__ = dotted
+    return run
+
+
+# (event, phase) -> hooks run in order inside the advancing transaction.
+PHASE_HOOKS: dict[tuple[str, str], list[Hook]] = {
+    ("leave", Phase.ACTIVITY): [],
+    ("enter", Phase.TACTICAL): [],
+    ("leave", Phase.TACTICAL): [],
+    ("enter", Phase.COMMERCIAL): [],
+    ("enter", Phase.MOVE): [],
+}
+
+
+@dataclass(frozen=True)
+class AdvanceResult:
+    campaign: Campaign
+    changed: bool
+
+
+def next_phase(turn: int, phase: str) -> tuple[int, str]:
+    index = PHASE_ORDER.index(phase)
+    if index == len(PHASE_ORDER) - 1:
+        return turn + 1, PHASE_ORDER[0]
+    return turn, PHASE_ORDER[index + 1]
+
+
+def phase_duration(campaign: Campaign, phase: str) -> dt.timedelta | None:
+    seconds = getattr(campaign.settings, f"{phase}_seconds")
+    return dt.timedelta(seconds=seconds) if seconds else None
+
+
+def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
+    """Claim and apply the opening of (turn, phase). Call inside a transaction holding
+    the campaign row lock. Returns False if it was already opened (nothing changes)."""
+    try:
+        with transaction.atomic():  # a savepoint: a lost claim leaves the outer tx usable
+            PhaseChange.objects.create(campaign=campaign, turn=turn, phase=phase, opened_by=by)
+    except IntegrityError:
+        return False
+    now = timezone.now()
+    campaign.turn = turn
+    campaign.phase = phase
+    campaign.phase_started_at = now
+    duration = phase_duration(campaign, phase)
+    if campaign.paused:
+        campaign.phase_deadline = None
+        campaign.paused_remaining = duration
+    else:
+        campaign.phase_deadline = now + duration if duration else None
+    campaign.save(update_fields=["turn", "phase", "phase_started_at", "phase_deadline",
+                                 "paused_remaining"])
+    Player.objects.filter(campaign=campaign).update(ready=False)
+    record_event(campaign=campaign, kind="phase_opened",
+                 data={"turn": turn, "phase": phase, "by": by,
+                       "deadline": campaign.phase_deadline.isoformat()
+                       if campaign.phase_deadline else None})
+    for hook in PHASE_HOOKS.get(("enter", phase), []):
+        hook(campaign)
+    return True
+
+
+def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = None,
+            now: dt.datetime | None = None) -> AdvanceResult:
+    """Move the campaign to its next phase, once.
+
+    `expected` is the (turn, phase) the caller saw; if the campaign has moved on
+    since, nothing happens and `changed` is False. `by` is who advanced: "umpire",
+    "deadline" or "all_ready". Raises Conflict when the campaign is not running or
+    the tactical phase still has unfinished battles.
+    """
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if campaign.status != Campaign.Status.RUNNING:
+            raise Conflict("Only a running campaign can advance.", code="not_running")
+        current = (campaign.turn, campaign.phase)
+        if expected is not None and tuple(expected) != current:
+            return AdvanceResult(campaign=campaign, changed=False)
+        if by == "deadline" and (
+            campaign.paused
+            or campaign.phase_deadline is None
+            or campaign.phase_deadline > (now or timezone.now())
+        ):
+            return AdvanceResult(campaign=campaign, changed=False)
+        if campaign.phase == Phase.TACTICAL:
+            _refuse_while_battles_unfinished(campaign)
+        for hook in PHASE_HOOKS.get(("leave", campaign.phase), []):
+            hook(campaign)
+        turn, phase = next_phase(*current)
+        changed = open_phase(campaign=campaign, turn=turn, phase=phase, by=by)
+        if not changed:
+            transaction.set_rollback(True)
+            campaign.refresh_from_db()
+    return AdvanceResult(campaign=campaign, changed=changed)
+
+
+def _refuse_while_battles_unfinished(campaign: Campaign) -> None:
+    from battles.models import Battle
+
+    unfinished = Battle.objects.filter(campaign=campaign, turn=campaign.turn).exclude(
+        status=Battle.Status.FINISHED
+    )
+    if unfinished.exists():
+        raise Conflict(
+            f"{unfinished.count()} battle(s) of this turn are not finished yet; the "
+            "tactical phase cannot end before every battle is recorded.",
+            code="battles_unfinished",
+        )
+
+
+def mark_ready(*, player: Player) -> Player:
+    """The player is done with this phase. Others see only who is ready."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=player.campaign_id)
+        if campaign.status != Campaign.Status.RUNNING:
+            raise Conflict("The campaign is not running.", code="not_running")
+        updated = Player.objects.filter(pk=player.pk, ready=False).update(ready=True)
+        player.ready = True
+        if updated:
+            record_event(campaign=campaign, kind="player_ready",
+                         data={"player": player.pk})
+        everyone_ready = not Player.objects.filter(campaign=campaign, ready=False).exists()
+        state = (campaign.turn, campaign.phase)
+    if updated and everyone_ready and campaign.settings.advance_when_all_ready:
+        try:
+            advance(campaign_id=campaign.pk, by="all_ready", expected=state)
+        except Conflict:
+            log.info("campaign %s: all ready but cannot advance yet", campaign.pk)
+    return player
+
+
+def sweep_deadlines(*, now: dt.datetime | None = None) -> int:
+    """Advance every running, unpaused campaign whose deadline has passed. Returns the
+    number of phase changes made. Safe to run in parallel with itself and with umpires."""
+    now = now or timezone.now()
+    due = Campaign.objects.filter(status=Campaign.Status.RUNNING, paused=False,
+                                  phase_deadline__lte=now).values_list("pk", "turn", "phase")
+    changes = 0
+    for pk, turn, phase in list(due):
+        try:
+            result = advance(campaign_id=pk, by="deadline", expected=(turn, phase), now=now)
+        except Conflict as exc:
+            log.info("campaign %s: deadline passed but cannot advance: %s", pk, exc.detail)
+            continue
+        changes += int(result.changed)
+    return changes
+
+
+def set_deadline(*, campaign: Campaign, deadline: dt.datetime | None) -> Campaign:
+    """The umpire sets (extends, shortens or clears) the current phase's deadline."""
+    if deadline is not None and timezone.is_naive(deadline):
+        raise InvalidInput("A deadline needs a time zone (ISO 8601 with an offset).")
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if locked.status != Campaign.Status.RUNNING:
+            raise Conflict("Only a running campaign has deadlines.", code="not_running")
+        locked.phase_deadline = deadline
+        locked.save(update_fields=["phase_deadline"])
+        record_event(campaign=locked, kind="deadline_set",
+                     data={"deadline": deadline.isoformat() if deadline else None})
+    return locked

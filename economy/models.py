@@ -1,0 +1,156 @@
+"""Everything a player owns and spends: credits, buildings, goods, units, operatives."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class LedgerEntry(models.Model):
+    """One movement of Stellar Credits. A player's balance is the sum of its entries;
+    `Player.credits` caches it and the database refuses a negative cache."""
+
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                               related_name="ledger")
+    amount = models.BigIntegerField(help_text="Positive: credits in; negative: credits out.")
+    reason = models.CharField(max_length=40)
+    detail = models.CharField(max_length=200, blank=True, default="")
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=10, blank=True, default="")
+    balance_after = models.BigIntegerField()
+    related_kind = models.CharField(max_length=40, blank=True, default="")
+    related_id = models.BigIntegerField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "ledger entries"
+        constraints = [
+            models.CheckConstraint(condition=Q(balance_after__gte=0),
+                                   name="ledger_balance_never_negative"),
+            models.CheckConstraint(condition=~Q(amount=0), name="ledger_amount_not_zero"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.amount:+d} SC {self.reason}"
+
+
+class Building(models.Model):
+    """A building on one square of a territory's 16x16 map."""
+
+    territory = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
+                                  related_name="buildings")
+    kind = models.CharField(max_length=30)
+    x = models.PositiveSmallIntegerField()
+    y = models.PositiveSmallIntegerField()
+    active = models.BooleanField(default=False)
+    hit_points = models.PositiveIntegerField()
+    upgrades = models.JSONField(default=list, blank=True)
+    product = models.CharField(max_length=40, blank=True, default="",
+                               help_text="Factory product line.")
+    missiles = models.PositiveSmallIntegerField(default=0, help_text="Missile silo stock.")
+    built_turn = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["territory", "x", "y"], name="one_building_per_square"),
+            models.CheckConstraint(condition=Q(x__lt=16, y__lt=16), name="building_inside_grid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} at ({self.x},{self.y})"
+
+
+class Stock(models.Model):
+    """Resource units held in the warehouses of one territory."""
+
+    territory = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
+                                  related_name="stock")
+    resource = models.CharField(max_length=30)
+    refined = models.BooleanField(default=False)
+    pure = models.BooleanField(default=False)
+    units = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["territory", "resource", "refined", "pure"],
+                                    name="one_stock_row_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.units} {self.resource}"
+
+
+class Operative(models.Model):
+    """A hired pilot of one of the four classes."""
+
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                               related_name="operatives")
+    territory = models.ForeignKey("territories.Territory", null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="operatives")
+    klass = models.CharField("class", max_length=20)
+    name = models.CharField(max_length=60, blank=True, default="")
+    level = models.PositiveSmallIntegerField(default=1)
+    xp = models.PositiveIntegerField(default=0)
+    alive = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.klass} #{self.pk}"
+
+
+class Unit(models.Model):
+    """A vehicle or exo armour, with its crew and damage."""
+
+    class Status(models.TextChoices):
+        READY = "ready", "Ready"
+        OFF_MAP = "off_map", "Off the map after a failed retreat"
+        DESTROYED = "destroyed", "Destroyed"
+
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE, related_name="units")
+    territory = models.ForeignKey("territories.Territory", null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="units")
+    model = models.CharField(max_length=30)
+    name = models.CharField(max_length=60, blank=True, default="")
+    pilot = models.OneToOneField(Operative, null=True, blank=True, on_delete=models.SET_NULL,
+                                 related_name="unit")
+    damage_repairable = models.PositiveIntegerField(default=0)
+    damage_unrepairable = models.PositiveIntegerField(default=0)
+    extension = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.READY)
+    locked_until_turn = models.PositiveIntegerField(
+        default=0, help_text="No change of equipment or pilot before this turn.")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.model} #{self.pk}"
+
+
+class Weapon(models.Model):
+    """A weapon or piece of equipment: fitted to a unit's slot, or stored in a container."""
+
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                               related_name="weapons")
+    territory = models.ForeignKey("territories.Territory", null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="weapons")
+    weapon = models.CharField(max_length=30)
+    templates = models.JSONField(default=list, blank=True)
+    unit = models.ForeignKey(Unit, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="weapons")
+    slot = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["unit", "slot"], condition=Q(unit__isnull=False),
+                                    name="one_weapon_per_slot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.weapon} #{self.pk}"

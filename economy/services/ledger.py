@@ -1,0 +1,90 @@
+"""The Stellar Credits ledger: the only way credits are created, moved or destroyed.
+
+Every change locks the player's row (SELECT ... FOR UPDATE on PostgreSQL; SQLite
+serialises writers anyway), checks the balance, writes an entry and updates the cached
+balance in the same transaction. The database refuses a negative balance as well
+(`credits_never_negative`, `ledger_balance_never_negative`), so a race that slipped
+past the check would fail instead of overspending.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from campaign.errors import InvalidInput
+from campaign.models import Player
+from economy.models import LedgerEntry
+
+# Reasons that create credits (from outside the players' economy) or destroy them.
+CREATING_REASONS = frozenset({"starting_credits", "shipping", "discovery", "umpire_grant",
+                              "artifact_sale"})
+DESTROYING_REASONS = frozenset({"purchase", "umpire_take", "upgrade", "building"})
+TRANSFER_REASONS = frozenset({"trade"})
+
+MAX_AMOUNT = 10**12
+
+
+class NotEnoughCredits(InvalidInput):
+    code = "insufficient_credits"
+
+
+def lock_player(player_id: int) -> Player:
+    """Load the player row under a row lock; call inside `transaction.atomic()`."""
+    return Player.objects.select_for_update().select_related("campaign").get(pk=player_id)
+
+
+def post(
+    *,
+    player: Player,
+    amount: int,
+    reason: str,
+    detail: str = "",
+    related_kind: str = "",
+    related_id: int | None = None,
+) -> LedgerEntry:
+    """Add `amount` (negative to spend) to the player's balance.
+
+    Must run inside a transaction; locks the player's row. Raises NotEnoughCredits
+    (and changes nothing) when the balance would go below zero.
+    """
+    if not isinstance(amount, int) or isinstance(amount, bool) or amount == 0:
+        raise InvalidInput("An amount of credits must be a non-zero whole number.")
+    if abs(amount) > MAX_AMOUNT:
+        raise InvalidInput(f"An amount of credits must be at most {MAX_AMOUNT}.")
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("ledger.post must be called inside transaction.atomic()")
+    locked = lock_player(player.pk)
+    new_balance = locked.credits + amount
+    if new_balance < 0:
+        raise NotEnoughCredits(
+            f"This costs {-amount} SC but you have {locked.credits} SC."
+        )
+    campaign = locked.campaign
+    entry = LedgerEntry.objects.create(
+        player=locked,
+        amount=amount,
+        reason=reason,
+        detail=detail[:200],
+        turn=campaign.turn,
+        phase=campaign.phase,
+        balance_after=new_balance,
+        related_kind=related_kind,
+        related_id=related_id,
+    )
+    Player.objects.filter(pk=locked.pk).update(credits=new_balance)
+    player.credits = new_balance
+    return entry
+
+
+def spend(*, player: Player, amount: int, reason: str = "purchase", **kwargs) -> LedgerEntry:
+    """Take `amount` (> 0) credits from the player, or refuse with NotEnoughCredits."""
+    if amount < 0:
+        raise InvalidInput("A price cannot be negative.")
+    return post(player=player, amount=-amount, reason=reason, **kwargs)
+
+
+def balance_from_ledger(player: Player) -> int:
+    """The balance recomputed from the entries (for audits and tests)."""
+    from django.db.models import Sum
+
+    return player.ledger.aggregate(total=Sum("amount"))["total"] or 0
