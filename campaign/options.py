@@ -78,6 +78,10 @@ OPTIONS: dict[str, Option] = {
         Option("bandit_level8_row", "corrected", "Level-8 Bandit skills: the corrected "
                "progression, or the row as printed (17 13 1 1 5).",
                choices=("corrected", "as_printed"), ruling="R-TAB-1"),
+        Option("xp_table_reading", "to_next_level", "How the XP table reads: the XP under "
+               "a level is what it takes to leave it (5 XP makes level 2, 35 level 8), or "
+               "what it takes to reach it (10 XP level 2, 40 level 8).",
+               choices=("to_next_level", "to_reach_level"), ruling="R-TAB-2"),
     ]
 }
 

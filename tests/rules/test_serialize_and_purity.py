@@ -83,3 +83,15 @@ def test_no_module_of_campaign_rules_imports_django() -> None:
                 continue
             for name in names:
                 assert not name.startswith(("django", "rest_framework")), (path, name)
+
+
+def test_rule_options_are_declared_as_campaign_options() -> None:
+    """COMMON.md: per-campaign options are declared in campaign/options.py; the table
+    readings R-TAB-1/R-TAB-2 must be offered there with the same default and choices."""
+    from campaign.options import OPTIONS
+
+    for key, (default, choices, ruling) in rules.RULE_OPTIONS.items():
+        option = OPTIONS[key]
+        assert option.default == default
+        assert tuple(option.choices) == tuple(choices)
+        assert option.ruling == ruling
