@@ -1,0 +1,23 @@
+"""One module per action of the tactical turn; `perform` dispatches an action object."""
+
+from battles.engine.actions.base import (
+    Action,
+    Assault,
+    CloseCombat,
+    Move,
+    Order,
+    Pass,
+    Piracy,
+    Ram,
+    RangedAttack,
+    Repair,
+    Retreat,
+    Tackle,
+    Warp,
+)
+from battles.engine.actions.dispatch import perform
+
+__all__ = [
+    "Action", "Assault", "CloseCombat", "Move", "Order", "Pass", "Piracy", "Ram",
+    "RangedAttack", "Repair", "Retreat", "Tackle", "Warp", "perform",
+]

@@ -1,0 +1,270 @@
+"""The shared core of every attack: the skill test, difficulty, damage and weapon effects.
+
+Seed, "Making a roll": add the three dice, read the column of the skill, "If your score
+is equal to or above the difficulty, it's a success. The active die determines the
+effectiveness of the action. The passive die determines if a passive effect occurs. The
+nemesis die determines if something special happens."
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaign.rules import tables as T
+from battles.engine.card import WeaponCard, score
+from battles.engine.damage import Target, deal_damage, force_field_at
+from battles.engine.dice import Roll
+from battles.engine.geometry import Point, deviate, distance, increments
+from battles.engine.state import BattleState, BuildingState, UnitState
+
+Shooter = UnitState | BuildingState
+
+
+def skill_test(state: BattleState, actor: Shooter, skill: str, skill_value: int,
+               difficulty: int, purpose: str, **info: Any) -> tuple[Roll, int, bool,
+                                                                   dict[str, Any]]:
+    """Roll 3d8 for a skill against a difficulty; log the dice and what they decided."""
+    roll = state.dice.roll_3d8()
+    result = score(skill_value, roll.total)
+    success = result >= difficulty
+    entry: dict[str, Any] = {
+        "turn": state.turn, "round": state.round, "event": "roll", "purpose": purpose,
+        "actor": actor.id, "skill": skill, "skill_value": skill_value,
+        "dice": roll.to_dict(), "score": result, "difficulty": difficulty,
+        "success": success, "effects": [],
+    }
+    entry.update(info)
+    if state.keep_log:
+        state.log.append(entry)
+    return roll, result, success, entry
+
+
+def target_of(state: BattleState, target_id: Any, kind: str) -> Target:
+    return state.buildings[target_id] if kind == "building" else state.units[target_id]
+
+
+def in_contact(state: BattleState, a: Point, b: Point) -> bool:
+    return distance(a, b) <= state.options["contact_distance"] + 1e-9
+
+
+def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingState | None]:
+    """R-BAT-6: increments a target's cover adds: +2 behind a concrete barricade it is in
+    contact with ("two additional rang increments"), +1 in contact with another building
+    ("Firing against an opponent that took cover adds a range increment penalty")."""
+    if not isinstance(target, UnitState):
+        return 0, None
+    best, barricade = 0, None
+    for b in state.buildings.values():
+        if b.destroyed or not in_contact(state, target.pos, b.pos):
+            continue
+        if b.kind == "concrete_barricade":
+            if T.BARRICADE_EXTRA_RANGE_INCREMENTS > best:
+                best, barricade = T.BARRICADE_EXTRA_RANGE_INCREMENTS, b
+        elif best < 1:
+            best = 1
+    return best, barricade
+
+
+def defense_of(target: Target, *, close: bool) -> int:
+    """Base defense (shield bonus in close combat); buildings have a defense of 0."""
+    if isinstance(target, BuildingState):
+        return T.BUILDING_DEFENSE
+    return target.close_defense if close else target.card.base_defense
+
+
+def shooter_pos(shooter: Shooter) -> Point:
+    return shooter.pos
+
+
+def range_difficulty(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Target,
+                     *, assault: bool = False, pos: Point | None = None
+                     ) -> tuple[int, dict[str, Any]]:
+    """Seed, "Ranged Attack": "Difficulty is Base defense + range increment x every complete
+    4 inches of distance"; 2" for infantry units (R-BAT-9: the firing exo armour) and when
+    assaulting; cover adds increments (R-BAT-6) except against no-line-of-sight weapons."""
+    origin = pos if pos is not None else shooter.pos
+    dist = distance(origin, target.pos)
+    infantry = isinstance(shooter, UnitState) and shooter.card.is_infantry
+    step = (T.ASSAULT_RANGE_INCREMENT_INCHES if assault else
+            T.RANGE_INCREMENT_INCHES_INFANTRY if infantry else T.RANGE_INCREMENT_INCHES)
+    steps = increments(dist, step)
+    cover, barricade = (0, None) if weapon.no_line_of_sight else cover_increments(state, target)
+    inc = (weapon.range_increment or 0) + (shooter.corroded if isinstance(shooter, UnitState)
+                                           else 0)
+    difficulty = defense_of(target, close=False) + inc * (steps + cover)
+    return difficulty, {"distance": round(dist, 3), "increment": inc, "steps": steps,
+                        "cover": cover, "barricade": barricade.id if barricade else None}
+
+
+def projectile_blocked(state: BattleState, origin: Point, weapon: WeaponCard,
+                       target: Target) -> bool:
+    """Force field: "No projectile (missile or grenade) can enter the force field"
+    (R-BAT-11: unless fired from inside the same field)."""
+    if not weapon.is_projectile:
+        return False
+    field = force_field_at(state, target.pos,
+                           exclude=target if isinstance(target, BuildingState) else None)
+    return field is not None and force_field_at(state, origin) is not field
+
+
+def misfire_threshold(shooter: Shooter, weapon: WeaponCard) -> int:
+    """Misfire when the nemesis die is <= this; Haywire adds 2 to the target's weapons."""
+    extra = 2 if isinstance(shooter, UnitState) and shooter.haywire else 0
+    if weapon.misfire == 0 and extra == 0:
+        return 0
+    return weapon.misfire + extra
+
+
+def fire(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Target, *,
+         skill_value: int, assault: bool = False) -> bool:
+    """Resolve one ranged attack (no CDT bookkeeping); returns whether the target was hit."""
+    attacker = shooter if isinstance(shooter, UnitState) else None
+    if projectile_blocked(state, shooter.pos, weapon, target):
+        state.record("blocked", actor=shooter.id, weapon=weapon.key, target=target.id,
+                     reason="force_field")
+        return False
+    difficulty, info = range_difficulty(state, shooter, weapon, target, assault=assault)
+    roll, _, success, entry = skill_test(
+        state, shooter, "fight", skill_value, difficulty, "assault" if assault else "ranged",
+        weapon=weapon.key, target=target.id, **info)
+    effects: list[Any] = entry["effects"]
+    dist = info["distance"]
+    if roll.nemesis <= misfire_threshold(shooter, weapon):
+        if weapon.no_line_of_sight:
+            # "These don't mishap like the others. Instead, they deviate 1/4 of the target
+            # distance on a random direction." R-BAT-7: a d8 picks the compass direction.
+            direction = state.dice.d8()
+            impact = deviate(target.pos, direction, dist / 4)
+            effects.append({"deviation": direction, "impact": list(impact)})
+            _land(state, attacker, weapon, roll, impact, info["increment"] * info["steps"],
+                  entry, exclude=None)
+            return False
+        effects.append("misfire")
+        extra = int(state.options["misfire_extra_cdt"])
+        if extra:
+            shooter.cdt += extra
+        return False
+    if not success:
+        effects.append("miss")
+        barricade_id = info["barricade"]
+        if barricade_id is not None:
+            # Barricade: "any missed shot will damage the barricade instead".
+            raw = _raw_damage(weapon, roll, dist, point_blank=dist < T.RANGE_INCREMENT_INCHES,
+                              effects=effects)
+            deal_damage(state, state.buildings[barricade_id], raw, ignore=weapon.ignore_armor,
+                        attacker=attacker, source=f"{weapon.key}:barricade")
+        return False
+    effects.append("hit")
+    strike(state, attacker, weapon, target, roll, dist, entry)
+    if weapon.blast_radius:
+        _blast(state, attacker, weapon, roll, target.pos, info["increment"] * info["steps"],
+               entry, exclude=target)
+    return True
+
+
+def _raw_damage(weapon: WeaponCard, roll: Roll, dist: float, *, point_blank: bool,
+                effects: list[Any]) -> int:
+    """ "Damages are weapon Base Damage + active die result"; Spread: "1 less point of
+    damage for each 4 inches of distance. At pointblank range, on 7+ on the Nemesis die,
+    its base damage is doubled." """
+    base = weapon.base_damage or 0
+    if "spread" in weapon.special:
+        if point_blank and roll.nemesis >= T.SPREAD_POINTBLANK_NEMESIS_MIN:
+            base *= 2
+            effects.append("spread_double")
+        base -= increments(dist, T.SPREAD_DAMAGE_LOSS_PER_INCHES)
+    return max(0, base + roll.active)
+
+
+def strike(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, target: Target,
+           roll: Roll, dist: float, entry: dict[str, Any], *, chain: bool = True) -> None:
+    """A hit: damage (with passive and template effects) applied to the target."""
+    effects: list[Any] = entry["effects"]
+    raw = _raw_damage(weapon, roll, dist, point_blank=dist < T.RANGE_INCREMENT_INCHES,
+                      effects=effects)
+    if weapon.base_damage == 0 and "haywire" in weapon.templates:
+        raw = 0  # "Dmg 0": the active die adds nothing either (R-BAT-13)
+    passive = weapon.passive if roll.passive >= weapon.passive_min else None
+    if passive == "concussion":
+        raw *= 2  # "Passive 7+ : double damages"
+    elif passive == "plasma":
+        raw += 4  # "Passive 6+ : Damage +4, Target CDT +2"
+    if passive:
+        effects.append({"passive": passive})
+    deal_damage(state, target, raw, ignore=weapon.ignore_armor, attacker=attacker,
+                source=weapon.key)
+    if not isinstance(target, UnitState) or not target.active:
+        if passive == "chain_reaction" and chain:
+            _chain(state, attacker, weapon, roll, dist, target, entry)
+        return
+    cdt = weapon.cdt_to_target + (2 if passive == "plasma" else 0)
+    if cdt:
+        target.cdt += cdt  # EMP "adds 3CDT to target"; Plasma "Target CDT +2"
+        effects.append({"target_cdt": cdt})
+    if "haywire" in weapon.templates:
+        target.haywire = True
+        effects.append("haywire")
+    if passive == "corrosive":
+        target.corroded += 1
+    elif passive == "combustion":
+        target.combustion = True
+    elif passive == "chain_reaction" and chain:
+        _chain(state, attacker, weapon, roll, dist, target, entry)
+
+
+def _chain(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, roll: Roll,
+           dist: float, origin: Target, entry: dict[str, Any]) -> None:
+    """Chain Reaction: "closest Unit sustains the same attack as the original target"
+    (R-BAT-15: same dice, damage only, no further chain; allies can be the closest)."""
+    others = [u for u in state.units.values()
+              if u.active and u is not origin and u is not attacker]
+    if not others:
+        return
+    closest = min(others, key=lambda u: (distance(u.pos, origin.pos), str(u.id)))
+    entry["effects"].append({"chain_reaction": closest.id})
+    strike(state, attacker, weapon, closest, roll, dist, entry, chain=False)
+
+
+def _blast(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, roll: Roll,
+           centre: Point, range_penalty: int, entry: dict[str, Any],
+           exclude: Target | None) -> None:
+    """Blast: "Every unit and building in that distance sustains the same attack as the
+    original target." R-BAT-15: same dice; each is hit if the score beats its own
+    defense + the shot's range penalty (buildings: 0 + penalty)."""
+    radius = weapon.blast_radius
+    targets: list[Target] = [u for u in state.units.values()
+                             if u.active and u is not exclude and distance(u.pos, centre) <= radius]
+    targets += [b for b in state.buildings.values()
+                if not b.destroyed and b is not exclude and distance(b.pos, centre) <= radius]
+    for t in targets:
+        needed = defense_of(t, close=False) + range_penalty
+        hit = entry["score"] >= needed
+        entry["effects"].append({"blast": t.id, "difficulty": needed, "hit": hit})
+        if hit:
+            strike(state, attacker, weapon, t, roll, distance(t.pos, centre), entry,
+                   chain=False)
+
+
+def _land(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, roll: Roll,
+          impact: Point, range_penalty: int, entry: dict[str, Any],
+          exclude: Target | None) -> None:
+    """R-BAT-7: a deviated shot lands at the impact point: with a blast everything in the
+    radius sustains the attack; without, the nearest unit or building within contact
+    distance of the point does (same test), else nothing is hit."""
+    if weapon.blast_radius:
+        _blast(state, attacker, weapon, roll, impact, range_penalty, entry, exclude)
+        return
+    reach = state.options["contact_distance"]
+    near: list[Target] = [u for u in state.units.values()
+                          if u.active and distance(u.pos, impact) <= reach]
+    near += [b for b in state.buildings.values()
+             if not b.destroyed and distance(b.pos, impact) <= reach]
+    if not near:
+        entry["effects"].append("lands_harmlessly")
+        return
+    hit_target = min(near, key=lambda t: (distance(t.pos, impact), str(t.id)))
+    needed = defense_of(hit_target, close=False) + range_penalty
+    if entry["score"] >= needed:
+        entry["effects"].append({"deviated_hit": hit_target.id})
+        strike(state, attacker, weapon, hit_target, roll, distance(hit_target.pos, impact),
+               entry, chain=False)

@@ -1,0 +1,111 @@
+"""Action objects a policy chooses (plain, frozen, loggable)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from battles.engine.geometry import Point
+from battles.engine.model import Id
+
+
+@dataclass(frozen=True)
+class Action:
+    unit: Id
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-native description for the log."""
+        data = _plain(asdict(self))
+        data["action"] = self.name
+        return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Do nothing this turn (no unit ready, or the policy holds)."""
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    to: Point
+
+
+@dataclass(frozen=True)
+class RangedAttack(Action):
+    weapon: str
+    target: Id
+    target_kind: str = "unit"  # "unit" or "building"
+
+
+@dataclass(frozen=True)
+class Assault(Action):
+    """Move then fire (seed, "Assault")."""
+
+    to: Point
+    weapon: str
+    target: Id
+    target_kind: str = "unit"
+
+
+@dataclass(frozen=True)
+class CloseCombat(Action):
+    weapon: str
+    target: Id
+    target_kind: str = "unit"
+
+
+@dataclass(frozen=True)
+class Tackle(Action):
+    target: Id
+    aggressive: bool = True
+
+
+@dataclass(frozen=True)
+class Ram(Action):
+    target: Id
+
+
+@dataclass(frozen=True)
+class Order(Action):
+    """Will test. kind "technical": take `tokens` CDT off `targets[0]`;
+    kind "cohesion": every unit of `targets` performs its action of `orders`."""
+
+    kind: str
+    targets: tuple[Id, ...]
+    tokens: int = 0
+    orders: tuple[Action, ...] = field(default_factory=tuple)
+    move_to: Point | None = None
+
+
+@dataclass(frozen=True)
+class Repair(Action):
+    target: Id
+    hit_points: int
+
+
+@dataclass(frozen=True)
+class Warp(Action):
+    to: Point
+
+
+@dataclass(frozen=True)
+class Piracy(Action):
+    target: Id
+    target_kind: str = "unit"
+
+
+@dataclass(frozen=True)
+class Retreat(Action):
+    """Leave the battle by the outer edge of the retreat corridor (R-BAT-1)."""

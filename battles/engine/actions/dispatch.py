@@ -1,0 +1,46 @@
+"""Dispatch an action object to its module; returns the CDT the unit takes."""
+
+from __future__ import annotations
+
+from battles.engine.actions import base as A
+from battles.engine.actions.close_combat import perform_close_combat
+from battles.engine.actions.errors import IllegalActionError
+from battles.engine.actions.move import perform_move
+from battles.engine.actions.order import perform_order
+from battles.engine.actions.piracy import perform_piracy
+from battles.engine.actions.ramming import perform_ram
+from battles.engine.actions.ranged import perform_assault, perform_ranged
+from battles.engine.actions.repair import perform_repair
+from battles.engine.actions.retreat import perform_retreat
+from battles.engine.actions.tackle import perform_tackle
+from battles.engine.actions.warp import perform_warp
+from battles.engine.state import BattleState, UnitState
+
+
+def perform(state: BattleState, unit: UnitState, action: A.Action) -> int:
+    """Resolve `action` for `unit` and return the CDT it costs."""
+    if isinstance(action, A.Move):
+        return perform_move(state, unit, action)
+    if isinstance(action, A.RangedAttack):
+        return perform_ranged(state, unit, action)
+    if isinstance(action, A.Assault):
+        return perform_assault(state, unit, action)
+    if isinstance(action, A.CloseCombat):
+        return perform_close_combat(state, unit, action)
+    if isinstance(action, A.Tackle):
+        return perform_tackle(state, unit, action)
+    if isinstance(action, A.Ram):
+        return perform_ram(state, unit, action)
+    if isinstance(action, A.Order):
+        return perform_order(state, unit, action, perform)
+    if isinstance(action, A.Repair):
+        return perform_repair(state, unit, action)
+    if isinstance(action, A.Warp):
+        return perform_warp(state, unit, action)
+    if isinstance(action, A.Piracy):
+        return perform_piracy(state, unit, action)
+    if isinstance(action, A.Retreat):
+        return perform_retreat(state, unit, action)
+    if isinstance(action, A.Pass):
+        return 0
+    raise IllegalActionError(f"unknown action {action!r}")

@@ -1,0 +1,54 @@
+"""Move (seed, "Move"): "A vehicle can move up to its max move x 2 inches in a turn, an exo
+armor can move up to its max move inches. It takes as many CDT as its Move Increment for
+every 2 inches traveled. It does mean the first 2 inches are "free"."
+"""
+
+from __future__ import annotations
+
+import math
+
+from battles.engine.actions.base import Move
+from battles.engine.actions.errors import IllegalActionError
+from battles.engine.damage import release_unit
+from battles.engine.geometry import Point, clamp, distance
+from battles.engine.state import BattleState, UnitState
+
+
+def move_cdt(unit: UnitState, dist: float) -> int:
+    """R-BAT-17: Move Increment x (started 2" stretches - 1): 0-2" cost nothing,
+    2-4" one increment, 4-6" two, ..."""
+    stretches = math.ceil(dist / 2 - 1e-3)
+    return unit.card.move_increment * max(0, stretches - 1)
+
+
+def check_move(unit: UnitState, to: Point) -> float:
+    """Distance of a legal move; raises IllegalActionError otherwise."""
+    if unit.immobilized_by is not None:
+        raise IllegalActionError(f"unit {unit.id} is immobilized by {unit.immobilized_by}")
+    if clamp(to) != to:
+        raise IllegalActionError(f"{to} is off the battlefield")
+    dist = distance(unit.pos, to)
+    if dist > unit.max_move_inches + 1e-3:
+        raise IllegalActionError(
+            f"unit {unit.id} moves at most {unit.max_move_inches}\", not {dist:.2f}\"")
+    return dist
+
+
+def relocate(state: BattleState, unit: UnitState, to: Point) -> None:
+    """Put the unit at `to`; a tackler that walks away frees its victim."""
+    if unit.pos != to:
+        for other in state.units.values():
+            if other.immobilized_by == unit.id:
+                other.immobilized_by = None
+    unit.pos = to
+
+
+def perform_move(state: BattleState, unit: UnitState, action: Move) -> int:
+    dist = check_move(unit, action.to)
+    cdt = move_cdt(unit, dist)
+    state.record("move", unit=unit.id, to=list(action.to), distance=round(dist, 3), cdt=cdt)
+    relocate(state, unit, action.to)
+    return cdt
+
+
+__all__ = ["check_move", "move_cdt", "perform_move", "relocate", "release_unit"]

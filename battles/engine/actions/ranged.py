@@ -1,0 +1,60 @@
+"""Ranged Attack (fight) and Assault (fight).
+
+Ranged: "Difficulty is Base defense + range increment x every complete 4 inches of
+distance ... Damages are weapon Base Damage + active die result". Assault: "An assault is
+taken when a unit makes both a Move action and Ranged Attack action. The range increment
+penalty adds up every 2 inches instead of 4. The unit takes CDT for both actions".
+The cool-down of a shot is the weapon's card cool-down (seed, card I).
+"""
+
+from __future__ import annotations
+
+from battles.engine.actions.attack import fire, target_of
+from battles.engine.actions.base import Assault, RangedAttack
+from battles.engine.actions.errors import IllegalActionError
+from battles.engine.actions.move import check_move, move_cdt, relocate
+from battles.engine.card import WeaponCard
+from battles.engine.damage import Target
+from battles.engine.state import BattleState, UnitState
+
+
+def ranged_weapon(unit: UnitState, key: str) -> WeaponCard:
+    try:
+        weapon = unit.weapon(key)
+    except KeyError:
+        raise IllegalActionError(f"unit {unit.id} has no weapon {key!r}") from None
+    if not weapon.is_ranged:
+        raise IllegalActionError(f"{key} is not a ranged weapon")
+    return weapon
+
+
+def live_target(state: BattleState, target_id: object, kind: str) -> Target:
+    try:
+        target = target_of(state, target_id, kind)
+    except KeyError:
+        raise IllegalActionError(f"no {kind} {target_id!r}") from None
+    gone = target.destroyed or (isinstance(target, UnitState) and target.retreated)
+    if gone:
+        raise IllegalActionError(f"{kind} {target_id!r} is no longer in the battle")
+    return target
+
+
+def perform_ranged(state: BattleState, unit: UnitState, action: RangedAttack) -> int:
+    weapon = ranged_weapon(unit, action.weapon)
+    target = live_target(state, action.target, action.target_kind)
+    state.record("ranged_attack", unit=unit.id, weapon=weapon.key, target=target.id,
+                 cdt=weapon.cooldown)
+    fire(state, unit, weapon, target, skill_value=unit.card.skills["fight"])
+    return weapon.cooldown
+
+
+def perform_assault(state: BattleState, unit: UnitState, action: Assault) -> int:
+    weapon = ranged_weapon(unit, action.weapon)
+    target = live_target(state, action.target, action.target_kind)
+    dist = check_move(unit, action.to)
+    cdt = move_cdt(unit, dist) + weapon.cooldown
+    state.record("assault", unit=unit.id, to=list(action.to), distance=round(dist, 3),
+                 weapon=weapon.key, target=target.id, cdt=cdt)
+    relocate(state, unit, action.to)
+    fire(state, unit, weapon, target, skill_value=unit.card.skills["fight"], assault=True)
+    return cdt

@@ -1,0 +1,28 @@
+"""Retreat: "they engage into battle until all the units of one side are either destroyed or
+retreat to an adjacent territory." R-BAT-1: a unit retreats by moving off the outer edge of
+the retreat corridor, which it must be able to reach with one move (immobilized units
+cannot). Where it goes is the campaign's business (seed: "You can only retreat to a
+territory you control" / removed and reappears next Movement phase).
+"""
+
+from __future__ import annotations
+
+from battles.engine.actions.base import Retreat
+from battles.engine.actions.errors import IllegalActionError
+from battles.engine.damage import release_unit
+from battles.engine.geometry import edge_distance
+from battles.engine.state import BattleState, UnitState
+
+
+def can_retreat(unit: UnitState) -> bool:
+    return unit.immobilized_by is None and edge_distance(unit.pos) <= unit.max_move_inches
+
+
+def perform_retreat(state: BattleState, unit: UnitState, action: Retreat) -> int:
+    if not can_retreat(unit):
+        raise IllegalActionError(f"unit {unit.id} cannot reach the corridor's edge")
+    unit.retreated = True
+    unit.cdt = 0
+    release_unit(state, unit)
+    state.record("retreat", unit=unit.id)
+    return 0

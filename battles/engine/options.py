@@ -1,0 +1,34 @@
+"""Engine options: the rulings an umpire may set per battle (`BattleInput.options`).
+
+Each option names the ruling (docs/RULINGS.md, "Battles") that it makes adjustable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    # R-BAT-3: safety limit; when reached the defender holds and attackers retreat.
+    "max_rounds": 200,
+    # R-BAT-4: who plays first: "initiative" (best Init, ties to the defender),
+    # "defender" or "attacker".
+    "first_player": "initiative",
+    # R-BAT-16: fight skill of an automated turret (it has no pilot).
+    "turret_fight_skill": 10,
+    # R-BAT-2: centres within this many inches are "in contact".
+    "contact_distance": 1.0,
+    # R-BAT-5: DefaultPolicy retreats when its side's share of hit points falls below this.
+    "retreat_threshold": 0.25,
+    # R-BAT-12: a misfire also puts this many extra CDT on the firing unit.
+    "misfire_extra_cdt": 0,
+}
+
+
+def merged(options: dict[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with the battle's options; an unknown key is refused."""
+    result = dict(DEFAULTS)
+    for key, value in (options or {}).items():
+        if key not in DEFAULTS:
+            raise ValueError(f"unknown engine option {key!r}")
+        result[key] = value
+    return result

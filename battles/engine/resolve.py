@@ -1,0 +1,237 @@
+"""Resolve a whole battle: deploy, alternate turns, decide the winner, report.
+
+Seed, "Tactical phase": units "engage into battle until all the units of one side are
+either destroyed or retreat to an adjacent territory". Deployment: "All the defending units
+are placed within the limits of the space represented by the territorial map. All the
+attacking units are placed within the relevant section of the retreat corridor and at a
+minimum distance of 4" of any enemy unit".
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from campaign.rules import tables as T
+from battles.engine.card import build_card, turret_weapon_card
+from battles.engine.dice import Dice, DiceSource
+from battles.engine.geometry import attacker_slots, defender_slots, distance, square_centre
+from battles.engine.model import (
+    BattleInput,
+    BattleResult,
+    BuildingOutcome,
+    UnitInput,
+    UnitOutcome,
+    XpEvent,
+)
+from battles.engine.options import merged
+from battles.engine.policy import BattleView, Policy, PolicyFactory, default_policy_factory
+from battles.engine.state import BattleState, BuildingState, UnitState
+from battles.engine.turn import play_turn
+
+MIN_DEPLOY_DISTANCE = 4.0
+
+# Bonus XP each class earns in battle (seed, the lists after each pilot-class table), at most
+# once per battle per kind (R-BAT-24).
+CLASS_BONUS: dict[str, tuple[str, ...]] = {
+    "soldier": ("destroy_unit", "destroy_building"),
+    "bandit": ("destroy_unit",),
+    "worker": ("repair_other_unit",),
+    "scientist": ("piracy_success",),
+}
+
+
+def _tactic_control_bonus(battle: BattleInput) -> Any:
+    """Command center upgrade Tactic Control: "Grants the highest level character a +1 to
+    their Will skill" (R-BAT-25: the defender's; ties go to the first listed)."""
+    has = any(b.kind == "command_center" and b.active and "tactic_control" in b.upgrades
+              and (b.hit_points is None or b.hit_points > 0) for b in battle.buildings)
+    if not has:
+        return None
+    chars = [u for u in battle.sides.get(battle.defender, ()) if u.is_character]
+    if not chars:
+        return None
+    return max(chars, key=lambda u: u.pilot_level).id
+
+
+def build_state(battle: BattleInput, dice: DiceSource, *, keep_log: bool = True) -> BattleState:
+    """Deploy every unit and building (R-BAT-1) and return the starting state."""
+    options = merged(battle.options)
+    bonus_id = _tactic_control_bonus(battle)
+    units: dict[Any, UnitState] = {}
+    attacker_band = 0
+    for side, roster in battle.sides.items():
+        if side == battle.defender:
+            slots = defender_slots(len(roster))
+        else:
+            slots = attacker_slots(len(roster), attacker_band)
+            attacker_band += 1
+        for unit, slot in zip(roster, slots, strict=True):
+            if unit.id in units:
+                raise ValueError(f"duplicate unit id {unit.id!r}")
+            units[unit.id] = _unit_state(unit, side, slot, will_bonus=int(unit.id == bonus_id))
+    _check_deployment(units, battle.defender)
+    buildings: dict[Any, BuildingState] = {}
+    for b in battle.buildings:
+        spec = T.BUILDINGS[b.kind]
+        hp = spec.hit_points if b.hit_points is None else b.hit_points
+        ablative = 0
+        if "ablative_armor" in b.upgrades:
+            ablative = spec.upgrades["ablative_armor"].extra_hit_points or 0
+        weapon = None
+        if b.weapon is not None and (b.kind == "turret" or "turret" in b.upgrades):
+            weapon = turret_weapon_card(b.weapon)
+        buildings[b.id] = BuildingState(
+            id=b.id, kind=b.kind, pos=square_centre(b.x, b.y), armor=spec.armor,
+            hit_points=spec.hit_points, lost=max(0, spec.hit_points - hp), active=b.active,
+            controller=battle.defender, destroyed=hp <= 0, ablative_hp=ablative,
+            weapon=weapon, upgrades=tuple(b.upgrades))
+    return BattleState(units=units, buildings=buildings, sides=list(battle.sides),
+                       defender=battle.defender, dice=dice, options=options,
+                       keep_log=keep_log)
+
+
+def _unit_state(unit: UnitInput, side: str, slot: tuple[float, float], *,
+                will_bonus: int) -> UnitState:
+    if unit.side != side:
+        raise ValueError(f"unit {unit.id!r} is listed under side {side!r} but says {unit.side!r}")
+    card = build_card(unit, will_bonus=will_bonus)
+    state = UnitState(card=card, pos=unit.position or slot,
+                      repairable=unit.hit_points_lost_repairable,
+                      unrepairable=unit.hit_points_lost_unrepairable,
+                      shield_hp=card.shield.extra_hp if card.shield else 0)
+    if state.hp_left == 0:
+        state.destroyed = True  # R-BAT-26: a wreck brought to battle counts as destroyed
+    return state
+
+
+def _check_deployment(units: dict[Any, UnitState], defender: str) -> None:
+    attackers = [u for u in units.values() if u.side != defender]
+    defenders = [u for u in units.values() if u.side == defender]
+    for a in attackers:
+        for d in defenders:
+            if distance(a.pos, d.pos) < MIN_DEPLOY_DISTANCE:
+                raise ValueError(f"attacker {a.id!r} deployed within 4\" of enemy {d.id!r}")
+
+
+def turn_order(state: BattleState) -> list[str]:
+    """R-BAT-4: the side with the best Init plays first (ties: the defender), then the
+    others in the order listed; option `first_player` can force defender/attacker."""
+    sides = list(state.sides)
+    mode = state.options["first_player"]
+    if mode == "defender":
+        first = state.defender
+    elif mode == "attacker":
+        first = next((s for s in sides if s != state.defender), state.defender)
+    else:
+        def best_init(side: str) -> int:
+            return max((u.card.skills["init"] for u in state.active_units(side)), default=-1)
+        first = max(sides, key=lambda s: (best_init(s), s == state.defender, -sides.index(s)))
+    i = sides.index(first)
+    return sides[i:] + sides[:i]
+
+
+def _over(state: BattleState) -> bool:
+    defender_alive = bool(state.active_units(state.defender))
+    attackers_alive = any(u.active for u in state.units.values() if u.side != state.defender)
+    return not (defender_alive and attackers_alive)
+
+
+def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None = None,
+                   dice: DiceSource | None = None, keep_log: bool = True) -> BattleResult:
+    """Fight the battle to its end and report. Same input and seed -> same result and log.
+
+    `dice` replaces the seeded dice (tests, casebook); `keep_log=False` skips the log
+    (Monte Carlo) without changing any roll.
+    """
+    dice = dice if dice is not None else Dice(random.Random(battle.seed))
+    state = build_state(battle, dice, keep_log=keep_log)
+    factory = policy_factory or default_policy_factory
+    policies: dict[str, Policy] = {s: factory(s, state.options) for s in state.sides}
+    view = BattleView(state)
+    order = turn_order(state)
+    state.record("deploy", order=order,
+                 units={str(u.id): list(u.pos) for u in state.units.values()},
+                 buildings={str(b.id): list(b.pos) for b in state.buildings.values()})
+    end_reason = "side_eliminated"
+    max_rounds = int(state.options["max_rounds"])
+    while not _over(state):
+        if state.round >= max_rounds:
+            end_reason = "max_rounds"
+            _defender_holds(state)
+            break
+        state.round += 1
+        for side in order:
+            if _over(state):
+                break
+            if any(u.active for u in state.units.values() if u.side == side):
+                play_turn(state, side, policies[side], view)
+    return _result(state, battle, end_reason)
+
+
+def _defender_holds(state: BattleState) -> None:
+    """R-BAT-3: at the round limit the defender holds the ground; attackers withdraw."""
+    for u in state.units.values():
+        if u.active and u.side != state.defender:
+            u.retreated = True
+            state.record("withdraw", unit=u.id, reason="max_rounds")
+
+
+def _winner(state: BattleState) -> str | None:
+    """The side still on the field (R-BAT-8: among several attackers, the one with most
+    units, then most hit points, then first listed)."""
+    if state.active_units(state.defender):
+        return state.defender
+    standing = [s for s in state.sides if s != state.defender and state.active_units(s)]
+    if not standing:
+        return None
+    return max(standing, key=lambda s: (len(state.active_units(s)),
+                                        sum(u.hp_left for u in state.active_units(s)),
+                                        -state.sides.index(s)))
+
+
+def _result(state: BattleState, battle: BattleInput, end_reason: str) -> BattleResult:
+    winner = _winner(state)
+    state.record("end", winner=winner, reason=end_reason)
+    outcomes: list[UnitOutcome] = []
+    all_events: list[XpEvent] = []
+    for side in battle.sides:
+        for unit_input in battle.sides[side]:
+            u = state.units[unit_input.id]
+            events = _xp(u, state)
+            all_events.extend(events)
+            if u.destroyed:
+                fate = "destroyed"
+            elif u.retreated:
+                fate = "retreated"
+            elif u.lost:
+                fate = "damaged"
+            else:
+                fate = "intact"
+            outcomes.append(UnitOutcome(id=u.id, side=u.side, fate=fate,
+                                        hit_points_left=u.hp_left, repairable=u.repairable,
+                                        unrepairable=u.unrepairable, xp_events=tuple(events)))
+    buildings = tuple(BuildingOutcome(id=b.id, kind=b.kind, hit_points_left=b.hp_left,
+                                      destroyed=b.destroyed, controller=b.controller)
+                      for b in state.buildings.values())
+    return BattleResult(
+        winner=winner, units=tuple(outcomes),
+        buildings_destroyed=tuple(b.id for b in state.buildings.values() if b.destroyed),
+        xp_events=tuple(all_events), log=tuple(state.log), buildings=buildings,
+        rounds=state.round, end_reason=end_reason, seed=battle.seed)
+
+
+def _xp(u: UnitState, state: BattleState) -> list[XpEvent]:
+    """Seed: "After surviving a battle, a character is awarded one Experience Point" plus
+    the class bonuses. R-BAT-24: only characters earn XP; a bonus is reported even when the
+    unit was later destroyed (the pilot's fate is the campaign's)."""
+    if not u.card.is_character:
+        return []
+    events = []
+    if not u.destroyed:
+        events.append(XpEvent(u.id, u.card.pilot_id, "survived", T.SURVIVAL_XP))
+    earned = state.credits.get(u.id, set())
+    for kind in CLASS_BONUS.get(u.card.pilot_class, ()):
+        if kind in earned:
+            events.append(XpEvent(u.id, u.card.pilot_id, kind, T.BONUS_XP))
+    return events

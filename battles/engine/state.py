@@ -1,0 +1,154 @@
+"""Mutable battle state: units and buildings during the fight, the log and XP credits.
+
+Damage is ticked as the card's F box says (seed, "The Unit Card"): "tick half of them
+(rounded up) with a cross, the other half with a slash. The damages ticked with a cross
+can't be repaired, and the damages with a slash can."
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.engine.card import UnitCard, WeaponCard
+from battles.engine.dice import DiceSource
+from battles.engine.geometry import Point
+from battles.engine.model import Id
+
+
+@dataclass
+class UnitState:
+    """A unit on the table: its card plus what happened to it so far."""
+
+    card: UnitCard
+    pos: Point
+    repairable: int = 0  # hit points lost, ticked with a slash
+    unrepairable: int = 0  # hit points lost, ticked with a cross
+    cdt: int = 0
+    shield_hp: int = 0
+    destroyed: bool = False
+    retreated: bool = False
+    immobilized_by: Id | None = None
+    combustion: bool = False
+    corroded: int = 0  # Corrosive: +1 range increment per hit, max move -2 per hit
+    haywire: bool = False
+    in_bunker: bool = False
+
+    @property
+    def id(self) -> Id:
+        return self.card.id
+
+    @property
+    def side(self) -> str:
+        return self.card.side
+
+    @property
+    def lost(self) -> int:
+        return self.repairable + self.unrepairable
+
+    @property
+    def hp_left(self) -> int:
+        return max(0, self.card.hit_points - self.lost)
+
+    @property
+    def active(self) -> bool:
+        """Still on the table (neither destroyed nor retreated)."""
+        return not (self.destroyed or self.retreated)
+
+    @property
+    def armor(self) -> int:
+        """Vehicle armour, plus the shield's bonus while its extra hit points last."""
+        bonus = self.card.shield.armor_bonus if self.card.shield and self.shield_hp > 0 else 0
+        return self.card.armor + bonus
+
+    @property
+    def close_defense(self) -> int:
+        """Base defense for close combat: a live shield adds to the difficulty to touch."""
+        bonus = self.card.shield.defense_bonus if self.card.shield and self.shield_hp > 0 else 0
+        return self.card.base_defense + bonus
+
+    @property
+    def max_move_inches(self) -> float:
+        """Seed, "Move": vehicles move up to max move x 2", exo armour max move inches.
+        Corrosive: "reduce their max movement by 2" (R-BAT-19: 2 inches per hit)."""
+        return max(0.0, self.card.max_move_inches - 2.0 * self.corroded)
+
+    def weapon(self, key: str) -> WeaponCard:
+        for w in self.card.weapons:
+            if w.key == key:
+                return w
+        raise KeyError(key)
+
+
+@dataclass
+class BuildingState:
+    """A building: defense 0, armour and hit points from the table."""
+
+    id: Id
+    kind: str
+    pos: Point
+    armor: int
+    hit_points: int
+    lost: int = 0
+    active: bool = True
+    controller: str = ""
+    destroyed: bool = False
+    ablative_hp: int = 0  # barricade "Ablative armor" upgrade: 10 HP at armour 5
+    weapon: WeaponCard | None = None
+    cdt: int = 0
+    upgrades: tuple[str, ...] = ()
+
+    @property
+    def hp_left(self) -> int:
+        return max(0, self.hit_points - self.lost)
+
+    @property
+    def current_armor(self) -> int:
+        return 5 if self.ablative_hp > 0 else self.armor
+
+
+@dataclass
+class BattleState:
+    """Everything the turn loop and the actions read and change."""
+
+    units: dict[Id, UnitState]
+    buildings: dict[Id, BuildingState]
+    sides: list[str]
+    defender: str
+    dice: DiceSource
+    options: dict[str, Any]
+    keep_log: bool = True
+    log: list[dict[str, Any]] = field(default_factory=list)
+    credits: dict[Id, set[str]] = field(default_factory=dict)  # unit id -> XP kinds earned
+    round: int = 0
+    turn: int = 0
+    current_side: str = ""
+
+    # --- queries -------------------------------------------------------------------
+    def active_units(self, side: str | None = None) -> list[UnitState]:
+        return [u for u in self.units.values()
+                if u.active and (side is None or u.side == side)]
+
+    def enemies_of(self, side: str) -> list[UnitState]:
+        return [u for u in self.units.values() if u.active and self.hostile(side, u.side)]
+
+    def hostile(self, a: str, b: str) -> bool:
+        """Seed: "Is considered enemy any unit that is on the territory and doesn't belong
+        to the player that owns it, even though they might have come as allies." R-BAT-8:
+        attackers of different players are allies of each other, enemies of the owner."""
+        return a != b and (a == self.defender or b == self.defender)
+
+    def live_buildings(self) -> list[BuildingState]:
+        return [b for b in self.buildings.values() if not b.destroyed]
+
+    # --- log and credits --------------------------------------------------------------
+    def record(self, event: str, /, **data: Any) -> None:
+        """Append a log entry (skipped when the log is off)."""
+        if self.keep_log:
+            entry: dict[str, Any] = {"turn": self.turn, "round": self.round, "event": event}
+            entry.update(data)
+            self.log.append(entry)
+
+    def credit(self, unit: UnitState | None, kind: str) -> None:
+        if unit is not None:
+            self.credits.setdefault(unit.id, set()).add(kind)

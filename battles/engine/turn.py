@@ -1,0 +1,75 @@
+"""The tactical turn (seed, "Tactical Turn"):
+
+- "The player removes one Cool Down Token (CDT) off all their unit cards.
+- They then choose an unit on which card there is no CDT, and an action to perform.
+- The action is resolved
+- Then they put as much CDT on the unit card as required
+- Turns end, next player's turn starts"
+
+Turrets "attack when the player controlling them sees fit, and these attacks don't take the
+player a turn. The turrets get CDT as any other unit, and can fire as soon as the CDT are
+depleted" (R-BAT-16: they fire in their controller's turn, before its unit acts).
+Combustion: "target loses one point of damage each turn until it takes a 2CDT action"
+(R-BAT-19: one hit point, armour does not help, at the start of its player's turn).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from battles.engine.actions import Pass, perform
+from battles.engine.actions.attack import fire
+from battles.engine.actions.errors import IllegalActionError
+from battles.engine.damage import deal_damage
+from battles.engine.state import BattleState
+
+if TYPE_CHECKING:
+    from battles.engine.policy import BattleView, Policy
+
+
+def play_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -> None:
+    """One player's turn."""
+    state.turn += 1
+    state.current_side = side
+    for unit in state.units.values():
+        if unit.side == side and unit.active:
+            if unit.cdt > 0:
+                unit.cdt -= 1
+            if unit.combustion:
+                state.record("combustion", unit=unit.id)
+                deal_damage(state, unit, 1, ignore="all", attacker=None, source="combustion")
+    for building in state.buildings.values():
+        if building.controller == side and building.weapon is not None and building.cdt > 0:
+            building.cdt -= 1
+    _turrets(state, side, policy, view)
+    if not any(u.active for u in state.units.values() if u.side == side):
+        return
+    action = policy.choose(view, side)
+    if isinstance(action, Pass):
+        state.record("pass", side=side)
+        return
+    unit = state.units.get(action.unit)
+    if unit is None or unit.side != side or not unit.active or unit.cdt > 0:
+        raise IllegalActionError(f"{side} cannot act with unit {action.unit!r} now")
+    state.record("action", side=side, **action.describe())
+    cdt = perform(state, unit, action)
+    if unit.active:
+        unit.cdt += cdt
+        if cdt >= 2 and unit.combustion:
+            unit.combustion = False
+            state.record("combustion_out", unit=unit.id)
+
+
+def _turrets(state: BattleState, side: str, policy: Policy, view: BattleView) -> None:
+    skill = int(state.options["turret_fight_skill"])
+    for turret in state.buildings.values():
+        if (turret.controller != side or turret.weapon is None or turret.destroyed
+                or not turret.active or turret.cdt > 0):
+            continue
+        target = policy.turret_target(view, turret)
+        if target is None:
+            continue
+        state.record("turret_fire", turret=turret.id, weapon=turret.weapon.key,
+                     target=target.id, cdt=turret.weapon.cooldown)
+        fire(state, turret, turret.weapon, target, skill_value=skill)
+        turret.cdt += turret.weapon.cooldown
