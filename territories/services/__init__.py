@@ -1,0 +1,1 @@
+"""Services of the meta-map: maps, territorial grids, exploration, movement, passage."""

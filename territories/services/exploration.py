@@ -1,0 +1,126 @@
+"""Exploration: "When you take control of a territory no-one owned before, you make an
+exploration roll to determine the resources present" (seed, exploration table).
+
+3d8: the sum picks the resource, the active die the units per mine shaft per turn, a
+passive die of 7+ makes the deposit pure, a nemesis die of 2- makes the ground
+unstable and 8+ triggers a discovery roll (d8). Every die and what it decided is
+stored in `Exploration` and written to the journal (private to the owner unless the
+campaign's `deposits_public` option is on). Credits found go through the ledger.
+
+Experience earned from discoveries (a worker on a pure deposit, a scientist on
+xenotech) belongs to the XP service; the event data lists what was discovered so it
+can act on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from campaign.dice import Dice, campaign_dice
+from campaign.models import Event, Player
+from campaign.rules import (
+    DISCOVERIES_BY_KEY,
+    DISCOVERY_NEMESIS_MIN,
+    MINE_YIELD,
+    PURE_PASSIVE_MIN,
+    UNSTABLE_NEMESIS_MAX,
+    discovery_for_face,
+    resource_for_score,
+)
+from campaign.services.journal import record_event
+from territories.models import Exploration, Territory
+
+
+def exploration_purpose(territory: Territory) -> str:
+    return f"explore:{territory.pk}"
+
+
+def explore(*, territory: Territory, player: Player, dice: Dice | None = None
+            ) -> Exploration:
+    """Roll the exploration of `territory` for `player`, who has just taken it.
+
+    A territory is explored once: if it already has an exploration it is returned
+    unchanged and no die is rolled.
+    """
+    campaign = player.campaign
+    with transaction.atomic():
+        existing = Exploration.objects.filter(territory=territory).first()
+        if existing is not None:
+            return existing
+        dice = dice or campaign_dice(campaign, exploration_purpose(territory))
+        roll = dice.roll_3d8()
+        resource = resource_for_score(roll.total)
+        fields: dict[str, Any] = {
+            "campaign": campaign, "territory": territory, "player": player,
+            "turn": campaign.turn, "active_die": roll.active, "passive_die": roll.passive,
+            "nemesis_die": roll.nemesis, "resource": resource.key,
+            "units_per_shaft": MINE_YIELD[roll.active],
+            "pure": roll.passive >= PURE_PASSIVE_MIN,
+            "unstable": roll.nemesis <= UNSTABLE_NEMESIS_MAX,
+        }
+        downgraded = False
+        if roll.nemesis >= DISCOVERY_NEMESIS_MIN:
+            face = dice.d8()
+            spec = discovery_for_face(face)
+            fields["discovery_die"] = face
+            fields["discovery"] = spec.key
+            if spec.credits_die_multiplier:
+                value = dice.d8()
+                fields["value_die"] = value
+                fields["credits_awarded"] = value * spec.credits_die_multiplier
+            if spec.unique_per_campaign and Exploration.objects.filter(
+                    campaign=campaign, discovery=spec.key).exists():
+                fields["discovery"] = spec.duplicate_becomes
+                downgraded = True
+        try:
+            with transaction.atomic():
+                exploration = Exploration.objects.create(**fields)
+        except IntegrityError:
+            # A parallel exploration claimed the campaign's xeno craft first: the
+            # database constraint holds, and ours becomes a simple artifact.
+            fields["discovery"] = DISCOVERIES_BY_KEY["xeno_craft"].duplicate_becomes
+            downgraded = True
+            exploration = Exploration.objects.create(**fields)
+        Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
+        territory.ever_owned = True
+        if exploration.credits_awarded:
+            from economy.services.ledger import post
+
+            post(player=player, amount=exploration.credits_awarded, reason="discovery",
+                 detail=f"{exploration.discovery} on {territory.name}",
+                 related_kind="exploration", related_id=exploration.pk)
+        data = exploration_data(exploration, territory)
+        data["xeno_craft_became_artifact"] = downgraded
+        data["purpose"] = exploration_purpose(territory)
+        if campaign.settings.deposits_public:
+            record_event(campaign=campaign, kind="territory_explored", data=data)
+        else:
+            record_event(campaign=campaign, kind="territory_explored", data=data,
+                         visibility=Event.Visibility.PRIVATE, viewers=[player])
+    return exploration
+
+
+def exploration_data(exploration: Exploration, territory: Territory | None = None
+                     ) -> dict[str, Any]:
+    """What an exploration decided, as shown to those who may see the deposit."""
+    return {
+        "territory": exploration.territory_id,
+        "territory_name": territory.name if territory is not None else None,
+        "player": exploration.player_id,
+        "dice": {"active": exploration.active_die, "passive": exploration.passive_die,
+                 "nemesis": exploration.nemesis_die,
+                 "total": exploration.active_die + exploration.passive_die
+                 + exploration.nemesis_die},
+        "resource": exploration.resource,
+        "units_per_shaft": exploration.units_per_shaft,
+        "pure": exploration.pure,
+        "unstable": exploration.unstable,
+        "discovery": exploration.discovery or None,
+        "discovery_die": exploration.discovery_die,
+        "value_die": exploration.value_die,
+        "credits": exploration.credits_awarded,
+        "discoveries": [d for d in (exploration.discovery,) if d]
+        + (["pure_deposit"] if exploration.pure else []),
+    }
