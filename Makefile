@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-unit test-integration lint bench casebook clean install
+.PHONY: run test test-unit test-integration test-e2e lint bench casebook clean install
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ test-integration: $(STAMP)
 	REQUIRE_SERVICES=1 DATABASE_URL=$${INTEGRATION_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d} \
 	  CELERY_BROKER_URL=$${INTEGRATION_BROKER_URL:-redis://127.0.0.1:6379/5} \
 	  $(PY) -m pytest -m integration -q -p no:randomly
+
+# Headless Chromium (Debian's package) driven by Playwright through a two-player turn;
+# screenshots land in artifacts/screenshots/.
+test-e2e: $(STAMP)
+	bash scripts/install-e2e.sh
+	$(PY) -m pytest -m e2e tests/e2e -q -p no:randomly
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
