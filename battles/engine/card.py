@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from battles.engine.model import Id, UnitInput, WeaponInput
 from campaign.rules import formulas as F
 from campaign.rules import tables as T
-from battles.engine.model import Id, UnitInput, WeaponInput
 
 SKILLS = ("pilot", "fight", "tech", "will", "init")
 

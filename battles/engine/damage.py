@@ -9,10 +9,10 @@ field is considered having an additional armor of 5".
 
 from __future__ import annotations
 
-from campaign.rules import formulas as F
-from campaign.rules import tables as T
 from battles.engine.geometry import in_square
 from battles.engine.state import BattleState, BuildingState, UnitState
+from campaign.rules import formulas as F
+from campaign.rules import tables as T
 
 Target = UnitState | BuildingState
 

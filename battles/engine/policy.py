@@ -214,7 +214,7 @@ class DefaultPolicy:
         return best[0], action
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState) -> float:
-        end, crossed = ram_path(state, unit, target)
+        _end, crossed = ram_path(state, unit, target)
         if crossed > unit.max_move_inches:
             return 0.0
         p = p_success(unit.card.skills["pilot"], target.card.base_defense)

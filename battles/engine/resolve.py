@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from campaign.rules import tables as T
 from battles.engine.card import build_card, turret_weapon_card
 from battles.engine.dice import Dice, DiceSource
 from battles.engine.geometry import attacker_slots, defender_slots, distance, square_centre
@@ -28,6 +27,7 @@ from battles.engine.options import merged
 from battles.engine.policy import BattleView, Policy, PolicyFactory, default_policy_factory
 from battles.engine.state import BattleState, BuildingState, UnitState
 from battles.engine.turn import play_turn
+from campaign.rules import tables as T
 
 MIN_DEPLOY_DISTANCE = 4.0
 
@@ -70,7 +70,8 @@ def build_state(battle: BattleInput, dice: DiceSource, *, keep_log: bool = True)
             if unit.id in units:
                 raise ValueError(f"duplicate unit id {unit.id!r}")
             units[unit.id] = _unit_state(unit, side, slot, will_bonus=int(unit.id == bonus_id))
-    _check_deployment(units, battle.defender)
+    placed = {u.id for roster in battle.sides.values() for u in roster if u.position is None}
+    _check_deployment([u for u in units.values() if u.id in placed], battle.defender)
     buildings: dict[Any, BuildingState] = {}
     for b in battle.buildings:
         spec = T.BUILDINGS[b.kind]
@@ -105,9 +106,11 @@ def _unit_state(unit: UnitInput, side: str, slot: tuple[float, float], *,
     return state
 
 
-def _check_deployment(units: dict[Any, UnitState], defender: str) -> None:
-    attackers = [u for u in units.values() if u.side != defender]
-    defenders = [u for u in units.values() if u.side == defender]
+def _check_deployment(units: list[UnitState], defender: str) -> None:
+    """Default deployment keeps attackers 4" from enemies; explicit positions (a casebook
+    situation in the middle of a fight) are taken as given."""
+    attackers = [u for u in units if u.side != defender]
+    defenders = [u for u in units if u.side == defender]
     for a in attackers:
         for d in defenders:
             if distance(a.pos, d.pos) < MIN_DEPLOY_DISTANCE:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign.rules import tables as T
 from battles.engine.card import WeaponCard, score
 from battles.engine.damage import Target, deal_damage, force_field_at
 from battles.engine.dice import Roll
 from battles.engine.geometry import Point, deviate, distance, increments
 from battles.engine.state import BattleState, BuildingState, UnitState
+from campaign.rules import tables as T
 
 Shooter = UnitState | BuildingState
 
@@ -58,7 +58,7 @@ def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingS
         if b.destroyed or not in_contact(state, target.pos, b.pos):
             continue
         if b.kind == "concrete_barricade":
-            if T.BARRICADE_EXTRA_RANGE_INCREMENTS > best:
+            if best < T.BARRICADE_EXTRA_RANGE_INCREMENTS:
                 best, barricade = T.BARRICADE_EXTRA_RANGE_INCREMENTS, b
         elif best < 1:
             best = 1

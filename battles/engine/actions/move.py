@@ -51,4 +51,4 @@ def perform_move(state: BattleState, unit: UnitState, action: Move) -> int:
     return cdt
 
 
-__all__ = ["check_move", "move_cdt", "perform_move", "relocate", "release_unit"]
+__all__ = ["check_move", "move_cdt", "perform_move", "release_unit", "relocate"]

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from campaign.rules import tables as T
 from battles.engine.actions.attack import skill_test
 from battles.engine.actions.base import Action, Order
 from battles.engine.actions.errors import IllegalActionError
 from battles.engine.actions.move import check_move, move_cdt, relocate
 from battles.engine.state import BattleState, UnitState
+from campaign.rules import tables as T
 
 HAYWIRE_COMMAND = 5
 

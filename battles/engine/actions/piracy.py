@@ -9,12 +9,12 @@ technology from a laboratory is a campaign matter and not resolved in battle.
 
 from __future__ import annotations
 
-from campaign.rules import tables as T
 from battles.engine.actions.attack import defense_of, in_contact, skill_test
 from battles.engine.actions.base import Piracy
 from battles.engine.actions.errors import IllegalActionError
 from battles.engine.actions.ranged import live_target
 from battles.engine.state import BattleState, BuildingState, UnitState
+from campaign.rules import tables as T
 
 
 def perform_piracy(state: BattleState, unit: UnitState, action: Piracy) -> int:

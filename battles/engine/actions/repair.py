@@ -9,12 +9,12 @@ must be in contact; a repair costs the arms' cool-down.
 
 from __future__ import annotations
 
-from campaign.rules import formulas as F
-from campaign.rules import tables as T
 from battles.engine.actions.attack import in_contact, skill_test
 from battles.engine.actions.base import Repair
 from battles.engine.actions.errors import IllegalActionError
 from battles.engine.state import BattleState, UnitState
+from campaign.rules import formulas as F
+from campaign.rules import tables as T
 
 
 def perform_repair(state: BattleState, unit: UnitState, action: Repair) -> int:

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import math
 
-from campaign.rules import formulas as F
-from campaign.rules import tables as T
 from battles.engine.actions.attack import in_contact, skill_test
 from battles.engine.actions.base import Warp
 from battles.engine.actions.errors import IllegalActionError
@@ -22,6 +20,8 @@ from battles.engine.actions.move import relocate
 from battles.engine.damage import Target, deal_damage
 from battles.engine.geometry import clamp, distance
 from battles.engine.state import BattleState, UnitState
+from campaign.rules import formulas as F
+from campaign.rules import tables as T
 
 
 def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:

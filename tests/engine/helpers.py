@@ -1,0 +1,45 @@
+"""Small builders for engine tests: units at chosen positions and scripted dice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from battles.engine.dice import ForcedDice
+from battles.engine.model import BattleInput, BuildingInput, UnitInput, WeaponInput
+from battles.engine.resolve import build_state
+from battles.engine.state import BattleState
+
+RED, BLUE = "red", "blue"
+
+
+def unit(uid: Any, side: str, vehicle: str = "lycaon", weapons: Iterable[Any] = ("machine_gun",),
+         *, cls: str = "soldier", level: int = 1, at: tuple[float, float] | None = None,
+         **kw: Any) -> UnitInput:
+    ws = tuple(w if isinstance(w, WeaponInput) else
+               WeaponInput(w[0], tuple(w[1])) if isinstance(w, tuple) else WeaponInput(w)
+               for w in weapons)
+    return UnitInput(id=uid, side=side, name=f"{side}-{uid}", vehicle=vehicle, pilot_class=cls,
+                     pilot_level=level, weapons=ws, pilot_id=f"p{uid}", position=at, **kw)
+
+
+def battle(units: Sequence[UnitInput], buildings: Sequence[BuildingInput] = (), *,
+           seed: int = 1, defender: str = RED, **options: Any) -> BattleInput:
+    sides: dict[str, list[UnitInput]] = {}
+    for u in units:
+        sides.setdefault(u.side, []).append(u)
+    if defender not in sides:
+        sides = {defender: [], **sides}
+    return BattleInput(territory="t1", defender=defender,
+                       sides={k: tuple(v) for k, v in sides.items()},
+                       buildings=tuple(buildings), seed=seed, options=options)
+
+
+def state(units: Sequence[UnitInput], buildings: Sequence[BuildingInput] = (),
+          faces: Iterable[int] = (), **options: Any) -> BattleState:
+    """A deployed battle whose dice yield exactly `faces` (active, passive, nemesis...)."""
+    return build_state(battle(units, buildings, **options), ForcedDice(faces))
+
+
+def rolls(st: BattleState) -> list[dict[str, Any]]:
+    return [e for e in st.log if e["event"] == "roll"]

@@ -1,0 +1,39 @@
+"""The dice seam: seeded d8s and scripted faces (seed, "Making a roll")."""
+
+import random
+
+import pytest
+
+from battles.engine.dice import Dice, DiceExhaustedError, ForcedDice, Roll
+
+
+def test_roll_has_three_named_dice_and_a_total():
+    """ "You must choose and announce before rolling which die matches up to each of the
+    following: The active die ... The passive die ... The nemesis die" and "Add up the three
+    dice and find the sum on the J row"."""
+    roll = ForcedDice([3, 5, 8]).roll_3d8()
+    assert roll == Roll(active=3, passive=5, nemesis=8)
+    assert roll.total == 16
+
+
+def test_forced_dice_yield_in_order_and_fail_loudly_when_exhausted():
+    dice = ForcedDice([1, 2, 3, 4])
+    assert dice.roll_3d8() == Roll(1, 2, 3)
+    assert dice.d8() == 4
+    with pytest.raises(DiceExhaustedError, match="4 faces given"):
+        dice.d8()
+
+
+def test_forced_dice_refuse_faces_a_d8_cannot_show():
+    with pytest.raises(ValueError):
+        ForcedDice([0, 9])
+
+
+def test_seeded_dice_replay_and_stay_within_1_to_8():
+    a = [Dice(random.Random(7)).d8() for _ in range(1)]
+    first = Dice(random.Random(7))
+    second = Dice(random.Random(7))
+    faces = [first.d8() for _ in range(300)]
+    assert faces == [second.d8() for _ in range(300)]
+    assert set(faces) == set(range(1, 9))
+    assert a[0] == faces[0]
