@@ -1,0 +1,218 @@
+"""Thin API views of the meta-map: territories, pictures, map export, right of passage,
+movement destinations. Access is decided by `campaign.access.membership` (404 for
+non-members); what a member sees of each territory by `territories.selectors`."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.access import membership, require_player
+from campaign.errors import InvalidInput, NotFound
+from campaign.models import Player
+from territories.models import Passage
+from territories.selectors import territories_for
+from territories.services.maps import export_map
+from territories.services.movement import legal_destinations
+from territories.services.passages import grant_passage, passages_visible_to, revoke_passage
+from territories.svg import meta_map_svg, territory_map_svg
+
+
+def _validated(serializer_class: type, data: object) -> dict:
+    from campaign.api.views import validated
+
+    return validated(serializer_class, data)
+
+
+class BuildingOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    x = serializers.IntegerField()
+    y = serializers.IntegerField()
+    active = serializers.BooleanField()
+    hit_points = serializers.IntegerField()
+
+
+class TerritoryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    owner = serializers.IntegerField(allow_null=True, help_text="player id or null")
+    neighbors = serializers.ListField(child=serializers.IntegerField())
+    x = serializers.FloatField(help_text="stored layout position, 0..1")
+    y = serializers.FloatField()
+    explored = serializers.BooleanField()
+    mine = serializers.BooleanField()
+    units = serializers.IntegerField(help_text="the caller's units there (all, for the umpire)")
+    deposit = serializers.DictField(allow_null=True,
+                                    help_text="the exploration result, when the caller may "
+                                    "see it")
+    buildings = BuildingOut(many=True, required=False,
+                            help_text="present when the caller owns it (or is the umpire)")
+
+
+class TerritoryListView(APIView):
+    @extend_schema(responses={200: TerritoryOut(many=True)})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        return Response(territories_for(member))
+
+
+class TerritoryDetailView(APIView):
+    @extend_schema(responses={200: TerritoryOut})
+    def get(self, request: Request, campaign_id: int, territory_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        rows = territories_for(member, only=territory_id)
+        if not rows:
+            raise NotFound("No such territory in this campaign.")
+        return Response(rows[0])
+
+
+def _players(campaign_id: int) -> dict[int, dict[str, str]]:
+    return {p.pk: {"color": p.color, "username": p.user.username}
+            for p in Player.objects.filter(campaign_id=campaign_id).select_related("user")}
+
+
+class MapSvgView(APIView):
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR})
+    def get(self, request: Request, campaign_id: int) -> HttpResponse:
+        member = membership(request.user, campaign_id)
+        svg = meta_map_svg(campaign_id=member.campaign.pk, campaign_name=member.campaign.name,
+                           territories=territories_for(member),
+                           players=_players(member.campaign.pk),
+                           viewer=member.player.pk if member.player else None)
+        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+class TerritorySvgView(APIView):
+    @extend_schema(responses={(200, "image/svg+xml"): OpenApiTypes.STR})
+    def get(self, request: Request, campaign_id: int, territory_id: int) -> HttpResponse:
+        member = membership(request.user, campaign_id)
+        rows = territories_for(member, only=territory_id)
+        if not rows:
+            raise NotFound("No such territory in this campaign.")
+        svg = territory_map_svg(name=rows[0]["name"], buildings=rows[0].get("buildings"))
+        return HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+
+
+class MapExportView(APIView):
+    fmt = "node_link"
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.STR})
+    def get(self, request: Request, campaign_id: int) -> HttpResponse:
+        member = membership(request.user, campaign_id)
+        text = export_map(member.campaign, self.fmt)
+        content_type = "application/graphml+xml" if self.fmt == "graphml" else "application/json"
+        response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+        ext = "graphml" if self.fmt == "graphml" else "json"
+        response["Content-Disposition"] = f'attachment; filename="map-{campaign_id}.{ext}"'
+        return response
+
+
+class PassageIn(serializers.Serializer):
+    grantee = serializers.IntegerField(help_text="player id")
+    territories = serializers.ListField(child=serializers.IntegerField(), required=False,
+                                        help_text="territory ids (DELETE: all when omitted)")
+
+
+class PassageOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    grantor = serializers.IntegerField(source="grantor_id")
+    grantee = serializers.IntegerField(source="grantee_id")
+    territory = serializers.IntegerField(source="territory_id")
+    territory_name = serializers.CharField(source="territory.name")
+    granted_at = serializers.DateTimeField()
+
+
+def _grantee(member, player_id: int) -> Player:
+    grantee = Player.objects.filter(campaign=member.campaign, pk=player_id).first()
+    if grantee is None:
+        raise InvalidInput("That player does not play in this campaign.", code="unknown_player",
+                           fields={"grantee": ["unknown player"]})
+    grantee.campaign = member.campaign
+    return grantee
+
+
+class PassageListView(APIView):
+    @extend_schema(responses={200: PassageOut(many=True)})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        qs = passages_visible_to(member.campaign, member.player, member.is_umpire)
+        return Response(PassageOut(qs, many=True).data)
+
+    @extend_schema(request=PassageIn, responses={201: PassageOut(many=True)})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        grantor = require_player(member)
+        data = _validated(PassageIn, request.data)
+        passages = grant_passage(grantor=grantor, grantee=_grantee(member, data["grantee"]),
+                                 territories=data.get("territories") or [])
+        qs = Passage.objects.filter(pk__in=[p.pk for p in passages]).select_related("territory")
+        return Response(PassageOut(qs, many=True).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=PassageIn, responses={200: OpenApiTypes.OBJECT})
+    def delete(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        grantor = require_player(member)
+        data = _validated(PassageIn, request.data)
+        count = revoke_passage(grantor=grantor, grantee=_grantee(member, data["grantee"]),
+                               territories=data.get("territories"))
+        return Response({"revoked": count})
+
+
+class PassageDetailView(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def delete(self, request: Request, campaign_id: int, passage_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        passage = passages_visible_to(member.campaign, member.player, member.is_umpire) \
+            .filter(pk=passage_id).select_related("grantor", "grantee").first()
+        if passage is None:
+            raise NotFound("No such grant of passage.")
+        grantor = require_player(member)
+        if passage.grantor_id != grantor.pk:
+            from campaign.errors import Forbidden
+
+            raise Forbidden("Only the player who granted passage may revoke it.")
+        grantee = passage.grantee
+        grantee.campaign = member.campaign
+        count = revoke_passage(grantor=grantor, grantee=grantee,
+                               territories=[passage.territory_id])
+        return Response({"revoked": count})
+
+
+class DestinationsView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("from", int, description="origin territory id"),
+                    OpenApiParameter("unit", int, description="or: one of your units")],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        """Every territory a unit of yours may end its move on (seed, "Move Phase")."""
+        from economy.models import Unit
+
+        member = membership(request.user, campaign_id)
+        player = require_player(member)
+        player.campaign = member.campaign
+        origin: int | None = None
+        try:
+            if "unit" in request.query_params:
+                unit = Unit.objects.filter(player=player,
+                                           pk=int(request.query_params["unit"])).first()
+                if unit is None:
+                    raise NotFound("No such unit of yours.")
+                origin = unit.territory_id
+                if origin is None:
+                    raise InvalidInput("This unit is off the map.", code="off_map")
+            elif "from" in request.query_params:
+                origin = int(request.query_params["from"])
+        except ValueError:
+            raise InvalidInput("Give ?unit=<id> or ?from=<territory id>.") from None
+        if origin is None:
+            raise InvalidInput("Give ?unit=<id> or ?from=<territory id>.")
+        if not member.campaign.territories.filter(pk=origin).exists():
+            raise NotFound("No such territory in this campaign.")
+        return Response({"origin": origin,
+                         "destinations": sorted(legal_destinations(player, origin))})

@@ -1,0 +1,97 @@
+"""Reading the meta-map for one caller: what each member may see of every territory.
+
+A constant number of queries whatever the size of the map: territories, adjacencies,
+the buildings and units the caller may see, and the deposits it may see.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Count
+
+from campaign.access import Membership
+from territories.models import Adjacency, Exploration, Territory
+
+
+def deposit_data(exploration: Exploration) -> dict[str, Any]:
+    return {
+        "resource": exploration.resource,
+        "units_per_shaft": exploration.units_per_shaft,
+        "pure": exploration.pure,
+        "unstable": exploration.unstable,
+        "discovery": exploration.discovery or None,
+        "dice": {"active": exploration.active_die, "passive": exploration.passive_die,
+                 "nemesis": exploration.nemesis_die},
+    }
+
+
+def building_data(building: Any) -> dict[str, Any]:
+    return {"id": building.pk, "kind": building.kind, "x": building.x, "y": building.y,
+            "active": building.active, "hit_points": building.hit_points}
+
+
+def territories_for(member: Membership, only: int | None = None) -> list[dict[str, Any]]:
+    """Every territory of the campaign (or just `only`) as the caller may see it."""
+    from economy.models import Building, Unit
+
+    campaign = member.campaign
+    player = member.player
+    # The umpire sees everything, unless the umpire also plays (then as a player).
+    sees_all = member.is_umpire and not member.umpire_plays
+    territory_qs = Territory.objects.filter(campaign=campaign)
+    if only is not None:
+        territory_qs = territory_qs.filter(pk=only)
+    rows = list(territory_qs.values("pk", "name", "owner_id", "x", "y", "ever_owned"))
+    neighbors: dict[int, list[int]] = defaultdict(list)
+    adjacency_qs = Adjacency.objects.filter(campaign=campaign)
+    if only is not None:
+        from django.db.models import Q
+
+        adjacency_qs = adjacency_qs.filter(Q(a_id=only) | Q(b_id=only))
+    for a, b in adjacency_qs.values_list("a_id", "b_id"):
+        neighbors[a].append(b)
+        neighbors[b].append(a)
+
+    visible_owner_ids = {player.pk} if player is not None else set()
+    buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    building_qs = Building.objects.filter(territory__campaign=campaign).order_by("pk")
+    if not sees_all:
+        building_qs = building_qs.filter(territory__owner_id__in=visible_owner_ids)
+    if only is not None:
+        building_qs = building_qs.filter(territory_id=only)
+    for building in building_qs:
+        buildings[building.territory_id].append(building_data(building))
+
+    unit_qs = Unit.objects.filter(territory__campaign=campaign).exclude(status="destroyed")
+    if not sees_all:
+        unit_qs = unit_qs.filter(player=player) if player is not None else unit_qs.none()
+    if only is not None:
+        unit_qs = unit_qs.filter(territory_id=only)
+    units = dict(unit_qs.values("territory_id").annotate(n=Count("pk"))
+                 .values_list("territory_id", "n"))
+
+    deposits_public = bool(campaign.settings.deposits_public)
+    exploration_qs = Exploration.objects.filter(campaign=campaign)
+    if not (sees_all or deposits_public):
+        exploration_qs = exploration_qs.filter(territory__owner_id__in=visible_owner_ids)
+    if only is not None:
+        exploration_qs = exploration_qs.filter(territory_id=only)
+    deposits = {e.territory_id: deposit_data(e) for e in exploration_qs}
+
+    result = []
+    for row in rows:
+        pk = row["pk"]
+        mine = player is not None and row["owner_id"] == player.pk
+        item: dict[str, Any] = {
+            "id": pk, "name": row["name"], "owner": row["owner_id"],
+            "neighbors": sorted(neighbors.get(pk, [])), "x": row["x"], "y": row["y"],
+            "explored": row["ever_owned"], "mine": mine,
+            "units": units.get(pk, 0),
+            "deposit": deposits.get(pk),
+        }
+        if mine or sees_all:
+            item["buildings"] = buildings.get(pk, [])
+        result.append(item)
+    return result

@@ -1,0 +1,87 @@
+"""Where a unit may move (seed, "Move Phase").
+
+"In the Move Phase, any of your units can move to any territory you control, or any
+territory adjacent to a territory you control. The only restriction being that the
+unit has to travel through territories you control." and "A player can grant passage
+over his territories to another, in which case they must define which territories the
+opponent may consider theirs for Movement purposes."
+
+So a unit travels from its origin through territories its player controls or holds a
+right of passage over; it may end its move on any territory so reached, or on any
+territory adjacent to one reached. The origin always counts as reached: a unit standing
+on a territory it does not control may still leave it (ruling R-MAP-4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import networkx as nx
+from django.db.models import F
+
+from campaign.models import Player
+from territories.models import Adjacency, Passage, Territory
+
+_CACHE_ATTR = "_movement_graph_cache"
+
+
+def movement_graph(campaign: Any) -> nx.Graph:
+    """The meta-map as a graph of territory ids, cached on the campaign instance (one
+    request's lifetime; the map never changes once built)."""
+    cached = getattr(campaign, _CACHE_ATTR, None)
+    if cached is not None:
+        return cached
+    graph = nx.Graph()
+    graph.add_nodes_from(Territory.objects.filter(campaign=campaign).values_list("pk", flat=True))
+    graph.add_edges_from(Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"))
+    setattr(campaign, _CACHE_ATTR, graph)
+    return graph
+
+
+def passable_territories(player: Player) -> set[int]:
+    """Territories the player may travel through: its own, and those it was granted
+    passage over by their current owner (a grant lapses when the grantor loses the
+    territory, ruling R-MAP-5)."""
+    own = set(Territory.objects.filter(owner=player).values_list("pk", flat=True))
+    granted = set(Passage.objects.filter(grantee=player, territory__owner_id=F("grantor_id"))
+                  .values_list("territory_id", flat=True))
+    return own | granted
+
+
+def _origin_id(unit_or_origin: Any) -> int:
+    if isinstance(unit_or_origin, Territory):
+        return unit_or_origin.pk
+    if isinstance(unit_or_origin, int):
+        return unit_or_origin
+    territory_id = getattr(unit_or_origin, "territory_id", None)
+    if territory_id is None:
+        raise ValueError("a unit that is off the map has no origin to move from")
+    return territory_id
+
+
+def reached_territories(player: Player, origin: Any) -> set[int]:
+    """The origin and every passable territory connected to it through passable ones."""
+    graph = movement_graph(player.campaign)
+    origin_id = _origin_id(origin)
+    if origin_id not in graph:
+        return set()
+    allowed = passable_territories(player) | {origin_id}
+    return set(nx.node_connected_component(graph.subgraph(allowed), origin_id))
+
+
+def legal_destinations(player: Player, origin: Any) -> set[int]:
+    """Every territory a unit of `player` standing on `origin` may end its move on."""
+    graph = movement_graph(player.campaign)
+    reached = reached_territories(player, origin)
+    destinations = set(reached)
+    for node in reached:
+        destinations.update(graph.adj[node])
+    destinations.discard(_origin_id(origin))
+    return destinations
+
+
+def can_reach(player: Player, unit_or_origin: Any, destination: Any) -> bool:
+    """Whether a unit of `player` (or one standing on the origin) may end its move on
+    `destination`."""
+    target = destination.pk if isinstance(destination, Territory) else int(destination)
+    return target in legal_destinations(player, unit_or_origin)

@@ -1,0 +1,111 @@
+"""Pictures of the meta-map and of a territorial map, as SVG text.
+
+They read the stored layout (Territory.x/y) and never lay the map out again; the
+caller passes the rows it may see (from `territories.selectors.territories_for`), so
+a picture costs the same few queries as the JSON listing.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from campaign.rules import BUILDINGS, GRID_SIZE
+
+SIZE = 1000
+UNOWNED = "#e4e4e4"
+
+
+def meta_map_svg(*, campaign_id: int, campaign_name: str, territories: list[dict[str, Any]],
+                 players: dict[int, dict[str, str]], viewer: int | None) -> str:
+    """The meta-map: adjacency lines, one circle per territory in its owner's colour,
+    the viewer's holdings outlined and its units counted; each territory links to its
+    page and carries a <title> for screen readers and tooltips."""
+    n = max(1, len(territories))
+    radius = max(3.0, min(26.0, 320 / math.sqrt(n)))
+    labels = n <= 150
+    pos = {t["id"]: (t["x"] * SIZE, t["y"] * SIZE) for t in territories}
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" '
+        f'role="img" aria-labelledby="map-title" font-family="sans-serif">',
+        f'<title id="map-title">Meta-map of {escape(campaign_name)}: {len(territories)} '
+        f'territories</title>',
+        f'<rect width="{SIZE}" height="{SIZE}" fill="#fbfbf8"/>',
+        '<g stroke="#9a9a9a" stroke-width="1.2" aria-hidden="true">',
+    ]
+    for t in territories:
+        x1, y1 = pos[t["id"]]
+        for other in t["neighbors"]:
+            if other > t["id"] and other in pos:
+                x2, y2 = pos[other]
+                out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"/>')
+    out.append("</g>")
+    for t in territories:
+        x, y = pos[t["id"]]
+        owner = players.get(t["owner"]) if t["owner"] else None
+        fill = owner["color"] if owner else UNOWNED
+        mine = viewer is not None and t["owner"] == viewer
+        owner_text = f"held by {owner['username']}" if owner else "unclaimed"
+        if mine:
+            owner_text = "yours"
+        title = f"{t['name']} ({owner_text})"
+        if t.get("units"):
+            title += f", {t['units']} of your units" if viewer is not None else \
+                f", {t['units']} units"
+        href = f"/campaigns/{campaign_id}/territories/{t['id']}/"
+        stroke = ' stroke="#111" stroke-width="3"' if mine else ' stroke="#555" stroke-width="1"'
+        out.append(f'<a href={quoteattr(href)} data-territory="{t["id"]}">'
+                   f"<title>{escape(title)}</title>"
+                   f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
+                   f'fill={quoteattr(fill)}{stroke}/>')
+        if t.get("units"):
+            side = max(4.0, radius * 0.8)
+            out.append(f'<rect x="{x + radius * 0.5:.1f}" y="{y - radius * 1.2:.1f}" '
+                       f'width="{side:.1f}" height="{side:.1f}" fill="#111"/>'
+                       f'<text x="{x + radius * 0.5 + side / 2:.1f}" '
+                       f'y="{y - radius * 1.2 + side * 0.8:.1f}" font-size="{side * 0.8:.1f}" '
+                       f'fill="#fff" text-anchor="middle">{t["units"]}</text>')
+        if labels:
+            out.append(f'<text x="{x:.1f}" y="{y + radius + 12:.1f}" font-size="12" '
+                       f'text-anchor="middle" fill="#222">{escape(t["name"])}</text>')
+        out.append("</a>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def territory_map_svg(*, name: str, buildings: Iterable[dict[str, Any]] | None) -> str:
+    """The 16x16 territorial map; `buildings` is None when the viewer may not see them."""
+    cell = 40
+    size = GRID_SIZE * cell
+    out: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" role="img" '
+        f'aria-labelledby="grid-title" font-family="sans-serif">',
+        f'<title id="grid-title">Territorial map of {escape(name)}</title>',
+        f'<rect width="{size}" height="{size}" fill="#f3f0e6"/>',
+        '<g stroke="#c9c3b0" stroke-width="1" aria-hidden="true">',
+    ]
+    for i in range(GRID_SIZE + 1):
+        out.append(f'<line x1="{i * cell}" y1="0" x2="{i * cell}" y2="{size}"/>'
+                   f'<line x1="0" y1="{i * cell}" x2="{size}" y2="{i * cell}"/>')
+    out.append("</g>")
+    if buildings is None:
+        out.append(f'<text x="{size / 2}" y="{size / 2}" font-size="20" text-anchor="middle" '
+                   'fill="#555">Buildings are known to the owner only</text>')
+    else:
+        for b in buildings:
+            spec = BUILDINGS.get(b["kind"])
+            label = spec.name if spec else b["kind"]
+            state = "active" if b["active"] else "inactive"
+            initials = "".join(w[0] for w in label.split()[:2]).upper()
+            fill = "#3b7dd8" if b["active"] else "#9aa7b8"
+            x, y = b["x"] * cell, b["y"] * cell
+            out.append(f'<g data-building="{b["id"]}"><title>{escape(label)} at ({b["x"]}, '
+                       f'{b["y"]}), {state}, {b["hit_points"]} hit points</title>'
+                       f'<rect x="{x + 2}" y="{y + 2}" width="{cell - 4}" height="{cell - 4}" '
+                       f'rx="4" fill="{fill}"/><text x="{x + cell / 2}" y="{y + cell / 2 + 5}" '
+                       f'font-size="14" text-anchor="middle" fill="#fff">{escape(initials)}'
+                       "</text></g>")
+    out.append("</svg>")
+    return "\n".join(out)
