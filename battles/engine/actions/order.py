@@ -65,6 +65,10 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
         for t, sub in zip(targets, action.orders, strict=True):
             if sub.unit != t.id or isinstance(sub, Order):
                 raise IllegalActionError("each ordered unit performs its own, non-order action")
-            if t.active:
+            if not t.active:
+                continue
+            try:
                 t.cdt += perform(state, t, sub)
+            except IllegalActionError as exc:  # e.g. the common target fell to an earlier shot
+                state.record("order_void", unit=t.id, reason=str(exc))
     return cdt
