@@ -34,7 +34,7 @@ from territories.models import Exploration, Territory
 
 
 def exploration_purpose(territory: Territory) -> str:
-    return f"explore:{territory.pk}"
+    return f"explore:{territory.name}"
 
 
 def explore(*, territory: Territory, player: Player, dice: Dice | None = None
