@@ -117,8 +117,11 @@ class DefaultPolicy:
         if self._beaten(view, side):
             return self._retreat(ready)
         best_value, best_action = 0.0, None
+        targets: list[Target] = list(state.enemies_of(side))
+        targets += [b for b in state.live_buildings()
+                    if b.weapon is not None and state.hostile(side, b.controller)]
         for unit in ready:
-            value, action = self._best_attack(state, unit)
+            value, action = self._best_attack(state, unit, targets)
             if action is not None and value > best_value:
                 best_value, best_action = value, action
         if best_action is not None and best_value >= self.MIN_VALUE:
@@ -181,13 +184,11 @@ class DefaultPolicy:
             value *= 0.5  # units decide the battle
         return value
 
-    def _best_attack(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
+    def _best_attack(self, state: BattleState, unit: UnitState,
+                     targets: list[Target]) -> tuple[float, Action | None]:
         best: tuple[float, str] = (0.0, "")
         action: Action | None = None
         fight = unit.card.skills["fight"]
-        targets: list[Target] = list(state.enemies_of(unit.side))
-        targets += [b for b in state.live_buildings()
-                    if b.weapon is not None and state.hostile(unit.side, b.controller)]
         for target in targets:
             kind = "building" if isinstance(target, BuildingState) else "unit"
             for weapon in unit.card.weapons:

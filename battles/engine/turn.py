@@ -51,7 +51,8 @@ def play_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -
     unit = state.units.get(action.unit)
     if unit is None or unit.side != side or not unit.active or unit.cdt > 0:
         raise IllegalActionError(f"{side} cannot act with unit {action.unit!r} now")
-    state.record("action", side=side, **action.describe())
+    if state.keep_log:
+        state.record("action", side=side, **action.describe())
     cdt = perform(state, unit, action)
     if unit.active:
         unit.cdt += cdt

@@ -1,0 +1,68 @@
+"""Engine throughput: typical 4-vs-4 battles per second on one core, and the time of a
+1,000-simulation odds estimate. Run: `python benchmarks/engine_bench.py`."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from battles.engine import (
+    BattleInput,
+    BuildingInput,
+    UnitInput,
+    WeaponInput,
+    resolve_battle,
+)
+from battles.engine.montecarlo import estimate_odds
+
+
+def typical_battle(seed: int = 1) -> BattleInput:
+    def u(uid: int, side: str, vehicle: str, cls: str, level: int, *weapons: str) -> UnitInput:
+        return UnitInput(id=uid, side=side, name=f"{side}{uid}", vehicle=vehicle,
+                         pilot_class=cls, pilot_level=level,
+                         weapons=tuple(WeaponInput(w) for w in weapons), pilot_id=uid)
+
+    return BattleInput(
+        territory=1, defender="red", seed=seed,
+        sides={
+            "red": (u(1, "red", "paladin", "soldier", 2, "cannon", "machine_gun"),
+                    u(2, "red", "minotaur", "worker", 1, "grappling_arms", "beamer"),
+                    u(3, "red", "lycaon", "bandit", 1, "blaster", "shot_gun"),
+                    u(4, "red", "stakanov", "scientist", 1, "machine_gun")),
+            "blue": (u(5, "blue", "centaur", "soldier", 1, "missile_launcher", "cannon"),
+                     u(6, "blue", "golem", "soldier", 2, "road_header"),
+                     u(7, "blue", "hellound", "bandit", 2, "machine_gun", "buster"),
+                     u(8, "blue", "kanker", "worker", 1, "beamer")),
+        },
+        buildings=(BuildingInput(10, "turret", 8, 8, weapon=WeaponInput("cannon")),
+                   BuildingInput(11, "concrete_barricade", 6, 9),
+                   BuildingInput(12, "command_center", 9, 12)),
+    )
+
+
+def main() -> None:
+    n = 300
+    battles = [typical_battle(seed) for seed in range(n)]
+    start = time.perf_counter()
+    turns = 0
+    for b in battles:
+        turns += resolve_battle(b).rounds
+    logged = time.perf_counter() - start
+    start = time.perf_counter()
+    for b in battles:
+        resolve_battle(b, keep_log=False)
+    unlogged = time.perf_counter() - start
+    print(f"4-vs-4 battles, full log : {n / logged:8.1f} battles/s "
+          f"({turns / n:.1f} rounds on average)")
+    print(f"4-vs-4 battles, no log   : {n / unlogged:8.1f} battles/s")
+    start = time.perf_counter()
+    odds = estimate_odds(typical_battle(), 1000, seed=42)
+    elapsed = time.perf_counter() - start
+    print(f"estimate_odds(n=1000)    : {elapsed:8.2f} s  -> {odds['win_probability']}")
+
+
+if __name__ == "__main__":
+    main()
