@@ -2,11 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from campaign import web
-
 urlpatterns = [
-    path("", web.home, name="home"),
-    path("health/", web.health, name="health"),
+    path("", include("campaign.pages.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

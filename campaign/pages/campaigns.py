@@ -1,0 +1,217 @@
+"""Campaign list, creation, joining, and the dashboard (turn, phase, deadline, who is
+ready, the caller's credits and research points, alerts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.db import connection
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign.access import Membership, campaigns_of
+from campaign.models import Campaign, Player
+from campaign.pages.common import attempt, back, campaign_page, is_htmx, render_campaign
+from campaign.services import clock
+from campaign.services.campaigns import campaign_create, campaign_join
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    campaigns = (
+        campaigns_of(request.user).select_related("umpire")
+        .annotate(player_count=Count("players", distinct=True))
+        .order_by("-created_at")[:100]
+        if request.user.is_authenticated
+        else []
+    )
+    return render(request, "home.html", {"campaigns": campaigns})
+
+
+def health(request: HttpRequest) -> JsonResponse:
+    """Liveness for the compose health check: the app answers and the database works."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    return JsonResponse({"status": "ok"})
+
+
+class CampaignCreateForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Campaign name")
+    generator = forms.ChoiceField(
+        label="Meta-map", choices=[("hex", "Hex grid"), ("random", "Random graph")],
+        help_text="How the territories of the meta-map are laid out and connected.")
+    territories = forms.IntegerField(label="Number of territories", min_value=2,
+                                     max_value=5000, initial=12)
+    seed = forms.IntegerField(label="Seed", min_value=0, required=False,
+                              help_text="Same seed, same map and dice. Leave empty for 1.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    form = CampaignCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        seed = data["seed"] if data["seed"] is not None else 1
+        outcome = attempt(request, lambda: campaign_create(
+            umpire=request.user, name=data["name"], seed=seed,
+            map_spec={"generator": data["generator"], "territories": data["territories"],
+                      "seed": seed}),
+            success="Campaign created. Share the invitation link with your players.")
+        if outcome.ok:
+            return redirect("campaign-dashboard", outcome.value.pk)
+    return render(request, "pages/campaign_new.html", {"form": form})
+
+
+class JoinForm(forms.Form):
+    campaign = forms.IntegerField(label="Campaign number", min_value=1,
+                                  help_text="The number in the invitation link the umpire sent.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join_lookup(request: HttpRequest) -> HttpResponse:
+    form = JoinForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        return redirect("campaign-join", form.cleaned_data["campaign"])
+    return render(request, "pages/join_lookup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """The invitation page. Only a campaign in set-up can be joined; any other
+    campaign the caller is not in is a 404 (no leak of running campaigns)."""
+    campaign = Campaign.objects.filter(pk=campaign_id).select_related("umpire").first()
+    if campaign is None:
+        raise Http404("No such campaign.")
+    is_member = campaign.umpire_id == request.user.pk or Player.objects.filter(
+        campaign=campaign, user=request.user).exists()
+    if is_member:
+        return redirect("campaign-dashboard", campaign.pk)
+    if campaign.status != Campaign.Status.SETUP:
+        raise Http404("No such campaign.")
+    if request.method == "POST":
+        outcome = attempt(request, lambda: campaign_join(campaign_id=campaign.pk,
+                                                         user=request.user),
+                          success=f"You joined {campaign.name}.")
+        if outcome.ok:
+            return redirect("campaign-dashboard", campaign.pk)
+    return render(request, "pages/join.html", {"target": campaign})
+
+
+def _alerts(member: Membership) -> list[dict[str, str]]:
+    """What needs the caller's attention, as short sentences with a link."""
+    from battles.models import Battle
+
+    campaign = member.campaign
+    alerts: list[dict[str, str]] = []
+    cid = campaign.pk
+    if campaign.status == Campaign.Status.SETUP:
+        return alerts
+    if campaign.paused:
+        alerts.append({"level": "warn", "text": "The campaign is paused: the clock is stopped."})
+    player = member.player
+    if player is not None:
+        if player.missed_turns:
+            alerts.append({"level": "warn",
+                           "text": f"You missed the deadline {player.missed_turns} "
+                                   f"time(s) in a row."})
+        if campaign.phase == "move" and _has_orders_page():
+            from campaign.models import Order
+
+            if not Order.objects.filter(player=player, turn=campaign.turn).exists():
+                alerts.append({"level": "warn", "text": "You have no move orders this turn.",
+                               "url": _maybe_url("campaign-orders", cid)})
+        _trade_alert(alerts, player, cid)
+    battles = Battle.objects.filter(campaign=campaign, turn=campaign.turn).aggregate(
+        finished=Count("id", filter=Q(status=Battle.Status.FINISHED)),
+        failed=Count("id", filter=Q(status=Battle.Status.FAILED)),
+        open=Count("id", filter=Q(status__in=[Battle.Status.QUEUED, Battle.Status.RUNNING])),
+    )
+    url = _maybe_url("campaign-battles", cid)
+    if battles["finished"]:
+        alerts.append({"level": "ok", "text": f"{battles['finished']} battle(s) of this turn "
+                                              "are finished: read the reports.", "url": url})
+    if battles["open"]:
+        alerts.append({"level": "info", "text": f"{battles['open']} battle(s) are being "
+                                                "resolved.", "url": url})
+    if battles["failed"] and member.is_umpire:
+        alerts.append({"level": "bad", "text": f"{battles['failed']} battle job(s) failed: "
+                                               "retry them from the umpire console.",
+                       "url": _maybe_url("campaign-umpire", cid)})
+    if member.is_umpire:
+        limit = campaign.settings.missed_turns_alert
+        absent = [p.user.username for p in Player.objects.filter(
+            campaign=campaign, missed_turns__gte=limit).select_related("user")]
+        if absent:
+            alerts.append({"level": "warn",
+                           "text": f"Missed {limit}+ deadlines in a row: {', '.join(absent)}. "
+                                   "Consider handing the seat over."})
+    return alerts
+
+
+def _trade_alert(alerts: list[dict[str, str]], player: Player, cid: int) -> None:
+    try:
+        from economy.models import Trade
+    except ImportError:  # pragma: no cover
+        return
+    pending = Trade.objects.filter(to_player=player, status=Trade.Status.OPEN).count()
+    if pending:
+        alerts.append({"level": "info", "text": f"{pending} trade offer(s) wait for your answer.",
+                       "url": _maybe_url("campaign-trades", cid)})
+
+
+def _has_orders_page() -> bool:
+    return bool(_maybe_url("campaign-orders", 1))
+
+
+def _maybe_url(name: str, cid: int) -> str:
+    from django.urls import NoReverseMatch
+
+    try:
+        return reverse(name, args=[cid])
+    except NoReverseMatch:
+        return ""
+
+
+def _status_context(member: Membership) -> dict[str, Any]:
+    players = list(Player.objects.filter(campaign=member.campaign).select_related("user"))
+    return {"players": players, "alerts": _alerts(member)}
+
+
+@campaign_page
+def dashboard(request: HttpRequest, member: Membership) -> HttpResponse:
+    ctx = _status_context(member)
+    if is_htmx(request):
+        return render_campaign(request, member, "pages/_dashboard_status.html", ctx)
+    ctx["invite_url"] = request.build_absolute_uri(reverse("campaign-join",
+                                                           args=[member.campaign.pk]))
+    return render_campaign(request, member, "pages/dashboard.html", ctx)
+
+
+@require_POST
+@campaign_page
+def ready(request: HttpRequest, member: Membership) -> HttpResponse:
+    player = member.player
+    if player is None:
+        raise Http404("Only players mark themselves ready.")
+    attempt(request, lambda: clock.mark_ready(player=player),
+            success="You are marked ready for this phase.")
+    return back(request, reverse("campaign-dashboard", args=[member.campaign.pk]))
+
+
+@require_POST
+@campaign_page
+def start(request: HttpRequest, member: Membership) -> HttpResponse:
+    from campaign.services.setup import campaign_start
+
+    if not member.is_umpire:
+        raise Http404("Only the umpire starts a campaign.")
+    attempt(request, lambda: campaign_start(campaign_id=member.campaign.pk),
+            success="The campaign has started: turn 1, commercial phase.")
+    return redirect("campaign-dashboard", member.campaign.pk)

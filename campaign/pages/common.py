@@ -1,0 +1,148 @@
+"""Shared machinery of the pages: membership as a 404, running a service with its
+refusal shown to the person, the campaign navigation, and htmx helpers."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from campaign.access import Membership, membership
+from campaign.errors import GameError, NotFound
+
+T = TypeVar("T")
+View = Callable[..., HttpResponse]
+
+
+def page_membership(request: HttpRequest, campaign_id: int) -> Membership:
+    """The caller's membership, or a 404 page (never a 403: existence must not leak)."""
+    try:
+        return membership(request.user, campaign_id)
+    except NotFound as exc:
+        raise Http404(exc.detail) from None
+
+
+def campaign_page(view: Callable[..., HttpResponse]) -> View:
+    """Login required; the view receives `member` (the caller's Membership)."""
+
+    @login_required
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, campaign_id: int, *args: Any, **kwargs: Any
+                ) -> HttpResponse:
+        member = page_membership(request, campaign_id)
+        return view(request, member, *args, **kwargs)
+
+    return wrapped
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    value: Any = None
+    error: GameError | None = None
+
+
+def attempt(request: HttpRequest, action: Callable[[], T], *, success: str | None = None
+            ) -> Outcome:
+    """Run one service call; a refusal becomes an error message instead of a 500.
+    Nothing is changed by a refused call (services run in one transaction)."""
+    try:
+        value = action()
+    except GameError as exc:
+        messages.error(request, exc.detail)
+        return Outcome(ok=False, error=exc)
+    if success:
+        messages.success(request, success)
+    return Outcome(ok=True, value=value)
+
+
+def back(request: HttpRequest, default: str) -> HttpResponse:
+    """Redirect after a POST (post/redirect/get): to the form's `next` when it is a
+    path of this site, else to `default`."""
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure()) \
+            or not target.startswith("/"):
+        target = default
+    return redirect(target)
+
+
+@dataclass(frozen=True)
+class NavItem:
+    label: str
+    url_name: str
+    when: Callable[[Membership], bool]
+
+
+def always(member: Membership) -> bool:
+    return True
+
+
+def player_seat(member: Membership) -> bool:
+    return member.player is not None
+
+
+def umpire_only(member: Membership) -> bool:
+    return member.isumpire_only
+
+
+def running_player(member: Membership) -> bool:
+    return member.player is not None and member.campaign.status != "setup"
+
+
+# Pages are linked only once they exist: each app's page module appends its entries
+# (in `campaign.pages.urls`, when its routes are mounted).
+NAV: list[NavItem] = [
+    NavItem("Dashboard", "campaign-dashboard", always),
+]
+
+
+def nav_for(request: HttpRequest, member: Membership) -> list[dict[str, Any]]:
+    current = request.resolver_match.url_name if request.resolver_match else ""
+    items = []
+    for item in NAV:
+        if not item.when(member):
+            continue
+        try:
+            url = reverse(item.url_name, args=[member.campaign.pk])
+        except NoReverseMatch:
+            continue
+        items.append({"label": item.label, "url": url, "current": item.url_name == current})
+    return items
+
+
+def render_campaign(request: HttpRequest, member: Membership, template: str,
+                    context: dict[str, Any] | None = None, *, status: int = 200
+                    ) -> HttpResponse:
+    ctx = {"member": member, "campaign": member.campaign, "player": member.player,
+           "campaign_nav": nav_for(request, member)}
+    ctx.update(context or {})
+    return render(request, template, ctx, status=status)
+
+
+PLAYER_ONLY = "Only players of this campaign have this page."
+
+
+def requireplayer_seat_page(member: Membership) -> None:
+    """A page only a seat has. The caller may see the campaign, so a 403 (the link
+    is not shown to them)."""
+    if member.player is None:
+        raise PermissionDenied(PLAYER_ONLY)
+
+
+def requireumpire_only_page(member: Membership) -> None:
+    if not member.isumpire_only:
+        raise PermissionDenied("Only the umpire of this campaign has this page.")

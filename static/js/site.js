@@ -1,0 +1,25 @@
+// Deadline countdowns: <time data-countdown datetime="ISO"> shows "in 3 h 12 min".
+(function () {
+  function fmt(ms) {
+    if (ms <= 0) return "deadline passed";
+    var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600),
+        m = Math.floor(s % 3600 / 60), sec = s % 60;
+    if (d > 0) return "in " + d + " d " + h + " h";
+    if (h > 0) return "in " + h + " h " + m + " min";
+    return "in " + m + " min " + sec + " s";
+  }
+  function tick() {
+    document.querySelectorAll("[data-countdown]").forEach(function (el) {
+      var target = Date.parse(el.getAttribute("data-countdown"));
+      if (!isNaN(target)) el.textContent = fmt(target - Date.now());
+    });
+  }
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:afterSettle", tick);
+  setInterval(tick, 1000);
+  // htmx sends Django's CSRF token with every non-GET request.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var m = document.querySelector("meta[name=csrf-token]");
+    if (m) e.detail.headers["X-CSRFToken"] = m.getAttribute("content");
+  });
+})();
