@@ -1,3 +1,31 @@
 """API routes of the economy app, mounted under /api/campaigns/<campaign_id>/."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from economy import api as v
+
+urlpatterns = [
+    path("me/", v.MeView.as_view(), name="api-me"),
+    path("buildings/", v.BuildingListView.as_view(), name="api-buildings"),
+    path("buildings/<int:building_id>/upgrades/", v.UpgradeView.as_view(),
+         name="api-building-upgrades"),
+    path("buildings/<int:building_id>/product/", v.ProductView.as_view(),
+         name="api-building-product"),
+    path("territories/<int:territory_id>/activation/", v.ActivationView.as_view(),
+         name="api-activation"),
+    path("shipments/", v.ShipmentView.as_view(), name="api-shipments"),
+    path("purchases/", v.PurchaseView.as_view(), name="api-purchases"),
+    path("units/", v.UnitListView.as_view(), name="api-units"),
+    path("units/<int:unit_id>/", v.UnitDetailView.as_view(), name="api-unit"),
+    path("pilots/", v.PilotListView.as_view(), name="api-pilots"),
+    path("weapons/", v.WeaponListView.as_view(), name="api-weapons"),
+    path("trades/", v.TradeListView.as_view(), name="api-trades"),
+    path("trades/<int:trade_id>/", v.TradeDetailView.as_view(), name="api-trade"),
+    path("trades/<int:trade_id>/accept/", v.TradeActionView.as_view(action="accept"),
+         name="api-trade-accept"),
+    path("trades/<int:trade_id>/decline/", v.TradeActionView.as_view(action="decline"),
+         name="api-trade-decline"),
+    path("trades/<int:trade_id>/cancel/", v.TradeActionView.as_view(action="cancel"),
+         name="api-trade-cancel"),
+    path("corrections/", v.CorrectionView.as_view(), name="api-corrections"),
+]

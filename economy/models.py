@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 
 class LedgerEntry(models.Model):
@@ -46,10 +46,15 @@ class Building(models.Model):
     active = models.BooleanField(default=False)
     hit_points = models.PositiveIntegerField()
     upgrades = models.JSONField(default=list, blank=True)
-    product = models.CharField(max_length=40, blank=True, default="",
+    product = models.CharField(max_length=200, blank=True, default="",
                                help_text="Factory product line.")
+    next_product = models.CharField(max_length=200, blank=True, default="",
+                                    help_text="Factory: the line it is being refitted to.")
     missiles = models.PositiveSmallIntegerField(default=0, help_text="Missile silo stock.")
     built_turn = models.PositiveIntegerField(default=0)
+    refit_turn = models.PositiveIntegerField(
+        null=True, blank=True,
+        help_text="Factory: the turn whose activity phase is spent refitting (no output).")
 
     class Meta:
         ordering = ["id"]
@@ -154,3 +159,59 @@ class Weapon(models.Model):
 
     def __str__(self) -> str:
         return f"{self.weapon} #{self.pk}"
+
+
+class Shipment(models.Model):
+    """Containers shipped to the mining cooperatives from one territory in one turn
+    (seed, "Landing pad": five containers each commercial turn for each landing pad)."""
+
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                               related_name="shipments")
+    territory = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
+                                  related_name="shipments")
+    turn = models.PositiveIntegerField()
+    containers = models.PositiveSmallIntegerField()
+    value = models.PositiveIntegerField()
+    cargo = models.JSONField(default=list)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["territory", "turn"])]
+
+    def __str__(self) -> str:
+        return f"shipment of {self.containers} containers ({self.value} SC)"
+
+
+class Trade(models.Model):
+    """An offer between two players: `give` from the proposer against `receive` from the
+    recipient. Settled all at once on acceptance, or not at all."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        CANCELLED = "cancelled", "Cancelled"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE,
+                                 related_name="trades")
+    from_player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                                    related_name="trades_offered")
+    to_player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                                  related_name="trades_received")
+    give = models.JSONField(default=dict)
+    receive = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    turn = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(from_player=F("to_player")),
+                                   name="trade_between_two_players"),
+        ]
+
+    def __str__(self) -> str:
+        return f"trade {self.pk} ({self.status})"

@@ -42,10 +42,14 @@ def _hook(dotted: str) -> Hook:
 
 
 # (event, phase) -> hooks run in order inside the advancing transaction.
+# Order matters: the reveal relocates units (and the missed-turn count is taken)
+# before the battles app looks for battles on ("enter", "tactical").
 PHASE_HOOKS: dict[tuple[str, str], list[Hook]] = {
-    ("leave", Phase.ACTIVITY): [],
-    ("enter", Phase.TACTICAL): [],
-    ("leave", Phase.TACTICAL): [],
+    ("leave", Phase.ACTIVITY): [_hook("economy.services.production.production_run")],
+    ("leave", Phase.MOVE): [_hook("campaign.services.orders.record_missed_turns")],
+    ("enter", Phase.TACTICAL): [_hook("campaign.services.reveal.reveal_and_move"),
+                                _hook("battles.services.opening.open_battles")],
+    ("leave", Phase.TACTICAL): [_hook("campaign.services.notifications.results_in")],
     ("enter", Phase.COMMERCIAL): [],
     ("enter", Phase.MOVE): [],
 }
@@ -96,6 +100,9 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
                        if campaign.phase_deadline else None})
     for hook in PHASE_HOOKS.get(("enter", phase), []):
         hook(campaign)
+    from campaign.services import notifications
+
+    notifications.phase_opened(campaign=campaign)
     return True
 
 
@@ -182,19 +189,86 @@ def sweep_deadlines(*, now: dt.datetime | None = None) -> int:
             log.info("campaign %s: deadline passed but cannot advance: %s", pk, exc.detail)
             continue
         changes += int(result.changed)
+    from campaign.services import notifications
+
+    try:
+        notifications.send_due_reminders(now=now)
+    except Exception:  # a reminder must never stop the clock
+        log.exception("sending deadline reminders failed")
     return changes
 
 
-def set_deadline(*, campaign: Campaign, deadline: dt.datetime | None) -> Campaign:
-    """The umpire sets (extends, shortens or clears) the current phase's deadline."""
+def _clock_event(campaign: Campaign, kind: str, **data: object) -> None:
+    record_event(campaign=campaign, kind=kind, data={
+        "deadline": campaign.phase_deadline.isoformat() if campaign.phase_deadline else None,
+        "paused": campaign.paused,
+        "remaining_seconds": int(campaign.paused_remaining.total_seconds())
+        if campaign.paused_remaining is not None else None,
+        **data,
+    })
+
+
+def _lock_running(campaign_id: int) -> Campaign:
+    locked = Campaign.objects.select_for_update().get(pk=campaign_id)
+    if locked.status != Campaign.Status.RUNNING:
+        raise Conflict("Only a running campaign has deadlines.", code="not_running")
+    return locked
+
+
+def set_deadline(*, campaign: Campaign, deadline: dt.datetime | None,
+                 now: dt.datetime | None = None) -> Campaign:
+    """The umpire sets (extends, shortens or clears) the current phase's deadline.
+
+    While the clock is paused the new deadline sets the time that will remain when it
+    resumes (R-ORD-8). A deadline in the past is refused: to end a phase now, advance.
+    """
     if deadline is not None and timezone.is_naive(deadline):
         raise InvalidInput("A deadline needs a time zone (ISO 8601 with an offset).")
+    now = now or timezone.now()
+    if deadline is not None and deadline <= now:
+        raise InvalidInput("That deadline has already passed; advance the campaign to end "
+                           "the phase now.", code="deadline_past")
     with transaction.atomic():
-        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        if locked.status != Campaign.Status.RUNNING:
-            raise Conflict("Only a running campaign has deadlines.", code="not_running")
-        locked.phase_deadline = deadline
-        locked.save(update_fields=["phase_deadline"])
-        record_event(campaign=locked, kind="deadline_set",
-                     data={"deadline": deadline.isoformat() if deadline else None})
+        locked = _lock_running(campaign.pk)
+        if locked.paused:
+            locked.paused_remaining = deadline - now if deadline else None
+        else:
+            locked.phase_deadline = deadline
+        locked.reminder_key = ""  # a new deadline deserves a new reminder
+        locked.save(update_fields=["phase_deadline", "paused_remaining", "reminder_key"])
+        _clock_event(locked, "deadline_set")
+    return locked
+
+
+def pause(*, campaign: Campaign, now: dt.datetime | None = None) -> Campaign:
+    """Stop the clock: the deadline is lifted and the remaining time kept. Pausing a
+    paused clock changes nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _lock_running(campaign.pk)
+        if locked.paused:
+            return locked
+        locked.paused = True
+        locked.paused_remaining = (max(locked.phase_deadline - now, dt.timedelta(0))
+                                   if locked.phase_deadline else None)
+        locked.phase_deadline = None
+        locked.save(update_fields=["paused", "paused_remaining", "phase_deadline"])
+        _clock_event(locked, "clock_paused")
+    return locked
+
+
+def resume(*, campaign: Campaign, now: dt.datetime | None = None) -> Campaign:
+    """Restart the clock with the time that remained when it was paused. Resuming a
+    running clock changes nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _lock_running(campaign.pk)
+        if not locked.paused:
+            return locked
+        locked.paused = False
+        locked.phase_deadline = (now + locked.paused_remaining
+                                 if locked.paused_remaining is not None else None)
+        locked.paused_remaining = None
+        locked.save(update_fields=["paused", "paused_remaining", "phase_deadline"])
+        _clock_event(locked, "clock_resumed")
     return locked

@@ -1,0 +1,263 @@
+"""Thin API views of the economy (API.md: "The player's own view", "Units", "Economy
+actions"): authenticate, check membership, call one service, render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.access import membership, require_player, require_umpire
+from campaign.api.views import validated
+from campaign.errors import InvalidInput
+from economy import selectors
+from economy.models import Building
+from economy.services import buildings, commerce, corrections, energy, trades, units
+
+
+def _body(request: Request) -> dict[str, Any]:
+    if not isinstance(request.data, dict):
+        raise InvalidInput("Send a JSON object.")
+    return request.data
+
+
+class BuildingIn(serializers.Serializer):
+    territory = serializers.IntegerField()
+    kind = serializers.CharField(max_length=40)
+    x = serializers.IntegerField()
+    y = serializers.IntegerField()
+
+
+class BuildingOut(serializers.ModelSerializer):
+    class Meta:
+        model = Building
+        fields = ["id", "territory", "kind", "x", "y", "active", "hit_points", "upgrades",
+                  "product", "next_product", "missiles"]
+
+
+class UpgradeIn(serializers.Serializer):
+    upgrade = serializers.CharField(max_length=40)
+
+
+class ProductIn(serializers.Serializer):
+    product = serializers.DictField()
+
+
+class ActivationIn(serializers.Serializer):
+    active = serializers.ListField(child=serializers.IntegerField())
+
+
+class ContainerIn(serializers.Serializer):
+    resource = serializers.CharField()
+    units = serializers.IntegerField()
+    refined = serializers.BooleanField(default=False)
+    pure = serializers.BooleanField(required=False)
+
+
+class ShipmentIn(serializers.Serializer):
+    territory = serializers.IntegerField()
+    containers = ContainerIn(many=True)
+
+
+class PurchaseIn(serializers.Serializer):
+    territory = serializers.IntegerField()
+    item = serializers.DictField()
+
+
+class UnitPatchIn(serializers.Serializer):
+    pilot = serializers.IntegerField(required=False, allow_null=True)
+    weapons = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class TradeIn(serializers.Serializer):
+    to_player = serializers.IntegerField()
+    give = serializers.DictField(required=False, default=dict)
+    receive = serializers.DictField(required=False, default=dict)
+
+
+class CorrectionIn(serializers.Serializer):
+    player = serializers.IntegerField()
+    reason = serializers.CharField(max_length=200)
+    credits = serializers.IntegerField(required=False)
+    goods = serializers.DictField(required=False)
+
+
+class BuildingListView(APIView):
+    @extend_schema(responses={200: BuildingOut(many=True)},
+                   description="The caller's buildings, on all their territories.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        qs = Building.objects.filter(territory__owner=player)
+        return Response(BuildingOut(qs, many=True).data)
+
+    @extend_schema(request=BuildingIn, responses={201: BuildingOut},
+                   description="Commercial phase: buy a building on one of your territories.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        building = buildings.building_create(player=player, territory_id=data.get("territory"),
+                                             kind=data.get("kind"), x=data.get("x"),
+                                             y=data.get("y"))
+        return Response(BuildingOut(building).data, status=status.HTTP_201_CREATED)
+
+
+class UpgradeView(APIView):
+    @extend_schema(request=UpgradeIn, responses={201: BuildingOut},
+                   description="Commercial phase: buy an upgrade for one of your buildings.")
+    def post(self, request: Request, campaign_id: int, building_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = validated(UpgradeIn, request.data)
+        building = buildings.building_upgrade(player=player, building_id=building_id,
+                                              upgrade=data["upgrade"])
+        return Response(BuildingOut(building).data, status=status.HTTP_201_CREATED)
+
+
+class ProductView(APIView):
+    @extend_schema(request=ProductIn, responses={200: BuildingOut},
+                   description="Choose or refit a factory's product line "
+                   '({"kind": "vehicle", "model"} or {"kind": "weapon", "weapon", '
+                   '"templates"}).')
+    def put(self, request: Request, campaign_id: int, building_id: int) -> Response:
+        from economy.services.production import parse_product
+
+        player = require_player(membership(request.user, campaign_id))
+        data = validated(ProductIn, request.data)
+        product = parse_product(data["product"]).code
+        building = buildings.factory_set_product(player=player, building_id=building_id,
+                                                 product=product)
+        return Response(BuildingOut(building).data)
+
+
+class ActivationView(APIView):
+    @extend_schema(request=ActivationIn, responses={200: dict},
+                   description="Activity phase: the buildings of this territory that are "
+                   "active; 400 code energy when the territory cannot power them.")
+    def put(self, request: Request, campaign_id: int, territory_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        active = energy.activation_set(player=player, territory_id=territory_id,
+                                       active=data.get("active"))
+        return Response({"territory": territory_id, "active": active})
+
+
+class ShipmentView(APIView):
+    @extend_schema(request=ShipmentIn, responses={201: dict},
+                   description="Commercial phase: ship containers through landing pads.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        shipment = commerce.shipment_create(player=player,
+                                            territory_id=data.get("territory"),
+                                            containers=data.get("containers"))
+        return Response({"id": shipment.pk, "territory": shipment.territory_id,
+                         "containers": shipment.cargo, "value": shipment.value,
+                         "credits": player.credits}, status=status.HTTP_201_CREATED)
+
+
+class PurchaseView(APIView):
+    @extend_schema(request=PurchaseIn, responses={201: dict},
+                   description='Commercial phase: buy an item; answers {"unit"|"pilot"|'
+                   '"weapon"|"building": id}.')
+    def post(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        result = commerce.purchase(player=player, territory_id=data.get("territory"),
+                                   item=data.get("item"))
+        return Response({**result, "credits": player.credits}, status=status.HTTP_201_CREATED)
+
+
+class UnitListView(APIView):
+    @extend_schema(responses={200: dict}, description="The caller's units.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        return Response(selectors.units_of(player))
+
+
+class UnitDetailView(APIView):
+    @extend_schema(request=UnitPatchIn, responses={200: dict},
+                   description="Activity phase: crew (pilot) and fit (weapons) a unit.")
+    def patch(self, request: Request, campaign_id: int, unit_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        kwargs = {k: data[k] for k in ("pilot", "weapons") if k in data}
+        unit = units.unit_update(player=player, unit_id=unit_id, **kwargs)
+        return Response(next(u for u in selectors.units_of(player) if u["id"] == unit.pk))
+
+
+class PilotListView(APIView):
+    @extend_schema(responses={200: dict}, description="The caller's operatives.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        return Response(selectors.pilots_of(player))
+
+
+class WeaponListView(APIView):
+    @extend_schema(responses={200: dict}, description="The caller's weapons and equipment.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        return Response(selectors.weapons_of(player))
+
+
+class MeView(APIView):
+    @extend_schema(responses={200: dict}, description="The caller's own view.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        return Response(selectors.me(player))
+
+
+class TradeListView(APIView):
+    @extend_schema(responses={200: dict}, description="Trades the caller is party to "
+                   "(the umpire sees all).")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        return Response([trades.trade_as_dict(t) for t in trades.visible_trades(member)])
+
+    @extend_schema(request=TradeIn, responses={201: dict},
+                   description="Commercial phase: offer a trade to another player.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        trade = trades.trade_create(player=player, to_player=data.get("to_player"),
+                                    give=data.get("give"), receive=data.get("receive"))
+        return Response(trades.trade_as_dict(trade), status=status.HTTP_201_CREATED)
+
+
+class TradeDetailView(APIView):
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, campaign_id: int, trade_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        return Response(trades.trade_as_dict(trades.trade_for(member, trade_id)))
+
+
+class TradeActionView(APIView):
+    action = ""
+
+    @extend_schema(request=None, responses={200: dict})
+    def post(self, request: Request, campaign_id: int, trade_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        if member.player is None:
+            trades.trade_for(member, trade_id)  # 404 if it does not exist
+        player = require_player(member)
+        service = {"accept": trades.trade_accept, "decline": trades.trade_decline,
+                   "cancel": trades.trade_cancel}[self.action]
+        trade = service(player=player, trade_id=trade_id)
+        return Response(trades.trade_as_dict(trade))
+
+
+class CorrectionView(APIView):
+    @extend_schema(request=CorrectionIn, responses={201: dict},
+                   description="Umpire: grant (positive) or take (negative) credits and/or "
+                   'goods {"territory", "resource", "refined", "pure", "units"} with a '
+                   "reason.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        data = _body(request)
+        result = corrections.correction_create(
+            campaign=member.campaign, player_id=data.get("player"), reason=data.get("reason"),
+            credits=data.get("credits"), goods=data.get("goods"))
+        return Response(result, status=status.HTTP_201_CREATED)

@@ -1,0 +1,79 @@
+"""Reads of the economy: the player's own view, units, operatives (fixed query counts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+
+from campaign.models import Player
+from campaign.rules.tables import VEHICLES, weapon_size
+from economy.models import Operative, Stock, Unit, Weapon
+from territories.models import Territory
+
+
+def _unit_dict(unit: Unit) -> dict[str, Any]:
+    spec = VEHICLES.get(unit.model)
+    max_hp = spec.hit_points if spec else 0
+    weapons = list(unit.weapons.all())
+    return {
+        "id": unit.pk,
+        "territory": unit.territory_id,
+        "model": unit.model,
+        "name": unit.name,
+        "pilot": unit.pilot_id,
+        "weapons": [w.pk for w in weapons],
+        "loadout": [{"id": w.pk, "weapon": w.weapon, "templates": w.templates,
+                     "size": weapon_size(w.weapon, w.templates), "slot": w.slot}
+                    for w in weapons],
+        "extension": unit.extension,
+        "hit_points": max(0, max_hp - unit.damage_repairable - unit.damage_unrepairable),
+        "max_hit_points": max_hp,
+        "status": unit.status,
+    }
+
+
+def units_of(player: Player) -> list[dict[str, Any]]:
+    """The player's units (two queries whatever their number)."""
+    units = Unit.objects.filter(player=player).prefetch_related(
+        Prefetch("weapons", queryset=Weapon.objects.order_by("slot", "pk")))
+    return [_unit_dict(u) for u in units]
+
+
+def pilots_of(player: Player) -> list[dict[str, Any]]:
+    """The player's operatives (one query)."""
+    ops = Operative.objects.filter(player=player).select_related("unit")
+    result = []
+    for op in ops:
+        try:
+            unit_id = op.unit.pk
+        except Unit.DoesNotExist:
+            unit_id = None
+        result.append({"id": op.pk, "class": op.klass, "name": op.name, "level": op.level,
+                       "xp": op.xp, "unit": unit_id, "territory": op.territory_id,
+                       "alive": op.alive})
+    return result
+
+
+def weapons_of(player: Player) -> list[dict[str, Any]]:
+    return [{"id": w.pk, "weapon": w.weapon, "templates": w.templates,
+             "size": weapon_size(w.weapon, w.templates), "territory": w.territory_id,
+             "unit": w.unit_id, "slot": w.slot}
+            for w in Weapon.objects.filter(player=player)]
+
+
+def me(player: Player) -> dict[str, Any]:
+    """API.md `GET /me/`: player, credits, research_points, territories, units, stock.
+    A fixed number of queries: player, territories, units, weapons, stock."""
+    fresh = Player.objects.only("pk", "credits", "research_points").get(pk=player.pk)
+    territories = list(Territory.objects.filter(owner=player).values_list("pk", flat=True))
+    stock = [
+        {"territory": t, "resource": r, "refined": refined, "pure": pure, "units": u}
+        for t, r, refined, pure, u in Stock.objects.filter(
+            territory__owner=player, units__gt=0).order_by("territory", "resource", "refined",
+                                                          "pure").values_list(
+            "territory", "resource", "refined", "pure", "units")
+    ]
+    return {"player": fresh.pk, "credits": fresh.credits,
+            "research_points": fresh.research_points, "territories": territories,
+            "units": units_of(player), "stock": stock}

@@ -1,0 +1,397 @@
+"""Production when the activity phase ends (hook on leaving the activity phase).
+
+Seed, "Activity phase": "If active : Your mineshaft will produce minerals. Your
+foundries and refineries will be able to produce refined minerals. Your factories will
+produce goods." "No Resource can be produced if there is no room in the Warehouses of
+the territory where the resources are being produced." Plus the texts of Mine Shaft,
+Foundry, Refinery, Factory, Laboratory and Missile silo, and the exploration roll's
+active die (units per shaft) and nemesis die (unstable ground).
+
+Order within a player's turn (R-ECO-8): power check, mines, foundries and
+refineries, factories, laboratories, missile silos. Every die rolled and everything
+not produced is written to the player's private journal entry `production`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import F
+
+from campaign.errors import InvalidInput
+from campaign.models import Campaign, Player
+from campaign.rules.formulas import factory_limit
+from campaign.rules.tables import (
+    CONVERSION_PER_TURN,
+    FACTORY_CREDITS_STEP,
+    FACTORY_RECIPE_PER_100,
+    MISSILE_COST,
+    RESOURCES_BY_KEY,
+    SILO_CAPACITY,
+    UNSTABLE_FAIL_FACE,
+    VEHICLES,
+    RuleViolation,
+    vehicle,
+    weapon,
+    weapon_price,
+    weapon_size,
+)
+from campaign.services.journal import record_private
+from economy.models import Building, Operative, Unit, Weapon
+from economy.services import ledger
+from economy.services.common import campaign_dice
+from economy.services.energy import player_pools
+from economy.services.storage import Holdings, add_stock, load_holdings, take_stock
+from territories.models import Exploration
+
+# R-ECO-10: "One factory can produce elements for either one building, two vehicles, or
+# five kinds of exo-armor, weapons or equipment" read as a per-turn cap on items.
+FACTORY_MAX_VEHICLES = 2
+FACTORY_MAX_SMALL_ITEMS = 5
+
+
+@dataclass(frozen=True)
+class Product:
+    """A factory product line: a vehicle model or a weapon/equipment with templates."""
+
+    kind: str  # "vehicle" or "weapon"
+    key: str
+    templates: tuple[str, ...] = ()
+
+    @property
+    def code(self) -> str:
+        return ":".join([self.kind, self.key, *([",".join(self.templates)]
+                                                 if self.templates else [])])
+
+    @property
+    def price(self) -> int:
+        if self.kind == "vehicle":
+            return VEHICLES[self.key].cost
+        return weapon_price(self.key, self.templates)
+
+    @property
+    def per_turn_cap(self) -> int:
+        if self.kind == "vehicle" and VEHICLES[self.key].category != "exo_armor":
+            return FACTORY_MAX_VEHICLES
+        return FACTORY_MAX_SMALL_ITEMS
+
+    @property
+    def container_kind(self) -> str | None:
+        """What container room one item needs where it is produced."""
+        if self.kind == "vehicle":
+            return "armor" if VEHICLES[self.key].category == "exo_armor" else None
+        return weapon_size(self.key, self.templates)
+
+
+def parse_product(value: object) -> Product:
+    """A product line from `{"kind": "vehicle", "model"}` / `{"kind": "weapon"|
+    "equipment", "weapon", "templates"}` or its stored code `vehicle:golem`."""
+    try:
+        if isinstance(value, dict):
+            kind = value.get("kind")
+            if kind == "vehicle":
+                return Product("vehicle", vehicle(str(value.get("model", ""))).key)
+            if kind in ("weapon", "equipment"):
+                key = str(value.get("weapon") or value.get("equipment") or "")
+                templates = tuple(value.get("templates") or ())
+                weapon_price(key, templates)
+                return Product("weapon", weapon(key).key, templates)
+            raise InvalidInput("A product line is a vehicle, a weapon or equipment.",
+                               code="invalid_product")
+        if isinstance(value, str) and value.count(":") in (1, 2):
+            kind, key, *rest = value.split(":")
+            templates = tuple(t for t in (rest[0].split(",") if rest else []) if t)
+            if kind == "vehicle":
+                return Product("vehicle", vehicle(key).key)
+            if kind == "weapon":
+                weapon_price(key, templates)
+                return Product("weapon", key, templates)
+    except RuleViolation as exc:
+        raise InvalidInput(str(exc), code="invalid_product") from exc
+    raise InvalidInput("A product line is a vehicle, a weapon or equipment.",
+                       code="invalid_product")
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+class _Run:
+    """One player's production, with in-memory warehouse arithmetic kept in step with
+    the rows it writes."""
+
+    def __init__(self, *, campaign: Campaign, player: Player, dice) -> None:
+        self.campaign = campaign
+        self.player = player
+        self.dice = dice
+        self.log: list[dict] = []
+        self.territories = {t.pk: t for t in player.territories.all().order_by("pk")}
+        self.buildings: dict[int, list[Building]] = defaultdict(list)
+        for b in Building.objects.filter(territory__owner=player).order_by("pk"):
+            self.buildings[b.territory_id].append(b)
+        self.holdings: dict[int, Holdings] = {tid: load_holdings(tid)
+                                              for tid in self.territories}
+
+    def active(self, tid: int, kind: str) -> list[Building]:
+        return [b for b in self.buildings[tid] if b.kind == kind and b.active
+                and b.hit_points > 0]
+
+    def note(self, **entry) -> None:
+        self.log.append(entry)
+
+    # -- power ---------------------------------------------------------------------
+    def check_power(self) -> None:
+        """A pool that lost plants since the plan was made cannot run: everything in it
+        stops (R-ECO-2)."""
+        for pool in player_pools(self.player):
+            if pool.demand > pool.supply:
+                Building.objects.filter(territory_id__in=pool.territories).exclude(
+                    kind="power_plant").update(active=False)
+                for tid in pool.territories:
+                    for b in self.buildings[tid]:
+                        if b.kind != "power_plant":
+                            b.active = False
+                self.note(kind="power_failure", territories=pool.territories,
+                          demand=pool.demand, supply=pool.supply)
+
+    # -- stock helpers ---------------------------------------------------------------
+    def store(self, tid: int, key: tuple[str, bool, bool], units: int) -> int:
+        """Store up to `units` on territory `tid`; returns what fitted."""
+        fitted = min(units, self.holdings[tid].room_for(key))
+        if fitted > 0:
+            add_stock(territory=tid, key=key, units=fitted)
+            self.holdings[tid].resources[key] += fitted
+        return fitted
+
+    def take(self, tid: int, key: tuple[str, bool, bool], units: int) -> None:
+        take_stock(territory=tid, key=key, units=units)
+        self.holdings[tid].resources[key] -= units
+
+    def sources(self, near: int) -> list[int]:
+        return [near, *[t for t in self.territories if t != near]]
+
+    # -- mines ---------------------------------------------------------------------
+    def mines(self) -> None:
+        explorations = {e.territory_id: e for e in
+                        Exploration.objects.filter(territory_id__in=list(self.territories))}
+        for tid, territory in self.territories.items():
+            shafts = self.active(tid, "mine_shaft")
+            if not shafts:
+                continue
+            exploration = explorations.get(tid)
+            if exploration is None:
+                self.note(kind="mine_no_deposit", territory=tid, shafts=len(shafts))
+                continue
+            produced = 0
+            for shaft in shafts:
+                if exploration.unstable:
+                    face = self.dice.d8()
+                    fails = face == UNSTABLE_FAIL_FACE
+                    self.note(kind="unstable_ground_roll", territory=tid, building=shaft.pk,
+                              die=face, decided="no output" if fails else "produces")
+                    if fails:
+                        continue
+                produced += exploration.units_per_shaft
+            key = (exploration.resource, False, exploration.pure)
+            stored = self.store(tid, key, produced)
+            self.note(kind="mined", territory=tid, resource=exploration.resource,
+                      pure=exploration.pure, shafts=len(shafts), produced=stored,
+                      not_produced_no_room=produced - stored)
+            if produced - stored:
+                self.note(kind="no_room", territory=tid, name=territory.name,
+                          lost=produced - stored, resource=exploration.resource)
+
+    # -- foundries and refineries ------------------------------------------------------
+    def converters(self) -> None:
+        for tid in self.territories:
+            for kind in ("foundry", "refinery"):
+                for building in self.active(tid, kind):
+                    self.convert(tid, building)
+
+    def convert(self, tid: int, building: Building) -> None:
+        left = CONVERSION_PER_TURN
+        done: Counter = Counter()
+        blocked = False
+        for src in self.sources(tid):
+            for key, have in sorted(self.holdings[src].resources.items()):
+                resource, refined, _pure = key
+                if refined or have <= 0 or left <= 0:
+                    continue
+                if building.kind not in RESOURCES_BY_KEY[resource].refined_with:
+                    continue
+                out = (resource, True, False)
+                amount = min(left, have)
+                while amount > 0:  # the most that fits once the input has left
+                    trial = self.holdings[tid].copy()
+                    if src == tid:
+                        trial.resources[key] -= amount
+                    trial.resources[out] += amount
+                    if trial.fits():
+                        break
+                    amount -= 1
+                    blocked = True
+                if amount <= 0:
+                    continue
+                self.take(src, key, amount)
+                self.store(tid, out, amount)
+                done[resource] += amount
+                left -= amount
+        self.note(kind="refined", territory=tid, building=building.pk,
+                  building_kind=building.kind, units=dict(done),
+                  limited_by_room=blocked)
+        if blocked:
+            self.note(kind="no_room", territory=tid, building=building.pk,
+                      name=self.territories[tid].name)
+
+    # -- factories -----------------------------------------------------------------
+    def factories(self) -> None:
+        for tid in self.territories:
+            for factory in self.active(tid, "factory"):
+                self.factory(tid, factory)
+
+    def factory(self, tid: int, factory: Building) -> None:
+        if factory.next_product:
+            Building.objects.filter(pk=factory.pk).update(
+                product=factory.next_product, next_product="", refit_turn=self.campaign.turn)
+            self.note(kind="factory_refitted", building=factory.pk, territory=tid,
+                      product=factory.next_product)
+            return
+        if not factory.product:
+            self.note(kind="factory_idle", building=factory.pk, territory=tid,
+                      reason="no product line chosen")
+            return
+        product = parse_product(factory.product)
+        price = product.price
+        limit = factory_limit(factory.upgrades)
+        most = min(limit // price if price else 0, product.per_turn_cap)
+        refined_total = Counter()
+        for hold in self.holdings.values():
+            for (resource, refined, _pure), units in hold.resources.items():
+                if refined:
+                    refined_total[resource] += units
+        count = 0
+        for n in range(most, 0, -1):
+            sets = _ceil_div(n * price, FACTORY_CREDITS_STEP)
+            if any(refined_total[r] < q * sets for r, q in FACTORY_RECIPE_PER_100.items()):
+                continue
+            room = product.container_kind
+            if room and not self.holdings[tid].room_for_items(room, n):
+                continue
+            count = n
+            break
+        if count == 0:
+            self.note(kind="factory_idle", building=factory.pk, territory=tid,
+                      product=product.code,
+                      reason="not enough refined resources or warehouse room")
+            return
+        sets = _ceil_div(count * price, FACTORY_CREDITS_STEP)
+        for resource, per in FACTORY_RECIPE_PER_100.items():
+            need = per * sets
+            for src in self.sources(tid):
+                if need <= 0:
+                    break
+                key = (resource, True, False)
+                amount = min(need, self.holdings[src].resources.get(key, 0))
+                if amount:
+                    self.take(src, key, amount)
+                    need -= amount
+        made: list[int] = []
+        for _ in range(count):
+            if product.kind == "vehicle":
+                unit = Unit.objects.create(player=self.player, territory_id=tid,
+                                           model=product.key)
+                made.append(unit.pk)
+            else:
+                item = Weapon.objects.create(player=self.player, territory_id=tid,
+                                             weapon=product.key,
+                                             templates=list(product.templates))
+                made.append(item.pk)
+        if product.container_kind:
+            self.holdings[tid].loose[product.container_kind] += count
+        self.note(kind="factory_built", building=factory.pk, territory=tid,
+                  product=product.code, items=made, worth=count * price,
+                  recipe_sets=sets)
+
+    # -- laboratories --------------------------------------------------------------
+    def laboratories(self) -> None:
+        explorations = list(Exploration.objects.filter(
+            territory_id__in=list(self.territories), discovery__in=["artifact", "xeno_craft"]))
+        craft = any(e.discovery == "xeno_craft" for e in explorations)
+        artifact_at = {e.territory_id for e in explorations
+                       if e.discovery == "artifact" and e.credits_awarded == 0}
+        scientists: dict[int, list[int]] = defaultdict(list)
+        for op in Operative.objects.filter(player=self.player, klass="scientist", alive=True,
+                                           territory_id__in=list(self.territories)
+                                           ).order_by("-level", "pk"):
+            scientists[op.territory_id].append(op.level)
+        total = 0
+        for tid in self.territories:
+            labs = self.active(tid, "laboratory")
+            levels = scientists.get(tid, [])
+            for i, lab in enumerate(labs):
+                points = levels[i] if i < len(levels) else 1
+                factors = []
+                if tid in artifact_at and i == 0:
+                    points *= 2
+                    factors.append("artifact")
+                if craft:
+                    points *= 2
+                    factors.append("xeno_craft")
+                total += points
+                self.note(kind="research", territory=tid, building=lab.pk, points=points,
+                          scientist_level=levels[i] if i < len(levels) else None,
+                          doubled_by=factors)
+        if total:
+            Player.objects.filter(pk=self.player.pk).update(
+                research_points=F("research_points") + total)
+
+    # -- missile silos --------------------------------------------------------------
+    def silos(self) -> None:
+        for tid in self.territories:
+            radar = bool(self.active(tid, "radar"))
+            for silo in self.active(tid, "missile_silo"):
+                if not radar:
+                    self.note(kind="missile_not_built", building=silo.pk, territory=tid,
+                              reason="no active radar on the territory")
+                    continue
+                if silo.missiles >= SILO_CAPACITY:
+                    self.note(kind="missile_not_built", building=silo.pk, territory=tid,
+                              reason=f"the silo already houses {SILO_CAPACITY} missiles")
+                    continue
+                try:
+                    with transaction.atomic():
+                        ledger.spend(player=self.player, amount=MISSILE_COST,
+                                     reason="purchase", detail="tactical missile",
+                                     related_kind="building", related_id=silo.pk)
+                except ledger.NotEnoughCredits:
+                    self.note(kind="missile_not_built", building=silo.pk, territory=tid,
+                              reason=f"not enough credits ({MISSILE_COST} SC)")
+                    continue
+                Building.objects.filter(pk=silo.pk).update(missiles=F("missiles") + 1)
+                self.note(kind="missile_built", building=silo.pk, territory=tid,
+                          missiles=silo.missiles + 1, cost=MISSILE_COST)
+
+
+def production_run(*, campaign: Campaign, dice=None) -> None:
+    """Everything the active buildings of every player produce this activity phase.
+
+    Runs inside the clock's advancing transaction (hook on leaving the activity
+    phase). `dice` overrides the campaign dice (tests, casebook).
+    """
+    dice = dice or campaign_dice(campaign, f"production:turn{campaign.turn}")
+    with transaction.atomic():
+        for player in Player.objects.filter(campaign=campaign).order_by("pk"):
+            player.campaign = campaign
+            run = _Run(campaign=campaign, player=player, dice=dice)
+            if not run.territories:
+                continue
+            run.check_power()
+            run.mines()
+            run.converters()
+            run.factories()
+            run.laboratories()
+            run.silos()
+            record_private(player=player, kind="production",
+                           data={"turn": campaign.turn, "lines": run.log})

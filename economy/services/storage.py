@@ -1,0 +1,172 @@
+"""Warehouses and containers (seed, "Warehouse" and "Activity phase").
+
+"A warehouse can store up to eight containers, all of which can contain up to ten
+resources." "Each container may contain up to ten units of one single resource."
+"any weapon not attached to a vehicle and any exo-armor must be stored in a container
+and placed in a warehouse. A container can contain one armor, or five light weapons,
+or three medium weapons, or one heavy weapon."
+
+Rulings (docs/RULINGS.md, Economy):
+- R-ECO-4: raw, refined and pure units of a resource are different goods and never
+  share a container; light, medium and heavy weapons never share a container.
+- R-ECO-5: an exo armour needs a container while nobody wears it (crewed exo armour
+  is a unit in the field).
+- R-ECO-6: warehouses store whether or not they are active (they consume no energy);
+  a destroyed warehouse (0 hit points) stores nothing.
+
+`Holdings` is the pure arithmetic; the functions below load it and move stock rows
+under row locks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db.models import F
+
+from campaign.errors import InvalidInput
+from campaign.rules.tables import (
+    CONTAINER_ITEM_CAPACITY,
+    CONTAINER_UNITS,
+    VEHICLES,
+    WAREHOUSE_CONTAINERS,
+    weapon_size,
+)
+from economy.models import Building, Stock, Unit, Weapon
+from territories.models import Territory
+
+ResourceKey = tuple[str, bool, bool]  # (resource, refined, pure)
+
+
+class NoRoom(InvalidInput):
+    code = "no_room"
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+@dataclass
+class Holdings:
+    """What one territory's warehouses hold, as container arithmetic."""
+
+    containers: int
+    resources: Counter = field(default_factory=Counter)  # ResourceKey -> units
+    loose: Counter = field(default_factory=Counter)  # "armor", "L", "M", "H" -> items
+
+    def used(self) -> int:
+        used = sum(_ceil_div(u, CONTAINER_UNITS) for u in self.resources.values() if u > 0)
+        used += sum(_ceil_div(n, CONTAINER_ITEM_CAPACITY[k])
+                    for k, n in self.loose.items() if n > 0)
+        return used
+
+    def free(self) -> int:
+        return self.containers - self.used()
+
+    def fits(self) -> bool:
+        return self.used() <= self.containers
+
+    def copy(self) -> Holdings:
+        return Holdings(self.containers, Counter(self.resources), Counter(self.loose))
+
+    def room_for(self, key: ResourceKey) -> int:
+        """How many more units of this good fit."""
+        have = self.resources.get(key, 0)
+        slack = (-have) % CONTAINER_UNITS
+        return max(0, self.free()) * CONTAINER_UNITS + slack if self.fits() else 0
+
+    def room_for_items(self, kind: str, count: int) -> bool:
+        trial = self.copy()
+        trial.loose[kind] += count
+        return trial.fits()
+
+
+def item_kind_of_weapon(weapon: Weapon) -> str:
+    return weapon_size(weapon.weapon, weapon.templates)
+
+
+def is_exo(model: str) -> bool:
+    spec = VEHICLES.get(model)
+    return spec is not None and spec.category == "exo_armor"
+
+
+def load_holdings(territory: Territory | int) -> Holdings:
+    """Capacity and contents of one territory (four queries)."""
+    tid = territory if isinstance(territory, int) else territory.pk
+    warehouses = Building.objects.filter(territory_id=tid, kind="warehouse",
+                                         hit_points__gt=0).count()
+    holdings = Holdings(containers=warehouses * WAREHOUSE_CONTAINERS)
+    for resource, refined, pure, units in Stock.objects.filter(
+            territory_id=tid, units__gt=0).values_list("resource", "refined", "pure", "units"):
+        holdings.resources[(resource, refined, pure)] += units
+    for weapon, templates in Weapon.objects.filter(territory_id=tid, unit__isnull=True
+                                                   ).values_list("weapon", "templates"):
+        holdings.loose[weapon_size(weapon, templates)] += 1
+    for model in Unit.objects.filter(territory_id=tid, pilot__isnull=True,
+                                     status=Unit.Status.READY).values_list("model", flat=True):
+        if is_exo(model):
+            holdings.loose["armor"] += 1
+    return holdings
+
+
+def require_room(holdings: Holdings, territory: Territory, what: str) -> None:
+    if not holdings.fits():
+        raise NoRoom(
+            f"No room in the warehouses of {territory.name} for {what}: "
+            f"{holdings.used()} containers needed, {holdings.containers} available "
+            f"({holdings.containers // WAREHOUSE_CONTAINERS} warehouses of "
+            f"{WAREHOUSE_CONTAINERS} containers)."
+        )
+
+
+def stock_units(territory: Territory | int, key: ResourceKey) -> int:
+    tid = territory if isinstance(territory, int) else territory.pk
+    row = Stock.objects.filter(territory_id=tid, resource=key[0], refined=key[1],
+                               pure=key[2]).first()
+    return row.units if row else 0
+
+
+def add_stock(*, territory: Territory | int, key: ResourceKey, units: int) -> None:
+    """Add units to a territory's stock (call inside a transaction; room checked by the
+    caller)."""
+    if units <= 0:
+        return
+    tid = territory if isinstance(territory, int) else territory.pk
+    resource, refined, pure = key
+    row, created = Stock.objects.select_for_update().get_or_create(
+        territory_id=tid, resource=resource, refined=refined, pure=pure,
+        defaults={"units": units})
+    if not created:
+        Stock.objects.filter(pk=row.pk).update(units=F("units") + units)
+
+
+class NotEnoughGoods(InvalidInput):
+    code = "insufficient_goods"
+
+
+def take_stock(*, territory: Territory | int, key: ResourceKey, units: int,
+               name: str = "") -> None:
+    """Remove units under a row lock, or raise NotEnoughGoods and change nothing."""
+    if units <= 0:
+        return
+    tid = territory if isinstance(territory, int) else territory.pk
+    resource, refined, pure = key
+    row = Stock.objects.select_for_update().filter(
+        territory_id=tid, resource=resource, refined=refined, pure=pure).first()
+    have = row.units if row else 0
+    if have < units:
+        label = describe(key)
+        where = f" in {name}" if name else ""
+        raise NotEnoughGoods(f"Only {have} units of {label} are stored{where}; "
+                             f"{units} are needed.")
+    if have == units:
+        row.delete()
+    else:
+        Stock.objects.filter(pk=row.pk).update(units=F("units") - units)
+
+
+def describe(key: ResourceKey) -> str:
+    resource, refined, pure = key
+    state = "refined" if refined else ("pure raw" if pure else "raw")
+    return f"{state} {resource.replace('_', ' ')}"
