@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -52,6 +54,9 @@ class Campaign(models.Model):
                                help_text="Per-campaign settings that differ from the defaults.")
     map_spec = models.JSONField(default=dict, blank=True,
                                 help_text="How the meta-map was made (generator or import).")
+    reminder_key = models.CharField(
+        max_length=40, blank=True, default="",
+        help_text="'turn:phase' whose deadline reminder was sent (sent once per phase).")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -77,6 +82,8 @@ class Player(models.Model):
     research_points = models.PositiveIntegerField(default=0)
     ready = models.BooleanField(default=False)
     missed_turns = models.PositiveIntegerField(default=0)
+    notifications = models.BooleanField(
+        default=True, help_text="Send this seat's notifications (email and mentions).")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -142,17 +149,38 @@ class Event(models.Model):
         return f"{self.kind} (turn {self.turn} {self.phase})"
 
 
-class Order(models.Model):
-    """A sealed move order: where `unit` will be at the end of the move phase."""
+def new_order_public_id() -> int:
+    """A random id for the API: sequential ids would tell how many orders others made."""
+    return secrets.randbelow(2**53 - 1) + 1
 
+
+class Order(models.Model):
+    """A sealed move order: where `unit` will be at the end of the move phase.
+
+    Read only through `campaign.selectors.orders_visible_to`. The API shows
+    `public_id` as the order's id (random, so ids do not count other players' orders).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Sealed, may still change"
+        EXECUTED = "executed", "Revealed and carried out"
+        VOID = "void", "Could not be carried out"
+
+    public_id = models.BigIntegerField(unique=True, default=new_order_public_id,
+                                       editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
     turn = models.PositiveIntegerField()
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="orders")
     unit = models.ForeignKey("economy.Unit", on_delete=models.CASCADE, related_name="orders")
-    origin = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
-                               related_name="+")
+    origin = models.ForeignKey("territories.Territory", null=True, blank=True,
+                               on_delete=models.CASCADE, related_name="+",
+                               help_text="Null: the unit comes back from off the map.")
     destination = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
                                     related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    announced = models.BooleanField(
+        default=False, help_text="Set at the reveal: the move ended on a territory the "
+        "mover did not own, so (territory, player) was announced.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

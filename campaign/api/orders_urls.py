@@ -1,3 +1,18 @@
-"""API routes for sealed orders and the journal, under /api/campaigns/<campaign_id>/."""
+"""API routes for sealed orders, the clock and the journal, under
+/api/campaigns/<campaign_id>/."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from campaign.api import orders_views as v
+
+urlpatterns = [
+    path("orders/", v.OrderListView.as_view(), name="api-orders"),
+    path("orders/<int:order_id>/", v.OrderDetailView.as_view(), name="api-order"),
+    path("exchanges/", v.ExchangeView.as_view(), name="api-exchanges"),
+    path("events/", v.EventListView.as_view(), name="api-events"),
+    path("deadline/", v.DeadlineView.as_view(), name="api-deadline"),
+    path("pause/", v.PauseView.as_view(), name="api-pause"),
+    path("resume/", v.ResumeView.as_view(), name="api-resume"),
+    path("players/<int:player_id>/handover/", v.HandoverView.as_view(), name="api-handover"),
+    path("notifications/", v.NotificationSettingsView.as_view(), name="api-notifications"),
+]

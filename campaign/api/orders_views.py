@@ -1,0 +1,266 @@
+"""Thin views for sealed orders, the clock and the journal.
+
+Every read of orders and events goes through `campaign.selectors` (the one place
+that decides what a member may see); every write calls one service. The order in
+which a view checks things never depends on another player's orders: membership
+(404), role (403), input (400), phase (409), then the caller's own objects (404 for
+anything not theirs, worded exactly like an id that does not exist).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from campaign.access import membership, require_player, require_umpire
+from campaign.api.views import validated
+from campaign.errors import InvalidInput
+from campaign.models import Campaign, Order
+from campaign.selectors import events_visible_to, orders_visible_to
+from campaign.services import clock, orders
+
+# ---------------------------------------------------------------------------
+# Serializers
+# ---------------------------------------------------------------------------
+
+
+class OrderInSerializer(serializers.Serializer):
+    unit = serializers.IntegerField(min_value=1)
+    destination = serializers.IntegerField(min_value=1)
+
+
+class OrderOutSerializer(serializers.Serializer):
+    """An order in full (the caller's own, or any for an umpire allowed to read them)."""
+
+    id = serializers.IntegerField(source="public_id")
+    turn = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    unit = serializers.IntegerField(source="unit_id")
+    origin = serializers.IntegerField(source="origin_id", allow_null=True)
+    destination = serializers.IntegerField(source="destination_id")
+    status = serializers.CharField()
+    announced = serializers.BooleanField()
+
+
+class RevealedMoveSerializer(serializers.Serializer):
+    """What the rules reveal of another player's orders: a move announced onto a
+    territory the mover did not own -- not the unit, not how many."""
+
+    turn = serializers.IntegerField()
+    player = serializers.IntegerField(source="player_id")
+    destination = serializers.IntegerField(source="destination_id")
+    announced = serializers.BooleanField()
+
+
+def order_json(order: Order) -> dict:
+    if getattr(order, "full", False):
+        return OrderOutSerializer(order).data
+    return RevealedMoveSerializer(order).data
+
+
+class EventSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    phase = serializers.CharField()
+    kind = serializers.CharField()
+    at = serializers.DateTimeField()
+    data = serializers.JSONField()
+
+
+class ExchangeInSerializer(serializers.Serializer):
+    from_unit = serializers.IntegerField(min_value=1)
+    to_unit = serializers.IntegerField(min_value=1)
+    weapon = serializers.IntegerField(min_value=1)
+
+
+class ExchangeOutSerializer(serializers.Serializer):
+    weapon = serializers.IntegerField()
+    unit = serializers.IntegerField()
+    slot = serializers.IntegerField(allow_null=True)
+
+
+class DeadlineInSerializer(serializers.Serializer):
+    deadline = serializers.DateTimeField(allow_null=True)
+
+
+class ClockSerializer(serializers.Serializer):
+    turn = serializers.IntegerField()
+    phase = serializers.CharField()
+    phase_deadline = serializers.DateTimeField(allow_null=True)
+    paused = serializers.BooleanField()
+    remaining_seconds = serializers.SerializerMethodField()
+
+    def get_remaining_seconds(self, obj: Campaign) -> int | None:
+        return (int(obj.paused_remaining.total_seconds())
+                if obj.paused and obj.paused_remaining is not None else None)
+
+
+class HandoverInSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+
+
+class HandoverOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField(source="user.username")
+
+
+class NotificationSettingsSerializer(serializers.Serializer):
+    notifications = serializers.BooleanField()
+
+
+# ---------------------------------------------------------------------------
+# Orders
+# ---------------------------------------------------------------------------
+
+
+class OrderListView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("turn", int, required=False)],
+        responses={200: OrderOutSerializer(many=True)},
+        description="The caller's own orders in full; other players' orders only once the "
+        "tactical phase of that turn has begun, and then only the announced moves "
+        "(turn, player, destination: no unit, one row per territory and player).",
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        qs = orders_visible_to(member)
+        turn = request.query_params.get("turn")
+        if turn is not None:
+            qs = qs.filter(turn=_int_param("turn", turn))
+        return Response([order_json(o) for o in qs.order_by("turn", "id")])
+
+    @extend_schema(request=OrderInSerializer, responses={201: OrderOutSerializer},
+                   description="Seal (or replace) the order for one of your units. Move "
+                   "phase only. `400` code `unreachable` when no legal path exists.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        player = require_player(member)
+        data = validated(OrderInSerializer, request.data)
+        order = orders.order_submit(player=player, unit_id=data["unit"],
+                                    destination_id=data["destination"])
+        return Response(OrderOutSerializer(order).data, status=status.HTTP_201_CREATED)
+
+
+class OrderDetailView(APIView):
+    @extend_schema(responses={204: None}, description="Withdraw one of your orders "
+                   "(move phase). Anything that is not your order is `404`.")
+    def delete(self, request: Request, campaign_id: int, order_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        player = require_player(member)
+        orders.order_withdraw(player=player, order_id=order_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ExchangeView(APIView):
+    @extend_schema(request=ExchangeInSerializer, responses={201: ExchangeOutSerializer},
+                   description="Move phase: move one weapon from one of your piloted units "
+                   "to another in the same connected group of your territories.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        player = require_player(member)
+        data = validated(ExchangeInSerializer, request.data)
+        weapon = orders.equipment_exchange(player=player, from_unit_id=data["from_unit"],
+                                           to_unit_id=data["to_unit"],
+                                           weapon_id=data["weapon"])
+        return Response({"weapon": weapon.pk, "unit": weapon.unit_id, "slot": weapon.slot},
+                        status=status.HTTP_201_CREATED)
+
+
+# ---------------------------------------------------------------------------
+# Journal
+# ---------------------------------------------------------------------------
+
+
+def _int_param(name: str, value: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"'{name}' must be a whole number.",
+                           fields={name: ["A whole number is required."]}) from None
+
+
+class EventListView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("turn", int, required=False),
+                    OpenApiParameter("kind", str, required=False)],
+        responses={200: EventSerializer(many=True)},
+        description="The campaign journal, oldest first, filtered to what the caller "
+        "may see.",
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        qs = events_visible_to(member)
+        turn = request.query_params.get("turn")
+        if turn is not None:
+            qs = qs.filter(turn=_int_param("turn", turn))
+        kind = request.query_params.get("kind")
+        if kind:
+            qs = qs.filter(kind=kind)
+        return Response(EventSerializer(qs, many=True).data)
+
+
+# ---------------------------------------------------------------------------
+# Clock (umpire)
+# ---------------------------------------------------------------------------
+
+
+class DeadlineView(APIView):
+    @extend_schema(request=DeadlineInSerializer, responses={200: ClockSerializer},
+                   description="Umpire: set, extend, shorten or clear (null) the current "
+                   "phase's deadline (ISO 8601 with an offset). While paused it sets the "
+                   "time that will remain on resume.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        data = validated(DeadlineInSerializer, request.data)
+        campaign = clock.set_deadline(campaign=member.campaign, deadline=data["deadline"])
+        return Response(ClockSerializer(campaign).data)
+
+
+class PauseView(APIView):
+    @extend_schema(request=None, responses={200: ClockSerializer})
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        return Response(ClockSerializer(clock.pause(campaign=member.campaign)).data)
+
+
+class ResumeView(APIView):
+    @extend_schema(request=None, responses={200: ClockSerializer},
+                   description="Umpire: restart the clock with the time that remained.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        return Response(ClockSerializer(clock.resume(campaign=member.campaign)).data)
+
+
+class HandoverView(APIView):
+    @extend_schema(request=HandoverInSerializer, responses={200: HandoverOutSerializer},
+                   description="Umpire: hand a player's seat to another user.")
+    def post(self, request: Request, campaign_id: int, player_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        data = validated(HandoverInSerializer, request.data)
+        player = orders.seat_handover(campaign=member.campaign, player_id=player_id,
+                                      username=data["username"])
+        return Response(HandoverOutSerializer(player).data)
+
+
+class NotificationSettingsView(APIView):
+    @extend_schema(responses={200: NotificationSettingsSerializer})
+    def get(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        return Response({"notifications": player.notifications})
+
+    @extend_schema(request=NotificationSettingsSerializer,
+                   responses={200: NotificationSettingsSerializer},
+                   description="Turn this seat's notifications on or off.")
+    def patch(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = validated(NotificationSettingsSerializer, request.data)
+        type(player).objects.filter(pk=player.pk).update(notifications=data["notifications"])
+        return Response({"notifications": data["notifications"]})
+

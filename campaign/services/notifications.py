@@ -1,0 +1,170 @@
+"""Telling players what happened: a phase opened, a deadline is near, results are in.
+
+By email (Django's mail framework; the console backend by default) and, when the
+campaign sets `webhook_url`, by a JSON POST to it (e.g. a chat server). Everything is
+sent from Celery tasks enqueued with `transaction.on_commit`, so a rolled-back advance
+notifies nobody and a slow mail server or a dead webhook never holds up the clock.
+
+A notification carries only public facts (campaign, turn, phase, deadline, who is
+ready) -- never anything about sealed orders. A player turns them off per user
+(`Profile.email_notifications`) or per seat (`Player.notifications`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import urllib.error
+import urllib.request
+import zoneinfo
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import Campaign, Player, Profile
+
+log = logging.getLogger(__name__)
+
+WEBHOOK_TIMEOUT_SECONDS = 5
+KINDS = ("phase_opened", "reminder", "results")
+
+
+# ---------------------------------------------------------------------------
+# Triggers (called inside the clock's transaction; they only enqueue after commit)
+# ---------------------------------------------------------------------------
+
+
+def _enqueue(campaign: Campaign, kind: str, player_ids: Iterable[int] | None = None) -> None:
+    from campaign import tasks
+
+    args = (campaign.pk, kind, campaign.turn, campaign.phase,
+            list(player_ids) if player_ids is not None else None)
+    transaction.on_commit(lambda: tasks.notify.delay(*args))
+
+
+def phase_opened(*, campaign: Campaign) -> None:
+    _enqueue(campaign, "phase_opened")
+
+
+def results_in(*, campaign: Campaign) -> None:
+    """Hook ("leave", "tactical"): every battle of the turn is recorded."""
+    _enqueue(campaign, "results")
+
+
+def send_due_reminders(*, now: dt.datetime | None = None) -> int:
+    """Remind the players who are not ready, once per phase, when the deadline is
+    closer than the campaign's `reminder_seconds`. Returns the number of campaigns
+    reminded. The claim is a conditional update, so parallel sweeps remind once."""
+    now = now or timezone.now()
+    reminded = 0
+    candidates = Campaign.objects.filter(status=Campaign.Status.RUNNING, paused=False,
+                                         phase_deadline__gt=now)
+    for campaign in candidates:
+        lead = campaign.settings.reminder_seconds
+        if not lead or campaign.phase_deadline - now > dt.timedelta(seconds=lead):
+            continue
+        key = f"{campaign.turn}:{campaign.phase}"
+        if campaign.reminder_key == key:
+            continue
+        with transaction.atomic():
+            claimed = (Campaign.objects.filter(pk=campaign.pk, turn=campaign.turn,
+                                               phase=campaign.phase)
+                       .exclude(reminder_key=key).update(reminder_key=key))
+            if not claimed:
+                continue
+            waiting = list(Player.objects.filter(campaign=campaign, ready=False)
+                           .values_list("pk", flat=True))
+            if waiting:
+                _enqueue(campaign, "reminder", waiting)
+            reminded += 1
+    return reminded
+
+
+# ---------------------------------------------------------------------------
+# Sending (called by campaign.tasks.notify)
+# ---------------------------------------------------------------------------
+
+
+def _local(when: dt.datetime | None, tz_name: str) -> str:
+    if when is None:
+        return "no deadline"
+    try:
+        zone = zoneinfo.ZoneInfo(tz_name or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    return when.astimezone(zone).strftime(f"%Y-%m-%d %H:%M ({tz_name or 'UTC'})")
+
+
+def message(campaign: Campaign, kind: str, turn: int, phase: str,
+            tz_name: str = "UTC") -> tuple[str, str]:
+    """(subject, body) of a notification -- public facts only."""
+    deadline = _local(campaign.phase_deadline, tz_name) if (campaign.turn, campaign.phase) \
+        == (turn, phase) else "see the campaign page"
+    if kind == "phase_opened":
+        subject = f"[{campaign.name}] Turn {turn}: the {phase} phase has begun"
+        body = f"The {phase} phase of turn {turn} has begun. Deadline: {deadline}."
+    elif kind == "reminder":
+        subject = f"[{campaign.name}] Turn {turn}: the {phase} phase ends soon"
+        body = (f"You have not marked yourself ready for the {phase} phase of turn {turn}. "
+                f"Deadline: {deadline}.")
+    elif kind == "results":
+        subject = f"[{campaign.name}] Turn {turn}: results are in"
+        body = f"Every battle of turn {turn} is resolved; read the campaign journal."
+    else:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    return subject, body
+
+
+def recipients(campaign: Campaign, player_ids: Iterable[int] | None) -> list[Player]:
+    """Seats that want notifications and whose user has an email address."""
+    seats = Player.objects.filter(campaign=campaign, notifications=True).select_related("user")
+    if player_ids is not None:
+        seats = seats.filter(pk__in=list(player_ids))
+    opted_out = set(Profile.objects.filter(email_notifications=False)
+                    .values_list("user_id", flat=True))
+    return [p for p in seats if p.user.email and p.user_id not in opted_out]
+
+
+def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
+            player_ids: list[int] | None = None) -> int:
+    """Send one notification by email (and webhook). Returns the number of emails sent.
+    Never raises for a delivery problem: the failure is logged."""
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return 0
+    sent = 0
+    zones = dict(Profile.objects.values_list("user_id", "time_zone"))
+    for player in recipients(campaign, player_ids):
+        subject, body = message(campaign, kind, turn, phase, zones.get(player.user_id, "UTC"))
+        try:
+            sent += send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [player.user.email])
+        except Exception:
+            log.exception("campaign %s: notification mail to %s failed", campaign_id,
+                          player.user.get_username())
+    url = campaign.settings.webhook_url
+    if url and kind != "reminder":
+        subject, body = message(campaign, kind, turn, phase)
+        post_webhook(url, {"campaign": campaign.pk, "name": campaign.name, "kind": kind,
+                           "turn": turn, "phase": phase, "text": f"{subject}\n{body}"})
+    return sent
+
+
+def post_webhook(url: str, payload: dict[str, Any]) -> bool:
+    """POST `payload` as JSON; True on a 2xx answer. Only http(s) URLs are used."""
+    if not url.startswith(("http://", "https://")):
+        log.warning("webhook URL %r is not http(s); not sent", url)
+        return False
+    request = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), method="POST",
+        headers={"Content-Type": "application/json", "User-Agent": "unlimit3d-campaign"})
+    try:
+        with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT_SECONDS) as answer:
+            return 200 <= answer.status < 300
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        log.warning("webhook %s failed: %s", url, exc)
+        return False

@@ -1,0 +1,262 @@
+"""Sealed move orders, the move-phase equipment exchange, missed turns and seat handover.
+
+Seed, "Move Phase": "any of your units can move to any territory you control, or any
+territory adjacent to a territory you control. The only restriction being that the
+unit has to travel through territories you control." -- "The moves you decide are to
+be kept secret from your opponent, and only revealed at the beginning of the
+Tactical phase." -- "In this phase, any two pilots in the same group of territories
+can exchange equipment."
+
+Secrecy (R-ORD-1..3): every refusal a player can provoke depends only on their own
+units, the public map and the public phase; another player's unit or order id is
+answered exactly like an id that does not exist. Submitting or withdrawing an order
+writes nothing to the journal (event ids are sequential: a hidden entry would show as
+a gap); the orders are journaled, privately and sealed, at the reveal.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import networkx as nx
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
+from campaign.models import Campaign, Event, Order, Phase, Player
+from campaign.rules.tables import RuleViolation
+from campaign.services.journal import record_event, record_private
+
+log = logging.getLogger(__name__)
+
+NO_SUCH_UNIT = "No such unit."
+NO_SUCH_ORDER = "No such order."
+
+
+# ---------------------------------------------------------------------------
+# The movement graph (territories.services.movement decides; orders only ask)
+# ---------------------------------------------------------------------------
+
+
+def _legal_destinations(*, player: Player, origin_id: int) -> set[int]:
+    """The one place orders ask the movement graph where a unit may go."""
+    from territories.services import movement
+
+    return set(movement.legal_destinations(player, origin_id)) - {origin_id}
+
+
+def _group_of(player: Player, territory_id: int) -> set[int]:
+    """The connected group of the player's controlled territories (owned, or held by a
+    right of passage) holding `territory_id` (R-ORD-5); empty if not controlled."""
+    from territories.services import movement
+
+    controlled = movement.passable_territories(player)
+    if territory_id not in controlled:
+        return set()
+    graph = movement.movement_graph(player.campaign)
+    return set(nx.node_connected_component(graph.subgraph(controlled), territory_id))
+
+
+# ---------------------------------------------------------------------------
+# Orders
+# ---------------------------------------------------------------------------
+
+
+def _lock_campaign_in_phase(campaign_id: int, phase: str, what: str) -> Campaign:
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    if campaign.status != Campaign.Status.RUNNING or campaign.phase != phase:
+        now = f"in the {campaign.phase} phase" if campaign.phase else campaign.status
+        raise WrongPhase(f"{what} only in the {phase} phase; the campaign is {now}.")
+    return campaign
+
+
+def _own_unit(player: Player, unit_id: int):
+    from economy.models import Unit
+
+    unit = Unit.objects.select_for_update().filter(pk=unit_id, player=player).first()
+    if unit is None:
+        raise NotFound(NO_SUCH_UNIT)
+    return unit
+
+
+def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
+    """Seal (or replace) the order for one of the player's units this turn."""
+    from economy.models import Unit
+    from territories.models import Territory
+
+    with transaction.atomic():
+        campaign = _lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
+                                           "Orders are given")
+        unit = _own_unit(player, unit_id)
+        if unit.status == Unit.Status.DESTROYED:
+            raise InvalidInput("This unit is destroyed.", code="unit_destroyed")
+        destination = Territory.objects.filter(pk=destination_id, campaign=campaign).first()
+        if destination is None:
+            raise InvalidInput("No such territory in this campaign.",
+                               fields={"destination": ["No such territory."]})
+        if unit.status == Unit.Status.OFF_MAP:
+            # "they are removed from the map and reappear at the beginning of the next
+            # Movement phase on any territory that unit's player controls" (R-ORD-4).
+            origin_id = None
+            if destination.owner_id != player.pk:
+                raise InvalidInput("A unit coming back onto the map must reappear on a "
+                                   "territory you control.", code="unreachable")
+        else:
+            origin_id = unit.territory_id
+            if origin_id is None:
+                raise InvalidInput("This unit is not on the map.", code="unreachable")
+            if destination.pk == origin_id:
+                raise InvalidInput("The unit is already there; withdraw its order to keep "
+                                   "it in place.", code="already_there")
+            if destination.pk not in _legal_destinations(player=player, origin_id=origin_id):
+                raise InvalidInput(
+                    f"{unit} cannot reach {destination.name}: a unit travels only through "
+                    "territories you control and may end on one of them or next to one.",
+                    code="unreachable")
+        order = Order.objects.filter(campaign=campaign, turn=campaign.turn, unit=unit).first()
+        if order is None:
+            try:
+                with transaction.atomic():
+                    order = Order.objects.create(campaign=campaign, turn=campaign.turn,
+                                                 player=player, unit=unit,
+                                                 origin_id=origin_id, destination=destination)
+            except IntegrityError:  # a public_id collision: astronomically rare, retry once
+                order = Order.objects.create(campaign=campaign, turn=campaign.turn,
+                                             player=player, unit=unit, origin_id=origin_id,
+                                             destination=destination)
+        else:
+            order.origin_id = origin_id
+            order.destination = destination
+            order.save(update_fields=["origin", "destination", "updated_at"])
+    return order
+
+
+def order_withdraw(*, player: Player, order_id: int) -> None:
+    """Withdraw one of the player's sealed orders (the unit stays put)."""
+    with transaction.atomic():
+        campaign = _lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
+                                           "Orders are withdrawn")
+        order = Order.objects.filter(campaign=campaign, player=player,
+                                     public_id=order_id).first()
+        if order is None:
+            raise NotFound(NO_SUCH_ORDER)
+        if order.turn != campaign.turn or order.status != Order.Status.OPEN:
+            raise Conflict("This order was already carried out.", code="order_closed")
+        order.delete()
+
+
+# ---------------------------------------------------------------------------
+# Equipment exchange
+# ---------------------------------------------------------------------------
+
+
+def equipment_exchange(*, player: Player, from_unit_id: int, to_unit_id: int,
+                       weapon_id: int) -> object:
+    """Move one weapon from one piloted unit to another of the same player, both in the
+    same connected group of controlled territories ("In this phase, any two pilots in
+    the same group of territories can exchange equipment."). Returns the weapon."""
+    from campaign.rules.formulas import validate_loadout, vehicle_slots
+    from campaign.rules.tables import weapon_size
+    from economy.models import Unit, Weapon
+
+    with transaction.atomic():
+        campaign = _lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
+                                           "Equipment is exchanged between pilots")
+        giver = _own_unit(player, from_unit_id)
+        taker = _own_unit(player, to_unit_id)
+        weapon = Weapon.objects.select_for_update().filter(pk=weapon_id, player=player).first()
+        if weapon is None:
+            raise NotFound("No such weapon.")
+        if giver.pk == taker.pk:
+            raise InvalidInput("Choose two different units.", code="same_unit")
+        if weapon.unit_id != giver.pk:
+            raise InvalidInput("That weapon is not fitted to the giving unit.",
+                               code="not_fitted")
+        for unit in (giver, taker):
+            if unit.status != Unit.Status.READY or unit.territory_id is None:
+                raise InvalidInput(f"{unit} is not on the map.", code="unit_unavailable")
+            if unit.pilot_id is None:
+                raise InvalidInput(f"{unit} has no pilot: equipment is exchanged between "
+                                   "two pilots.", code="no_pilot")
+            if unit.locked_until_turn > campaign.turn:
+                raise Conflict(f"{unit} cannot change equipment before turn "
+                               f"{unit.locked_until_turn}.", code="unit_locked")
+        if taker.territory_id not in _group_of(player, giver.territory_id):
+            raise InvalidInput("The two pilots are not in the same group of territories.",
+                               code="not_same_group")
+        sizes = [weapon_size(w.weapon, w.templates) for w in taker.weapons.all()]
+        try:
+            validate_loadout(taker.model, [*sizes, weapon_size(weapon.weapon, weapon.templates)],
+                             extension=taker.extension)
+            slots = vehicle_slots(taker.model, extension=taker.extension)
+        except RuleViolation as exc:
+            raise InvalidInput(str(exc), code="does_not_fit") from exc
+        used = set(taker.weapons.exclude(slot=None).values_list("slot", flat=True))
+        free = [i for i in range(len(slots)) if i not in used]
+        weapon.unit = taker
+        weapon.slot = free[0] if free else None
+        weapon.territory_id = taker.territory_id
+        weapon.save(update_fields=["unit", "slot", "territory"])
+        record_private(player=player, kind="equipment_exchanged",
+                       data={"weapon": weapon.pk, "from_unit": giver.pk, "to_unit": taker.pk})
+    return weapon
+
+
+# ---------------------------------------------------------------------------
+# Missed turns and seat handover
+# ---------------------------------------------------------------------------
+
+
+def record_missed_turns(*, campaign: Campaign) -> None:
+    """Hook ("leave", "move"): a player who gave no order and did not mark ready missed
+    the turn; the count resets otherwise. One umpire entry lists the misses and who
+    reached the alert threshold (R-ORD-6); each player reads their own count in the
+    sealed journal entry the reveal writes for them."""
+    ordered = set(Order.objects.filter(campaign=campaign, turn=campaign.turn)
+                  .values_list("player_id", flat=True))
+    alert_at = campaign.settings.missed_turns_alert
+    missed: list[dict] = []
+    alerts: list[dict] = []
+    for player in Player.objects.select_for_update().filter(campaign=campaign):
+        if player.ready or player.pk in ordered:
+            if player.missed_turns:
+                Player.objects.filter(pk=player.pk).update(missed_turns=0)
+            continue
+        count = player.missed_turns + 1
+        Player.objects.filter(pk=player.pk).update(missed_turns=count)
+        entry = {"player": player.pk, "username": player.user.get_username(),
+                 "missed_turns": count}
+        missed.append(entry)
+        if count >= alert_at:
+            alerts.append(entry)
+    record_event(campaign=campaign, kind="missed_turns",
+                 data={"missed": missed, "alert": alerts, "alert_at": alert_at},
+                 visibility=Event.Visibility.UMPIRE)
+
+
+def seat_handover(*, campaign: Campaign, player_id: int, username: str) -> Player:
+    """The umpire hands a seat (its territories, units, credits and orders) to another
+    user (R-ORD-7)."""
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        player = Player.objects.select_for_update().filter(pk=player_id,
+                                                           campaign=locked).first()
+        if player is None:
+            raise NotFound("No such player.")
+        if user is None:
+            raise InvalidInput("No user with that name.", code="unknown_user",
+                               fields={"username": ["No user with that name."]})
+        if Player.objects.filter(campaign=locked, user=user).exists():
+            raise Conflict("That user already has a seat in this campaign.",
+                           code="already_joined")
+        previous = player.user.get_username()
+        player.user = user
+        player.missed_turns = 0
+        player.ready = False
+        player.save(update_fields=["user", "missed_turns", "ready"])
+        record_event(campaign=locked, kind="seat_handed_over",
+                     data={"player": player.pk, "from": previous,
+                           "to": user.get_username()})
+    return player
+
