@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import models
+from django.db.models import Q
 
 
 class Battle(models.Model):
@@ -33,6 +34,17 @@ class Battle(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    mode = models.CharField(max_length=10, default="engine",
+                            help_text="engine (a Celery job) or tabletop (results entered).")
+    quarantined = models.BooleanField(
+        default=False, help_text="The job failed battle_max_attempts times; only an umpire "
+        "retry runs it again.")
+    proposed_result = models.JSONField(
+        null=True, blank=True, help_text="Tabletop: the result entered, awaiting confirmation.")
+    proposed_by = models.ForeignKey("campaign.Player", null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    confirmations = models.JSONField(
+        default=list, blank=True, help_text="Tabletop: ids of the players who confirmed.")
 
     class Meta:
         ordering = ["turn", "order", "id"]
@@ -55,3 +67,64 @@ class BattleRecord(models.Model):
 
     def __str__(self) -> str:
         return f"record of battle {self.battle_id}"
+
+
+class BattleParticipant(models.Model):
+    """A unit (and its pilot) fighting in one battle. The unique keys make the seed's
+    "one character can only participate in one battle each strategic turn" a database
+    invariant."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="participants")
+    turn = models.PositiveIntegerField()
+    unit = models.ForeignKey("economy.Unit", on_delete=models.CASCADE,
+                             related_name="battle_participations")
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE, related_name="+")
+    pilot = models.ForeignKey("economy.Operative", null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="battle_participations")
+    origin = models.ForeignKey("territories.Territory", null=True, blank=True,
+                               on_delete=models.SET_NULL, related_name="+",
+                               help_text="Where a command-center reinforcement came from.")
+    reinforcement = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["unit", "turn"], name="one_battle_per_unit_per_turn"),
+            models.UniqueConstraint(fields=["pilot", "turn"], condition=Q(pilot__isnull=False),
+                                    name="one_battle_per_character_per_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"unit {self.unit_id} in battle {self.battle_id}"
+
+
+class OddsRequest(models.Model):
+    """A player's Monte Carlo estimate of a battle they could fight (one background job)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE,
+                                 related_name="odds_requests")
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                               related_name="odds_requests")
+    territory = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
+                                  related_name="+")
+    units = models.JSONField(default=list, blank=True)
+    simulations = models.PositiveIntegerField(default=200)
+    seed = models.BigIntegerField(default=0)
+    input = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"odds {self.pk} for player {self.player_id}"

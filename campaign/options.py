@@ -74,6 +74,15 @@ OPTIONS: dict[str, Option] = {
                "results played on the table.", choices=("engine", "tabletop")),
         Option("battle_max_attempts", 3, "Attempts before a failing battle job is "
                "quarantined.", minimum=1, maximum=10),
+        Option("command_center_reinforcements", "adjacent", "An active command center "
+               "brings the owner's units from adjacent territories it holds into a battle "
+               "on its territory (\"adjacent\"), or never (\"off\").",
+               choices=("adjacent", "off"), ruling="R-BJ-3"),
+        Option("pilot_of_destroyed_unit", "survives", "The pilot of a destroyed unit "
+               "ejects and survives (without the survival XP), or dies with it.",
+               choices=("survives", "dies"), ruling="R-BJ-6"),
+        Option("odds_max_simulations", 1000, "Most simulations one odds request may ask "
+               "for.", minimum=10, maximum=10000),
         # --- table readings ---
         Option("bandit_level8_row", "corrected", "Level-8 Bandit skills: the corrected "
                "progression, or the row as printed (17 13 1 1 5).",

@@ -1,0 +1,87 @@
+"""Experience and levels.
+
+Seed, "Level and experience": "After surviving a battle, a character is awarded one
+Experience Point (XP). In addition, the characters may obtain more XP depending on what
+they've done during the turn. This way of gaining experience is unique to each character
+class." Levels: "Level 1 2 3 4 5 6 7 8 / XP 5 10 15 20 25 30 35 40", read by
+`campaign.rules.tables.level_for_xp` (R-TAB-2). The bonus lists are the pilot-class
+tables' (`PilotClassSpec.bonus_xp`); exploration discoveries call `award_xp` too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from campaign.models import Campaign
+from campaign.rules import tables as T
+from campaign.services.journal import record_private
+
+SURVIVED = "survived"
+
+
+def battle_kind(bonus_key: str) -> str:
+    """The engine's event kind for a pilot-class bonus key
+    ("destroy_unit_once_per_battle" -> "destroy_unit")."""
+    return bonus_key.removesuffix("_once_per_battle")
+
+
+def bonus_kinds(class_key: str) -> frozenset[str]:
+    """The XP event kinds this class earns a bonus for (from the seed's lists)."""
+    return frozenset(battle_kind(k) for k in T.pilot_class(class_key).bonus_xp)
+
+
+def xp_reading(campaign: Campaign) -> str:
+    return getattr(campaign.settings, "xp_table_reading", "to_next_level")
+
+
+@dataclass(frozen=True)
+class Award:
+    operative_id: int
+    kinds: tuple[str, ...]
+    xp: int
+    total: int
+    level_before: int
+    level: int
+
+
+def award_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
+             context: dict[str, Any] | None = None) -> Award:
+    """Add one XP per kind to `operative` (a locked or freshly loaded row), raise its level
+    by the XP table, and tell its player (a private journal entry). Call inside a
+    transaction."""
+    kinds = tuple(kinds)
+    gained = len(kinds) * T.BONUS_XP
+    before = operative.level
+    operative.xp += gained
+    reached = T.level_for_xp(operative.xp, reading=xp_reading(campaign))
+    operative.level = max(operative.level, reached)
+    operative.save(update_fields=["xp", "level"])
+    award = Award(operative.pk, kinds, gained, operative.xp, before, operative.level)
+    data: dict[str, Any] = {"operative": operative.pk, "class": operative.klass,
+                            "kinds": list(kinds), "xp": gained, "total": operative.xp,
+                            "level": operative.level, **(context or {})}
+    if operative.level > before:
+        line = T.skill_line(operative.klass.lower(), operative.level,
+                            bandit_level8_row=campaign.settings.bandit_level8_row)
+        data["level_up"] = {"from": before, "to": operative.level,
+                            "skills": {"pilot": line.pilot, "fight": line.fight,
+                                       "tech": line.tech, "will": line.will,
+                                       "init": line.init}}
+    record_private(player=operative.player, kind="xp_awarded", data=data)
+    return award
+
+
+def battle_xp_kinds(*, class_key: str, events: Iterable[str], survived: bool) -> list[str]:
+    """What one pilot earns from one battle: one XP for surviving, plus each of its class's
+    bonus kinds that happened, at most once per battle per kind (R-XP-1). Kinds outside the
+    class's list earn nothing."""
+    allowed = bonus_kinds(class_key)
+    kinds = [SURVIVED] if survived else []
+    seen: set[str] = set()
+    for kind in events:
+        if kind in allowed and kind not in seen:
+            seen.add(kind)
+            kinds.append(kind)
+    return kinds

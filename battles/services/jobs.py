@@ -1,0 +1,158 @@
+"""Battle jobs: claim, run the engine, record — each battle exactly once.
+
+Status: queued -> running -> finished, or failed with the error kept. A job is claimed
+under the battle's row lock; its attempts are counted at the claim, so a job that keeps
+killing its worker (redelivered by late acknowledgement) is quarantined after
+`battle_max_attempts` claims instead of looping, as is a job whose engine run keeps
+raising. Recording is idempotent (`recording.record_result`: a one-to-one BattleRecord
+created in the same transaction as the effects), so a job delivered twice records once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from battles.engine.model import BattleInput, BattleResult
+from battles.models import Battle, BattleRecord
+from campaign.errors import Conflict, NotFound
+from campaign.models import Campaign, Event
+from campaign.services.journal import record_event
+
+log = logging.getLogger(__name__)
+
+Resolver = Callable[[BattleInput], BattleResult]
+
+# Seconds the task sleeps before resolving; only the integration tests set it (to kill a
+# worker while a battle job runs).
+DELAY_ENV = "BATTLE_TEST_DELAY_SECONDS"
+
+
+def default_resolver(battle_input: BattleInput) -> BattleResult:
+    from battles.engine.resolve import resolve_battle
+
+    return resolve_battle(battle_input)
+
+
+def enqueue_battle(battle_id: int, *, countdown: float | None = None) -> None:
+    from battles.tasks import run_battle
+
+    if countdown:
+        run_battle.apply_async((battle_id,), countdown=countdown)
+    else:
+        run_battle.delay(battle_id)
+
+
+def schedule_battle(battle_id: int, *, countdown: float | None = None) -> None:
+    """Enqueue the battle's job once the current transaction commits."""
+    transaction.on_commit(lambda: enqueue_battle(battle_id, countdown=countdown))
+
+
+def _claim(battle_id: int) -> dict[str, Any] | None:
+    """Mark the battle running and count the attempt; None when there is nothing to do."""
+    with transaction.atomic():
+        battle = (Battle.objects.select_for_update().select_related("campaign")
+                  .filter(pk=battle_id).first())
+        if battle is None:
+            log.warning("battle %s vanished before its job ran", battle_id)
+            return None
+        if (battle.status == Battle.Status.FINISHED or battle.quarantined
+                or battle.mode != "engine"
+                or BattleRecord.objects.filter(battle_id=battle_id).exists()):
+            return None
+        campaign = battle.campaign
+        max_attempts = campaign.settings.battle_max_attempts
+        if battle.attempts >= max_attempts:
+            # Claimed max_attempts times without finishing (workers died): stop here.
+            _quarantine(battle, campaign, reason=f"the job was started {battle.attempts} "
+                        "times without finishing (its worker died each time)")
+            return None
+        battle.attempts += 1
+        battle.status = Battle.Status.RUNNING
+        battle.started_at = timezone.now()
+        battle.save(update_fields=["attempts", "status", "started_at"])
+        return battle.input
+
+
+def _quarantine(battle: Battle, campaign: Campaign, *, reason: str) -> None:
+    battle.status = Battle.Status.FAILED
+    battle.quarantined = True
+    battle.error = (battle.error + "\n" if battle.error else "") + f"Quarantined: {reason}."
+    battle.save(update_fields=["status", "quarantined", "error"])
+    record_event(campaign=campaign, kind="battle_quarantined",
+                 data={"battle": battle.pk, "territory": battle.territory_id,
+                       "attempts": battle.attempts, "reason": reason},
+                 visibility=Event.Visibility.UMPIRE)
+
+
+def _fail(battle_id: int, error: str) -> str:
+    """Keep the error; retry later while attempts remain, else quarantine."""
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle_id)
+        if battle.status == Battle.Status.FINISHED:
+            return "already_recorded"
+        campaign = battle.campaign
+        battle.error = error
+        if battle.attempts >= campaign.settings.battle_max_attempts:
+            battle.save(update_fields=["error"])
+            _quarantine(battle, campaign, reason=f"{battle.attempts} failed attempts")
+            return "quarantined"
+        battle.status = Battle.Status.QUEUED
+        battle.save(update_fields=["error", "status"])
+        schedule_battle(battle.pk, countdown=min(60.0, 2.0 ** battle.attempts))
+        return "failed"
+
+
+def run_battle_job(*, battle_id: int, resolver: Resolver | None = None) -> str:
+    """The body of `battles.tasks.run_battle`: claim, resolve (outside any transaction),
+    record. Returns what happened: recorded, already_recorded, skipped, failed or
+    quarantined."""
+    from battles.services.recording import record_result
+
+    data = _claim(battle_id)
+    if data is None:
+        return "skipped"
+    delay = float(os.environ.get(DELAY_ENV, "0") or 0)
+    if delay > 0:
+        time.sleep(delay)
+    try:
+        result = (resolver or default_resolver)(BattleInput.from_dict(data))
+        payload = result.to_dict()
+    except Exception as exc:  # the engine's error is kept on the battle
+        log.exception("battle %s failed", battle_id)
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        tail = "".join(traceback.format_tb(exc.__traceback__)[-3:])
+        return _fail(battle_id, f"{detail}\n{tail}")
+    recorded = record_result(battle_id=battle_id, result=payload, source="engine")
+    return "recorded" if recorded else "already_recorded"
+
+
+def retry_battle(*, campaign: Campaign, battle_id: int) -> Battle:
+    """The umpire runs a battle's job again (after a failure or a quarantine): the attempt
+    counter restarts; the last error stays visible until the battle finishes."""
+    with transaction.atomic():
+        battle = Battle.objects.select_for_update().filter(pk=battle_id,
+                                                           campaign=campaign).first()
+        if battle is None:
+            raise NotFound("No such battle.")
+        if battle.status == Battle.Status.FINISHED:
+            raise Conflict("This battle is already recorded.", code="battle_finished")
+        if battle.mode != "engine":
+            raise Conflict("This battle is played on the table; enter its result instead.",
+                           code="tabletop_battle")
+        battle.attempts = 0
+        battle.quarantined = False
+        battle.status = Battle.Status.QUEUED
+        battle.save(update_fields=["attempts", "quarantined", "status"])
+        record_event(campaign=campaign, kind="battle_retried",
+                     data={"battle": battle.pk, "territory": battle.territory_id},
+                     visibility=Event.Visibility.UMPIRE)
+        schedule_battle(battle.pk)
+    return battle

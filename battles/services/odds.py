@@ -1,0 +1,183 @@
+"""Odds: a Monte Carlo estimate of a battle a player could fight, in one background job.
+
+Only what the player is entitled to know goes in (R-BJ-8): their own units as they are;
+the enemy units revealed by the last battle fought on that territory (the journal made
+them public: the winner's surviving units, as recorded then) plus any hypothetical enemy
+the player describes; the territory's buildings only when the player owns it (other
+players' buildings are not shown to them). Nothing sealed — orders, current positions
+of other players' units — is read.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import replace
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from battles.engine.model import BattleInput, UnitInput, WeaponInput
+from battles.models import Battle, OddsRequest
+from battles.services.inputs import building_input, unit_input
+from battles.services.seeds import derived_seed
+from campaign.errors import InvalidInput, NotFound
+from campaign.models import Player
+from campaign.rules import tables as T
+
+log = logging.getLogger(__name__)
+
+OWN, ENEMY = "you", "enemy"
+DEFAULT_SIMULATIONS = 200
+
+
+def _revealed_enemies(player: Player, territory: Any) -> list[UnitInput]:
+    last = (Battle.objects.filter(campaign_id=player.campaign_id, territory=territory,
+                                  status=Battle.Status.FINISHED)
+            .order_by("-turn", "-order").first())
+    if last is None or not last.result or last.winner_id in (None, player.pk):
+        return []
+    fates = {str(u["id"]): u for u in last.result.get("units", [])}
+    enemies = []
+    for data in last.input.get("sides", {}).get(str(last.winner_id), []):
+        outcome = fates.get(str(data["id"]))
+        if outcome is None or outcome["fate"] not in ("intact", "damaged"):
+            continue
+        unit = UnitInput.from_dict(data)
+        enemies.append(replace(unit, side=ENEMY, position=None,
+                               hit_points_lost_repairable=int(outcome["repairable"]),
+                               hit_points_lost_unrepairable=int(outcome["unrepairable"])))
+    return enemies
+
+
+def _hypothetical(index: int, data: Any) -> UnitInput:
+    if not isinstance(data, dict):
+        raise InvalidInput("Each enemy is an object with model, pilot_class, pilot_level "
+                           "and weapons.", code="invalid_enemy")
+    try:
+        vehicle = T.vehicle(str(data["model"])).key
+        klass = T.pilot_class(str(data.get("pilot_class", "soldier"))).key
+        level = int(data.get("pilot_level", 1))
+        if not 1 <= level <= T.MAX_LEVEL:
+            raise ValueError(f"pilot_level must be 1 to {T.MAX_LEVEL}")
+        weapons = tuple(
+            WeaponInput(key=T.weapon(str(w["key"] if isinstance(w, dict) else w)).key,
+                        templates=tuple(w.get("templates", ())) if isinstance(w, dict)
+                        else ())
+            for w in data.get("weapons", ()))
+    except Exception as exc:  # rule lookups raise their own errors
+        raise InvalidInput(f"Enemy {index + 1}: {exc}", code="invalid_enemy") from exc
+    return UnitInput(id=f"enemy-{index + 1}", side=ENEMY, name=f"enemy {index + 1}",
+                     vehicle=vehicle, pilot_class=klass, pilot_level=level, weapons=weapons,
+                     pilot_id=None)
+
+
+def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
+                 enemy: Any = None, simulations: Any = None) -> OddsRequest:
+    """Check the request, freeze the simulated battle's input, enqueue the job."""
+    from economy.models import Unit
+    from territories.models import Territory
+
+    campaign = player.campaign
+    territory = Territory.objects.filter(campaign=campaign, pk=territory_id).first() \
+        if str(territory_id).isdigit() else None
+    if territory is None:
+        raise InvalidInput("No such territory in this campaign.", code="invalid_territory",
+                           fields={"territory": ["Unknown territory."]})
+    if not isinstance(unit_ids, list) or not unit_ids \
+            or not all(isinstance(u, int) for u in unit_ids):
+        raise InvalidInput("Name at least one of your units by id.", code="invalid_units",
+                           fields={"units": ["A non-empty list of unit ids."]})
+    units = list(Unit.objects.filter(player=player, pk__in=unit_ids,
+                                     status=Unit.Status.READY, pilot__isnull=False)
+                 .select_related("pilot").prefetch_related("weapons"))
+    if len(units) != len(set(unit_ids)):
+        raise InvalidInput("Every unit must be one of your own piloted, ready units.",
+                           code="invalid_units", fields={"units": ["Not your unit."]})
+    limit = campaign.settings.odds_max_simulations
+    n = DEFAULT_SIMULATIONS if simulations is None else simulations
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
+        raise InvalidInput(f"simulations must be 1 to {limit}.", code="invalid_simulations")
+    enemies = _revealed_enemies(player, territory)
+    if enemy is not None:
+        if not isinstance(enemy, list):
+            raise InvalidInput("enemy must be a list of units.", code="invalid_enemy")
+        enemies += [_hypothetical(i, e) for i, e in enumerate(enemy)]
+    if not enemies:
+        raise InvalidInput("No enemy is known on that territory; describe one with "
+                           "\"enemy\".", code="no_known_enemy")
+    own = tuple(replace(unit_input(u, side=OWN), position=None) for u in units)
+    owns = territory.owner_id == player.pk
+    buildings = ()
+    if owns:
+        from economy.models import Building
+
+        buildings = tuple(building_input(b) for b in
+                          Building.objects.filter(territory=territory, hit_points__gt=0))
+    count = OddsRequest.objects.filter(player=player).count()
+    seed = derived_seed(campaign.seed, "odds", player.pk, count + 1)
+    sides = {OWN: own, ENEMY: tuple(enemies)} if owns else {ENEMY: tuple(enemies), OWN: own}
+    battle = BattleInput(territory=territory.pk, defender=OWN if owns else ENEMY,
+                         sides=sides, buildings=buildings, seed=seed)
+    with transaction.atomic():
+        odds = OddsRequest.objects.create(
+            campaign=campaign, player=player, territory=territory,
+            units=sorted(u.pk for u in units), simulations=n, seed=seed,
+            input=battle.to_dict())
+        transaction.on_commit(lambda: _enqueue(odds.pk))
+    return odds
+
+
+def _enqueue(odds_id: int) -> None:
+    from battles.tasks import estimate_odds
+
+    estimate_odds.delay(odds_id)
+
+
+def _simulate(battle: BattleInput, n: int, seed: int) -> dict[str, Any]:
+    try:
+        from battles.engine.montecarlo import estimate_odds
+    except ImportError:  # pragma: no cover - the engine ships montecarlo
+        estimate_odds = None
+    if estimate_odds is not None:
+        return estimate_odds(battle, n, seed)
+    from battles.engine.resolve import resolve_battle
+
+    wins: dict[str, int] = dict.fromkeys([*battle.sides, "none"], 0)
+    for i in range(n):
+        result = resolve_battle(replace(battle, seed=seed + i), keep_log=False)
+        wins[result.winner or "none"] += 1
+    return {"n": n, "seed": seed, "win_probability": {k: v / n for k, v in wins.items()}}
+
+
+def run_odds_job(*, odds_id: int) -> str:
+    """The body of `battles.tasks.estimate_odds`. A second delivery of a finished request
+    does nothing; a request left running by a dead worker is simply run again."""
+    with transaction.atomic():
+        odds = OddsRequest.objects.select_for_update().filter(pk=odds_id).first()
+        if odds is None or odds.status == OddsRequest.Status.FINISHED:
+            return "skipped"
+        odds.status = OddsRequest.Status.RUNNING
+        odds.save(update_fields=["status"])
+        data, n, seed = odds.input, odds.simulations, odds.seed
+    started = time.perf_counter()
+    try:
+        estimate = _simulate(BattleInput.from_dict(data), n, seed)
+    except Exception as exc:
+        log.exception("odds %s failed", odds_id)
+        OddsRequest.objects.filter(pk=odds_id).update(
+            status=OddsRequest.Status.FAILED, error=f"{type(exc).__name__}: {exc}",
+            finished_at=timezone.now())
+        return "failed"
+    estimate["seconds"] = round(time.perf_counter() - started, 3)
+    OddsRequest.objects.filter(pk=odds_id).exclude(status=OddsRequest.Status.FINISHED).update(
+        status=OddsRequest.Status.FINISHED, result=estimate, finished_at=timezone.now())
+    return "finished"
+
+
+def odds_for(*, player: Player, odds_id: int) -> OddsRequest:
+    odds = OddsRequest.objects.filter(pk=odds_id, player=player).first()
+    if odds is None:
+        raise NotFound("No such odds request.")
+    return odds

@@ -1,0 +1,263 @@
+"""Opening the tactical phase: territories taken without a fight, and the battles.
+
+Seed, "Tactical phase": "If a unit or a group of units move to a territory where no
+enemy unit is present, they take possession of said territory. If a unit or a group of
+units move to a territory where there are enemy units, they engage into battle".
+"Command center": "When a territory is attacked, if a Command center has been built on it
+and is activated, it allows the player to move units from an adjacent territory to the
+attacked territory." Tactical phase (rules text): "one character can only participate in
+one battle each strategic turn. When the tactical phase begins, the players choose
+randomly one of them, and this player will decide which battle will be played first.
+Then the next players chooses the next battle and so on".
+
+`open_battles` is a hook of ("enter", "tactical"), run after the reveal
+(`campaign.services.reveal.reveal_and_move`) has relocated the ordered units, inside the
+advancing transaction (the campaign row is locked).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.models import Battle, BattleParticipant
+from battles.services.inputs import battle_input, side_key
+from battles.services.seeds import derived_random, derived_seed
+from campaign.models import Campaign, Order, Player
+from campaign.services.journal import record_event
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Contest:
+    """A territory where units of two or more players meet."""
+
+    territory: Any
+    forces: dict[int, list[Any]]  # player id -> units
+    reinforcements: dict[int, Any] = field(default_factory=dict)  # unit id -> origin terr.
+    defender: int | None = None
+    defender_reason: str = ""
+
+
+def take_territory(*, territory: Any, player: Player, reason: str) -> None:
+    """`player` takes possession of `territory`; a never-owned one gets its exploration
+    roll ("When you take control of a territory no-one owned before, you make an
+    exploration roll"). Call inside a transaction."""
+    from territories.models import Territory
+
+    previous = territory.owner_id
+    explored_now = not territory.ever_owned
+    Territory.objects.filter(pk=territory.pk).update(owner=player)
+    territory.owner_id = player.pk
+    territory.owner = player
+    if explored_now:
+        from territories.services.exploration import explore
+
+        explore(territory=territory, player=player)
+        Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
+        territory.ever_owned = True
+    record_event(campaign=player.campaign, kind="territory_taken",
+                 data={"territory": territory.pk, "name": territory.name,
+                       "player": player.pk, "previous_owner": previous,
+                       "explored": explored_now, "reason": reason})
+
+
+def _adjacency(campaign: Campaign) -> dict[int, set[int]]:
+    from territories.models import Adjacency
+
+    graph: dict[int, set[int]] = defaultdict(set)
+    for a, b in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
+        graph[a].add(b)
+        graph[b].add(a)
+    return graph
+
+
+def _active_command_centers(campaign: Campaign) -> set[int]:
+    from economy.models import Building
+
+    return set(Building.objects.filter(territory__campaign=campaign, kind="command_center",
+                                       active=True, hit_points__gt=0)
+               .values_list("territory_id", flat=True))
+
+
+def open_battles(*, campaign: Campaign) -> list[Battle]:
+    """Take the uncontested territories and open this turn's battles (once: a second call
+    for the same turn does nothing). Engine battles are enqueued after commit."""
+    from economy.models import Unit
+    from territories.models import Territory
+
+    turn = campaign.turn
+    if Battle.objects.filter(campaign=campaign, turn=turn).exists():
+        return []
+    territories = {t.pk: t for t in Territory.objects.filter(campaign=campaign)
+                   .select_related("owner")}
+    players = {p.pk: p for p in Player.objects.filter(campaign=campaign)}
+    units = list(Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
+                                     territory__isnull=False)
+                 .select_related("pilot").prefetch_related("weapons").order_by("pk"))
+    # R-BJ-1: a unit without a pilot neither fights nor makes a battle.
+    present: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
+    for unit in units:
+        if unit.pilot_id is not None:
+            present[unit.territory_id][unit.player_id].append(unit)
+    moved_in = set(Order.objects.filter(campaign=campaign, turn=turn,
+                                        status=Order.Status.EXECUTED)
+                   .values_list("unit_id", flat=True))
+    graph = _adjacency(campaign)
+    command_centers = _active_command_centers(campaign)
+    reinforcement_mode = campaign.settings.command_center_reinforcements
+
+    contests: list[Contest] = []
+    lone: list[tuple[Any, int]] = []
+    for tid in sorted(present):
+        forces = {pid: us for pid, us in present[tid].items() if us}
+        territory = territories[tid]
+        if len(forces) >= 2:
+            contests.append(Contest(territory=territory, forces=dict(forces)))
+        elif len(forces) == 1:
+            (pid,) = forces
+            if territory.owner_id not in (None, pid):
+                contests.append(Contest(territory=territory, forces=dict(forces)))
+            else:
+                lone.append((territory, pid))
+
+    contested_ids = {c.territory.pk for c in contests}
+    # R-BJ-3: an active command center brings the owner's units from adjacent territories
+    # the owner holds and where no battle is fought, at most once per unit.
+    committed: set[int] = set()
+    for contest in contests:
+        territory = contest.territory
+        owner = territory.owner_id
+        if (reinforcement_mode != "adjacent" or owner is None
+                or territory.pk not in command_centers):
+            continue
+        for neighbour in sorted(graph.get(territory.pk, ())):
+            if neighbour in contested_ids or territories[neighbour].owner_id != owner:
+                continue
+            for unit in present.get(neighbour, {}).get(owner, []):
+                if unit.pk in committed:
+                    continue
+                committed.add(unit.pk)
+                contest.forces.setdefault(owner, []).append(unit)
+                contest.reinforcements[unit.pk] = territories[neighbour]
+
+    # A lone force on a territory that is not its own takes it (no enemy present).
+    for territory, pid in lone:
+        if territory.owner_id != pid:
+            take_territory(territory=territory, player=players[pid], reason="unopposed")
+    battles_to_open: list[Contest] = []
+    for contest in contests:
+        if len(contest.forces) >= 2:
+            battles_to_open.append(contest)
+        else:  # the owner had nothing to defend with: the attacker takes it
+            (pid,) = contest.forces
+            take_territory(territory=contest.territory, player=players[pid],
+                           reason="unopposed")
+    if not battles_to_open:
+        return []
+
+    for contest in battles_to_open:
+        _choose_defender(campaign, contest, moved_in)
+    order = _battle_order(campaign, battles_to_open, players)
+    battles = [_create_battle(campaign, contest, position)
+               for position, contest in enumerate(order, start=1)]
+    return battles
+
+
+def _choose_defender(campaign: Campaign, contest: Contest, moved_in: set[int]) -> None:
+    """R-BJ-2: the owner defends if present; otherwise the player whose units were already
+    there before the moves (a seeded lot among several); otherwise a seeded lot."""
+    owner = contest.territory.owner_id
+    if owner in contest.forces:
+        contest.defender, contest.defender_reason = owner, "owner"
+        return
+    stayed = sorted(pid for pid, us in contest.forces.items()
+                    if any(u.pk not in moved_in for u in us))
+    candidates = stayed or sorted(contest.forces)
+    if len(candidates) == 1:
+        contest.defender, contest.defender_reason = candidates[0], "already_there"
+        return
+    rng = derived_random(campaign.seed, "defender", campaign.turn, contest.territory.pk)
+    contest.defender = candidates[rng.randrange(len(candidates))]
+    contest.defender_reason = "lot"
+
+
+def _battle_order(campaign: Campaign, contests: list[Contest],
+                  players: dict[int, Player]) -> list[Contest]:
+    """R-BJ-4: a seeded lot picks the first player; players then pick in turn (player
+    order, wrapping). A picker takes the remaining battle they fight in on the territory
+    with the lowest id, else the remaining battle with the lowest territory id."""
+    ids = sorted(players)
+    rng = derived_random(campaign.seed, "battle_order", campaign.turn)
+    first = rng.randrange(len(ids))
+    remaining = sorted(contests, key=lambda c: c.territory.pk)
+    picks: list[dict[str, Any]] = []
+    ordered: list[Contest] = []
+    index = first
+    while remaining:
+        picker = ids[index % len(ids)]
+        own = [c for c in remaining if picker in c.forces]
+        chosen = (own or remaining)[0]
+        remaining.remove(chosen)
+        ordered.append(chosen)
+        picks.append({"player": picker, "territory": chosen.territory.pk})
+        index += 1
+    record_event(campaign=campaign, kind="battle_order",
+                 data={"first_picker": ids[first], "lot": {"players": ids, "drawn": first},
+                       "picks": picks})
+    return ordered
+
+
+def _create_battle(campaign: Campaign, contest: Contest, position: int) -> Battle:
+    from economy.models import Building
+
+    territory = contest.territory
+    defender = contest.defender
+    assert defender is not None
+    with_buildings = territory.owner_id == defender
+    buildings = (list(Building.objects.filter(territory=territory, hit_points__gt=0))
+                 if with_buildings else [])
+    seed = derived_seed(campaign.seed, "battle", campaign.turn, territory.name)
+    engine_input = battle_input(
+        territory_id=territory.pk, defender=side_key(defender),
+        sides={side_key(pid): us for pid, us in contest.forces.items()},
+        buildings=buildings, seed=seed)
+    sides = []
+    for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
+        sides.append({
+            "player": pid, "role": "defender" if pid == defender else "attacker",
+            "units": [{"id": u.pk, "model": u.model, "name": u.name,
+                       "reinforcement": u.pk in contest.reinforcements}
+                      for u in contest.forces[pid]],
+        })
+    mode = campaign.settings.battle_mode
+    battle = Battle.objects.create(
+        campaign=campaign, turn=campaign.turn, territory=territory, order=position,
+        sides=sides, defender_id=defender, seed=seed, input=engine_input.to_dict(),
+        mode=mode)
+    BattleParticipant.objects.bulk_create([
+        BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
+                          pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,
+                          origin=contest.reinforcements.get(u.pk))
+        for pid, us in contest.forces.items() for u in us
+    ])
+    record_event(campaign=campaign, kind="battle_opened", data={
+        "battle": battle.pk, "territory": territory.pk, "name": territory.name,
+        "order": position, "defender": defender, "defender_reason": contest.defender_reason,
+        "sides": sides, "mode": mode, "seed": seed, "buildings": len(buildings)})
+    if mode == "engine":
+        from battles.services.jobs import schedule_battle
+
+        schedule_battle(battle.pk)
+    return battle
+
+
+def unfinished_battles(campaign: Campaign) -> int:
+    return Battle.objects.filter(campaign=campaign, turn=campaign.turn).exclude(
+        status=Battle.Status.FINISHED).count()
+
+
+__all__ = ["open_battles", "take_territory", "unfinished_battles"]

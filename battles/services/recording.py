@@ -1,0 +1,212 @@
+"""Writing a battle's result into the campaign — once.
+
+`record_result` is the single path for engine results and tabletop results. It creates
+the battle's one-to-one `BattleRecord` in the same transaction as every effect: a second
+call (a job delivered twice, two confirmations racing) finds the record and changes
+nothing, and the unique key makes that a database guarantee.
+
+Seed, "Tactical phase": units "engage into battle until all the units of one side are
+either destroyed or retreat to an adjacent territory. You can only retreat to a
+territory you control. If, through game-play, a unit can't retreat to an adjacent,
+controlled territory then they are removed from the map and reappear at the beginning of
+the next Movement phase on any territory that unit's player controls. That unit cannot
+change any Equipment or Pilots until the beginning of the subsequent Strategic Turn."
+The unit card: damage is split into repairable (slash) and unrepairable (cross) hit
+points.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from battles.engine.model import BattleResult
+from battles.models import Battle, BattleParticipant, BattleRecord
+from battles.services.experience import award_xp, battle_xp_kinds
+from battles.services.opening import _adjacency, take_territory
+from campaign.models import Campaign, Order, Player
+from campaign.services.journal import record_event
+
+log = logging.getLogger(__name__)
+
+
+def record_result(*, battle_id: int, result: dict[str, Any] | BattleResult,
+                  source: str = "engine") -> bool:
+    """Apply `result` (a `BattleResult` or its dict) to the campaign. Returns False when
+    the battle was already recorded (nothing changes)."""
+    data = result.to_dict() if isinstance(result, BattleResult) else dict(result)
+    outcome = BattleResult.from_dict(data)
+    campaign_id = Battle.objects.filter(pk=battle_id).values_list("campaign_id", flat=True)
+    with transaction.atomic():
+        # Lock order: campaign, then battle (as the clock does), so recordings of one
+        # campaign are serialised and cannot interleave with an advance.
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id.get())
+        battle = Battle.objects.select_for_update().select_related("territory").get(
+            pk=battle_id)
+        if BattleRecord.objects.filter(battle=battle).exists():
+            return False
+        try:
+            with transaction.atomic():
+                BattleRecord.objects.create(battle=battle, source=source)
+        except IntegrityError:
+            return False
+        summary = _apply(campaign, battle, outcome)
+        stored = {k: v for k, v in data.items() if k != "log"}
+        battle.result = stored
+        battle.log = list(data.get("log") or [])
+        battle.status = Battle.Status.FINISHED
+        battle.finished_at = timezone.now()
+        battle.proposed_result = None
+        battle.save(update_fields=["result", "log", "status", "finished_at", "winner",
+                                   "proposed_result"])
+        record_event(campaign=campaign, kind="battle_result",
+                     data={"battle": battle.pk, "source": source, **summary})
+    return True
+
+
+def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[str, Any]:
+    from economy.models import Building, Operative, Unit
+
+    territory = battle.territory
+    sides = {str(s["player"]): s["player"] for s in battle.sides}
+    players = {p.pk: p for p in Player.objects.filter(pk__in=sides.values())}
+    winner_id = sides.get(str(outcome.winner)) if outcome.winner is not None else None
+    battle.winner_id = winner_id
+    participants = {p.unit_id: p for p in BattleParticipant.objects.filter(battle=battle)}
+    units = {u.pk: u for u in Unit.objects.select_for_update().filter(
+        pk__in=participants)}
+    pilots = {o.pk: o for o in Operative.objects.select_for_update().filter(
+        pk__in=[p.pilot_id for p in participants.values() if p.pilot_id])}
+    graph = _adjacency(campaign)
+    origins = dict(Order.objects.filter(campaign=campaign, turn=battle.turn,
+                                        unit_id__in=participants,
+                                        status=Order.Status.EXECUTED)
+                   .values_list("unit_id", "origin_id"))
+    pilot_rule = campaign.settings.pilot_of_destroyed_unit
+    outcomes = {int(u.id): u for u in outcome.units}
+
+    # Ownership first: the winner's units now stand on a territory with no enemy.
+    owner_before = territory.owner_id
+    standing_winner = winner_id is not None and any(
+        o.fate in ("intact", "damaged") and participants.get(uid)
+        and participants[uid].player_id == winner_id for uid, o in outcomes.items())
+    if standing_winner and winner_id != territory.owner_id:
+        take_territory(territory=territory, player=players[winner_id], reason="battle")
+
+    report: list[dict[str, Any]] = []
+    retreats: list[dict[str, Any]] = []
+    off_map: list[int] = []
+    xp_by_unit: dict[int, list[str]] = defaultdict(list)
+    for event in outcome.xp_events:
+        xp_by_unit[int(event.unit_id)].append(event.kind)
+    owned = _owned_territories(campaign)
+    for uid, participant in participants.items():
+        unit = units[uid]
+        result = outcomes.get(uid)
+        fate = result.fate if result else "intact"
+        if result is not None:
+            unit.damage_repairable = result.repairable
+            unit.damage_unrepairable = result.unrepairable
+        # R-BJ-5: a side that did not win leaves the field: what is not destroyed retreats.
+        if fate in ("intact", "damaged") and winner_id is not None \
+                and participant.player_id != winner_id:
+            fate = "retreated"
+        destination = None
+        pilot = pilots.get(participant.pilot_id) if participant.pilot_id else None
+        if fate == "destroyed":
+            unit.status = Unit.Status.DESTROYED
+            unit.pilot = None
+            if pilot is not None:
+                if pilot_rule == "dies":
+                    pilot.alive = False
+                    pilot.save(update_fields=["alive"])
+                else:  # R-BJ-6: the pilot ejects and goes where a retreat would go
+                    pilot.territory_id = _retreat_to(unit, participant, origins, graph,
+                                                     owned, territory.pk)
+                    pilot.save(update_fields=["territory"])
+        elif fate == "retreated":
+            destination = _retreat_to(unit, participant, origins, graph, owned,
+                                      territory.pk)
+            if destination is None:
+                unit.status = Unit.Status.OFF_MAP
+                unit.territory = None
+                unit.locked_until_turn = battle.turn + 2
+                off_map.append(uid)
+            else:
+                unit.territory_id = destination
+                retreats.append({"unit": uid, "to": destination})
+        else:
+            unit.territory_id = territory.pk  # reinforcements stay where they fought
+        unit.save(update_fields=["damage_repairable", "damage_unrepairable", "status",
+                                 "pilot", "territory", "locked_until_turn"])
+        if pilot is not None and pilot.pk == participant.pilot_id:
+            if pilot.territory_id != unit.territory_id and fate != "destroyed":
+                pilot.territory_id = unit.territory_id
+                pilot.save(update_fields=["territory"])
+            alive = not (fate == "destroyed" and pilot_rule == "dies")
+            kinds = battle_xp_kinds(class_key=pilot.klass, events=xp_by_unit.get(uid, []),
+                                    survived=fate != "destroyed") if alive else []
+            if kinds:
+                pilot.player = players[participant.player_id]
+                pilot.player.campaign = campaign
+                award_xp(operative=pilot, kinds=kinds, campaign=campaign,
+                         context={"battle": battle.pk, "unit": uid})
+        report.append({"unit": uid, "player": participant.player_id, "model": unit.model,
+                       "fate": fate, "hit_points_left": result.hit_points_left
+                       if result else None, "reinforcement": participant.reinforcement})
+
+    # Unpiloted vehicles of players who lost the territory retreat like the losers.
+    if territory.owner_id != owner_before and owner_before is not None:
+        for unit in Unit.objects.select_for_update().filter(
+                territory=territory, player_id=owner_before, status=Unit.Status.READY):
+            destination = _retreat_to(unit, None, origins, graph, owned, territory.pk)
+            if destination is None:
+                unit.status, unit.territory = Unit.Status.OFF_MAP, None
+                unit.locked_until_turn = battle.turn + 2
+                off_map.append(unit.pk)
+            else:
+                unit.territory_id = destination
+                retreats.append({"unit": unit.pk, "to": destination})
+            unit.save(update_fields=["status", "territory", "locked_until_turn"])
+
+    destroyed = [int(b) for b in outcome.buildings_destroyed]
+    gone = list(Building.objects.filter(territory=territory, pk__in=destroyed)
+                .values("pk", "kind"))
+    Building.objects.filter(territory=territory, pk__in=destroyed).delete()
+    for b in outcome.buildings:
+        if not b.destroyed:
+            Building.objects.filter(territory=territory, pk=int(b.id)).update(
+                hit_points=max(0, b.hit_points_left))
+    return {
+        "territory": territory.pk, "name": territory.name, "winner": winner_id,
+        "owner_before": owner_before, "owner": territory.owner_id,
+        "owner_changed": territory.owner_id != owner_before, "units": report,
+        "retreats": retreats, "off_map": off_map,
+        "buildings_destroyed": [{"id": b["pk"], "kind": b["kind"]} for b in gone],
+        "rounds": outcome.rounds, "end_reason": outcome.end_reason,
+    }
+
+
+def _owned_territories(campaign: Campaign) -> dict[int, int | None]:
+    from territories.models import Territory
+
+    return dict(Territory.objects.filter(campaign=campaign).values_list("pk", "owner_id"))
+
+
+def _retreat_to(unit: Any, participant: BattleParticipant | None, origins: dict[int, int],
+                graph: dict[int, set[int]], owned: dict[int, int | None],
+                battlefield: int) -> int | None:
+    """R-BJ-7: a retreat goes to an adjacent territory the unit's player controls: the one
+    it came from if that qualifies (its move's origin, or a reinforcement's territory),
+    else the one with the lowest id; None when there is none (off the map)."""
+    candidates = sorted(t for t in graph.get(battlefield, ())
+                        if owned.get(t) == unit.player_id)
+    if not candidates:
+        return None
+    preferred = (participant.origin_id if participant is not None and participant.origin_id
+                 else origins.get(unit.pk))
+    return preferred if preferred in candidates else candidates[0]
