@@ -1,0 +1,180 @@
+"""Pages of the meta-map and of one territory: the map picture (the same SVG the API
+serves), the territorial 16x16 map, building/upgrading (commercial phase),
+activation with a live energy budget (activity phase), and the warehouse contents.
+
+Reads go through `territories.selectors.territories_for` (what the caller may see);
+writes call the economy services the API calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+from campaign.access import Membership
+from campaign.models import Player
+from campaign.pages.common import attempt, campaign_page, render_campaign
+from campaign.rules import tables
+from campaign.rules.formulas import building_energy
+from territories.selectors import territories_for
+from territories.svg import meta_map_svg, territory_map_svg
+
+
+def _players(campaign_id: int) -> dict[int, dict[str, str]]:
+    return {p.pk: {"color": p.color, "username": p.user.username}
+            for p in Player.objects.filter(campaign_id=campaign_id).select_related("user")}
+
+
+@campaign_page
+def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
+    rows = territories_for(member)
+    players = _players(member.campaign.pk)
+    svg = meta_map_svg(campaign_id=member.campaign.pk, campaign_name=member.campaign.name,
+                       territories=rows, players=players,
+                       viewer=member.player.pk if member.player else None)
+    for row in rows:
+        row["owner_info"] = players.get(row["owner"]) if row["owner"] else None
+    rows.sort(key=lambda r: (not r["mine"], r["name"]))
+    return render_campaign(request, member, "pages/map.html", {
+        "svg": mark_safe(svg),  # built by territories.svg with every text escaped
+        "rows": rows, "players": players})
+
+
+def _territory_row(member: Membership, territory_id: int) -> dict[str, Any]:
+    rows = territories_for(member, only=territory_id)
+    if not rows:
+        raise Http404("No such territory in this campaign.")
+    return rows[0]
+
+
+def _energy_budget(member: Membership, territory_id: int, active: set[int] | None
+                   ) -> dict[str, Any] | None:
+    """Supply and demand of the territory's power pool, for the current activation or
+    for a plan (`active`) being edited. Read only."""
+    from economy.services.energy import player_pools, pool_of
+
+    player = member.player
+    if player is None:
+        return None
+    overrides = {territory_id: active} if active is not None else None
+    pools = player_pools(player, overrides)
+    try:
+        pool = pool_of(pools, territory_id)
+    except StopIteration:
+        return None
+    return {"supply": pool.supply, "demand": pool.demand, "balance": pool.balance,
+            "grid": pool.grid, "ok": pool.demand <= pool.supply}
+
+
+@campaign_page
+def territory(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
+    from economy.models import Building
+    from economy.services.storage import describe, load_holdings
+
+    row = _territory_row(member, territory_id)
+    players = _players(member.campaign.pk)
+    owner = players.get(row["owner"]) if row["owner"] else None
+    ctx: dict[str, Any] = {"t": row, "owner": owner,
+                           "grid_svg": mark_safe(territory_map_svg(
+                               name=row["name"], buildings=row.get("buildings")))}
+    neighbor_names = dict(member.campaign.territories.filter(pk__in=row["neighbors"])
+                          .values_list("pk", "name"))
+    ctx["neighbors"] = [(pk, neighbor_names.get(pk, pk)) for pk in row["neighbors"]]
+    if row["mine"] or (member.is_umpire and "buildings" in row):
+        buildings = list(Building.objects.filter(territory_id=territory_id).order_by("pk"))
+        for b in buildings:
+            spec = tables.BUILDINGS.get(b.kind)
+            b.spec = spec
+            b.energy = building_energy(b.kind, b.upgrades) if spec else 0
+            b.upgrade_options = [u for k, u in spec.upgrades.items()
+                                 if k not in b.upgrades] if spec else []
+            b.upgrade_names = [spec.upgrades[k].name for k in b.upgrades
+                               if spec and k in spec.upgrades]
+        ctx["buildings"] = buildings
+        holdings = load_holdings(territory_id)
+        ctx["holdings"] = {
+            "containers": holdings.containers, "used": holdings.used(),
+            "resources": sorted((describe(k), n) for k, n in holdings.resources.items() if n),
+            "loose": sorted(holdings.loose.items()),
+        }
+        if row["mine"]:
+            ctx["budget"] = _energy_budget(member, territory_id, None)
+            ctx["building_kinds"] = list(tables.BUILDINGS.values())
+            taken = {(b.x, b.y) for b in buildings}
+            ctx["free_count"] = tables.GRID_SIZE ** 2 - len(taken)
+    return render_campaign(request, member, "pages/territory.html", ctx)
+
+
+def _own(member: Membership) -> Player:
+    if member.player is None:
+        raise Http404("Only players own territories.")
+    player = member.player
+    player.campaign = member.campaign
+    return player
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+@require_POST
+@campaign_page
+def build(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
+    from economy.services.buildings import building_create
+
+    player = _own(member)
+    x, y = _int(request.POST.get("x")), _int(request.POST.get("y"))
+    kind = request.POST.get("kind", "")
+    spec = tables.BUILDINGS.get(kind)
+    attempt(request, lambda: building_create(player=player, territory_id=territory_id,
+                                             kind=kind, x=x, y=y),
+            success=f"{spec.name if spec else kind} built at ({x}, {y}).")
+    return redirect("territory", member.campaign.pk, territory_id)
+
+
+@require_POST
+@campaign_page
+def upgrade(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
+    from economy.services.buildings import building_upgrade
+
+    player = _own(member)
+    attempt(request, lambda: building_upgrade(
+        player=player, building_id=_int(request.POST.get("building")),
+        upgrade=request.POST.get("upgrade", "")), success="Upgrade fitted.")
+    return redirect("territory", member.campaign.pk, territory_id)
+
+
+def _active_ids(request: HttpRequest) -> set[int]:
+    return {v for v in (_int(s) for s in request.POST.getlist("active")) if v is not None}
+
+
+@require_POST
+@campaign_page
+def activate(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
+    from economy.services.energy import activation_set
+
+    player = _own(member)
+    active = sorted(_active_ids(request))
+    attempt(request, lambda: activation_set(player=player, territory_id=territory_id,
+                                            active=list(active)),
+            success="Activation saved.")
+    return redirect("territory", member.campaign.pk, territory_id)
+
+
+@require_POST
+@campaign_page
+def energy_preview(request: HttpRequest, member: Membership, territory_id: int
+                   ) -> HttpResponse:
+    """htmx: the energy budget of the activation being edited (nothing is saved)."""
+    row = _territory_row(member, territory_id)
+    if not row["mine"]:
+        raise Http404("Not your territory.")
+    budget = _energy_budget(member, territory_id, _active_ids(request))
+    return render_campaign(request, member, "pages/_energy.html", {"budget": budget})
