@@ -1,0 +1,361 @@
+"""Checking `then`: each key compares one part of the state (or of a result) with what
+the case expects and returns sentences saying what differed.
+
+Matching is partial: a mapping names only the fields that matter, a list must have the
+same length and match item by item, `"*"` matches anything, and numbers compare by value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.forms.models import model_to_dict
+
+from campaign.casebook.given import Ctx, GivenError
+from campaign.casebook.queries import plain
+
+Checker = Callable[[Ctx, Any], list[str]]
+CHECKERS: dict[str, Checker] = {}
+ANY = "*"
+
+
+def checker(name: str) -> Callable[[Checker], Checker]:
+    def register(fn: Checker) -> Checker:
+        CHECKERS[name] = fn
+        return fn
+    return register
+
+
+def show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def match(expected: Any, actual: Any, where: str = "") -> list[str]:
+    """Sentences for every place where `actual` does not match `expected`."""
+    label = where or "value"
+    if isinstance(expected, str) and expected == ANY:
+        return []
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{label}: expected a mapping {show(expected)}, got {show(actual)}"]
+        diffs: list[str] = []
+        for key, value in expected.items():
+            k = str(key)
+            if k not in actual:
+                diffs.append(f"{label}.{k}: expected {show(value)}, got nothing")
+            else:
+                diffs.extend(match(value, actual[k], f"{label}.{k}" if where else k))
+        return diffs
+    if isinstance(expected, list):
+        if not isinstance(actual, (list, tuple)):
+            return [f"{label}: expected {show(expected)}, got {show(actual)}"]
+        if len(expected) != len(actual):
+            return [f"{label}: expected {show(expected)}, got {show(list(actual))}"]
+        diffs = []
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            diffs.extend(match(e, a, f"{label}[{i}]"))
+        return diffs
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        same = expected is actual or (expected == actual and type(expected) is type(actual))
+    elif isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        same = abs(expected - actual) < 1e-6
+    else:
+        same = expected == actual
+    return [] if same else [f"{label}: expected {show(expected)}, got {show(actual)}"]
+
+
+def subsequence(expected: list[Any], actual: list[Any], where: str) -> list[str]:
+    """Every expected item matches some actual item, in order (others may be between)."""
+    i = 0
+    for n, item in enumerate(expected):
+        while i < len(actual) and match(item, actual[i]):
+            i += 1
+        if i >= len(actual):
+            return [f"{where}: no entry matching {show(item)} (item {n + 1} of the expected "
+                    f"list) in order among {len(actual)} entries"]
+        i += 1
+    return []
+
+
+def as_data(value: Any) -> Any:
+    """A result as plain data: model rows as dicts (with `id`), dataclasses as dicts."""
+    from django.db.models import Model
+
+    if isinstance(value, Model):
+        data = model_to_dict(value)
+        data["id"] = value.pk
+        return plain(data)
+    if isinstance(value, (list, tuple)):
+        return [as_data(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): as_data(v) for k, v in value.items()}
+    return plain(value)
+
+
+# ---------------------------------------------------------------------------
+# Checkers
+# ---------------------------------------------------------------------------
+
+
+@checker("credits")
+def c_credits(ctx: Ctx, expected: dict[str, int]) -> list[str]:
+    from economy.services.ledger import balance_from_ledger
+
+    diffs = []
+    for name, amount in expected.items():
+        player = ctx.player(name)
+        player.refresh_from_db()
+        diffs += match(amount, player.credits, f"credits of {name}")
+        ledger = balance_from_ledger(player)
+        if ledger != player.credits:
+            diffs.append(f"credits of {name}: the cached balance {player.credits} differs "
+                         f"from the ledger's sum {ledger}")
+    return diffs
+
+
+@checker("ledger")
+def c_ledger(ctx: Ctx, expected: dict[str, list[dict[str, Any]]]) -> list[str]:
+    diffs = []
+    for name, entries in expected.items():
+        player = ctx.player(name)
+        rows = [{"reason": e.reason, "amount": e.amount, "detail": e.detail}
+                for e in player.ledger.order_by("id") if e.detail != "casebook given"]
+        diffs += match(entries, rows, f"ledger of {name}")
+    return diffs
+
+
+@checker("research_points")
+def c_research(ctx: Ctx, expected: dict[str, int]) -> list[str]:
+    diffs = []
+    for name, points in expected.items():
+        player = ctx.player(name)
+        player.refresh_from_db()
+        diffs += match(points, player.research_points, f"research points of {name}")
+    return diffs
+
+
+def _player_name(ctx: Ctx, player_id: int | None) -> str | None:
+    if player_id is None:
+        return None
+    return next((n for n, p in ctx.players.items() if p.pk == player_id), f"#{player_id}")
+
+
+def _territory_name(ctx: Ctx, territory_id: int | None) -> str | None:
+    if territory_id is None:
+        return None
+    return next((n for n, t in ctx.territories.items() if t.pk == territory_id),
+                f"#{territory_id}")
+
+
+@checker("owners")
+def c_owners(ctx: Ctx, expected: dict[str, str | None]) -> list[str]:
+    diffs = []
+    for name, owner in expected.items():
+        t = ctx.territory(name)
+        t.refresh_from_db()
+        diffs += match(owner, _player_name(ctx, t.owner_id), f"owner of {name}")
+    return diffs
+
+
+@checker("explored")
+def c_explored(ctx: Ctx, expected: dict[str, bool]) -> list[str]:
+    diffs = []
+    for name, flag in expected.items():
+        t = ctx.territory(name)
+        t.refresh_from_db()
+        diffs += match(flag, t.ever_owned, f"{name} explored")
+    return diffs
+
+
+@checker("buildings")
+def c_buildings(ctx: Ctx, expected: dict[str, dict[str, int]]) -> list[str]:
+    """Number of buildings of each listed kind per territory."""
+    from economy.models import Building
+
+    diffs = []
+    for name, kinds in expected.items():
+        t = ctx.territory(name)
+        for kind, count in kinds.items():
+            have = Building.objects.filter(territory=t, kind=kind).count()
+            diffs += match(count, have, f"{kind} buildings on {name}")
+    return diffs
+
+
+@checker("building")
+def c_building(ctx: Ctx, expected: dict[str, dict[str, Any]]) -> list[str]:
+    diffs = []
+    for name, fields in expected.items():
+        b = ctx.building(name)
+        b.refresh_from_db()
+        diffs += match(fields, as_data(b), f"building {name}")
+    return diffs
+
+
+def _stock_key(resource: str, refined: bool, pure: bool) -> str:
+    return resource + (":refined" if refined else "") + (":pure" if pure else "")
+
+
+@checker("stock")
+def c_stock(ctx: Ctx, expected: dict[str, dict[str, int]]) -> list[str]:
+    """Units per resource key (`minerals`, `minerals:refined`, `minerals:pure`); a kind
+    not stored counts as 0."""
+    from economy.models import Stock
+
+    diffs = []
+    for name, kinds in expected.items():
+        have: dict[str, int] = {}
+        for s in Stock.objects.filter(territory=ctx.territory(name)):
+            key = _stock_key(s.resource, s.refined, s.pure)
+            have[key] = have.get(key, 0) + s.units
+        for key, units in kinds.items():
+            diffs += match(units, have.get(key, 0), f"stock of {key} on {name}")
+    return diffs
+
+
+@checker("exploration")
+def c_exploration(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    from territories.models import Exploration
+
+    diffs = []
+    for name, fields in expected.items():
+        row = Exploration.objects.filter(territory=ctx.territory(name)).first()
+        if fields is None:
+            if row is not None:
+                diffs.append(f"exploration of {name}: expected none, got {row.resource}")
+            continue
+        if row is None:
+            diffs.append(f"exploration of {name}: expected {show(fields)}, got none")
+            continue
+        data = as_data(row)
+        data["player"] = _player_name(ctx, row.player_id)
+        diffs += match(fields, data, f"exploration of {name}")
+    return diffs
+
+
+@checker("units")
+def c_units(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    diffs = []
+    for uid, fields in expected.items():
+        unit = ctx.unit(uid)
+        unit.refresh_from_db()
+        data = as_data(unit)
+        data["territory"] = _territory_name(ctx, unit.territory_id)
+        data["player"] = _player_name(ctx, unit.player_id)
+        data["weapons"] = sorted(w.weapon for w in unit.weapons.all())
+        if unit.pilot_id:
+            data["pilot"] = {"class": unit.pilot.klass, "level": unit.pilot.level,
+                             "xp": unit.pilot.xp, "alive": unit.pilot.alive}
+        diffs += match(fields, data, f"unit {uid}")
+    return diffs
+
+
+@checker("operatives")
+def c_operatives(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    diffs = []
+    for name, fields in expected.items():
+        op = ctx.operative(name)
+        op.refresh_from_db()
+        data = as_data(op)
+        data["class"] = op.klass
+        data["territory"] = _territory_name(ctx, op.territory_id)
+        diffs += match(fields, data, f"operative {name}")
+    return diffs
+
+
+def _events(ctx: Ctx) -> list[dict[str, Any]]:
+    from campaign.models import Event
+
+    since = ctx.results.get("__first_event__", 0)
+    return [{"kind": e.kind, "data": e.data, "visibility": e.visibility, "turn": e.turn,
+             "phase": e.phase}
+            for e in Event.objects.filter(campaign=ctx.campaign, pk__gt=since).order_by("id")]
+
+
+@checker("journal")
+def c_journal(ctx: Ctx, expected: Any) -> list[str]:
+    """Events written during `when`: a list (in order, others may be between) of
+    `{kind, data, visibility}`, or a mapping kind -> number of such events."""
+    events = _events(ctx)
+    if isinstance(expected, dict):
+        diffs = []
+        for kind, count in expected.items():
+            diffs += match(count, sum(1 for e in events if e["kind"] == kind),
+                           f"journal entries of kind {kind}")
+        return diffs
+    return subsequence(list(expected), events, "journal")
+
+
+@checker("result")
+def c_result(ctx: Ctx, expected: Any) -> list[str]:
+    return match(expected, as_data(ctx.last), "result")
+
+
+@checker("results")
+def c_results(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    diffs = []
+    for name, value in expected.items():
+        if name not in ctx.results:
+            diffs.append(f"result {name}: no step was kept under this name")
+            continue
+        diffs += match(value, as_data(ctx.results[name]), f"result {name}")
+    return diffs
+
+
+@checker("battle")
+def c_battle(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    if "__battle__" not in ctx.results:
+        return ["battle: the case played no battle"]
+    actual = ctx.results["__battle__"]
+    expected = dict(expected)
+    diffs: list[str] = []
+    log = expected.pop("log", None)
+    if log is not None:
+        diffs += subsequence(list(log), actual.get("log", []), "battle log")
+    no_log = expected.pop("no_log", None)
+    for item in no_log or []:
+        if any(not match(item, entry) for entry in actual.get("log", [])):
+            diffs.append(f"battle log: an entry matches {show(item)}, expected none")
+    diffs += match(expected, actual, "battle")
+    return diffs
+
+
+@checker("phase")
+def c_phase(ctx: Ctx, expected: str) -> list[str]:
+    ctx.campaign.refresh_from_db()
+    return match(expected, ctx.campaign.phase, "phase")
+
+
+@checker("turn")
+def c_turn(ctx: Ctx, expected: int) -> list[str]:
+    ctx.campaign.refresh_from_db()
+    return match(expected, ctx.campaign.turn, "turn")
+
+
+@checker("rows")
+def c_rows(ctx: Ctx, expected: dict[str, int]) -> list[str]:
+    """Number of rows of a model in the campaign, e.g. `economy.Trade: 1`."""
+    from django.apps import apps
+
+    diffs = []
+    for label, count in expected.items():
+        model = apps.get_model(label)
+        diffs += match(count, model.objects.count(), f"rows of {label}")
+    return diffs
+
+
+# Keys the runner handles itself.
+RUNNER_KEYS = frozenset({"error", "errors", "dice_left"})
+
+
+def check_then(ctx: Ctx, then: dict[str, Any]) -> list[str]:
+    diffs: list[str] = []
+    for key, expected in then.items():
+        if key in RUNNER_KEYS:
+            continue
+        if key not in CHECKERS:
+            raise GivenError(f"unknown expectation {key!r}; known: "
+                             f"{', '.join(sorted({*CHECKERS, *RUNNER_KEYS}))}")
+        diffs += CHECKERS[key](ctx, expected)
+    return diffs

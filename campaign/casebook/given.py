@@ -1,0 +1,328 @@
+"""Building the state a case starts from (`given`), with defaults for what is not said.
+
+Defaults: the line map Alpha-Beta-Gamma-Delta-Epsilon, players alice and bob with no
+credits, a running campaign in turn 1's commercial phase, nothing owned, no buildings.
+Rows are created directly (the state *before* the rule under test), except credits,
+which go through the ledger so the balance and its entries agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from campaign.models import Campaign, Player
+
+DEFAULT_MAP = {
+    "nodes": ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"],
+    "edges": [["Alpha", "Beta"], ["Beta", "Gamma"], ["Gamma", "Delta"], ["Delta", "Epsilon"]],
+}
+DEFAULT_PLAYERS = ("alice", "bob")
+GIVEN_KEYS = frozenset({"map", "players", "holdings", "explored", "buildings",
+                        "starting_buildings", "deposits", "operatives", "units", "weapons",
+                        "stock", "passages", "settings", "turn", "phase", "status", "seed"})
+# Inverse of the mine yield table, to store plausible dice for a deposit given by fields.
+_ACTIVE_FOR_YIELD = {1: 1, 2: 2, 3: 4, 4: 6, 5: 8}
+
+
+class GivenError(ValueError):
+    """`given` names something that does not exist or is malformed."""
+
+
+@dataclass
+class Ctx:
+    """Everything a case refers to by name while it runs."""
+
+    campaign: Campaign
+    umpire: Any
+    players: dict[str, Player] = field(default_factory=dict)
+    territories: dict[str, Any] = field(default_factory=dict)
+    buildings: dict[str, Any] = field(default_factory=dict)
+    units: dict[str, Any] = field(default_factory=dict)
+    operatives: dict[str, Any] = field(default_factory=dict)
+    weapons: dict[str, Any] = field(default_factory=dict)
+    results: dict[str, Any] = field(default_factory=dict)
+    last: Any = None
+    errors: list[tuple[int, str, str]] = field(default_factory=list)
+    dice: Any = None
+    battles: dict[str, Any] = field(default_factory=dict)
+
+    # --- look-ups by the names the case uses ---------------------------------------
+    def player(self, name: Any) -> Player:
+        try:
+            return self.players[str(name)]
+        except KeyError:
+            raise GivenError(f"unknown player {name!r} (given: {sorted(self.players)})") from None
+
+    def territory(self, name: Any) -> Any:
+        try:
+            return self.territories[str(name)]
+        except KeyError:
+            raise GivenError(f"unknown territory {name!r}") from None
+
+    def building(self, name: Any) -> Any:
+        try:
+            return self.buildings[str(name)]
+        except KeyError:
+            raise GivenError(f"unknown building {name!r} (name it with 'name:')") from None
+
+    def unit(self, name: Any) -> Any:
+        try:
+            return self.units[str(name)]
+        except KeyError:
+            raise GivenError(f"unknown unit {name!r}") from None
+
+    def operative(self, name: Any) -> Any:
+        if str(name) in self.operatives:
+            return self.operatives[str(name)]
+        if str(name) in self.units and self.units[str(name)].pilot_id:
+            self.units[str(name)].refresh_from_db()
+            return self.units[str(name)].pilot
+        raise GivenError(f"unknown operative {name!r}")
+
+    def refresh(self) -> None:
+        self.campaign.refresh_from_db()
+        for p in self.players.values():
+            p.refresh_from_db()
+            p.campaign = self.campaign
+
+
+_USERS: dict[str, Any] = {}
+
+
+def prepare_users(names: set[str]) -> None:
+    """Create the users every case needs once, before the cases' transactions (the
+    throwaway database keeps them; a case only ever creates its own campaign rows)."""
+    user_model = get_user_model()
+    _USERS.clear()
+    for name in sorted(names | {"uma"}):
+        _USERS[name], _ = user_model.objects.get_or_create(username=name)
+
+
+def _user(username: str) -> Any:
+    if username in _USERS:
+        return _USERS[username]
+    user, _ = get_user_model().objects.get_or_create(username=username)
+    return user
+
+
+def build(given: dict[str, Any]) -> Ctx:
+    """Create the campaign and every row `given` describes; return the context."""
+    from campaign.services.campaigns import campaign_create
+    from territories.models import Territory
+
+    unknown = set(given) - GIVEN_KEYS
+    if unknown:
+        raise GivenError(f"unknown 'given' key(s): {', '.join(sorted(unknown))}")
+    umpire = _user("uma")
+    campaign = campaign_create(umpire=umpire, name="casebook", map_spec=given.get("map",
+                               DEFAULT_MAP), options=given.get("settings") or {},
+                               seed=int(given.get("seed", 8)))
+    campaign.status = given.get("status", Campaign.Status.RUNNING)
+    campaign.turn = int(given.get("turn", 1))
+    campaign.phase = given.get("phase", "commercial")
+    campaign.save(update_fields=["status", "turn", "phase"])
+    ctx = Ctx(campaign=campaign, umpire=umpire)
+    ctx.territories = {t.name: t for t in Territory.objects.filter(campaign=campaign)}
+    _players(ctx, given.get("players", list(DEFAULT_PLAYERS)))
+    _holdings(ctx, given.get("holdings") or {}, given.get("explored") or [])
+    for name in given.get("starting_buildings") or []:
+        _starting_buildings(ctx, name)
+    for spec in given.get("buildings") or []:
+        _building(ctx, spec)
+    for spec in given.get("deposits") or []:
+        _deposit(ctx, spec)
+    for spec in given.get("operatives") or []:
+        _operative(ctx, spec)
+    for spec in given.get("units") or []:
+        _unit(ctx, spec)
+    for spec in given.get("weapons") or []:
+        _stored_weapon(ctx, spec)
+    for spec in given.get("stock") or []:
+        _stock(ctx, spec)
+    for spec in given.get("passages") or []:
+        _passage(ctx, spec)
+    ctx.refresh()
+    return ctx
+
+
+def _players(ctx: Ctx, spec: Any) -> None:
+    from django.db import transaction
+
+    from economy.services.ledger import post
+
+    if isinstance(spec, list):
+        spec = {name: {} for name in spec}
+    if not isinstance(spec, dict):
+        raise GivenError("'players' must be a list of names or a mapping name -> {credits}")
+    for name, attrs in spec.items():
+        attrs = attrs or {}
+        if isinstance(attrs, int):
+            attrs = {"credits": attrs}
+        player = Player.objects.create(campaign=ctx.campaign, user=_user(str(name)),
+                                       research_points=int(attrs.get("research_points", 0)))
+        player.campaign = ctx.campaign
+        credits = int(attrs.get("credits", 0))
+        if credits:
+            with transaction.atomic():
+                post(player=player, amount=credits, reason="starting_credits",
+                     detail="casebook given")
+        ctx.players[str(name)] = player
+
+
+def _holdings(ctx: Ctx, holdings: dict[str, Any], explored: list[str]) -> None:
+    for owner, names in holdings.items():
+        player = ctx.player(owner)
+        for name in names:
+            t = ctx.territory(name)
+            t.owner = player
+            t.ever_owned = True
+            t.save(update_fields=["owner", "ever_owned"])
+    for name in explored:
+        t = ctx.territory(name)
+        t.ever_owned = True
+        t.save(update_fields=["ever_owned"])
+
+
+def _starting_buildings(ctx: Ctx, territory: str) -> None:
+    from campaign.rules import STARTING_BUILDINGS
+    from territories.services.grid import STARTING_SQUARES
+
+    for kind in STARTING_BUILDINGS:
+        x, y = STARTING_SQUARES[kind]
+        _building(ctx, {"territory": territory, "kind": kind, "x": x, "y": y, "active": True,
+                        "name": f"{territory}:{kind}"})
+
+
+
+def _building(ctx: Ctx, spec: dict[str, Any]) -> None:
+    from campaign.rules import BUILDINGS
+    from economy.models import Building
+
+    kind = spec["kind"]
+    if kind not in BUILDINGS:
+        raise GivenError(f"unknown building kind {kind!r}")
+    territory = ctx.territory(spec["territory"])
+    if "x" in spec and "y" in spec:
+        x, y = int(spec["x"]), int(spec["y"])
+    else:  # next free square from the top-left corner, row by row
+        taken = set(Building.objects.filter(territory=territory).values_list("x", "y"))
+        x, y = next((i % 16, i // 16) for i in range(256) if (i % 16, i // 16) not in taken)
+    fields: dict[str, Any] = {
+        "territory": territory, "kind": kind, "x": x, "y": y,
+        "active": bool(spec.get("active", False)),
+        "hit_points": int(spec.get("hit_points", BUILDINGS[kind].hit_points)),
+        "upgrades": list(spec.get("upgrades") or []),
+        "built_turn": int(spec.get("built_turn", 0)),
+    }
+    for key in ("product", "next_product", "missiles", "refit_turn"):
+        if key in spec:
+            fields[key] = spec[key]
+    building = Building.objects.create(**fields)
+    name = spec.get("name") or f"{territory.name}:{kind}"
+    if name in ctx.buildings and not spec.get("name"):
+        name = f"{name}#{building.pk}"
+    ctx.buildings[str(name)] = building
+
+
+def _deposit(ctx: Ctx, spec: dict[str, Any]) -> None:
+    from territories.models import Exploration
+
+    territory = ctx.territory(spec["territory"])
+    units = int(spec.get("units_per_shaft", 1))
+    pure = bool(spec.get("pure", False))
+    unstable = bool(spec.get("unstable", False))
+    dice = spec.get("dice") or [_ACTIVE_FOR_YIELD.get(units, 1), 7 if pure else 1,
+                                1 if unstable else 4]
+    owner = territory.owner
+    Exploration.objects.create(
+        campaign=ctx.campaign, territory=territory, player=owner, turn=ctx.campaign.turn,
+        active_die=dice[0], passive_die=dice[1], nemesis_die=dice[2],
+        resource=spec.get("resource", "minerals"), units_per_shaft=units, pure=pure,
+        unstable=unstable, discovery=spec.get("discovery", "") or "",
+        credits_awarded=int(spec.get("credits_awarded", 0)))
+    if not territory.ever_owned:
+        territory.ever_owned = True
+        territory.save(update_fields=["ever_owned"])
+
+
+def _operative(ctx: Ctx, spec: dict[str, Any], *, name: str | None = None) -> Any:
+    from economy.models import Operative
+
+    klass = spec.get("class", "soldier")
+    operative = Operative.objects.create(
+        player=ctx.player(spec["player"]),
+        territory=ctx.territory(spec["territory"]) if spec.get("territory") else None,
+        klass=klass, name=str(spec.get("name") or name or ""),
+        level=int(spec.get("level", 1)), xp=int(spec.get("xp", 0)),
+        alive=bool(spec.get("alive", True)))
+    ctx.operatives[str(spec.get("name") or name or f"op{operative.pk}")] = operative
+    return operative
+
+
+def weapon_spec(raw: Any) -> tuple[str, list[str]]:
+    """`"cannon"`, `"cannon+heavy+accurate"` or `{weapon|key: cannon, templates: [...]}`."""
+    if isinstance(raw, str):
+        key, *templates = [p.strip() for p in raw.split("+")]
+        return key, templates
+    if isinstance(raw, dict):
+        return str(raw.get("weapon") or raw.get("key")), list(raw.get("templates") or [])
+    raise GivenError(f"a weapon is a name or a mapping, not {raw!r}")
+
+
+def _unit(ctx: Ctx, spec: dict[str, Any]) -> None:
+    from economy.models import Unit, Weapon
+
+    uid = str(spec["id"])
+    player = ctx.player(spec["player"])
+    territory = ctx.territory(spec["territory"]) if spec.get("territory") else None
+    pilot = None
+    if spec.get("pilot"):
+        p = spec["pilot"]
+        if isinstance(p, str):
+            p = {"class": p}
+        pilot = _operative(ctx, {"player": spec["player"], "territory": spec.get("territory"),
+                                 **p}, name=p.get("name") or f"{uid}.pilot")
+    damage = spec.get("damage") or {}
+    unit = Unit.objects.create(
+        player=player, territory=territory, model=spec.get("model", "golem"),
+        name=str(spec.get("name", uid)), pilot=pilot,
+        damage_repairable=int(damage.get("repairable", 0)),
+        damage_unrepairable=int(damage.get("unrepairable", 0)),
+        extension=bool(spec.get("extension", False)),
+        status=spec.get("status", Unit.Status.READY),
+        locked_until_turn=int(spec.get("locked_until_turn", 0)))
+    for slot, raw in enumerate(spec.get("weapons") or []):
+        key, templates = weapon_spec(raw)
+        w = Weapon.objects.create(player=player, territory=territory, weapon=key,
+                                  templates=templates, unit=unit, slot=slot)
+        ctx.weapons[f"{uid}.{slot}"] = w
+    ctx.units[uid] = unit
+
+
+def _stored_weapon(ctx: Ctx, spec: dict[str, Any]) -> None:
+    from economy.models import Weapon
+
+    key, templates = weapon_spec(spec)
+    w = Weapon.objects.create(player=ctx.player(spec["player"]),
+                              territory=ctx.territory(spec["territory"]), weapon=key,
+                              templates=templates)
+    ctx.weapons[str(spec.get("name") or f"w{w.pk}")] = w
+
+
+def _stock(ctx: Ctx, spec: dict[str, Any]) -> None:
+    from economy.models import Stock
+
+    Stock.objects.create(territory=ctx.territory(spec["territory"]),
+                         resource=spec["resource"], refined=bool(spec.get("refined", False)),
+                         pure=bool(spec.get("pure", False)), units=int(spec["units"]))
+
+
+def _passage(ctx: Ctx, spec: dict[str, Any]) -> None:
+    from territories.models import Passage
+
+    Passage.objects.create(campaign=ctx.campaign, grantor=ctx.player(spec["grantor"]),
+                           grantee=ctx.player(spec["grantee"]),
+                           territory=ctx.territory(spec["territory"]))

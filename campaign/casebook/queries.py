@@ -1,0 +1,219 @@
+"""`query` steps: read a rule or a derived value without changing state.
+
+Pure look-ups go to `campaign.rules` and the engine's unit card (the same functions the
+services and the engine use); campaign look-ups (legal destinations, energy budget,
+warehouse room) go to the services. The answer is what `then: result:` checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, is_dataclass
+from typing import Any
+
+from campaign.casebook.actions import ServiceMissing, StepError, _fresh_player, service
+from campaign.casebook.given import Ctx, weapon_spec
+
+Query = Callable[[Ctx, dict[str, Any]], Any]
+QUERIES: dict[str, Query] = {}
+
+
+def query(name: str) -> Callable[[Query], Query]:
+    def register(fn: Query) -> Query:
+        QUERIES[name] = fn
+        return fn
+    return register
+
+
+def run_query(ctx: Ctx, params: dict[str, Any]) -> Any:
+    name = params.get("name") or params.get("rule")
+    if name not in QUERIES:
+        raise StepError(f"unknown query {name!r}; known: {', '.join(sorted(QUERIES))}")
+    return QUERIES[str(name)](ctx, params)
+
+
+def plain(value: Any) -> Any:
+    """Dataclasses and tuples as plain dicts and lists (for comparisons and messages)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return plain(asdict(value))
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = sorted(value) if isinstance(value, (set, frozenset)) else value
+        return [plain(v) for v in items]
+    return value
+
+
+def _rules() -> Any:
+    import campaign.rules as rules
+
+    return rules
+
+
+def _options(ctx: Ctx) -> Any:
+    ctx.campaign.refresh_from_db()
+    return ctx.campaign.settings
+
+
+@query("exploration_table")
+def q_exploration_table(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """What an exploration roll of these three dice finds (no state)."""
+    r = _rules()
+    active, passive, nemesis = (int(d) for d in p["dice"])
+    spec = r.resource_for_score(active + passive + nemesis)
+    return {"resource": spec.key, "raw_value": spec.raw_value,
+            "refined_value": spec.refined_value, "refined_with": list(spec.refined_with),
+            "units_per_shaft": r.MINE_YIELD[active], "pure": passive >= r.PURE_PASSIVE_MIN,
+            "unstable": nemesis <= r.UNSTABLE_NEMESIS_MAX,
+            "discovery_roll": nemesis >= r.DISCOVERY_NEMESIS_MIN}
+
+
+@query("discovery")
+def q_discovery(ctx: Ctx, p: dict[str, Any]) -> Any:
+    spec = _rules().discovery_for_face(int(p["face"]))
+    return plain(spec)
+
+
+@query("unit_value")
+def q_unit_value(ctx: Ctx, p: dict[str, Any]) -> Any:
+    r = _rules()
+    return r.shipping_value(p["resource"], int(p.get("units", 1)),
+                            bool(p.get("refined", False)), bool(p.get("pure", False)))
+
+
+@query("skill_line")
+def q_skill_line(ctx: Ctx, p: dict[str, Any]) -> Any:
+    r = _rules()
+    line = r.skill_line(p["class"], int(p["level"]),
+                        bandit_level8_row=_options(ctx).bandit_level8_row)
+    return plain(line)
+
+
+@query("hiring_cost")
+def q_hiring_cost(ctx: Ctx, p: dict[str, Any]) -> Any:
+    return _rules().pilot_class(p["class"]).hiring_cost
+
+
+@query("level_for_xp")
+def q_level_for_xp(ctx: Ctx, p: dict[str, Any]) -> Any:
+    return _rules().level_for_xp(int(p["xp"]), reading=_options(ctx).xp_table_reading)
+
+
+@query("skill_score")
+def q_skill_score(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """The unit card's result for a skill score and a 3d8 sum (J row, R-TAB-4)."""
+    return _rules().skill_score(int(p["skill"]), int(p["sum"]))
+
+
+@query("weapon")
+def q_weapon(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """A weapon's stat line after its templates, with its price."""
+    key, templates = weapon_spec(p.get("weapon"))
+    templates += list(p.get("templates") or [])
+    data = plain(_rules().effective_weapon(key, templates))
+    if "level" in p:
+        eff = _rules().effective_weapon(key, templates)
+        data["cooldown"] = eff.cooldown_for(int(p["level"]))
+    return data
+
+
+@query("unit_card")
+def q_unit_card(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """The unit card the battle engine computes for a vehicle, pilot and weapons."""
+    from battles.engine.card import build_card
+    from battles.engine.model import UnitInput, WeaponInput
+
+    weapons = []
+    for raw in p.get("weapons") or []:
+        key, templates = weapon_spec(raw)
+        weapons.append(WeaponInput(key, tuple(templates)))
+    unit = UnitInput(id="u", side="s", name="u", vehicle=p["vehicle"],
+                     pilot_class=p.get("pilot", "soldier"), pilot_level=int(p.get("level", 1)),
+                     weapons=tuple(weapons), shield=p.get("shield"))
+    card = build_card(unit, bandit_level8_row=_options(ctx).bandit_level8_row)
+    return {"size": card.size, "weight": card.weight, "armor": card.armor,
+            "hit_points": card.hit_points, "base_defense": card.base_defense,
+            "move_increment": card.move_increment, "max_move": card.max_move,
+            "max_move_inches": card.max_move_inches, "skills": dict(card.skills),
+            "columns": {s: list(card.column(s)) for s in card.skills},
+            "weapons": {w.key: {"base_damage": w.base_damage, "cooldown": w.cooldown,
+                                "range_increment": w.range_increment, "misfire": w.misfire,
+                                "size": w.size, "builtin": w.builtin}
+                        for w in card.weapons},
+            "shield": plain(card.shield)}
+
+
+@query("loadout")
+def q_loadout(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """Whether these weapon sizes fit the vehicle's slots (error: rule_violation if not)."""
+    r = _rules()
+    sizes = []
+    for raw in p.get("weapons") or []:
+        key, templates = weapon_spec(raw)
+        sizes.append(r.weapon_size(key, templates))
+    sizes += list(p.get("sizes") or [])
+    r.validate_loadout(p["vehicle"], sizes, extension=bool(p.get("extension", False)),
+                       light_shield=bool(p.get("light_shield", False)))
+    return {"slots": list(r.vehicle_slots(p["vehicle"],
+                                          extension=bool(p.get("extension", False)))),
+            "weight": r.total_weight(p["vehicle"], sizes, bool(p.get("extension", False)))}
+
+
+@query("building")
+def q_building(ctx: Ctx, p: dict[str, Any]) -> Any:
+    spec = _rules().BUILDINGS[p["kind"]]
+    data = plain(spec)
+    data["energy_after_upgrades"] = _rules().building_energy(p["kind"], p.get("upgrades") or [])
+    return data
+
+
+@query("power_output")
+def q_power_output(ctx: Ctx, p: dict[str, Any]) -> Any:
+    return _rules().power_output(int(p["plants"]), enhanced=bool(p.get("enhanced", False)))
+
+
+@query("factory_limit")
+def q_factory_limit(ctx: Ctx, p: dict[str, Any]) -> Any:
+    return _rules().factory_limit(p.get("upgrades") or [])
+
+
+# --- campaign look-ups (services) ---------------------------------------------------
+
+
+@query("legal_destinations")
+def q_legal_destinations(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """Names of the territories a unit of `player` at `from` may end its move on."""
+    from territories.models import Territory
+
+    fn = service("territories.services.movement.legal_destinations")
+    player = _fresh_player(ctx, p["player"])
+    origin = ctx.territory(p["from"])
+    ids = fn(player=player, origin=origin)
+    names = dict(Territory.objects.filter(pk__in=list(ids)).values_list("pk", "name"))
+    return sorted(names[i] for i in ids)
+
+
+@query("energy")
+def q_energy(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """The energy pool of a territory: supply, demand (active buildings) and balance."""
+    fn = service("economy.services.energy.player_pools")
+    pool_of = service("economy.services.energy.pool_of")
+    player = _fresh_player(ctx, p["player"])
+    pool = pool_of(fn(player), ctx.territory(p["territory"]).pk)
+    return {"supply": pool.supply, "demand": pool.demand, "balance": pool.balance,
+            "grid": pool.grid}
+
+
+@query("storage")
+def q_storage(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """Warehouse containers of a territory: capacity and used."""
+    load = service("economy.services.storage.load_holdings")
+    holdings = load(ctx.territory(p["territory"]).pk)
+    data = {}
+    for attr in ("capacity", "used", "free"):
+        value = getattr(holdings, attr, None)
+        data[attr] = value() if callable(value) else value
+    return data
+
+
+__all__ = ["QUERIES", "ServiceMissing", "plain", "run_query"]
