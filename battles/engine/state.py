@@ -33,14 +33,12 @@ class UnitState:
     corroded: int = 0  # Corrosive: +1 range increment per hit, max move -2 per hit
     haywire: bool = False
     in_bunker: bool = False
+    id: Id = field(init=False)
+    side: str = field(init=False)
 
-    @property
-    def id(self) -> Id:
-        return self.card.id
-
-    @property
-    def side(self) -> str:
-        return self.card.side
+    def __post_init__(self) -> None:
+        self.id = self.card.id  # copied: read on every query of the turn loop
+        self.side = self.card.side
 
     @property
     def lost(self) -> int:

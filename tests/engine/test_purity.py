@@ -13,14 +13,16 @@ def test_engine_imports_without_django_drf_or_celery():
     code = ("import sys, battles.engine, battles.engine.montecarlo, battles.engine.policy;"
             "bad = [m for m in ('django', 'rest_framework', 'celery') if m in sys.modules];"
             "print(bad); sys.exit(1 if bad else 0)")
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ENGINE.parents[1],
-                          capture_output=True, text=True, env={"PYTHONPATH": str(ENGINE.parents[1])})
+    root = str(ENGINE.parents[1])
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
+                          text=True, env={"PYTHONPATH": root})
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_engine_never_uses_the_global_random_generator():
     for path in ENGINE.rglob("*.py"):
         text = path.read_text()
-        assert not re.search(r"^\s*(import|from)\s+(django|rest_framework|celery)", text, re.M), path
+        forbidden = r"^\s*(import|from)\s+(django|rest_framework|celery)"
+        assert not re.search(forbidden, text, re.M), path
         for call in re.findall(r"random\.(\w+)", text):
             assert call == "Random", f"{path}: random.{call}"

@@ -74,7 +74,7 @@ def test_assault_moves_then_fires_with_2_inch_increments_and_both_cdt():
     """Assault: "The range increment penalty adds up every 2 inches instead of 4. The unit
     takes CDT for both actions". Move 4" (one Move Increment 3 after the free 2"), then 9"
     -> 4 increments of 2"."""
-    st, s, t = shooter_and_target([8, 8, 8], dist=13.0)
+    st, s, _t = shooter_and_target([8, 8, 8], dist=13.0)
     cdt = perform(st, s, Assault("s", (10.0, 14.0), "cannon", "t"))
     assert rolls(st)[0]["steps"] == 4
     assert rolls(st)[0]["difficulty"] == 16 + 3 * 4

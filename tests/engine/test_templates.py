@@ -45,7 +45,7 @@ def test_hardpoint_ignores_half_the_armor():
 
 def test_haywire_deals_nothing_but_raises_the_targets_mishaps():
     """Haywire: "Dmg 0, target fires all weapon with Mishap Threshold +2"."""
-    _, t, dmg = shot("cannon", ("haywire",), [6, 6, 6])
+    _, t, _dmg = shot("cannon", ("haywire",), [6, 6, 6])
     assert t.lost == 0 and t.haywire
     assert misfire_threshold(t, t.weapon("machine_gun")) == 1 + 2
 
@@ -89,6 +89,6 @@ def test_corrosive_lengthens_range_increments_and_shortens_moves():
 def test_chain_reaction_hits_the_closest_unit_too():
     """Chain Reaction: "Passive 7+ : closest Unit sustains the same attack as the original
     target"."""
-    st, t, dmg = shot("beamer", ("chain_reaction",), [6, 7, 6],
+    st, t, _dmg = shot("beamer", ("chain_reaction",), [6, 7, 6],
                       extra_units=[unit("n", BLUE, "lycaon", at=(12.0, 13.0))])
     assert t.lost > 0 and st.units["n"].lost == t.lost
