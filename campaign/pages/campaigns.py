@@ -163,7 +163,7 @@ def _trade_alert(alerts: list[dict[str, str]], player: Player, cid: int) -> None
     pending = Trade.objects.filter(to_player=player, status=Trade.Status.OPEN).count()
     if pending:
         alerts.append({"level": "info", "text": f"{pending} trade offer(s) wait for your answer.",
-                       "url": _maybe_url("campaign-trades", cid)})
+                       "url": _maybe_url("economy", cid) + "#trades"})
 
 
 def _has_orders_page() -> bool:

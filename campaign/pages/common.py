@@ -96,7 +96,7 @@ def player_seat(member: Membership) -> bool:
 
 
 def umpire_only(member: Membership) -> bool:
-    return member.isumpire_only
+    return member.is_umpire
 
 
 def running_player(member: Membership) -> bool:
@@ -136,13 +136,13 @@ def render_campaign(request: HttpRequest, member: Membership, template: str,
 PLAYER_ONLY = "Only players of this campaign have this page."
 
 
-def requireplayer_seat_page(member: Membership) -> None:
+def require_player_page(member: Membership) -> None:
     """A page only a seat has. The caller may see the campaign, so a 403 (the link
     is not shown to them)."""
     if member.player is None:
         raise PermissionDenied(PLAYER_ONLY)
 
 
-def requireumpire_only_page(member: Membership) -> None:
-    if not member.isumpire_only:
+def require_umpire_page(member: Membership) -> None:
+    if not member.is_umpire:
         raise PermissionDenied("Only the umpire of this campaign has this page.")

@@ -6,11 +6,14 @@ from __future__ import annotations
 from django.urls import include, path
 
 from campaign.pages import accounts, campaigns
-from campaign.pages.common import NAV, NavItem, always
+from campaign.pages.common import NAV, NavItem, always, running_player
+from economy import pages as economy_pages
 from territories import pages as territory_pages
 
 NAV.extend([
     NavItem("Map", "map", always),
+    NavItem("Economy", "economy", running_player),
+    NavItem("Forces", "forces", running_player),
 ])
 
 campaign_pages = [
@@ -28,6 +31,15 @@ campaign_pages = [
          name="territory-activate"),
     path("territories/<int:territory_id>/energy/", territory_pages.energy_preview,
          name="territory-energy"),
+    path("economy/", economy_pages.economy, name="economy"),
+    path("economy/price/", economy_pages.weapon_price, name="economy-price"),
+    path("economy/buy/", economy_pages.buy, name="economy-buy"),
+    path("economy/ship/", economy_pages.ship, name="economy-ship"),
+    path("trades/new/", economy_pages.trade_new, name="trade-new"),
+    path("trades/<int:trade_id>/<str:action>/", economy_pages.trade_action,
+         name="trade-action"),
+    path("forces/", economy_pages.forces, name="forces"),
+    path("forces/units/<int:unit_id>/", economy_pages.unit_change, name="unit-change"),
 ]
 
 urlpatterns = [

@@ -1,0 +1,261 @@
+"""Economy and forces pages: credits and ledger, shipping, purchases (with a weapon
+builder that prices templates live through `campaign.rules.tables.weapon_price`),
+trades inbox/outbox; units, pilots with XP bars, crew and fit.
+
+Writes call the same economy services as the API (`economy.services.*`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from campaign.access import Membership
+from campaign.models import Player
+from campaign.pages.common import attempt, campaign_page, render_campaign, require_player_page
+from campaign.rules import tables
+from economy.models import LedgerEntry, Operative, Trade, Unit, Weapon
+from territories.models import Territory
+
+
+def _seat(member: Membership) -> Player:
+    require_player_page(member)
+    player = member.player
+    assert player is not None
+    player.campaign = member.campaign
+    return player
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _weapon_label(weapon_key: str, templates: list[str]) -> str:
+    spec = tables.WEAPONS.get(weapon_key)
+    names = [tables.TEMPLATES[t].name for t in templates if t in tables.TEMPLATES]
+    return " ".join([*names, spec.name if spec else weapon_key])
+
+
+# --------------------------------------------------------------------------- economy
+
+
+@campaign_page
+def economy(request: HttpRequest, member: Membership) -> HttpResponse:
+    player = _seat(member)
+    territories = list(Territory.objects.filter(owner=player).order_by("name"))
+    ledger = list(LedgerEntry.objects.filter(player=player).order_by("-id")[:15])
+    weapons = [w for w in tables.WEAPONS.values() if w.type != "equipment"]
+    equipment = [w for w in tables.WEAPONS.values() if w.type == "equipment"]
+    trades = list(Trade.objects.filter(campaign=member.campaign)
+                  .filter(from_player=player) .select_related("to_player__user")
+                  .order_by("-id")[:30])
+    inbox = list(Trade.objects.filter(campaign=member.campaign, to_player=player)
+                 .select_related("from_player__user").order_by("-id")[:30])
+    others = list(Player.objects.filter(campaign=member.campaign).exclude(pk=player.pk)
+                  .select_related("user"))
+    other_territories = list(Territory.objects.filter(campaign=member.campaign,
+                                                      owner__in=others)
+                             .select_related("owner__user").order_by("name"))
+    loose = list(Weapon.objects.filter(player=player, unit__isnull=True)
+                 .select_related("territory"))
+    for w in loose:
+        w.label = _weapon_label(w.weapon, w.templates)
+    for t in [*trades, *inbox]:
+        t.give_text = _side_text(t.give)
+        t.receive_text = _side_text(t.receive)
+    return render_campaign(request, member, "pages/economy.html", {
+        "territories": territories, "ledger": ledger,
+        "vehicles": list(tables.VEHICLES.values()),
+        "classes": list(tables.PILOT_CLASSES.values()),
+        "weapons": weapons, "equipment": equipment,
+        "templates": list(tables.TEMPLATES.values()),
+        "resources": list(tables.RESOURCES_BY_KEY.values()),
+        "outbox": trades, "inbox": inbox, "others": others,
+        "other_territories": other_territories, "loose_weapons": loose,
+        "price": _price_context("machine_gun", []),
+        "container_rows": range(3),
+    })
+
+
+def _side_text(side: dict[str, Any]) -> str:
+    parts = []
+    if side.get("credits"):
+        parts.append(f"{side['credits']} SC")
+    for r in side.get("resources") or []:
+        parts.append(f"{r.get('units')} {str(r.get('resource', '')).replace('_', ' ')}")
+    if side.get("weapons"):
+        parts.append(f"{len(side['weapons'])} weapon(s)")
+    if side.get("units"):
+        parts.append(f"{len(side['units'])} unit(s)")
+    return ", ".join(parts) or "nothing"
+
+
+def _price_context(weapon_key: str, templates: list[str]) -> dict[str, Any]:
+    """Price of a weapon with templates, or why the combination is illegal."""
+    if weapon_key not in tables.WEAPONS:
+        return {"ok": False, "error": "Choose a weapon."}
+    try:
+        price = tables.weapon_price(weapon_key, templates)
+    except (tables.RuleViolation, KeyError, ValueError) as exc:
+        return {"ok": False, "error": str(exc).strip("'\"")}
+    return {"ok": True, "price": price, "label": _weapon_label(weapon_key, templates),
+            "size": tables.weapon_size(weapon_key, templates)}
+
+
+@require_POST
+@campaign_page
+def weapon_price(request: HttpRequest, member: Membership) -> HttpResponse:
+    """htmx: the live price of the weapon being built (nothing is bought)."""
+    _seat(member)
+    ctx = _price_context(request.POST.get("weapon", ""), request.POST.getlist("templates"))
+    return render_campaign(request, member, "pages/_price.html", {"price": ctx})
+
+
+@require_POST
+@campaign_page
+def buy(request: HttpRequest, member: Membership) -> HttpResponse:
+    from economy.services.commerce import purchase
+
+    player = _seat(member)
+    kind = request.POST.get("kind", "")
+    item: dict[str, Any] = {"kind": kind}
+    if kind == "vehicle":
+        item["model"] = request.POST.get("model", "")
+        item["extension"] = request.POST.get("extension") == "on"
+    elif kind == "operative":
+        item["class"] = request.POST.get("class", "")
+        item["name"] = request.POST.get("name", "")
+    elif kind in ("weapon", "equipment"):
+        item[kind] = request.POST.get("weapon", "")
+        item["templates"] = request.POST.getlist("templates")
+    attempt(request, lambda: purchase(player=player,
+                                      territory_id=_int(request.POST.get("territory")),
+                                      item=item),
+            success="Bought. It waits on the territory you chose.")
+    return redirect("economy", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def ship(request: HttpRequest, member: Membership) -> HttpResponse:
+    from economy.services.commerce import shipment_create
+
+    player = _seat(member)
+    containers = []
+    for i in range(3):
+        resource = request.POST.get(f"resource_{i}", "")
+        units = _int(request.POST.get(f"units_{i}"))
+        if not resource or not units:
+            continue
+        containers.append({"resource": resource, "units": units,
+                           "refined": request.POST.get(f"refined_{i}") == "on"})
+    outcome = attempt(request, lambda: shipment_create(
+        player=player, territory_id=_int(request.POST.get("territory")),
+        containers=containers))
+    if outcome.ok:
+        from django.contrib import messages
+
+        messages.success(request, f"Shipped {outcome.value.containers} container(s) for "
+                                  f"{outcome.value.value} SC.")
+    return redirect("economy", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def trade_new(request: HttpRequest, member: Membership) -> HttpResponse:
+    from economy.services.trades import trade_create
+
+    player = _seat(member)
+    give: dict[str, Any] = {"credits": _int(request.POST.get("give_credits")) or 0}
+    weapons = [w for w in (_int(v) for v in request.POST.getlist("give_weapons")) if w]
+    if weapons:
+        give["weapons"] = weapons
+        give["deliver_to"] = _int(request.POST.get("deliver_to"))
+    receive = {"credits": _int(request.POST.get("receive_credits")) or 0}
+    attempt(request, lambda: trade_create(player=player,
+                                          to_player=_int(request.POST.get("to_player")),
+                                          give=give, receive=receive),
+            success="Trade offered.")
+    return redirect("economy", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def trade_action(request: HttpRequest, member: Membership, trade_id: int, action: str
+                 ) -> HttpResponse:
+    from economy.services import trades
+
+    player = _seat(member)
+    service = {"accept": trades.trade_accept, "decline": trades.trade_decline,
+               "cancel": trades.trade_cancel}.get(action)
+    if service is None:
+        raise Http404("No such action.")
+    attempt(request, lambda: service(player=player, trade_id=trade_id),
+            success=f"Trade {action}ed." if action != "cancel" else "Trade cancelled.")
+    return redirect("economy", member.campaign.pk)
+
+
+# --------------------------------------------------------------------------- forces
+
+
+def _xp_bar(op: Operative) -> dict[str, int]:
+    """XP within the current level: from the threshold of this level to the next
+    (campaign.rules.tables.XP_LEVELS)."""
+    thresholds = dict(tables.XP_LEVELS)
+    low = thresholds.get(op.level - 1, 0) if op.level > 1 else 0
+    high = thresholds.get(op.level, low)
+    return {"low": low, "high": high, "max": op.level >= tables.MAX_LEVEL}
+
+
+@campaign_page
+def forces(request: HttpRequest, member: Membership) -> HttpResponse:
+    player = _seat(member)
+    units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
+                 .select_related("territory", "pilot").prefetch_related("weapons"))
+    operatives = list(Operative.objects.filter(player=player, alive=True)
+                      .select_related("territory", "unit"))
+    loose = list(Weapon.objects.filter(player=player).select_related("territory"))
+    for w in loose:
+        w.label = _weapon_label(w.weapon, w.templates)
+    for u in units:
+        spec = tables.VEHICLES.get(u.model)
+        u.spec = spec
+        u.max_hp = spec.hit_points if spec else 0
+        u.hp = max(0, u.max_hp - u.damage_repairable - u.damage_unrepairable)
+        u.fitted = [w for w in loose if w.unit_id == u.pk]
+        u.fittable = [w for w in loose if w.territory_id == u.territory_id
+                      and (w.unit_id is None or w.unit_id == u.pk)]
+        u.crew_options = [o for o in operatives if o.territory_id == u.territory_id]
+    for op in operatives:
+        op.bar = _xp_bar(op)
+        try:
+            op.unit_name = str(op.unit)
+        except Unit.DoesNotExist:
+            op.unit_name = ""
+        cls = tables.PILOT_CLASSES.get(op.klass)
+        op.class_name = cls.name if cls else op.klass
+    return render_campaign(request, member, "pages/forces.html", {
+        "units": units, "operatives": operatives})
+
+
+@require_POST
+@campaign_page
+def unit_change(request: HttpRequest, member: Membership, unit_id: int) -> HttpResponse:
+    from economy.services.units import unit_update
+
+    player = _seat(member)
+    kwargs: dict[str, Any] = {}
+    if "pilot" in request.POST:
+        kwargs["pilot"] = _int(request.POST.get("pilot"))
+    if request.POST.get("fit") == "1":
+        kwargs["weapons"] = [w for w in (_int(v) for v in request.POST.getlist("weapons"))
+                             if w]
+    attempt(request, lambda: unit_update(player=player, unit_id=unit_id, **kwargs),
+            success="Unit updated.")
+    return redirect("forces", member.campaign.pk)
