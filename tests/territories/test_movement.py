@@ -96,7 +96,7 @@ def test_passage_lapses_when_the_grantor_loses_the_territory(board):
 def test_a_unit_cut_off_may_still_leave(board):
     """Ruling R-MAP-4: a unit on a territory its player does not control may leave it
     for an adjacent territory, and travels on only through its own."""
-    campaign, t, p = board
+    _, t, p = board
     unit = Unit.objects.create(player=p["alice"], territory=t["G"], model="golem")
     assert names(t, legal_destinations(p["alice"], unit)) == {"F"}
     Territory.objects.filter(pk=t["F"].pk).update(owner=p["alice"])
