@@ -44,7 +44,8 @@ def orders_visible_to(member: Membership) -> QuerySet[Order]:
     base = Order.objects.filter(campaign=member.campaign).select_related("unit")
     if member.may_read_sealed:
         return base.annotate(full=Value(True, output_field=BooleanField()))
-    own = Q(player=member.player) if member.player is not None else Q(pk__in=[])
+    # (player IS NULL never holds: a member without a seat owns no order)
+    own = Q(player=member.player) if member.player is not None else Q(player__isnull=True)
     # One representative row per announced (turn, player, destination): the count of
     # rows must not tell how many units went there.
     representatives = (
