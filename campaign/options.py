@@ -68,7 +68,7 @@ OPTIONS: dict[str, Option] = {
                "changes and results."),
         # --- map and exploration ---
         Option("deposits_public", False, "Players may see the deposits of territories "
-               "they do not own."),
+               "they do not own.", ruling="R-MAP-7"),
         # --- battles ---
         Option("battle_mode", "engine", "Resolve battles with the rules engine, or enter "
                "results played on the table.", choices=("engine", "tabletop")),
