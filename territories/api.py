@@ -28,7 +28,7 @@ def _validated(serializer_class: type, data: object) -> dict:
     return validated(serializer_class, data)
 
 
-class BuildingOut(serializers.Serializer):
+class TerritoryBuildingOut(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     x = serializers.IntegerField()
@@ -50,7 +50,7 @@ class TerritoryOut(serializers.Serializer):
     deposit = serializers.DictField(allow_null=True,
                                     help_text="the exploration result, when the caller may "
                                     "see it")
-    buildings = BuildingOut(many=True, required=False,
+    buildings = TerritoryBuildingOut(many=True, required=False,
                             help_text="present when the caller owns it (or is the umpire)")
 
 
@@ -153,7 +153,8 @@ class PassageListView(APIView):
         qs = Passage.objects.filter(pk__in=[p.pk for p in passages]).select_related("territory")
         return Response(PassageOut(qs, many=True).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=PassageIn, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(request=PassageIn, responses={200: OpenApiTypes.OBJECT},
+                   operation_id="campaigns_passages_revoke")
     def delete(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         grantor = require_player(member)
@@ -164,7 +165,8 @@ class PassageListView(APIView):
 
 
 class PassageDetailView(APIView):
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT},
+                   operation_id="campaigns_passage_revoke_one")
     def delete(self, request: Request, campaign_id: int, passage_id: int) -> Response:
         member = membership(request.user, campaign_id)
         passage = passages_visible_to(member.campaign, member.player, member.is_umpire) \
