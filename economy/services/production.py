@@ -47,9 +47,9 @@ from economy.services.storage import Holdings, add_stock, load_holdings, take_st
 from territories.models import Exploration
 
 # R-ECO-10: "One factory can produce elements for either one building, two vehicles, or
-# five kinds of exo-armor, weapons or equipment" read as a per-turn cap on items.
-FACTORY_MAX_VEHICLES = 2
-FACTORY_MAX_SMALL_ITEMS = 5
+# five kinds of exo-armor, weapons or equipment" describes how broad a product line may
+# be; here a line is one item (a vehicle model, or a weapon/equipment with its
+# templates), and the 500/800 SC budget bounds how many are made each turn.
 
 
 @dataclass(frozen=True)
@@ -70,12 +70,6 @@ class Product:
         if self.kind == "vehicle":
             return VEHICLES[self.key].cost
         return weapon_price(self.key, self.templates)
-
-    @property
-    def per_turn_cap(self) -> int:
-        if self.kind == "vehicle" and VEHICLES[self.key].category != "exo_armor":
-            return FACTORY_MAX_VEHICLES
-        return FACTORY_MAX_SMALL_ITEMS
 
     @property
     def container_kind(self) -> str | None:
@@ -265,7 +259,7 @@ class _Run:
         product = parse_product(factory.product)
         price = product.price
         limit = factory_limit(factory.upgrades)
-        most = min(limit // price if price else 0, product.per_turn_cap)
+        most = limit // price if price else 0
         refined_total = Counter()
         for hold in self.holdings.values():
             for (resource, refined, _pure), units in hold.resources.items():
