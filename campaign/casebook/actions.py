@@ -173,7 +173,7 @@ def do_activate(ctx: Ctx, params: dict[str, Any]) -> Any:
 @action("ship")
 def do_ship(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "player", "territory", "containers")
-    ship = service("economy.services.shipping.shipment_create")
+    ship = service("economy.services.commerce.shipment_create")
     return ship(player=_fresh_player(ctx, params["player"]),
                 territory_id=_territory_id(ctx, params["territory"]),
                 containers=params["containers"])
@@ -182,7 +182,7 @@ def do_ship(ctx: Ctx, params: dict[str, Any]) -> Any:
 @action("purchase")
 def do_purchase(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "player", "territory", "item")
-    purchase = service("economy.services.purchases.purchase_create")
+    purchase = service("economy.services.commerce.purchase")
     result = purchase(player=_fresh_player(ctx, params["player"]),
                       territory_id=_territory_id(ctx, params["territory"]),
                       item=params["item"])
@@ -211,32 +211,31 @@ def _remember_purchase(ctx: Ctx, name: str, result: Any) -> None:
 def do_fit(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Activity phase: the unit carries exactly these weapons (by name or id)."""
     _need(params, "player", "unit", "weapons")
-    fit = service("economy.services.units.unit_fit")
+    update = service("economy.services.units.unit_update")
     ids = [ctx.weapons[w].pk if isinstance(w, str) and w in ctx.weapons else w
            for w in params["weapons"]]
-    return fit(player=_fresh_player(ctx, params["player"]),
-               unit_id=_unit_id(ctx, params["unit"]), weapon_ids=ids)
+    return update(player=_fresh_player(ctx, params["player"]),
+                  unit_id=_unit_id(ctx, params["unit"]), weapons=ids)
 
 
 @action("crew")
 def do_crew(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "player", "unit", "pilot")
-    crew = service("economy.services.units.unit_crew")
+    update = service("economy.services.units.unit_update")
     pilot = params["pilot"]
     if isinstance(pilot, str):
         pilot = ctx.operative(pilot).pk
-    return crew(player=_fresh_player(ctx, params["player"]),
-                unit_id=_unit_id(ctx, params["unit"]), pilot_id=pilot)
+    return update(player=_fresh_player(ctx, params["player"]),
+                  unit_id=_unit_id(ctx, params["unit"]), pilot=pilot)
 
 
 @action("trade")
 def do_trade(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "player", "to", "give", "receive")
-    offer = service("economy.services.trades.trade_offer")
-    trade = offer(player=_fresh_player(ctx, params["player"]),
-                  to_player_id=ctx.player(params["to"]).pk,
-                  give=params["give"], receive=params["receive"])
-    return trade
+    offer = service("economy.services.trades.trade_create")
+    return offer(player=_fresh_player(ctx, params["player"]), to_player=ctx.player(params["to"]).pk,
+                 give=resolve_refs(ctx, params["give"]),
+                 receive=resolve_refs(ctx, params["receive"]))
 
 
 @action("accept")
@@ -254,7 +253,7 @@ def do_produce(ctx: Ctx, params: dict[str, Any]) -> Any:
     """The activity phase's production (the hook the clock runs when it ends)."""
     run = service("economy.services.production.production_run")
     ctx.campaign.refresh_from_db()
-    return run(campaign=ctx.campaign)
+    return run(campaign=ctx.campaign, dice=ctx.dice)
 
 
 @action("grant")
