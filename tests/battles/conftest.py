@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -75,7 +76,7 @@ def world(db, uma, alice, bob, charlie) -> Callable[..., World]:
                    for u in (alice, bob, charlie)}
         territories = {n: Territory.objects.create(campaign=campaign, name=n)
                        for n in NAMES}
-        for a, b in zip(NAMES, NAMES[1:], strict=False):
+        for a, b in itertools.pairwise(NAMES):
             ta, tb = sorted((territories[a], territories[b]), key=lambda t: t.pk)
             Adjacency.objects.create(campaign=campaign, a=ta, b=tb)
         w = World(campaign, players, territories)

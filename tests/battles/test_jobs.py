@@ -30,7 +30,7 @@ def boom(_battle_input):
 
 
 def test_the_task_runs_the_real_engine_and_records_the_battle(world):
-    w, battle = one_battle(world)
+    _w, battle = one_battle(world)
     assert run_battle(battle.pk) == "recorded"
     battle.refresh_from_db()
     assert battle.status == Battle.Status.FINISHED
@@ -42,7 +42,7 @@ def test_the_task_runs_the_real_engine_and_records_the_battle(world):
 def test_a_job_delivered_twice_records_once(world):
     """Recording is keyed on the battle (one-to-one BattleRecord): a second delivery finds
     the record and changes nothing — the XP is not awarded twice."""
-    w, battle = one_battle(world)
+    _w, battle = one_battle(world)
     assert run_battle(battle.pk) == "recorded"
     xp = sorted(Operative.objects.values_list("pk", "xp"))
     events = Event.objects.count()
@@ -55,11 +55,11 @@ def test_a_job_delivered_twice_records_once(world):
 
 def test_two_deliveries_racing_past_the_claim_still_record_once(world):
     """Both runs resolve (a redelivery while the first still runs); the record decides."""
-    from battles.services.recording import record_result
     from battles.engine.model import BattleInput
     from battles.engine.resolve import resolve_battle
+    from battles.services.recording import record_result
 
-    w, battle = one_battle(world)
+    _w, battle = one_battle(world)
     payload = resolve_battle(BattleInput.from_dict(battle.input)).to_dict()
     assert record_result(battle_id=battle.pk, result=payload) is True
     assert record_result(battle_id=battle.pk, result=payload) is False
@@ -68,7 +68,7 @@ def test_two_deliveries_racing_past_the_claim_still_record_once(world):
 
 def test_a_failing_job_keeps_its_error_and_is_quarantined_after_max_attempts(
         world, monkeypatch, django_capture_on_commit_callbacks):
-    w, battle = one_battle(world, battle_max_attempts=2)
+    _w, battle = one_battle(world, battle_max_attempts=2)
     monkeypatch.setattr(jobs, "default_resolver", boom)
     with django_capture_on_commit_callbacks(execute=True):
         outcome = run_battle(battle.pk)
@@ -84,7 +84,7 @@ def test_a_failing_job_keeps_its_error_and_is_quarantined_after_max_attempts(
 
 
 def test_a_single_failure_with_one_attempt_allowed_is_failed_at_once(world, monkeypatch):
-    w, battle = one_battle(world, battle_max_attempts=1)
+    _w, battle = one_battle(world, battle_max_attempts=1)
     monkeypatch.setattr(jobs, "default_resolver", boom)
     assert run_battle(battle.pk) == "quarantined"
     battle.refresh_from_db()
@@ -94,7 +94,7 @@ def test_a_single_failure_with_one_attempt_allowed_is_failed_at_once(world, monk
 def test_a_job_whose_workers_keep_dying_is_quarantined_at_its_next_claim(world):
     """A job redelivered after its worker died is claimed again; after
     battle_max_attempts claims without a result it stops instead of looping."""
-    w, battle = one_battle(world, battle_max_attempts=3)
+    _w, battle = one_battle(world, battle_max_attempts=3)
     Battle.objects.filter(pk=battle.pk).update(status="running", attempts=3)
     assert run_battle(battle.pk) == "skipped"
     battle.refresh_from_db()
