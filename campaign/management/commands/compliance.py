@@ -1,0 +1,48 @@
+"""`python manage.py compliance [--output docs/COMPLIANCE.md] [BOOK ...]`: play the case
+book (like `casebook`, in a throwaway database) and write the compliance page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+from django.db import connection
+
+from campaign.casebook.compliance import render
+from campaign.casebook.runner import load_cases, run_paths
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+class Command(BaseCommand):
+    help = "Play the case book and write docs/COMPLIANCE.md (rule sections, cases, status)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("paths", nargs="*", default=[str(ROOT / "tests" / "casebook")])
+        parser.add_argument("--output", default=str(ROOT / "docs" / "COMPLIANCE.md"))
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        from campaign.management.commands.casebook import _on_test_database
+
+        created = None
+        if not _on_test_database():
+            created = connection.settings_dict["NAME"]
+            connection.settings_dict.setdefault("TEST", {})["MIGRATE"] = False
+            connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False,
+                                               serialize=False)
+        try:
+            summary = run_paths(options["paths"])
+        finally:
+            if created is not None:
+                connection.creation.destroy_test_db(created, verbosity=0)
+        cases, _ = load_cases(options["paths"])
+        for outcome in summary.outcomes:
+            if outcome.path is not None:
+                try:
+                    outcome.path = outcome.path.resolve().relative_to(ROOT)
+                except ValueError:
+                    pass
+        text = render(summary, {c.id: c for c in cases})
+        Path(options["output"]).write_text(text, encoding="utf-8")
+        self.stdout.write(f"wrote {options['output']}: {summary.last_line()}")
