@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from battles.models import Battle, BattleRecord
+from battles.models import Battle, BattleParticipant, BattleRecord, OddsRequest
 
 
 @admin.register(Battle)
@@ -15,3 +15,16 @@ class BattleAdmin(admin.ModelAdmin):
 class BattleRecordAdmin(admin.ModelAdmin):
     list_display = ["battle", "source", "recorded_at"]
     list_filter = ["source"]
+
+
+@admin.register(BattleParticipant)
+class BattleParticipantAdmin(admin.ModelAdmin):
+    list_display = ["battle", "turn", "unit", "player", "pilot", "reinforcement"]
+    raw_id_fields = ["battle", "unit", "player", "pilot", "origin"]
+
+
+@admin.register(OddsRequest)
+class OddsRequestAdmin(admin.ModelAdmin):
+    list_display = ["id", "campaign", "player", "territory", "simulations", "status"]
+    list_filter = ["status"]
+    raw_id_fields = ["campaign", "player", "territory"]
