@@ -126,14 +126,14 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
 
             if not Order.objects.filter(player=player, turn=campaign.turn).exists():
                 alerts.append({"level": "warn", "text": "You have no move orders this turn.",
-                               "url": _maybe_url("campaign-orders", cid)})
+                               "url": _maybe_url("orders", cid)})
         _trade_alert(alerts, player, cid)
     battles = Battle.objects.filter(campaign=campaign, turn=campaign.turn).aggregate(
         finished=Count("id", filter=Q(status=Battle.Status.FINISHED)),
         failed=Count("id", filter=Q(status=Battle.Status.FAILED)),
         open=Count("id", filter=Q(status__in=[Battle.Status.QUEUED, Battle.Status.RUNNING])),
     )
-    url = _maybe_url("campaign-battles", cid)
+    url = _maybe_url("battles", cid)
     if battles["finished"]:
         alerts.append({"level": "ok", "text": f"{battles['finished']} battle(s) of this turn "
                                               "are finished: read the reports.", "url": url})
@@ -143,7 +143,7 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
     if battles["failed"] and member.is_umpire:
         alerts.append({"level": "bad", "text": f"{battles['failed']} battle job(s) failed: "
                                                "retry them from the umpire console.",
-                       "url": _maybe_url("campaign-umpire", cid)})
+                       "url": _maybe_url("umpire", cid)})
     if member.is_umpire:
         limit = campaign.settings.missed_turns_alert
         absent = [p.user.username for p in Player.objects.filter(
@@ -167,7 +167,7 @@ def _trade_alert(alerts: list[dict[str, str]], player: Player, cid: int) -> None
 
 
 def _has_orders_page() -> bool:
-    return bool(_maybe_url("campaign-orders", 1))
+    return bool(_maybe_url("orders", 1))
 
 
 def _maybe_url(name: str, cid: int) -> str:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from campaign.pages import accounts, campaigns
-from campaign.pages.common import NAV, NavItem, always, running_player
+from battles import pages as battle_pages
+from campaign.pages import accounts, campaigns, history, orders, umpire
+from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
 from economy import pages as economy_pages
 from territories import pages as territory_pages
 
@@ -14,6 +15,10 @@ NAV.extend([
     NavItem("Map", "map", always),
     NavItem("Economy", "economy", running_player),
     NavItem("Forces", "forces", running_player),
+    NavItem("Orders", "orders", running_player),
+    NavItem("Battles", "battles", always),
+    NavItem("History", "history", always),
+    NavItem("Umpire console", "umpire", umpire_only),
 ])
 
 campaign_pages = [
@@ -40,6 +45,20 @@ campaign_pages = [
          name="trade-action"),
     path("forces/", economy_pages.forces, name="forces"),
     path("forces/units/<int:unit_id>/", economy_pages.unit_change, name="unit-change"),
+    path("orders/", orders.orders, name="orders"),
+    path("orders/submit/", orders.submit, name="order-submit"),
+    path("orders/<int:order_id>/withdraw/", orders.withdraw, name="order-withdraw"),
+    path("battles/", battle_pages.battle_list, name="battles"),
+    path("battles/<int:battle_id>/", battle_pages.battle_report, name="battle"),
+    path("battles/<int:battle_id>/retry/", battle_pages.battle_retry, name="battle-retry"),
+    path("history/", history.history, name="history"),
+    path("umpire/", umpire.console, name="umpire"),
+    path("umpire/advance/", umpire.advance, name="umpire-advance"),
+    path("umpire/deadline/", umpire.deadline, name="umpire-deadline"),
+    path("umpire/pause/", umpire.pause, name="umpire-pause"),
+    path("umpire/settings/", umpire.settings_update, name="umpire-settings"),
+    path("umpire/corrections/", umpire.correction, name="umpire-correction"),
+    path("umpire/handover/", umpire.handover, name="umpire-handover"),
 ]
 
 urlpatterns = [

@@ -46,3 +46,51 @@ def running_campaign(setup_campaign):
 @pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+DUEL_MAP = {"nodes": ["Alpha", "Beta"], "edges": [["Alpha", "Beta"]]}
+
+
+@pytest.fixture
+def played_campaign(make_campaign, uma, alice, bob, django_capture_on_commit_callbacks):
+    """A two-player campaign played through turn 1 via the services: alice buys, crews
+    and sends a Golem into bob's territory; the tactical phase resolves the battle."""
+    from campaign.models import Campaign
+    from campaign.services import clock
+    from campaign.services.campaigns import campaign_join
+    from campaign.services.orders import order_submit
+    from campaign.services.setup import campaign_start
+    from economy.services.commerce import purchase
+    from economy.services.units import unit_update
+    from territories.models import Territory
+
+    campaign = make_campaign(uma, name="Duel", map_spec=DUEL_MAP)
+    a = campaign_join(campaign_id=campaign.pk, user=alice)
+    b = campaign_join(campaign_id=campaign.pk, user=bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        campaign_start(campaign_id=campaign.pk)
+    a.refresh_from_db()
+    b.refresh_from_db()
+    home = Territory.objects.get(campaign=campaign, owner=a)
+    target = Territory.objects.get(campaign=campaign, owner__user=bob)
+    unit = purchase(player=a, territory_id=home.pk, item={"kind": "vehicle", "model": "golem"})
+    pilot = purchase(player=a, territory_id=home.pk,
+                     item={"kind": "operative", "class": "soldier", "name": "Vex"})
+    guard = purchase(player=b, territory_id=target.pk, item={"kind": "vehicle",
+                                                             "model": "golem"})
+    guard_pilot = purchase(player=b, territory_id=target.pk,
+                           item={"kind": "operative", "class": "soldier", "name": "Rook"})
+
+    def step() -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            clock.advance(campaign_id=campaign.pk, by="umpire")
+        a.campaign = b.campaign = Campaign.objects.get(pk=campaign.pk)
+
+    step()  # activity
+    unit_update(player=a, unit_id=unit["unit"], pilot=pilot["pilot"])
+    unit_update(player=b, unit_id=guard["unit"], pilot=guard_pilot["pilot"])
+    step()  # move
+    order_submit(player=a, unit_id=unit["unit"], destination_id=target.pk)
+    step()  # tactical: reveal, battles open and run (eager jobs)
+    campaign.refresh_from_db()
+    return campaign

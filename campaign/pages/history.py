@@ -1,0 +1,50 @@
+"""The history page: the journal by turn, filtered by turn and kind, showing only
+what the viewer may read (`campaign.selectors.events_visible_to`, the one place that
+decides it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+
+from campaign.access import Membership
+from campaign.pages.common import campaign_page, is_htmx, render_campaign
+
+PAGE_SIZE = 300
+
+
+def _summary(data: dict[str, Any]) -> str:
+    parts = []
+    for key, value in (data or {}).items():
+        if isinstance(value, dict | list):
+            continue
+        parts.append(f"{key.replace('_', ' ')}: {value}")
+    return "; ".join(parts[:8])
+
+
+@campaign_page
+def history(request: HttpRequest, member: Membership) -> HttpResponse:
+    from campaign.selectors import events_visible_to
+
+    visible = events_visible_to(member)
+    kinds = sorted(set(visible.values_list("kind", flat=True)))
+    qs = visible
+    turn = request.GET.get("turn", "")
+    kind = request.GET.get("kind", "")
+    if turn.isdigit():
+        qs = qs.filter(turn=int(turn))
+    if kind:
+        qs = qs.filter(kind=kind)
+    events = list(qs.order_by("-id")[:PAGE_SIZE])
+    groups: dict[int, list[Any]] = {}
+    for e in events:
+        e.summary = _summary(e.data)
+        e.label = e.kind.replace("_", " ")
+        groups.setdefault(e.turn, []).append(e)
+    ctx = {"groups": sorted(groups.items(), reverse=True), "kinds": kinds,
+           "turns": range(member.campaign.turn, -1, -1), "turn": turn, "kind": kind,
+           "truncated": len(events) == PAGE_SIZE}
+    if is_htmx(request):
+        return render_campaign(request, member, "pages/_history_list.html", ctx)
+    return render_campaign(request, member, "pages/history.html", ctx)

@@ -1,0 +1,116 @@
+"""The orders page: pick a unit, see its legal destinations (listed and highlighted on
+the meta-map), submit or withdraw a sealed order, mark ready. Past orders are read
+through `campaign.selectors.orders_visible_to` only."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_POST
+
+from campaign.access import Membership
+from campaign.models import Order, Phase, Player
+from campaign.pages.common import (
+    attempt,
+    campaign_page,
+    is_htmx,
+    render_campaign,
+    require_player_page,
+)
+
+
+def _seat(member: Membership) -> Player:
+    require_player_page(member)
+    player = member.player
+    assert player is not None
+    player.campaign = member.campaign
+    return player
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _destinations(player: Player, unit, names: dict[int, str]) -> list[tuple[int, str]]:
+    from territories.services.movement import legal_destinations
+
+    if unit.territory_id is None:
+        return sorted(((pk, n) for pk, n in names.items() if pk in _owned(player)),
+                      key=lambda p: p[1])
+    ids = set(legal_destinations(player, unit.territory_id)) - {unit.territory_id}
+    return sorted(((pk, names[pk]) for pk in ids if pk in names), key=lambda p: p[1])
+
+
+def _owned(player: Player) -> set[int]:
+    from territories.models import Territory
+
+    return set(Territory.objects.filter(owner=player).values_list("pk", flat=True))
+
+
+@campaign_page
+def orders(request: HttpRequest, member: Membership) -> HttpResponse:
+    from campaign.selectors import orders_visible_to
+    from economy.models import Unit
+    from territories.models import Territory
+    from territories.pages import _players
+    from territories.selectors import territories_for
+    from territories.svg import meta_map_svg
+
+    player = _seat(member)
+    campaign = member.campaign
+    names = dict(Territory.objects.filter(campaign=campaign).values_list("pk", "name"))
+    units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
+                 .select_related("pilot"))
+    current = {o.unit_id: o for o in Order.objects.filter(player=player, turn=campaign.turn)}
+    for u in units:
+        u.order = current.get(u.pk)
+        u.where = names.get(u.territory_id, "off the map")
+    chosen = next((u for u in units if u.pk == _int(request.GET.get("unit"))), None)
+    ctx = {"units": units, "chosen": chosen, "move_phase": campaign.phase == Phase.MOVE,
+           "names": names}
+    if chosen is not None and ctx["move_phase"]:
+        ctx["destinations"] = _destinations(player, chosen, names)
+        highlight = ",".join(f'a[data-territory="{pk}"] circle' for pk, _ in
+                             ctx["destinations"])
+        style = (f"<style>{highlight} {{ stroke: #f1c232; stroke-width: 8; }}</style>"
+                 if highlight else "")
+        svg = meta_map_svg(campaign_id=campaign.pk, campaign_name=campaign.name,
+                           territories=territories_for(member),
+                           players=_players(campaign.pk), viewer=player.pk)
+        ctx["svg"] = mark_safe(style + svg)  # territories.svg escapes every text
+        if is_htmx(request):
+            return render_campaign(request, member, "pages/_order_form.html", ctx)
+    past = list(orders_visible_to(member).exclude(turn=campaign.turn)
+                .select_related("player__user", "destination", "origin")
+                .order_by("-turn", "id")[:50])
+    ctx["past"] = past
+    return render_campaign(request, member, "pages/orders.html", ctx)
+
+
+@require_POST
+@campaign_page
+def submit(request: HttpRequest, member: Membership) -> HttpResponse:
+    from campaign.services.orders import order_submit
+
+    player = _seat(member)
+    attempt(request, lambda: order_submit(player=player,
+                                          unit_id=_int(request.POST.get("unit")) or 0,
+                                          destination_id=_int(request.POST.get("destination"))
+                                          or 0),
+            success="Order sealed. Nobody else sees it before the tactical phase.")
+    return redirect("orders", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def withdraw(request: HttpRequest, member: Membership, order_id: int) -> HttpResponse:
+    from campaign.services.orders import order_withdraw
+
+    player = _seat(member)
+    attempt(request, lambda: order_withdraw(player=player, order_id=order_id),
+            success="Order withdrawn: the unit stays where it is.")
+    return redirect("orders", member.campaign.pk)

@@ -1,0 +1,175 @@
+"""The umpire console: advance, deadline, pause/resume, settings, corrections, retry
+failed battles, hand a seat over. Every action calls the service the API calls."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from campaign.access import Membership
+from campaign.models import Player
+from campaign.options import OPTIONS
+from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
+from campaign.services import clock
+
+
+def _options(member: Membership) -> list[dict[str, Any]]:
+    current = member.campaign.settings.as_dict()
+    rows = []
+    for key, option in OPTIONS.items():
+        kind = ("bool" if isinstance(option.default, bool) else
+                "choice" if option.choices else
+                "int" if isinstance(option.default, int) else "str")
+        rows.append({"key": key, "help": option.help, "kind": kind, "value": current[key],
+                     "choices": option.choices or (), "min": option.minimum,
+                     "max": option.maximum, "ruling": option.ruling})
+    return rows
+
+
+@campaign_page
+def console(request: HttpRequest, member: Membership) -> HttpResponse:
+    from battles.models import Battle
+
+    require_umpire_page(member)
+    players = list(Player.objects.filter(campaign=member.campaign).select_related("user"))
+    troubled = list(Battle.objects.filter(campaign=member.campaign)
+                    .exclude(status=Battle.Status.FINISHED)
+                    .select_related("territory").order_by("turn", "order"))
+    return render_campaign(request, member, "pages/umpire.html", {
+        "players": players, "options": _options(member), "troubled": troubled})
+
+
+def _done(member: Membership) -> HttpResponse:
+    return redirect("umpire", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def advance(request: HttpRequest, member: Membership) -> HttpResponse:
+    require_umpire_page(member)
+    campaign = member.campaign
+    try:
+        expected = (int(request.POST.get("turn", campaign.turn)),
+                    request.POST.get("phase", campaign.phase))
+    except ValueError:
+        expected = (campaign.turn, campaign.phase)
+    outcome = attempt(request, lambda: clock.advance(campaign_id=campaign.pk, by="umpire",
+                                                     expected=expected))
+    if outcome.ok:
+        from django.contrib import messages
+
+        result = outcome.value
+        if result.changed:
+            messages.success(request, f"Now turn {result.campaign.turn}, "
+                                      f"{result.campaign.phase} phase.")
+        else:
+            messages.warning(request, "The campaign had already moved on; nothing changed.")
+    return _done(member)
+
+
+@require_POST
+@campaign_page
+def deadline(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The form sends a local date and time, read in the umpire's own time zone."""
+    require_umpire_page(member)
+    value = request.POST.get("deadline", "").strip()
+    when: dt.datetime | None = None
+    if value and request.POST.get("clear") != "on":
+        try:
+            when = timezone.make_aware(dt.datetime.fromisoformat(value))
+        except ValueError:
+            from django.contrib import messages
+
+            messages.error(request, "Give a date and time, like 2030-05-01 18:00.")
+            return _done(member)
+    attempt(request, lambda: clock.set_deadline(campaign=member.campaign, deadline=when),
+            success="Deadline cleared." if when is None else "Deadline set.")
+    return _done(member)
+
+
+@require_POST
+@campaign_page
+def pause(request: HttpRequest, member: Membership) -> HttpResponse:
+    require_umpire_page(member)
+    if request.POST.get("action") == "resume":
+        attempt(request, lambda: clock.resume(campaign=member.campaign),
+                success="The clock runs again.")
+    else:
+        attempt(request, lambda: clock.pause(campaign=member.campaign),
+                success="The clock is paused.")
+    return _done(member)
+
+
+@require_POST
+@campaign_page
+def settings_update(request: HttpRequest, member: Membership) -> HttpResponse:
+    from campaign.services.campaigns import campaign_update_settings
+
+    require_umpire_page(member)
+    current = member.campaign.settings.as_dict()
+    changes: dict[str, Any] = {}
+    for key, option in OPTIONS.items():
+        if isinstance(option.default, bool):
+            value: Any = request.POST.get(key) == "on"
+        elif key not in request.POST:
+            continue
+        elif isinstance(option.default, int) and not option.choices:
+            try:
+                value = int(request.POST[key])
+            except ValueError:
+                from django.contrib import messages
+
+                messages.error(request, f"'{key}' must be a whole number.")
+                return _done(member)
+        else:
+            value = request.POST[key]
+        if value != current[key]:
+            changes[key] = value
+    if changes:
+        attempt(request, lambda: campaign_update_settings(campaign=member.campaign,
+                                                          changes=changes),
+                success=f"Settings saved ({', '.join(sorted(changes))}).")
+    return _done(member)
+
+
+@require_POST
+@campaign_page
+def correction(request: HttpRequest, member: Membership) -> HttpResponse:
+    from economy.services.corrections import correction_create
+
+    require_umpire_page(member)
+    try:
+        credits = int(request.POST.get("credits", ""))
+        player_id = int(request.POST.get("player", ""))
+    except ValueError:
+        from django.contrib import messages
+
+        messages.error(request, "Give a player and a whole number of credits.")
+        return _done(member)
+    attempt(request, lambda: correction_create(campaign=member.campaign, player_id=player_id,
+                                               reason=request.POST.get("reason", ""),
+                                               credits=credits),
+            success="Correction recorded in the ledger and the journal.")
+    return _done(member)
+
+
+@require_POST
+@campaign_page
+def handover(request: HttpRequest, member: Membership) -> HttpResponse:
+    from campaign.services.orders import seat_handover
+
+    require_umpire_page(member)
+    try:
+        player_id = int(request.POST.get("player", ""))
+    except ValueError:
+        player_id = 0
+    username = request.POST.get("username", "")
+    attempt(request, lambda: seat_handover(campaign=member.campaign, player_id=player_id,
+                                           username=username),
+            success=f"The seat now belongs to {username}.")
+    return _done(member)

@@ -1,0 +1,137 @@
+"""Pages over a campaign that has played a turn with a battle: orders, battles,
+history, umpire console."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.models import Battle
+from campaign.models import Campaign, Order
+
+pytestmark = pytest.mark.django_db
+
+
+def test_fixture_played_a_battle(played_campaign) -> None:
+    assert played_campaign.phase == "tactical"
+    assert Battle.objects.filter(campaign=played_campaign).exists()
+
+
+def test_battle_list_and_report(web_client, played_campaign, bob) -> None:
+    battle = Battle.objects.get(campaign=played_campaign)
+    client = web_client(bob)
+    listing = client.get(f"/campaigns/{played_campaign.pk}/battles/")
+    assert listing.status_code == 200
+    assert f"/battles/{battle.pk}/".encode() in listing.content
+    report = client.get(f"/campaigns/{played_campaign.pk}/battles/{battle.pk}/")
+    assert report.status_code == 200
+    if battle.status == "finished":
+        assert b"Replay, turn by turn" in report.content
+        assert b"dice and action log" in report.content
+        step = client.get(f"/campaigns/{played_campaign.pk}/battles/{battle.pk}/?turn=1",
+                          HTTP_HX_REQUEST="true")
+        assert step.status_code == 200 and b"<html" not in step.content
+
+
+def test_history_shows_only_what_the_viewer_may_read(web_client, played_campaign, alice,
+                                                     bob) -> None:
+    alice_page = web_client(alice).get(f"/campaigns/{played_campaign.pk}/history/")
+    bob_page = web_client(bob).get(f"/campaigns/{played_campaign.pk}/history/")
+    assert alice_page.status_code == bob_page.status_code == 200
+    # alice's purchases are private events: bob never sees them (only his own).
+    from campaign.models import Event
+
+    hers = Event.objects.filter(campaign=played_campaign, kind="purchase",
+                                viewers__user=alice).first()
+    url = f"/campaigns/{played_campaign.pk}/history/?kind=purchase"
+    mark = f"territory: {hers.data['territory']};".encode()
+    assert mark in web_client(alice).get(url).content
+    assert mark not in web_client(bob).get(url).content
+    filtered = web_client(alice).get(f"/campaigns/{played_campaign.pk}/history/?kind="
+                                     "phase_opened")
+    assert b"Purchase" not in filtered.content and b"Phase opened" in filtered.content
+
+
+def test_orders_page_in_the_move_phase_lists_legal_destinations(
+        web_client, running_campaign, alice) -> None:
+    from economy.models import Unit
+    from territories.models import Territory
+
+    home = Territory.objects.get(campaign=running_campaign, owner__user=alice)
+    unit = Unit.objects.create(player=home.owner, territory=home, model="golem")
+    Campaign.objects.filter(pk=running_campaign.pk).update(phase="move")
+    client = web_client(alice)
+    base = f"/campaigns/{running_campaign.pk}/orders/"
+    page = client.get(base + f"?unit={unit.pk}")
+    assert b"Legal destinations" in page.content
+    partial = client.get(base + f"?unit={unit.pk}", HTTP_HX_REQUEST="true")
+    assert b"<html" not in partial.content and b"<svg" in partial.content
+    dest = Territory.objects.get(campaign=running_campaign, name="Beta") \
+        if home.name == "Alpha" else None
+    if dest is not None:
+        client.post(base + "submit/", {"unit": unit.pk, "destination": dest.pk})
+        order = Order.objects.get(unit=unit)
+        assert b"sealed" in client.get(base).content
+        client.post(base + f"{order.public_id}/withdraw/")
+        assert not Order.objects.filter(unit=unit).exists()
+
+
+def test_other_players_do_not_see_a_sealed_order(web_client, running_campaign, alice,
+                                                 bob) -> None:
+    from campaign.services.orders import order_submit
+    from economy.models import Unit
+    from territories.models import Territory
+    from territories.services.movement import legal_destinations
+
+    home = Territory.objects.get(campaign=running_campaign, owner__user=alice)
+    unit = Unit.objects.create(player=home.owner, territory=home, model="golem")
+    Campaign.objects.filter(pk=running_campaign.pk).update(phase="move")
+    seat = home.owner
+    seat.campaign = Campaign.objects.get(pk=running_campaign.pk)
+    dest = sorted(legal_destinations(seat, home.pk) - {home.pk})[0]
+    order_submit(player=seat, unit_id=unit.pk, destination_id=dest)
+    dest_name = Territory.objects.get(pk=dest).name
+    for path in ("orders/", "history/", "", "map/", "battles/"):
+        page = web_client(bob).get(f"/campaigns/{running_campaign.pk}/{path}")
+        assert b"sealed" not in page.content or path == "orders/"
+        assert f"to {dest_name}".encode() not in page.content
+
+
+def test_umpire_console_advances_and_sets_settings(web_client, running_campaign, uma,
+                                                   alice) -> None:
+    client = web_client(uma)
+    base = f"/campaigns/{running_campaign.pk}/umpire/"
+    assert client.get(base).status_code == 200
+    assert web_client(alice).get(base).status_code == 403
+    client.post(base + "advance/", {"turn": 1, "phase": "commercial"})
+    running_campaign.refresh_from_db()
+    assert running_campaign.phase == "activity"
+    # a stale form (already advanced) changes nothing
+    client.post(base + "advance/", {"turn": 1, "phase": "commercial"})
+    running_campaign.refresh_from_db()
+    assert running_campaign.phase == "activity"
+    client.post(base + "settings/", {"missed_turns_alert": 5, "advance_when_all_ready": "on",
+                                     "battle_mode": "engine", "commercial_seconds": 3600,
+                                     "activity_seconds": 86400, "move_seconds": 172800,
+                                     "tactical_seconds": 0, "reminder_seconds": 21600,
+                                     "battle_max_attempts": 3,
+                                     "bandit_level8_row": "corrected",
+                                     "xp_table_reading": "to_next_level"})
+    running_campaign.refresh_from_db()
+    assert running_campaign.settings.missed_turns_alert == 5
+    client.post(base + "pause/", {"action": "pause"})
+    running_campaign.refresh_from_db()
+    assert running_campaign.paused
+
+
+def test_umpire_correction_and_handover(web_client, running_campaign, uma, alice, charlie
+                                        ) -> None:
+    seat = running_campaign.players.get(user=alice)
+    client = web_client(uma)
+    base = f"/campaigns/{running_campaign.pk}/umpire/"
+    client.post(base + "corrections/", {"player": seat.pk, "credits": 25,
+                                        "reason": "lost receipt"})
+    seat.refresh_from_db()
+    assert seat.credits == 1025
+    client.post(base + "handover/", {"player": seat.pk, "username": "charlie"})
+    seat.refresh_from_db()
+    assert seat.user == charlie
