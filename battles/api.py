@@ -74,7 +74,8 @@ BattleSummary = inline_serializer("BattleSummary", fields={
 
 
 class BattleListView(APIView):
-    @extend_schema(responses={200: BattleSummary}, summary="The campaign's battles",
+    @extend_schema(responses={200: BattleSummary(many=True)}, operation_id="battles_list",
+                   summary="The campaign's battles",
                    description="Every battle of the campaign (or of `?turn=N`), in order "
                    "of play. Public to the campaign's members.")
     def get(self, request: Request, campaign_id: int) -> Response:
@@ -89,7 +90,8 @@ class BattleListView(APIView):
 
 
 class BattleDetailView(APIView):
-    @extend_schema(responses={200: dict}, summary="One battle with its full log",
+    @extend_schema(responses={200: dict}, operation_id="battles_detail",
+                   summary="One battle with its full log",
                    description="The log of rolls and actions (and the result) once the "
                    "battle is finished; the job error for the umpire.")
     def get(self, request: Request, campaign_id: int, battle_id: int) -> Response:
