@@ -62,7 +62,7 @@ def _battle(member: Membership, battle_id: int, fields: tuple[str, ...] | None =
     return battle
 
 
-BattleSummary = inline_serializer("BattleSummary", fields={
+BattleSummaries = inline_serializer("BattleSummary", many=True, fields={
     "id": serializers.IntegerField(), "turn": serializers.IntegerField(),
     "territory": serializers.IntegerField(),
     "status": serializers.ChoiceField(choices=Battle.Status.values),
@@ -74,7 +74,7 @@ BattleSummary = inline_serializer("BattleSummary", fields={
 
 
 class BattleListView(APIView):
-    @extend_schema(responses={200: BattleSummary(many=True)}, operation_id="battles_list",
+    @extend_schema(responses={200: BattleSummaries}, operation_id="battles_list",
                    summary="The campaign's battles",
                    description="Every battle of the campaign (or of `?turn=N`), in order "
                    "of play. Public to the campaign's members.")
