@@ -38,11 +38,8 @@ class Command(BaseCommand):
                 connection.creation.destroy_test_db(created, verbosity=0)
         cases, _ = load_cases(options["paths"])
         for outcome in summary.outcomes:
-            if outcome.path is not None:
-                try:
-                    outcome.path = outcome.path.resolve().relative_to(ROOT)
-                except ValueError:
-                    pass
+            if outcome.path is not None and outcome.path.resolve().is_relative_to(ROOT):
+                outcome.path = outcome.path.resolve().relative_to(ROOT)
         text = render(summary, {c.id: c for c in cases})
         Path(options["output"]).write_text(text, encoding="utf-8")
         self.stdout.write(f"wrote {options['output']}: {summary.last_line()}")
