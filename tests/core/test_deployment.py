@@ -56,8 +56,10 @@ def test_compose_file_declares_the_production_stack():
 
 def _compose_client() -> list[str] | None:
     docker = shutil.which("docker")
-    if docker and subprocess.run([docker, "compose", "version"], capture_output=True).returncode == 0:
-        return [docker, "compose"]
+    if docker:
+        probe = subprocess.run([docker, "compose", "version"], capture_output=True)
+        if probe.returncode == 0:
+            return [docker, "compose"]
     legacy = shutil.which("docker-compose")
     return [legacy] if legacy else None
 
