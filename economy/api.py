@@ -210,8 +210,8 @@ class MeView(APIView):
 
 
 class TradeListView(APIView):
-    @extend_schema(responses={200: dict}, description="Trades the caller is party to "
-                   "(the umpire sees all).")
+    @extend_schema(responses={200: dict}, operation_id="campaigns_trades_list",
+                   description="Trades the caller is party to (the umpire sees all).")
     def get(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         return Response([trades.trade_as_dict(t) for t in trades.visible_trades(member)])
