@@ -23,12 +23,14 @@ run: $(STAMP)
 	$(PY) manage.py runserver_with_clock $(HOST):$(PORT)
 
 # The whole suite on SQLite with in-process jobs; with CI set (or INTEGRATION=1) also
-# the PostgreSQL + Redis + Celery worker suite, which then must not be skipped.
+# the PostgreSQL + Redis + Celery worker suite, which then must not be skipped, and the
+# browser suite in Debian's headless chromium (installed by scripts/install-e2e.sh).
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not integration and not e2e" -q
-	@if [ -n "$$CI" ] || [ -n "$$INTEGRATION" ]; then $(MAKE) --no-print-directory test-integration; fi
+	@if [ -n "$$CI" ] || [ -n "$$INTEGRATION" ]; then \
+	  $(MAKE) --no-print-directory test-integration && $(MAKE) --no-print-directory test-e2e; fi
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -m "not integration and not e2e" -q

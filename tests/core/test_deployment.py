@@ -23,6 +23,7 @@ def production_env() -> dict[str, str]:
         "DATABASE_URL": f"sqlite:///{ROOT / 'db.sqlite3'}",
     })
     env.pop("CELERY_BROKER_URL", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # never set in a deployment
     return env
 
 
