@@ -1,6 +1,7 @@
 from django.urls import include, path
 
 from campaign.api import views
+from campaign.api.profile import ProfileView
 
 campaign_urls = [
     path("", views.CampaignDetailView.as_view(), name="api-campaign"),
@@ -18,6 +19,7 @@ campaign_urls = [
 urlpatterns = [
     path("users/", views.UserCreateView.as_view(), name="api-users"),
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
+    path("profile/", ProfileView.as_view(), name="api-profile"),
     path("rules/", views.RulesView.as_view(), name="api-rules"),
     path("campaigns/", views.CampaignListView.as_view(), name="api-campaigns"),
     path("campaigns/<int:campaign_id>/", include(campaign_urls)),

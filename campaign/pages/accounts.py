@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from campaign.models import Profile
+from campaign.services.profiles import profile_update
 
 
 class SignupForm(UserCreationForm):
@@ -61,9 +62,8 @@ def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, initial={
         "time_zone": prof.time_zone, "email_notifications": prof.email_notifications})
     if request.method == "POST" and form.is_valid():
-        prof.time_zone = form.cleaned_data["time_zone"]
-        prof.email_notifications = form.cleaned_data["email_notifications"]
-        prof.save(update_fields=["time_zone", "email_notifications"])
+        prof = profile_update(user=request.user, time_zone=form.cleaned_data["time_zone"],
+                              email_notifications=form.cleaned_data["email_notifications"])
         messages.success(request, f"Times are now shown in {prof.time_zone}.")
         return redirect("profile")
     return render(request, "pages/profile.html", {"form": form, "profile": prof})
