@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from battles import replay
 from battles.models import Battle
 from campaign.access import Membership
 from campaign.models import Player
@@ -26,9 +27,13 @@ LIST_FIELDS = ("id", "turn", "territory__name", "status", "sides", "winner_id", 
                "mode", "defender_id", "attempts", "quarantined")
 
 
+def _players(campaign_id: int) -> dict[int, tuple[str, str]]:
+    return {pk: (name, color) for pk, name, color in Player.objects.filter(
+        campaign_id=campaign_id).values_list("pk", "user__username", "color")}
+
+
 def _names(campaign_id: int) -> dict[int, str]:
-    return dict(Player.objects.filter(campaign_id=campaign_id)
-                .values_list("pk", "user__username"))
+    return {pk: name for pk, (name, _) in _players(campaign_id).items()}
 
 
 def _side_names(sides: list[Any], names: dict[int, str]) -> str:
@@ -68,13 +73,65 @@ def _describe(entry: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+def _labels(battle: Battle, players: dict[int, tuple[str, str]]
+            ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """Unit labels and sides, building labels, from the battle's stored input."""
+    data = battle.input if isinstance(battle.input, dict) else {}
+    unit_labels: dict[str, str] = {}
+    unit_sides: dict[str, str] = {}
+    for side, units in (data.get("sides") or {}).items():
+        owner = players.get(int(side), (f"side {side}", ""))[0] if str(side).isdigit() \
+            else str(side)
+        for u in units or []:
+            if isinstance(u, dict) and "id" in u:
+                uid = str(u["id"])
+                unit_sides[uid] = str(side)
+                unit_labels[uid] = f"{owner}'s {u.get('vehicle') or 'unit'} #{uid}"
+    building_labels = {str(b["id"]): f"{str(b.get('kind', 'building')).replace('_', ' ')} "
+                       f"#{b['id']}" for b in data.get("buildings") or []
+                       if isinstance(b, dict) and "id" in b}
+    return unit_labels, unit_sides, building_labels
+
+
+def _replay_step(battle: Battle, players: dict[int, tuple[str, str]], wanted: str | None
+                 ) -> dict[str, Any] | None:
+    """The frame of engine turn `wanted` (default: the deployment) drawn on the map,
+    with that turn's log entries and the neighbouring turns for the step buttons."""
+    unit_labels, unit_sides, building_labels = _labels(battle, players)
+    frames = replay.frames(battle.log or [], unit_sides)
+    if not frames:
+        return None
+    keys = [f.turn for f in frames]
+    try:
+        index = keys.index(int(wanted)) if wanted is not None else 0
+    except ValueError:
+        index = 0
+    frame = frames[index]
+    side_name = players.get(int(frame.side), ("", ""))[0] if frame.side.isdigit() else ""
+    heading = "Deployment" if frame.turn == 0 else \
+        f"Turn {frame.turn} (round {frame.round}{', ' + side_name if side_name else ''})"
+    colors = {str(pk): color or "#888" for pk, (_, color) in players.items()}
+    svg = replay.battlefield_svg(
+        frame, title=f"Battle of {battle.territory.name}: {heading}",
+        side_colors=colors, unit_labels=unit_labels, building_labels=building_labels)
+    legend = [{"name": players.get(int(s), (s, ""))[0] if s.isdigit() else s,
+               "color": colors.get(s, "#888")} for s in sorted(set(unit_sides.values()))]
+    return {"turn": frame.turn, "heading": heading, "svg": svg, "legend": legend,
+            "entries": [{"round": e.get("round"), "event": str(e.get("event", "")),
+                         "text": _describe(e)} for e in frame.entries],
+            "first": keys[0], "last": keys[-1], "count": len(keys), "index": index,
+            "prev": keys[index - 1] if index > 0 else None,
+            "next": keys[index + 1] if index + 1 < len(keys) else None}
+
+
 @campaign_page
 def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:
     battle = (Battle.objects.filter(campaign=member.campaign, pk=battle_id)
               .select_related("territory").first())
     if battle is None:
         raise Http404("No such battle.")
-    names = _names(member.campaign.pk)
+    players = _players(member.campaign.pk)
+    names = {pk: name for pk, (name, _) in players.items()}
     finished = battle.status == Battle.Status.FINISHED
     turns: OrderedDict[Any, list[dict[str, Any]]] = OrderedDict()
     if finished:
@@ -84,23 +141,12 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
             turns.setdefault(entry.get("turn", 0), []).append(
                 {"round": entry.get("round"), "event": str(entry.get("event", "")),
                  "text": _describe(entry)})
-    keys = list(turns)
-    step = request.GET.get("turn")
-    try:
-        current = keys.index(int(step)) if step is not None else None
-    except ValueError:
-        current = None
     ctx = {"battle": battle, "side_text": _side_names(battle.sides, names),
            "winner_name": names.get(battle.winner_id, ""), "finished": finished,
            "turns": list(turns.items()), "show_error": member.is_umpire
-           and not member.umpire_plays, "result": battle.result if finished else None}
-    if current is not None:
-        ctx["step"] = {"turn": keys[current], "entries": turns[keys[current]],
-                       "prev": keys[current - 1] if current > 0 else None,
-                       "next": keys[current + 1] if current + 1 < len(keys) else None}
-    elif keys:
-        ctx["step"] = {"turn": keys[0], "entries": turns[keys[0]], "prev": None,
-                       "next": keys[1] if len(keys) > 1 else None}
+           and not member.umpire_plays, "result": battle.result if finished else None,
+           "step": _replay_step(battle, players, request.GET.get("turn")) if finished
+           else None}
     if is_htmx(request):
         return render_campaign(request, member, "pages/_replay.html", ctx)
     return render_campaign(request, member, "pages/battle.html", ctx)

@@ -23,3 +23,24 @@
     if (m) e.detail.headers["X-CSRFToken"] = m.getAttribute("content");
   });
 })();
+// Battle replay: "Play" steps through the turns (the buttons also work without it).
+(function () {
+  var timer = null;
+  function stop(btn) { clearInterval(timer); timer = null; if (btn) btn.textContent = "▶ Play"; }
+  function wire() {
+    var btn = document.querySelector("[data-replay-play]");
+    if (!btn) return;
+    btn.hidden = false;
+    if (timer) btn.textContent = "⏸ Pause";
+    btn.onclick = function () {
+      if (timer) { stop(btn); return; }
+      btn.textContent = "⏸ Pause";
+      timer = setInterval(function () {
+        var next = document.querySelector("[data-replay=next]");
+        if (next) next.click(); else stop(document.querySelector("[data-replay-play]"));
+      }, 1200);
+    };
+  }
+  document.addEventListener("DOMContentLoaded", wire);
+  document.addEventListener("htmx:afterSettle", wire);
+})();
