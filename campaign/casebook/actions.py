@@ -118,20 +118,34 @@ def do_explore(ctx: Ctx, params: dict[str, Any]) -> Any:
 
 @action("take")
 def do_take(ctx: Ctx, params: dict[str, Any]) -> Any:
-    """A player takes possession of a territory (tactical phase, no enemy present)."""
+    """A player takes possession of a territory (tactical phase, no enemy present; a
+    never-owned territory gets its exploration roll)."""
     _need(params, "territory", "player")
-    take = service("territories.services.ownership.take_possession")
-    return take(territory=ctx.territory(params["territory"]),
-                player=_fresh_player(ctx, params["player"]))
+    take = service("battles.services.opening.take_territory")
+    territory = ctx.territory(params["territory"])
+    territory.refresh_from_db()
+    return take(territory=territory, player=_fresh_player(ctx, params["player"]),
+                reason=str(params.get("reason", "casebook")))
 
 
 @action("grant_passage")
 def do_grant_passage(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "grantor", "grantee", "territories")
-    grant = service("territories.services.passage.passage_grant")
+    grant = service("territories.services.passages.grant_passage")
     return grant(grantor=_fresh_player(ctx, params["grantor"]),
                  grantee=_fresh_player(ctx, params["grantee"]),
-                 territory_ids=[_territory_id(ctx, t) for t in params["territories"]])
+                 territories=[_territory_id(ctx, t) for t in params["territories"]])
+
+
+@action("revoke_passage")
+def do_revoke_passage(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """Withdraw a right of passage (all of the grantee's when `territories` is left out)."""
+    _need(params, "grantor", "grantee")
+    revoke = service("territories.services.passages.revoke_passage")
+    names = params.get("territories")
+    return revoke(grantor=_fresh_player(ctx, params["grantor"]),
+                  grantee=_fresh_player(ctx, params["grantee"]),
+                  territories=None if names is None else [_territory_id(ctx, t) for t in names])
 
 
 # ---------------------------------------------------------------------------
@@ -260,9 +274,10 @@ def do_produce(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_grant(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Umpire: give (or with a negative amount take) credits."""
     _need(params, "player", "amount")
-    grant = service("economy.services.umpire.umpire_grant")
-    return grant(player=_fresh_player(ctx, params["player"]), amount=int(params["amount"]),
-                 detail=str(params.get("detail", "casebook")))
+    correct = service("economy.services.corrections.correction_create")
+    ctx.campaign.refresh_from_db()
+    return correct(campaign=ctx.campaign, player_id=ctx.player(params["player"]).pk,
+                   reason=str(params.get("reason", "casebook")), credits=int(params["amount"]))
 
 
 # ---------------------------------------------------------------------------
@@ -301,9 +316,68 @@ def do_order(ctx: Ctx, params: dict[str, Any]) -> Any:
 
 @action("reveal")
 def do_reveal(ctx: Ctx, params: dict[str, Any]) -> Any:
-    reveal = service("campaign.services.reveal.reveal_orders")
+    """The reveal alone (the first hook of entering the tactical phase): sealed orders are
+    announced and carried out, off-map units come back."""
+    reveal = service("campaign.services.reveal.reveal_and_move")
     ctx.campaign.refresh_from_db()
     return reveal(campaign=ctx.campaign)
+
+
+@action("withdraw")
+def do_withdraw(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """Move phase: withdraw a sealed order kept with `as:` (or by its public id)."""
+    _need(params, "player", "order")
+    withdraw = service("campaign.services.orders.order_withdraw")
+    order = params["order"]
+    if isinstance(order, str) and order in ctx.results:
+        order = ctx.results[order].public_id
+    return withdraw(player=_fresh_player(ctx, params["player"]), order_id=order)
+
+
+@action("exchange")
+def do_exchange(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """Move phase: one weapon passes from one pilot's unit to another's."""
+    _need(params, "player", "from", "to", "weapon")
+    exchange = service("campaign.services.orders.equipment_exchange")
+    weapon = params["weapon"]
+    if isinstance(weapon, str) and weapon in ctx.weapons:
+        weapon = ctx.weapons[weapon].pk
+    return exchange(player=_fresh_player(ctx, params["player"]),
+                    from_unit_id=_unit_id(ctx, params["from"]),
+                    to_unit_id=_unit_id(ctx, params["to"]), weapon_id=weapon)
+
+
+@action("handover")
+def do_handover(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """Umpire: hand `player`'s seat to the user `to`."""
+    _need(params, "player", "to")
+    from campaign.casebook.given import _user
+
+    handover = service("campaign.services.orders.seat_handover")
+    _user(str(params["to"]))
+    ctx.campaign.refresh_from_db()
+    player = handover(campaign=ctx.campaign, player_id=ctx.player(params["player"]).pk,
+                      username=str(params["to"]))
+    return player
+
+
+@action("deadline")
+def do_deadline(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """Umpire: set the phase deadline `in` seconds from now (negative: in the past) or
+    clear it (`clear: true`); `pause: true` / `resume: true` stop and restart the clock."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    clock = "campaign.services.clock."
+    ctx.campaign.refresh_from_db()
+    if params.get("pause"):
+        return service(clock + "pause")(campaign=ctx.campaign)
+    if params.get("resume"):
+        return service(clock + "resume")(campaign=ctx.campaign)
+    deadline = None if params.get("clear") else (
+        timezone.now() + dt.timedelta(seconds=float(params["in"])))
+    return service(clock + "set_deadline")(campaign=ctx.campaign, deadline=deadline)
 
 
 @action("start")
@@ -362,3 +436,85 @@ def do_battle(ctx: Ctx, params: dict[str, Any]) -> Any:
     from campaign.casebook.battle import run_battle
 
     return run_battle(ctx, params)
+
+
+# ---------------------------------------------------------------------------
+# Battles on the campaign side: opening, jobs, recording
+# ---------------------------------------------------------------------------
+
+
+def _remember_battles(ctx: Ctx) -> None:
+    from battles.models import Battle
+
+    for battle in Battle.objects.filter(campaign=ctx.campaign).select_related("territory"):
+        ctx.battles[battle.territory.name] = battle
+
+
+@action("open_battles")
+def do_open_battles(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """The tactical phase opens: uncontested territories are taken, battles created (the
+    second hook of entering the tactical phase; `advance` runs it too)."""
+    open_battles = service("battles.services.opening.open_battles")
+    ctx.campaign.refresh_from_db()
+    battles = open_battles(campaign=ctx.campaign)
+    _remember_battles(ctx)
+    return [b.territory.name for b in battles]
+
+
+def _battle_of(ctx: Ctx, territory: Any) -> Any:
+    _remember_battles(ctx)
+    try:
+        return ctx.battles[str(territory)]
+    except KeyError:
+        raise GivenError(f"no battle was opened on {territory!r} "
+                         f"(battles: {sorted(ctx.battles)})") from None
+
+
+@action("record")
+def do_record(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """A battle's result written into the campaign (`battles.services.recording`), as the
+    engine or a tabletop entry reports it: `winner` (a player or null), `units` {unit:
+    {fate, repairable, unrepairable, xp: [kinds]}} (units left out are intact),
+    `buildings_destroyed` [names], `buildings` {name: hit points left}."""
+    _need(params, "territory")
+    record = service("battles.services.recording.record_result")
+    battle = _battle_of(ctx, params["territory"])
+    side_of = {p.unit_id: str(p.player_id) for p in battle.participants.all()}
+    units, xp_events = [], []
+    for name, spec in (params.get("units") or {}).items():
+        unit = ctx.unit(name)
+        spec = spec or {}
+        units.append({"id": unit.pk, "side": side_of.get(unit.pk, str(unit.player_id)),
+                      "fate": spec.get("fate", "intact"),
+                      "hit_points_left": int(spec.get("hit_points_left", 0)),
+                      "repairable": int(spec.get("repairable", 0)),
+                      "unrepairable": int(spec.get("unrepairable", 0))})
+        for kind in spec.get("xp") or []:
+            xp_events.append({"unit_id": unit.pk, "pilot_id": unit.pilot_id, "kind": kind})
+    buildings = []
+    for name, hp in (params.get("buildings") or {}).items():
+        b = ctx.building(name)
+        buildings.append({"id": b.pk, "kind": b.kind, "hit_points_left": int(hp),
+                          "destroyed": int(hp) <= 0, "controller": str(battle.defender_id)})
+    winner = params.get("winner")
+    result = {"winner": None if winner is None else str(ctx.player(winner).pk),
+              "units": units, "xp_events": xp_events, "buildings": buildings,
+              "buildings_destroyed": [ctx.building(b).pk
+                                      for b in params.get("buildings_destroyed") or []],
+              "rounds": int(params.get("rounds", 1)), "end_reason": "casebook"}
+    return record(battle_id=battle.pk, result=result,
+                  source=str(params.get("source", "engine")))
+
+
+@action("run_job")
+def do_run_job(ctx: Ctx, params: dict[str, Any]) -> Any:
+    """The battle job of a territory's battle (`battles.services.jobs.run_battle_job`):
+    claim, resolve with the real engine and its default policy, record. The engine
+    rolls the case's dice."""
+    _need(params, "territory")
+    run = service("battles.services.jobs.run_battle_job")
+    from battles.engine.resolve import resolve_battle
+
+    battle = _battle_of(ctx, params["territory"])
+    return run(battle_id=battle.pk,
+               resolver=lambda battle_input: resolve_battle(battle_input, dice=ctx.dice))

@@ -287,6 +287,13 @@ def c_journal(ctx: Ctx, expected: Any) -> list[str]:
     return subsequence(list(expected), events, "journal")
 
 
+@checker("journal_size")
+def c_journal_size(ctx: Ctx, expected: int) -> list[str]:
+    """How many journal entries `when` wrote (any kind, any visibility)."""
+    events = _events(ctx)
+    return match(expected, len(events), f"journal entries written ({[e['kind'] for e in events]})")
+
+
 @checker("result")
 def c_result(ctx: Ctx, expected: Any) -> list[str]:
     return match(expected, as_data(ctx.last), "result")
@@ -343,6 +350,102 @@ def c_rows(ctx: Ctx, expected: dict[str, int]) -> list[str]:
         model = apps.get_model(label)
         diffs += match(count, model.objects.count(), f"rows of {label}")
     return diffs
+
+
+@checker("battles")
+def c_battles(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    """The battle opened on a territory (or `null`: none): `defender`, `winner`, `status`,
+    `order`, `attackers` (player names), `participants` {unit: {reinforcement, origin}}."""
+    from battles.models import Battle
+
+    diffs = []
+    for name, fields in expected.items():
+        battle = Battle.objects.filter(campaign=ctx.campaign,
+                                       territory=ctx.territory(name)).first()
+        if fields is None or battle is None:
+            if (fields is None) != (battle is None):
+                diffs.append(f"battle on {name}: expected {show(fields)}, got "
+                             f"{'none' if battle is None else 'one'}")
+            continue
+        data: dict[str, Any] = {
+            "status": battle.status, "order": battle.order, "mode": battle.mode,
+            "defender": _player_name(ctx, battle.defender_id),
+            "winner": _player_name(ctx, battle.winner_id),
+            "attackers": sorted(_player_name(ctx, s["player"]) or "" for s in battle.sides
+                                if s.get("role") == "attacker"),
+            "recorded": hasattr(battle, "record"), "attempts": battle.attempts,
+            "quarantined": battle.quarantined, "error": bool(battle.error),
+            "buildings": len(battle.input.get("buildings") or []),
+            "participants": {}}
+        names = {u.pk: n for n, u in ctx.units.items()}
+        for p in battle.participants.all():
+            data["participants"][names.get(p.unit_id, f"#{p.unit_id}")] = {
+                "player": _player_name(ctx, p.player_id), "reinforcement": p.reinforcement,
+                "origin": _territory_name(ctx, p.origin_id)}
+        diffs += match(fields, data, f"battle on {name}")
+    return diffs
+
+
+@checker("orders")
+def c_orders(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    """This turn's order of a unit (or `null`: none): `status`, `announced`,
+    `destination`, `origin`."""
+    from campaign.models import Order
+
+    diffs = []
+    ctx.campaign.refresh_from_db()
+    for uid, fields in expected.items():
+        order = Order.objects.filter(campaign=ctx.campaign, unit=ctx.unit(uid)).order_by(
+            "-turn").first()
+        if fields is None or order is None:
+            if (fields is None) != (order is None):
+                diffs.append(f"order of {uid}: expected {show(fields)}, got "
+                             f"{'none' if order is None else order.status}")
+            continue
+        data = {"status": order.status, "announced": order.announced, "turn": order.turn,
+                "destination": _territory_name(ctx, order.destination_id),
+                "origin": _territory_name(ctx, order.origin_id)}
+        diffs += match(fields, data, f"order of {uid}")
+    return diffs
+
+
+@checker("players")
+def c_players(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    """A seat's fields: `missed_turns`, `ready`, `user` (the user name holding it)."""
+    diffs = []
+    for name, fields in expected.items():
+        player = ctx.player(name)
+        player.refresh_from_db()
+        data = {"missed_turns": player.missed_turns, "ready": player.ready,
+                "user": player.user.get_username(), "credits": player.credits,
+                "research_points": player.research_points}
+        diffs += match(fields, data, f"player {name}")
+    return diffs
+
+
+@checker("passages")
+def c_passages(ctx: Ctx, expected: dict[str, list[str]]) -> list[str]:
+    """The territories each grantee holds a right of passage over (sorted names)."""
+    from territories.models import Passage
+
+    diffs = []
+    for name, territories in expected.items():
+        have = sorted(_territory_name(ctx, t) or "" for t in Passage.objects.filter(
+            grantee=ctx.player(name)).values_list("territory_id", flat=True))
+        diffs += match(sorted(territories), have, f"passages of {name}")
+    return diffs
+
+
+@checker("clock")
+def c_clock(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
+    """The campaign clock: `paused`, `deadline` (true: one is set, null: none),
+    `remaining` (true: time kept while paused, null: none)."""
+    ctx.campaign.refresh_from_db()
+    c = ctx.campaign
+    data = {"paused": c.paused, "deadline": True if c.phase_deadline else None,
+            "remaining": True if c.paused_remaining is not None else None,
+            "status": c.status}
+    return match(expected, data, "clock")
 
 
 # Keys the runner handles itself.
