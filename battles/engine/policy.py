@@ -7,6 +7,7 @@ AIs, a human's standing orders) plug in through `resolve_battle(policy_factory=.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -25,9 +26,7 @@ from battles.engine.actions.attack import (
     cover_increments,
     defense_of,
     in_contact,
-    misfire_threshold,
     projectile_blocked,
-    range_difficulty,
 )
 from battles.engine.actions.move import move_cdt
 from battles.engine.actions.ramming import RAM_CDT, ram_path
@@ -37,6 +36,7 @@ from battles.engine.damage import Target, effective_armor
 from battles.engine.geometry import distance, increments, nearest_exit, stop_short, toward
 from battles.engine.probability import p_success
 from battles.engine.state import BattleState, BuildingState, UnitState
+from campaign.rules import tables as T
 
 MEAN_DIE = 4.5
 
@@ -120,8 +120,9 @@ class DefaultPolicy:
         targets: list[Target] = list(state.enemies_of(side))
         targets += [b for b in state.live_buildings()
                     if b.weapon is not None and state.hostile(side, b.controller)]
+        infos = {id(t): _TargetInfo(state, t) for t in targets}
         for unit in ready:
-            value, action = self._best_attack(state, unit, targets)
+            value, action = self._best_attack(state, unit, targets, infos)
             if action is not None and value > best_value:
                 best_value, best_action = value, action
         if best_action is not None and best_value >= self.MIN_VALUE:
@@ -140,10 +141,21 @@ class DefaultPolicy:
         if self.retreating:
             return True
         threshold = float(view.options["retreat_threshold"])
-        mine = view.units(side)
-        hurt = any(u.lost for u in mine) or len(mine) < sum(
-            1 for u in view.state.units.values() if u.side == side)
-        if hurt and view.hp_share(side) < threshold:
+        state = view.state
+        total = mine = own = foes = 0
+        hurt = False
+        for u in state.units.values():
+            if u.side == side:
+                total += 1
+                if u.active:
+                    mine += 1
+                    own += u.hp_left + u.shield_hp
+                    hurt = hurt or u.lost > 0
+            elif u.active and state.hostile(side, u.side):
+                foes += u.hp_left + u.shield_hp
+        hurt = hurt or mine < total
+        share = own / (own + foes) if own + foes else 0.0
+        if hurt and share < threshold:
             self.retreating = True
         return self.retreating
 
@@ -158,71 +170,120 @@ class DefaultPolicy:
         return Pass(unit="")
 
     def _shot_value(self, state: BattleState, shooter: UnitState | BuildingState,
-                    weapon: WeaponCard, target: Target, skill: int) -> float:
-        if projectile_blocked(state, shooter.pos, weapon, target):
+                    weapon: WeaponCard, target: Target, skill: int,
+                    info: _TargetInfo | None = None) -> float:
+        """Expected value of one shot (same arithmetic as `range_difficulty` and `fire`,
+        with the target's cover and armour read from a per-decision cache)."""
+        if info is None:
+            info = _TargetInfo(state, target)
+        if weapon.is_projectile and projectile_blocked(state, shooter.pos, weapon, target):
             return 0.0
-        difficulty, info = range_difficulty(state, shooter, weapon, target)
+        tpos = target.pos
+        spos = shooter.pos
+        dist = math.hypot(spos[0] - tpos[0], spos[1] - tpos[1])
+        if isinstance(shooter, UnitState):
+            step = (T.RANGE_INCREMENT_INCHES_INFANTRY if shooter.card.is_infantry
+                    else T.RANGE_INCREMENT_INCHES)
+            inc = (weapon.range_increment or 0) + shooter.corroded
+            side = shooter.side
+            haywire = shooter.haywire
+        else:
+            step = T.RANGE_INCREMENT_INCHES
+            inc = weapon.range_increment or 0
+            side = shooter.controller
+            haywire = False
+        steps = increments(dist, step)
+        cover = 0 if weapon.no_line_of_sight else info.cover
+        difficulty = info.defense + inc * (steps + cover)
         if weapon.blast_radius and any(
-                u.side == shooter_side(shooter) and distance(u.pos, target.pos)
-                <= weapon.blast_radius for u in state.units.values() if u.active):
+                u.side == side and distance(u.pos, tpos) <= weapon.blast_radius
+                for u in state.units.values() if u.active):
             return 0.0  # friendly fire
-        p = p_success(skill, difficulty) * (1 - misfire_threshold(shooter, weapon) / 8)
+        misfire = weapon.misfire + 2 if haywire else weapon.misfire
+        p = p_success(skill, difficulty) * (1 - misfire / 8)
         raw = (weapon.base_damage or 0) + MEAN_DIE
         if "spread" in weapon.special:
-            raw -= increments(info["distance"], 4)
-        return self._value(state, target, raw, weapon.ignore_armor, p)
+            raw -= increments(round(dist, 3), 4)
+        return info.value(raw, weapon.ignore_armor, p)
 
     @staticmethod
     def _value(state: BattleState, target: Target, raw: float, ignore: str | None,
                p: float) -> float:
-        dealt = max(0.0, raw - effective_armor(state, target, ignore))
-        hp = target.hp_left + (target.shield_hp if isinstance(target, UnitState) else 0)
-        value = p * min(dealt, hp)
-        if dealt >= hp:
-            value += p * 8  # a likely kill: focus fire
-        if isinstance(target, BuildingState):
-            value *= 0.5  # units decide the battle
-        return value
+        return _TargetInfo(state, target).value(raw, ignore, p)
 
     def _best_attack(self, state: BattleState, unit: UnitState,
-                     targets: list[Target]) -> tuple[float, Action | None]:
-        best: tuple[float, str] = (0.0, "")
-        action: Action | None = None
+                     targets: list[Target],
+                     infos: dict[int, _TargetInfo] | None = None
+                     ) -> tuple[float, Action | None]:
+        """The most valuable attack of `unit` (value rounded to 6 places; ties go to the
+        greatest "target/weapon" label). Candidates are compared before any action object
+        is built: this runs for every ready unit on every turn."""
+        best_value, best_label = 0.0, ""
+        best: tuple[str, Target, WeaponCard | None] | None = None
         fight = unit.card.skills["fight"]
+        reach = state.options["contact_distance"] + 1e-9
+        ram = not unit.card.is_infantry and unit.immobilized_by is None
+        upos = unit.pos
         for target in targets:
-            kind = "building" if isinstance(target, BuildingState) else "unit"
+            info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
+            tpos = target.pos
+            contact = math.hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
             for weapon in unit.card.weapons:
                 if weapon.is_ranged:
-                    value = self._shot_value(state, unit, weapon, target, fight)
-                    candidate: Action = RangedAttack(unit.id, weapon.key, target.id, kind)
-                elif weapon.is_contact and in_contact(state, unit.pos, target.pos):
-                    p = p_success(fight, defense_of(target, close=True))
+                    value = self._shot_value(state, unit, weapon, target, fight, info)
+                    how = "ranged"
+                elif weapon.is_contact and contact:
+                    p = p_success(fight, info.close_defense)
                     p *= 1 - weapon.misfire / 8
-                    value = self._value(state, target, (weapon.base_damage or 0) + MEAN_DIE,
-                                        weapon.ignore_armor, p)
-                    candidate = CloseCombat(unit.id, weapon.key, target.id, kind)
+                    value = info.value((weapon.base_damage or 0) + MEAN_DIE,
+                                       weapon.ignore_armor, p)
+                    how = "close"
                 else:
                     continue
-                key = (round(value, 6), f"{target.id}/{weapon.key}")
-                if key > best:
-                    best, action = key, candidate
-            if kind == "unit" and not unit.card.is_infantry and unit.immobilized_by is None:
+                value = round(value, 6)
+                if value < best_value:
+                    continue
+                label = f"{target.id}/{weapon.key}"
+                if value > best_value or label > best_label:
+                    best_value, best_label, best = value, label, (how, target, weapon)
+            if ram and not info.is_building:
                 assert isinstance(target, UnitState)
-                value = self._ram_value(state, unit, target)
-                key = (round(value, 6), f"{target.id}/ram")
-                if key > best:
-                    best, action = key, Ram(unit.id, target.id)
-        return best[0], action
+                value = round(self._ram_value(state, unit, target, info), 6)
+                if value < best_value:
+                    continue
+                label = f"{target.id}/ram"
+                if value > best_value or label > best_label:
+                    best_value, best_label, best = value, label, ("ram", target, None)
+        if best is None:
+            return best_value, None
+        how, target, weapon = best
+        action: Action
+        if how == "ram":
+            action = Ram(unit.id, target.id)
+        elif how == "ranged":
+            assert weapon is not None
+            action = RangedAttack(unit.id, weapon.key, target.id, _kind(target))
+        else:
+            assert weapon is not None
+            action = CloseCombat(unit.id, weapon.key, target.id, _kind(target))
+        return best_value, action
 
-    def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState) -> float:
+    def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
+                   info: _TargetInfo | None = None) -> float:
+        max_move = unit.max_move_inches
+        reach = state.options["contact_distance"]
+        if distance(unit.pos, target.pos) - reach > max_move + 0.01:
+            return 0.0  # out of reach (ram_path would say the same, without the rounding)
         _end, crossed = ram_path(state, unit, target)
-        if crossed > unit.max_move_inches:
+        if crossed > max_move:
             return 0.0
         p = p_success(unit.card.skills["pilot"], target.card.base_defense)
         raw = unit.card.weight + increments(crossed, 2) + MEAN_DIE
         backlash = (raw - unit.armor) * (1 / 8 + 2 / 8 * 0.5)
         cost = (move_cdt(unit, crossed) + RAM_CDT) / 4
-        return self._value(state, target, raw, None, p) - max(0.0, backlash) - cost
+        if info is None:
+            info = _TargetInfo(state, target)
+        return info.value(raw, None, p) - max(0.0, backlash) - cost
 
     def _support(self, state: BattleState, unit: UnitState) -> Action | None:
         """Repair a slashed ally in contact, or order a lower-level ally's CDT away."""
@@ -266,6 +327,46 @@ class DefaultPolicy:
         if distance(best_end, unit.pos) < 0.01:
             return None
         return Move(unit.id, best_end)
+
+
+def _kind(target: Target) -> str:
+    return "building" if isinstance(target, BuildingState) else "unit"
+
+
+class _TargetInfo:
+    """What a decision reads of one target, computed once per decision (positions, cover,
+    armour and hit points do not change while a policy thinks)."""
+
+    __slots__ = ("_armor", "_state", "close_defense", "cover", "defense", "hp", "is_building",
+                 "kind", "target")
+
+    def __init__(self, state: BattleState, target: Target) -> None:
+        self._state = state
+        self.target = target
+        self.is_building = isinstance(target, BuildingState)
+        self.kind = "building" if self.is_building else "unit"
+        self.cover = cover_increments(state, target)[0]
+        self.defense = defense_of(target, close=False)
+        self.close_defense = defense_of(target, close=True)
+        self.hp = target.hp_left + (0 if self.is_building else target.shield_hp)
+        self._armor: dict[str | None, int] = {}
+
+    def armor(self, ignore: str | None) -> int:
+        armor = self._armor.get(ignore)
+        if armor is None:
+            armor = self._armor[ignore] = effective_armor(self._state, self.target, ignore)
+        return armor
+
+    def value(self, raw: float, ignore: str | None, p: float) -> float:
+        """Expected hit points taken off (with a bonus for a likely kill)."""
+        dealt = max(0.0, raw - self.armor(ignore))
+        hp = self.hp
+        value = p * min(dealt, hp)
+        if dealt >= hp:
+            value += p * 8  # a likely kill: focus fire
+        if self.is_building:
+            value *= 0.5  # units decide the battle
+        return value
 
 
 def shooter_side(shooter: UnitState | BuildingState) -> str:

@@ -135,9 +135,18 @@ def turn_order(state: BattleState) -> list[str]:
 
 
 def _over(state: BattleState) -> bool:
-    defender_alive = bool(state.active_units(state.defender))
-    attackers_alive = any(u.active for u in state.units.values() if u.side != state.defender)
-    return not (defender_alive and attackers_alive)
+    """No defender or no attacker left on the field."""
+    defender = state.defender
+    defender_alive = attackers_alive = False
+    for u in state.units.values():
+        if u.active:
+            if u.side == defender:
+                defender_alive = True
+            else:
+                attackers_alive = True
+            if defender_alive and attackers_alive:
+                return False
+    return True
 
 
 def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None = None,

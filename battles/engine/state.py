@@ -16,9 +16,14 @@ from battles.engine.geometry import Point
 from battles.engine.model import Id
 
 
-@dataclass
+@dataclass(slots=True)
 class UnitState:
-    """A unit on the table: its card plus what happened to it so far."""
+    """A unit on the table: its card plus what happened to it so far.
+
+    `active` (still on the table: neither destroyed nor retreated) is a plain attribute
+    kept in step by the `destroyed` and `retreated` setters: the turn loop reads it for
+    every unit on every query.
+    """
 
     card: UnitCard
     pos: Point
@@ -26,8 +31,6 @@ class UnitState:
     unrepairable: int = 0  # hit points lost, ticked with a cross
     cdt: int = 0
     shield_hp: int = 0
-    destroyed: bool = False
-    retreated: bool = False
     immobilized_by: Id | None = None
     combustion: bool = False
     corroded: int = 0  # Corrosive: +1 range increment per hit, max move -2 per hit
@@ -35,10 +38,31 @@ class UnitState:
     in_bunker: bool = False
     id: Id = field(init=False)
     side: str = field(init=False)
+    active: bool = field(init=False, default=True)
+    _destroyed: bool = field(init=False, default=False, repr=False)
+    _retreated: bool = field(init=False, default=False, repr=False)
 
     def __post_init__(self) -> None:
         self.id = self.card.id  # copied: read on every query of the turn loop
         self.side = self.card.side
+
+    @property
+    def destroyed(self) -> bool:
+        return self._destroyed
+
+    @destroyed.setter
+    def destroyed(self, value: bool) -> None:
+        self._destroyed = value
+        self.active = not (value or self._retreated)
+
+    @property
+    def retreated(self) -> bool:
+        return self._retreated
+
+    @retreated.setter
+    def retreated(self, value: bool) -> None:
+        self._retreated = value
+        self.active = not (self._destroyed or value)
 
     @property
     def lost(self) -> int:
@@ -47,11 +71,6 @@ class UnitState:
     @property
     def hp_left(self) -> int:
         return max(0, self.card.hit_points - self.lost)
-
-    @property
-    def active(self) -> bool:
-        """Still on the table (neither destroyed nor retreated)."""
-        return not (self.destroyed or self.retreated)
 
     @property
     def armor(self) -> int:

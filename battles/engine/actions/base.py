@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 from battles.engine.geometry import Point
@@ -19,12 +19,22 @@ class Action:
 
     def describe(self) -> dict[str, Any]:
         """JSON-native description for the log."""
-        data = _plain(asdict(self))
+        data = _plain(self)
         data["action"] = self.name
         return data
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _plain(value: Any) -> Any:
+    """What `dataclasses.asdict` would give, with tuples as lists (without its deep copies:
+    the log is written on every turn)."""
+    names = _FIELDS.get(type(value))
+    if names is None and is_dataclass(value) and not isinstance(value, type):
+        names = _FIELDS[type(value)] = tuple(f.name for f in fields(value))
+    if names is not None:
+        return {k: _plain(getattr(value, k)) for k in names}
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
