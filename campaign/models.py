@@ -194,3 +194,28 @@ class Order(models.Model):
 
     def __str__(self) -> str:
         return f"order {self.pk} (turn {self.turn})"
+
+
+class TurnSnapshot(models.Model):
+    """Each player's counts at the end of a strategic turn (written when the tactical
+    phase is left), for the history charts. Territories are public (the map shows
+    owners); credits and units are the player's own and shown only to that player and
+    to an umpire who does not play (`campaign.pages.charts` decides)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
+    turn = models.PositiveIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="snapshots")
+    territories = models.PositiveIntegerField(default=0)
+    credits = models.IntegerField(default=0)
+    units = models.PositiveIntegerField(default=0)
+    research_points = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["turn", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "turn", "player"],
+                                    name="one_snapshot_per_player_per_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn {self.turn} of player {self.player_id}"

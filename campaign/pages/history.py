@@ -47,4 +47,7 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
            "truncated": len(events) == PAGE_SIZE}
     if is_htmx(request):
         return render_campaign(request, member, "pages/_history_list.html", ctx)
+    from campaign.pages.charts import history_charts
+
+    ctx["charts"] = history_charts(member)
     return render_campaign(request, member, "pages/history.html", ctx)

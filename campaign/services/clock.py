@@ -49,7 +49,8 @@ PHASE_HOOKS: dict[tuple[str, str], list[Hook]] = {
     ("leave", Phase.MOVE): [_hook("campaign.services.orders.record_missed_turns")],
     ("enter", Phase.TACTICAL): [_hook("campaign.services.reveal.reveal_and_move"),
                                 _hook("battles.services.opening.open_battles")],
-    ("leave", Phase.TACTICAL): [_hook("campaign.services.notifications.results_in")],
+    ("leave", Phase.TACTICAL): [_hook("campaign.services.notifications.results_in"),
+                                _hook("campaign.services.snapshots.snapshot_turn")],
     ("enter", Phase.COMMERCIAL): [],
     ("enter", Phase.MOVE): [],
 }

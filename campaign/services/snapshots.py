@@ -1,0 +1,51 @@
+"""Per-player counts at the end of each strategic turn, for the history charts.
+
+`snapshot_turn` is a clock hook on leaving the tactical phase (registered in
+`campaign.services.clock.PHASE_HOOKS`): by then every battle of the turn is recorded,
+so the counts are the turn's outcome. It writes one row per player and is idempotent
+(a second call for the same turn changes nothing). `current_counts` computes the same
+numbers live for the turn in progress. Both cost a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count
+
+from campaign.models import Campaign, Player, TurnSnapshot
+
+
+@dataclass(frozen=True)
+class Counts:
+    player: int
+    territories: int
+    credits: int
+    units: int
+    research_points: int
+
+
+def current_counts(*, campaign: Campaign) -> list[Counts]:
+    """Each player's territories, credits, units (not destroyed) and research points now."""
+    from economy.models import Unit
+    from territories.models import Territory
+
+    held = dict(Territory.objects.filter(campaign=campaign, owner__isnull=False)
+                .values("owner").annotate(n=Count("id")).values_list("owner", "n"))
+    units = dict(Unit.objects.filter(player__campaign=campaign)
+                 .exclude(status=Unit.Status.DESTROYED)
+                 .values("player").annotate(n=Count("id")).values_list("player", "n"))
+    return [Counts(player=pk, territories=held.get(pk, 0), credits=credits,
+                   units=units.get(pk, 0), research_points=rp)
+            for pk, credits, rp in Player.objects.filter(campaign=campaign)
+            .order_by("pk").values_list("pk", "credits", "research_points")]
+
+
+def snapshot_turn(*, campaign: Campaign) -> None:
+    """Record the end of `campaign.turn` (clock hook, inside the advancing transaction)."""
+    TurnSnapshot.objects.bulk_create(
+        [TurnSnapshot(campaign=campaign, turn=campaign.turn, player_id=c.player,
+                      territories=c.territories, credits=c.credits, units=c.units,
+                      research_points=c.research_points)
+         for c in current_counts(campaign=campaign)],
+        ignore_conflicts=True)
