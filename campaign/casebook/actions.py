@@ -479,16 +479,20 @@ def do_record(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "territory")
     record = service("battles.services.recording.record_result")
     battle = _battle_of(ctx, params["territory"])
+    from economy.models import Unit
+
     side_of = {p.unit_id: str(p.player_id) for p in battle.participants.all()}
+    given = {ctx.unit(name).pk: spec or {} for name, spec in (params.get("units") or {}).items()}
     units, xp_events = [], []
-    for name, spec in (params.get("units") or {}).items():
-        unit = ctx.unit(name)
-        spec = spec or {}
+    # Every participant is reported, as the engine does; a unit the case leaves out is
+    # intact with the damage it brought.
+    for unit in Unit.objects.filter(pk__in=list(side_of) + list(given)).order_by("pk"):
+        spec = given.get(unit.pk, {})
         units.append({"id": unit.pk, "side": side_of.get(unit.pk, str(unit.player_id)),
                       "fate": spec.get("fate", "intact"),
                       "hit_points_left": int(spec.get("hit_points_left", 0)),
-                      "repairable": int(spec.get("repairable", 0)),
-                      "unrepairable": int(spec.get("unrepairable", 0))})
+                      "repairable": int(spec.get("repairable", unit.damage_repairable)),
+                      "unrepairable": int(spec.get("unrepairable", unit.damage_unrepairable))})
         for kind in spec.get("xp") or []:
             xp_events.append({"unit_id": unit.pk, "pilot_id": unit.pilot_id, "kind": kind})
     buildings = []
@@ -515,6 +519,13 @@ def do_run_job(ctx: Ctx, params: dict[str, Any]) -> Any:
     run = service("battles.services.jobs.run_battle_job")
     from battles.engine.resolve import resolve_battle
 
+    import logging
+
     battle = _battle_of(ctx, params["territory"])
-    return run(battle_id=battle.pk,
-               resolver=lambda battle_input: resolve_battle(battle_input, dice=ctx.dice))
+    jobs_log = logging.getLogger("battles.services.jobs")
+    quiet, jobs_log.disabled = jobs_log.disabled, True  # a failing job is the case's point
+    try:
+        return run(battle_id=battle.pk,
+                   resolver=lambda battle_input: resolve_battle(battle_input, dice=ctx.dice))
+    finally:
+        jobs_log.disabled = quiet
