@@ -68,8 +68,10 @@ def meta_map_svg(*, campaign_id: int, campaign_name: str, territories: list[dict
                        f'y="{y - radius * 1.2 + side * 0.8:.1f}" font-size="{side * 0.8:.1f}" '
                        f'fill="#fff" text-anchor="middle">{t["units"]}</text>')
         if labels:
+            # outlined text: readable over any owner's colour and over the lines
             out.append(f'<text x="{x:.1f}" y="{y + radius + 12:.1f}" font-size="12" '
-                       f'text-anchor="middle" fill="#222">{escape(t["name"])}</text>')
+                       f'text-anchor="middle" fill="#111" stroke="#fff" stroke-width="3" '
+                       f'paint-order="stroke">{escape(t["name"])}</text>')
         out.append("</a>")
     out.append("</svg>")
     return "\n".join(out)
@@ -99,7 +101,7 @@ def territory_map_svg(*, name: str, buildings: Iterable[dict[str, Any]] | None) 
             label = spec.name if spec else b["kind"]
             state = "active" if b["active"] else "inactive"
             initials = "".join(w[0] for w in label.split()[:2]).upper()
-            fill = "#3b7dd8" if b["active"] else "#9aa7b8"
+            fill = "#2563b0" if b["active"] else "#5f6b7a"  # white text >= 4.5:1
             x, y = b["x"] * cell, b["y"] * cell
             out.append(f'<g data-building="{b["id"]}"><title>{escape(label)} at ({b["x"]}, '
                        f'{b["y"]}), {state}, {b["hit_points"]} hit points</title>'

@@ -5,6 +5,7 @@ with a bounded number of SQL queries."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.parser import HTMLParser
 
 import pytest
@@ -26,18 +27,32 @@ class Links(HTMLParser):
                 self.links.append(href.split("#")[0])
 
 
-def crawl(client, start: str, limit: int = 400) -> dict[str, int]:
+def crawl(client, start: str, limit: int = 400,
+          inspect: Callable[[str, str], None] | None = None,
+          max_queries: int | None = None) -> dict[str, int]:
+    """Follow every same-site link from `start`; status per URL. `inspect(url, html)`
+    sees each HTML page; `max_queries` fails on a page that needs more SQL queries."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
     seen: dict[str, int] = {}
     queue = [start]
     while queue and len(seen) < limit:
         url = queue.pop()
         if url in seen or any(url.startswith(s) for s in SKIP):
             continue
-        response = client.get(url)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
         seen[url] = response.status_code
+        if max_queries is not None:
+            assert len(queries.captured_queries) <= max_queries, \
+                (url, len(queries.captured_queries))
         if response.status_code == 200 and "html" in response.get("Content-Type", ""):
+            html = response.content.decode()
+            if inspect is not None:
+                inspect(url, html)
             parser = Links()
-            parser.feed(response.content.decode())
+            parser.feed(html)
             queue.extend(link for link in parser.links if link not in seen)
     return seen
 
