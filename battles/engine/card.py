@@ -105,6 +105,18 @@ class UnitCard:
     skills: dict[str, int]
     weapons: tuple[WeaponCard, ...]
     shield: T.ShieldSpec | None
+    has_designator: bool = False  # "used by a unit to designate a target to a missile"
+
+    @property
+    def is_lorry(self) -> bool:
+        """The Lorry "can receive the content of a container"."""
+        return self.vehicle == "lorry"
+
+    @property
+    def lifting_arms(self) -> WeaponCard | None:
+        """ "Any Unit equiped with Medium or Heavy Grappling Arms can lift a container"."""
+        return next((w for w in self.weapons
+                     if w.key == "grappling_arms" and w.size in ("M", "H")), None)
 
     @property
     def is_infantry(self) -> bool:
@@ -178,6 +190,7 @@ def build_card(unit: UnitInput, *, will_bonus: int = 0,
         base_defense=F.unit_base_defense(spec.key, line, weight),
         move_increment=increment, max_move=max_move, skills=skills,
         weapons=tuple(weapons), shield=shield,
+        has_designator=any(w.key == "designator" for w in unit.weapons),
     )
 
 

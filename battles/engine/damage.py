@@ -28,11 +28,20 @@ def force_field_at(state: BattleState, pos: tuple[float, float],
     return None
 
 
+def own_field(state: BattleState, target: Target) -> BuildingState | None:
+    """The field a target is not protected by: a force field itself, or the field a
+    generator powers (R-BAT-11)."""
+    if isinstance(target, UnitState):
+        return None
+    if target.parent is not None:
+        return state.buildings.get(target.parent)
+    return target
+
+
 def effective_armor(state: BattleState, target: Target, ignore: str | None) -> int:
     """Armour left after the weapon's armour-piercing (R-BAT-13: "half" keeps armour // 2)."""
     armor = target.armor if isinstance(target, UnitState) else target.current_armor
-    if force_field_at(state, target.pos, exclude=target if isinstance(target, BuildingState)
-                      else None):
+    if force_field_at(state, target.pos, exclude=own_field(state, target)):
         armor += T.FORCE_FIELD_ARMOR
     if ignore == "all":
         return 0
@@ -70,6 +79,10 @@ def _damage_unit(state: BattleState, target: UnitState, net: int, raw: int, armo
         target.destroyed = True
         target.cdt = 0
         _release(state, target)
+        _drop_cargo(state, target)
+        if target.in_bunker is not None:
+            state.buildings[target.in_bunker].sheltered.remove(target.id)
+            target.in_bunker = None
         if attacker is not None and state.hostile(attacker.side, target.side):
             state.credit(attacker, "destroy_unit")
     return net
@@ -80,6 +93,22 @@ def _release(state: BattleState, gone: UnitState) -> None:
         if u.immobilized_by == gone.id:
             u.immobilized_by = None
     gone.immobilized_by = None
+
+
+def _drop_cargo(state: BattleState, gone: UnitState) -> None:
+    """A destroyed carrier drops its container where it stands; "If a lorry is destroyed,
+    its cargo is lost" (R-BAT-28)."""
+    if gone.carrying is None:
+        return
+    cargo = state.cargo[gone.carrying]
+    gone.carrying = None
+    cargo.carrier = None
+    cargo.pos = gone.pos
+    if gone.card.is_lorry:
+        cargo.lost = True
+        state.record("cargo_lost", cargo=cargo.id, lorry=gone.id)
+    else:
+        state.record("cargo_dropped", cargo=cargo.id, unit=gone.id, at=list(gone.pos))
 
 
 def _damage_building(state: BattleState, target: BuildingState, net: int, raw: int,
@@ -98,7 +127,23 @@ def _damage_building(state: BattleState, target: BuildingState, net: int, raw: i
     if destroyed:
         target.destroyed = True
         target.active = False
-        if attacker is not None and state.hostile(attacker.side, target.controller):
+        fallen: BuildingState | None = target
+        if target.parent is not None:
+            # "To disable the force field, the opponent must destroy all 4 force field
+            # generators."
+            field = state.buildings[target.parent]
+            fallen = None
+            if all(state.buildings[g].destroyed for g in field.generators):
+                field.destroyed = True
+                field.active = False
+                fallen = field
+                state.record("force_field_down", building=field.id)
+        for uid in target.sheltered:
+            state.units[uid].in_bunker = None  # R-BAT-29: the bunker's occupants step out
+            state.record("unsheltered", unit=uid, bunker=target.id)
+        target.sheltered.clear()
+        if (fallen is not None and attacker is not None
+                and state.hostile(attacker.side, fallen.controller)):
             state.credit(attacker, "destroy_building")
     return net
 

@@ -77,9 +77,12 @@ class UnitInput:
 class BuildingInput:
     """A building of the contested territory: square (x, y) of the 16x16 territorial map.
 
-    `hit_points` are its current hit points (None: the table's full value). A turret's
+    `hit_points` are its current hit points (None: the table's full value; for a force
+    field, each of its four generators starts with them, R-BAT-11). A turret's
     `weapon` is the one weapon it is fitted with; `upgrades` are upgrade keys
-    (e.g. "ablative_armor", "tactic_control").
+    (e.g. "ablative_armor", "tactic_control"). `technology_cost` (laboratories only,
+    optional): the research points of the technology a pirate would steal, the Tech
+    score a piracy needs (R-BAT-30; None: engine option `lab_piracy_difficulty`).
     """
 
     id: Id
@@ -90,11 +93,14 @@ class BuildingInput:
     active: bool = True
     upgrades: tuple[str, ...] = ()
     weapon: WeaponInput | None = None
+    technology_cost: int | None = None
 
     def to_dict(self) -> Json:
         data = asdict(self)
         data["upgrades"] = list(self.upgrades)
         data["weapon"] = self.weapon.to_dict() if self.weapon else None
+        if self.technology_cost is None:
+            del data["technology_cost"]
         return data
 
     @classmethod
@@ -107,7 +113,47 @@ class BuildingInput:
             active=bool(data.get("active", True)),
             upgrades=tuple(data.get("upgrades", ())),
             weapon=WeaponInput.from_dict(weapon) if weapon else None,
+            technology_cost=(int(data["technology_cost"])
+                             if data.get("technology_cost") is not None else None),
         )
+
+
+@dataclass(frozen=True)
+class MissileInput:
+    """A tactical missile a side can call in from a silo (seed, missile silo and
+    designation). `silo_distance`: how many territories separate the silo from the battle
+    (0: a silo on the battle territory); `silo` names it for the campaign (optional)."""
+
+    silo_distance: int = 0
+    silo: Id | None = None
+
+    def to_dict(self) -> Json:
+        return {"silo_distance": self.silo_distance, "silo": self.silo}
+
+    @classmethod
+    def from_dict(cls, data: Json) -> MissileInput:
+        return cls(silo_distance=int(data.get("silo_distance", 0)), silo=data.get("silo"))
+
+
+@dataclass(frozen=True)
+class CargoInput:
+    """A container on the battlefield, at square (x, y) of the territorial map, belonging
+    to the defender (seed: "Any Unit equiped with Medium or Heavy Grappling Arms can lift a
+    container and take it away")."""
+
+    id: Id
+    x: int
+    y: int
+    resource: str = ""
+    units: int = 0
+
+    def to_dict(self) -> Json:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Json) -> CargoInput:
+        return cls(id=data["id"], x=int(data["x"]), y=int(data["y"]),
+                   resource=str(data.get("resource", "")), units=int(data.get("units", 0)))
 
 
 @dataclass(frozen=True)
@@ -116,6 +162,8 @@ class BattleInput:
 
     `defender` is the side key owning the territory (its buildings fight for it).
     `options` are engine options (see `battles.engine.options.DEFAULTS`).
+    Optional: `missiles` (per side, the silo missiles it can call in) and `cargo` (the
+    defender's containers on the battlefield); both are left out of `to_dict` when empty.
     """
 
     territory: Id
@@ -124,9 +172,11 @@ class BattleInput:
     buildings: tuple[BuildingInput, ...] = ()
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+    missiles: dict[str, tuple[MissileInput, ...]] = field(default_factory=dict)
+    cargo: tuple[CargoInput, ...] = ()
 
     def to_dict(self) -> Json:
-        return {
+        data: Json = {
             "territory": self.territory,
             "defender": self.defender,
             "sides": {k: [u.to_dict() for u in v] for k, v in self.sides.items()},
@@ -134,6 +184,11 @@ class BattleInput:
             "seed": self.seed,
             "options": dict(self.options),
         }
+        if any(self.missiles.values()):
+            data["missiles"] = {k: [m.to_dict() for m in v] for k, v in self.missiles.items()}
+        if self.cargo:
+            data["cargo"] = [c.to_dict() for c in self.cargo]
+        return data
 
     @classmethod
     def from_dict(cls, data: Json) -> BattleInput:
@@ -145,6 +200,9 @@ class BattleInput:
             buildings=tuple(BuildingInput.from_dict(b) for b in data.get("buildings", ())),
             seed=int(data.get("seed", 0)),
             options=dict(data.get("options", {})),
+            missiles={k: tuple(MissileInput.from_dict(m) for m in v)
+                      for k, v in (data.get("missiles") or {}).items()},
+            cargo=tuple(CargoInput.from_dict(c) for c in data.get("cargo") or ()),
         )
 
 
@@ -199,24 +257,78 @@ class UnitOutcome:
 
 @dataclass(frozen=True)
 class BuildingOutcome:
+    """A building after the battle. For a force field, `generators` lists the hit points
+    left on each of its four generators and `hit_points_left` is their mean, rounded up
+    (R-BAT-11); for other buildings `generators` is absent."""
+
     id: Id
     kind: str
     hit_points_left: int
     destroyed: bool
     controller: str
+    generators: tuple[int, ...] | None = None
 
     def to_dict(self) -> Json:
-        return asdict(self)
+        data = asdict(self)
+        if self.generators is None:
+            del data["generators"]
+        else:
+            data["generators"] = list(self.generators)
+        return data
 
     @classmethod
     def from_dict(cls, data: Json) -> BuildingOutcome:
-        return cls(**data)
+        gens = data.get("generators")
+        return cls(id=data["id"], kind=data["kind"],
+                   hit_points_left=int(data["hit_points_left"]),
+                   destroyed=bool(data["destroyed"]), controller=data["controller"],
+                   generators=tuple(int(g) for g in gens) if gens is not None else None)
+
+
+@dataclass(frozen=True)
+class CargoOutcome:
+    """A container after the battle. `fate`: "left" (on the battlefield, at `pos`, still
+    its owner's unless the campaign decides otherwise), "taken" (carried off by a unit or
+    lorry of `taken_by`: it left the battle with it, or its side holds the field), "lost"
+    (its lorry was destroyed: "If a lorry is destroyed, its cargo is lost")."""
+
+    id: Id
+    owner: str
+    resource: str
+    units: int
+    fate: str
+    taken_by: str | None = None
+    carrier: Id | None = None
+    lifter: Id | None = None
+    pos: tuple[float, float] | None = None
+
+    def to_dict(self) -> Json:
+        data = asdict(self)
+        data["pos"] = list(self.pos) if self.pos is not None else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Json) -> CargoOutcome:
+        pos = data.get("pos")
+        return cls(id=data["id"], owner=data["owner"], resource=data.get("resource", ""),
+                   units=int(data.get("units", 0)), fate=data["fate"],
+                   taken_by=data.get("taken_by"), carrier=data.get("carrier"),
+                   lifter=data.get("lifter"),
+                   pos=(float(pos[0]), float(pos[1])) if pos is not None else None)
 
 
 @dataclass(frozen=True)
 class BattleResult:
     """The outcome: winner (None when no side is left standing), every unit's fate, the
-    buildings destroyed, XP events and the full roll/action log."""
+    buildings destroyed, XP events and the full roll/action log.
+
+    Campaign-facing extras (always in `to_dict`, empty when nothing happened):
+    `missiles_used` {side: missiles fired}, `missile_strikes` (one dict per missile:
+    side, silo, silo_distance, designator, target, target_kind, designated_turn,
+    strike_turn, impact, blocked), `cargo` (a `CargoOutcome` per container),
+    `cargo_taken` {side: [container ids]}, `lab_piracies` (one dict per attempt on a
+    laboratory: unit, pilot_id, side, laboratory, score, difficulty, success).
+    """
 
     winner: str | None
     units: tuple[UnitOutcome, ...]
@@ -227,6 +339,11 @@ class BattleResult:
     rounds: int = 0
     end_reason: str = ""
     seed: int = 0
+    missiles_used: dict[str, int] = field(default_factory=dict)
+    missile_strikes: tuple[Json, ...] = ()
+    cargo: tuple[CargoOutcome, ...] = ()
+    cargo_taken: dict[str, tuple[Id, ...]] = field(default_factory=dict)
+    lab_piracies: tuple[Json, ...] = ()
 
     def to_dict(self) -> Json:
         return {
@@ -239,6 +356,11 @@ class BattleResult:
             "rounds": self.rounds,
             "end_reason": self.end_reason,
             "seed": self.seed,
+            "missiles_used": dict(self.missiles_used),
+            "missile_strikes": list(self.missile_strikes),
+            "cargo": [c.to_dict() for c in self.cargo],
+            "cargo_taken": {k: list(v) for k, v in self.cargo_taken.items()},
+            "lab_piracies": list(self.lab_piracies),
         }
 
     @classmethod
@@ -253,6 +375,11 @@ class BattleResult:
             rounds=int(data.get("rounds", 0)),
             end_reason=data.get("end_reason", ""),
             seed=int(data.get("seed", 0)),
+            missiles_used={k: int(v) for k, v in (data.get("missiles_used") or {}).items()},
+            missile_strikes=tuple(data.get("missile_strikes") or ()),
+            cargo=tuple(CargoOutcome.from_dict(c) for c in data.get("cargo") or ()),
+            cargo_taken={k: tuple(v) for k, v in (data.get("cargo_taken") or {}).items()},
+            lab_piracies=tuple(data.get("lab_piracies") or ()),
         )
 
     def unit(self, unit_id: Id) -> UnitOutcome:

@@ -21,6 +21,10 @@ DEFAULTS: dict[str, Any] = {
     "retreat_threshold": 0.25,
     # R-BAT-12: a misfire also puts this many extra CDT on the firing unit.
     "misfire_extra_cdt": 0,
+    # R-BAT-30: Tech score a piracy on a laboratory needs when the campaign gives no
+    # `technology_cost` for it (the seed's "Research Points necessary to get the
+    # technology"; 20 as for a turret).
+    "lab_piracy_difficulty": 20,
 }
 
 

@@ -19,13 +19,14 @@ from battles.engine.model import (
     BattleInput,
     BattleResult,
     BuildingOutcome,
+    CargoOutcome,
     UnitInput,
     UnitOutcome,
     XpEvent,
 )
 from battles.engine.options import merged
 from battles.engine.policy import BattleView, Policy, PolicyFactory, default_policy_factory
-from battles.engine.state import BattleState, BuildingState, UnitState
+from battles.engine.state import BattleState, BuildingState, CargoState, UnitState
 from battles.engine.turn import play_turn
 from campaign.rules import tables as T
 
@@ -35,7 +36,7 @@ MIN_DEPLOY_DISTANCE = 4.0
 # once per battle per kind (R-BAT-24).
 CLASS_BONUS: dict[str, tuple[str, ...]] = {
     "soldier": ("destroy_unit", "destroy_building"),
-    "bandit": ("destroy_unit",),
+    "bandit": ("steal_cargo", "destroy_unit"),
     "worker": ("repair_other_unit",),
     "scientist": ("piracy_success",),
 }
@@ -82,14 +83,52 @@ def build_state(battle: BattleInput, dice: DiceSource, *, keep_log: bool = True)
         weapon = None
         if b.weapon is not None and (b.kind == "turret" or "turret" in b.upgrades):
             weapon = turret_weapon_card(b.weapon)
-        buildings[b.id] = BuildingState(
+        building = BuildingState(
             id=b.id, kind=b.kind, pos=square_centre(b.x, b.y), armor=spec.armor,
             hit_points=spec.hit_points, lost=max(0, spec.hit_points - hp), active=b.active,
             controller=battle.defender, destroyed=hp <= 0, ablative_hp=ablative,
-            weapon=weapon, upgrades=tuple(b.upgrades))
+            weapon=weapon, upgrades=tuple(b.upgrades), technology_cost=b.technology_cost)
+        buildings[b.id] = building
+        if b.kind == "force_field":
+            _generators(building, hp, buildings)
+    cargo = {}
+    for c in battle.cargo:
+        if c.id in cargo:
+            raise ValueError(f"duplicate container id {c.id!r}")
+        cargo[c.id] = CargoState(id=c.id, pos=square_centre(c.x, c.y), owner=battle.defender,
+                                 resource=c.resource, units=c.units)
+    missiles = {side: sorted(battle.missiles.get(side, ()), key=lambda m: m.silo_distance)
+                for side in battle.sides}
     return BattleState(units=units, buildings=buildings, sides=list(battle.sides),
                        defender=battle.defender, dice=dice, options=options,
-                       keep_log=keep_log)
+                       keep_log=keep_log, cargo=cargo, missiles=missiles,
+                       missiles_used=dict.fromkeys(battle.sides, 0))
+
+
+GENERATOR_OFFSETS = ((-1, -1), (1, -1), (-1, 1), (1, 1))
+
+
+def _generators(field: BuildingState, hp: int, buildings: dict[Any, BuildingState]) -> None:
+    """R-BAT-11: "To disable the force field, the opponent must destroy all 4 force field
+    generators ... each force field generator has 15 Hit points": four generators (the
+    table's armour, 15 hit points each, all starting with the field's current hit points)
+    at the corners of the protected 4" x 4" square; the field falls with the last one."""
+    half = T.FORCE_FIELD_AREA_INCHES / 2
+    ids = []
+    for i, (dx, dy) in enumerate(GENERATOR_OFFSETS, start=1):
+        gid = f"{field.id}/g{i}"
+        if gid in buildings:
+            raise ValueError(f"duplicate building id {gid!r}")
+        lost = max(0, T.FORCE_FIELD_GENERATOR_HP - hp)
+        gone = field.destroyed or lost >= T.FORCE_FIELD_GENERATOR_HP
+        buildings[gid] = BuildingState(
+            id=gid, kind="force_field_generator",
+            pos=(field.pos[0] + dx * half, field.pos[1] + dy * half), armor=field.armor,
+            hit_points=T.FORCE_FIELD_GENERATOR_HP, lost=lost, active=field.active,
+            controller=field.controller, destroyed=gone,
+            parent=field.id)
+        ids.append(gid)
+    field.generators = tuple(ids)
 
 
 def _unit_state(unit: UnitInput, side: str, slot: tuple[float, float], *,
@@ -205,6 +244,7 @@ def _winner(state: BattleState) -> str | None:
 def _result(state: BattleState, battle: BattleInput, end_reason: str) -> BattleResult:
     winner = _winner(state)
     state.record("end", winner=winner, reason=end_reason)
+    cargo = _cargo_outcomes(state)
     outcomes: list[UnitOutcome] = []
     all_events: list[XpEvent] = []
     for side in battle.sides:
@@ -223,14 +263,53 @@ def _result(state: BattleState, battle: BattleInput, end_reason: str) -> BattleR
             outcomes.append(UnitOutcome(id=u.id, side=u.side, fate=fate,
                                         hit_points_left=u.hp_left, repairable=u.repairable,
                                         unrepairable=u.unrepairable, xp_events=tuple(events)))
-    buildings = tuple(BuildingOutcome(id=b.id, kind=b.kind, hit_points_left=b.hp_left,
-                                      destroyed=b.destroyed, controller=b.controller)
-                      for b in state.buildings.values())
+    buildings = tuple(_building_outcome(state, b) for b in state.buildings.values()
+                      if b.parent is None)
+    taken: dict[str, list[Any]] = {}
+    for c in cargo:
+        if c.fate == "taken" and c.taken_by is not None:
+            taken.setdefault(c.taken_by, []).append(c.id)
     return BattleResult(
         winner=winner, units=tuple(outcomes),
-        buildings_destroyed=tuple(b.id for b in state.buildings.values() if b.destroyed),
+        buildings_destroyed=tuple(b.id for b in state.buildings.values()
+                                  if b.destroyed and b.parent is None),
         xp_events=tuple(all_events), log=tuple(state.log), buildings=buildings,
-        rounds=state.round, end_reason=end_reason, seed=battle.seed)
+        rounds=state.round, end_reason=end_reason, seed=battle.seed,
+        missiles_used=dict(state.missiles_used), missile_strikes=tuple(state.missile_strikes),
+        cargo=cargo, cargo_taken={k: tuple(v) for k, v in taken.items()},
+        lab_piracies=tuple(state.lab_piracies))
+
+
+def _building_outcome(state: BattleState, b: BuildingState) -> BuildingOutcome:
+    if not b.generators:
+        return BuildingOutcome(id=b.id, kind=b.kind, hit_points_left=b.hp_left,
+                               destroyed=b.destroyed, controller=b.controller)
+    gens = tuple(state.buildings[g].hp_left for g in b.generators)
+    return BuildingOutcome(id=b.id, kind=b.kind, hit_points_left=-(-sum(gens) // len(gens)),
+                           destroyed=b.destroyed, controller=b.controller, generators=gens)
+
+
+def _cargo_outcomes(state: BattleState) -> tuple[CargoOutcome, ...]:
+    """R-BAT-28: a container is "taken" by the side of the unit (or lorry) holding it at
+    the end when that unit left the battle with it or its side is hostile to the owner and
+    still on the field; a lorry's destroyed cargo is "lost"; anything else is "left".
+    A bandit that lifted a container taken from an enemy has stolen a cargo."""
+    result = []
+    for c in state.cargo.values():
+        fate, taken_by = ("lost", None) if c.lost else ("left", None)
+        carrier = state.units.get(c.carrier) if c.carrier is not None else None
+        if carrier is not None and not c.lost:
+            if carrier.retreated or (carrier.active and state.hostile(carrier.side, c.owner)):
+                fate, taken_by = "taken", carrier.side
+            c.pos = carrier.pos
+        if fate == "taken" and taken_by is not None and state.hostile(taken_by, c.owner):
+            lifter = state.units.get(c.lifter) if c.lifter is not None else None
+            if lifter is not None and lifter.side == taken_by:
+                state.credit(lifter, "steal_cargo")
+        result.append(CargoOutcome(id=c.id, owner=c.owner, resource=c.resource, units=c.units,
+                                   fate=fate, taken_by=taken_by, carrier=c.carrier,
+                                   lifter=c.lifter, pos=c.pos))
+    return tuple(result)
 
 
 def _xp(u: UnitState, state: BattleState) -> list[XpEvent]:

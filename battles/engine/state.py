@@ -35,7 +35,8 @@ class UnitState:
     combustion: bool = False
     corroded: int = 0  # Corrosive: +1 range increment per hit, max move -2 per hit
     haywire: bool = False
-    in_bunker: bool = False
+    in_bunker: Id | None = None  # the bunker sheltering this exo armour (R-BAT-29)
+    carrying: Id | None = None  # a container lifted (or, for a lorry, its content)
     id: Id = field(init=False)
     side: str = field(init=False)
     active: bool = field(init=False, default=True)
@@ -111,9 +112,19 @@ class BuildingState:
     controller: str = ""
     destroyed: bool = False
     ablative_hp: int = 0  # barricade "Ablative armor" upgrade: 10 HP at armour 5
+    technology_cost: int | None = None  # a laboratory: Tech a piracy needs (R-BAT-30)
+    robbed_by: set[str] = field(default_factory=set)  # a laboratory: sides that stole
     weapon: WeaponCard | None = None
     cdt: int = 0
     upgrades: tuple[str, ...] = ()
+    parent: Id | None = None  # a force field generator: the field it powers (R-BAT-11)
+    generators: tuple[Id, ...] = ()  # a force field: its four generators
+    sheltered: list[Id] = field(default_factory=list)  # a bunker: the units inside
+
+    @property
+    def targetable(self) -> bool:
+        """A force field is brought down through its generators, not hit itself."""
+        return not self.destroyed and not self.generators
 
     @property
     def hp_left(self) -> int:
@@ -122,6 +133,34 @@ class BuildingState:
     @property
     def current_armor(self) -> int:
         return 5 if self.ablative_hp > 0 else self.armor
+
+
+@dataclass
+class CargoState:
+    """A container on the battlefield (R-BAT-28)."""
+
+    id: Id
+    pos: Point
+    owner: str
+    resource: str
+    units: int
+    carrier: Id | None = None  # the unit (or lorry) holding it
+    lifter: Id | None = None  # the unit that lifted it last
+    lost: bool = False
+
+
+@dataclass
+class PendingMissile:
+    """A designated target waiting for its missile (R-BAT-27)."""
+
+    side: str
+    designator: Id
+    target: Id
+    target_kind: str
+    silo: Id | None
+    silo_distance: int
+    cdt_left: int
+    designated_turn: int
 
 
 @dataclass
@@ -140,6 +179,12 @@ class BattleState:
     round: int = 0
     turn: int = 0
     current_side: str = ""
+    cargo: dict[Id, CargoState] = field(default_factory=dict)
+    missiles: dict[str, list[Any]] = field(default_factory=dict)  # side -> MissileInput left
+    pending_missiles: list[PendingMissile] = field(default_factory=list)
+    missile_strikes: list[dict[str, Any]] = field(default_factory=list)
+    missiles_used: dict[str, int] = field(default_factory=dict)
+    lab_piracies: list[dict[str, Any]] = field(default_factory=list)
 
     # --- queries -------------------------------------------------------------------
     def active_units(self, side: str | None = None) -> list[UnitState]:
@@ -154,6 +199,15 @@ class BattleState:
         to the player that owns it, even though they might have come as allies." R-BAT-8:
         attackers of different players are allies of each other, enemies of the owner."""
         return a != b and (a == self.defender or b == self.defender)
+
+    def targetable_enemies(self, side: str) -> list[UnitState]:
+        """Enemies an attack can aim at (units sheltered in a bunker cannot be)."""
+        return [u for u in self.units.values()
+                if u.active and u.in_bunker is None and self.hostile(side, u.side)]
+
+    def locked_cdt(self, unit: UnitState) -> int:
+        """Designation tokens: "No command order can reduce this amount" (R-BAT-27)."""
+        return sum(m.cdt_left for m in self.pending_missiles if m.designator == unit.id)
 
     def live_buildings(self) -> list[BuildingState]:
         return [b for b in self.buildings.values() if not b.destroyed]

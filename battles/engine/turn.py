@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 
 from battles.engine.actions import Pass, perform
 from battles.engine.actions.attack import fire
+from battles.engine.actions.designation import missiles_due
 from battles.engine.actions.errors import IllegalActionError
 from battles.engine.damage import deal_damage
-from battles.engine.state import BattleState
+from battles.engine.state import BattleState, UnitState
 
 if TYPE_CHECKING:
     from battles.engine.policy import BattleView, Policy
@@ -41,6 +42,7 @@ def play_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -
     for building in state.buildings.values():
         if building.controller == side and building.weapon is not None and building.cdt > 0:
             building.cdt -= 1
+    missiles_due(state, side)  # "When the CDTs are depleted, the missile strikes."
     _turrets(state, side, policy, view)
     if not any(u.active for u in state.units.values() if u.side == side):
         return
@@ -68,7 +70,7 @@ def _turrets(state: BattleState, side: str, policy: Policy, view: BattleView) ->
                 or not turret.active or turret.cdt > 0):
             continue
         target = policy.turret_target(view, turret)
-        if target is None:
+        if target is None or (isinstance(target, UnitState) and target.in_bunker is not None):
             continue
         state.record("turret_fire", turret=turret.id, weapon=turret.weapon.key,
                      target=target.id, cdt=turret.weapon.cooldown)

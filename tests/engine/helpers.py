@@ -6,7 +6,14 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from battles.engine.dice import ForcedDice
-from battles.engine.model import BattleInput, BuildingInput, UnitInput, WeaponInput
+from battles.engine.model import (
+    BattleInput,
+    BuildingInput,
+    CargoInput,
+    MissileInput,
+    UnitInput,
+    WeaponInput,
+)
 from battles.engine.resolve import build_state
 from battles.engine.state import BattleState
 
@@ -24,7 +31,8 @@ def unit(uid: Any, side: str, vehicle: str = "lycaon", weapons: Iterable[Any] = 
 
 
 def battle(units: Sequence[UnitInput], buildings: Sequence[BuildingInput] = (), *,
-           seed: int = 1, defender: str = RED, **options: Any) -> BattleInput:
+           seed: int = 1, defender: str = RED, missiles: dict[str, Any] | None = None,
+           cargo: Sequence[CargoInput] = (), **options: Any) -> BattleInput:
     sides: dict[str, list[UnitInput]] = {}
     for u in units:
         sides.setdefault(u.side, []).append(u)
@@ -32,13 +40,35 @@ def battle(units: Sequence[UnitInput], buildings: Sequence[BuildingInput] = (), 
         sides = {defender: [], **sides}
     return BattleInput(territory="t1", defender=defender,
                        sides={k: tuple(v) for k, v in sides.items()},
-                       buildings=tuple(buildings), seed=seed, options=options)
+                       buildings=tuple(buildings), seed=seed, options=options,
+                       missiles={k: tuple(MissileInput(d) if isinstance(d, int) else d
+                                          for d in v) for k, v in (missiles or {}).items()},
+                       cargo=tuple(cargo))
 
 
 def state(units: Sequence[UnitInput], buildings: Sequence[BuildingInput] = (),
           faces: Iterable[int] = (), **options: Any) -> BattleState:
-    """A deployed battle whose dice yield exactly `faces` (active, passive, nemesis...)."""
+    """A deployed battle whose dice yield exactly `faces` (active, passive, nemesis...).
+    `missiles={side: [silo_distance, ...]}` and `cargo=[CargoInput...]` pass through."""
     return build_state(battle(units, buildings, **options), ForcedDice(faces))
+
+
+class Script:
+    """A policy playing given actions in order, then passing."""
+
+    def __init__(self, actions: Iterable[Any]) -> None:
+        self.actions = list(actions)
+
+    def choose(self, view: Any, side: str) -> Any:
+        from battles.engine.actions import Pass
+        return self.actions.pop(0) if self.actions else Pass(unit="")
+
+    def turret_target(self, view: Any, turret: Any) -> Any:
+        return None
+
+
+def scripted(plan: dict[str, list[Any]]) -> Any:
+    return lambda side, options: Script(plan.get(side, []))
 
 
 def rolls(st: BattleState) -> list[dict[str, Any]]:

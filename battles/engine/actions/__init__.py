@@ -4,6 +4,9 @@ from battles.engine.actions.base import (
     Action,
     Assault,
     CloseCombat,
+    Designate,
+    EnterBunker,
+    Lift,
     Move,
     Order,
     Pass,
@@ -18,6 +21,7 @@ from battles.engine.actions.base import (
 from battles.engine.actions.dispatch import perform
 
 __all__ = [
-    "Action", "Assault", "CloseCombat", "Move", "Order", "Pass", "Piracy", "Ram",
+    "Action", "Assault", "CloseCombat", "Designate", "EnterBunker", "Lift", "Move", "Order",
+    "Pass", "Piracy", "Ram",
     "RangedAttack", "Repair", "Retreat", "Tackle", "Warp", "perform",
 ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from battles.engine.card import WeaponCard, score
-from battles.engine.damage import Target, deal_damage, force_field_at
+from battles.engine.damage import Target, deal_damage, force_field_at, own_field
 from battles.engine.dice import Roll
 from battles.engine.geometry import Point, deviate, distance, increments
 from battles.engine.state import BattleState, BuildingState, UnitState
@@ -102,8 +102,7 @@ def projectile_blocked(state: BattleState, origin: Point, weapon: WeaponCard,
     (R-BAT-11: unless fired from inside the same field)."""
     if not weapon.is_projectile:
         return False
-    field = force_field_at(state, target.pos,
-                           exclude=target if isinstance(target, BuildingState) else None)
+    field = force_field_at(state, target.pos, exclude=own_field(state, target))
     return field is not None and force_field_at(state, origin) is not field
 
 
@@ -217,7 +216,7 @@ def _chain(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, r
     """Chain Reaction: "closest Unit sustains the same attack as the original target"
     (R-BAT-15: same dice, damage only, no further chain; allies can be the closest)."""
     others = [u for u in state.units.values()
-              if u.active and u is not origin and u is not attacker]
+              if u.active and u is not origin and u is not attacker and u.in_bunker is None]
     if not others:
         return
     closest = min(others, key=lambda u: (distance(u.pos, origin.pos), str(u.id)))
@@ -233,9 +232,10 @@ def _blast(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, r
     defense + the shot's range penalty (buildings: 0 + penalty)."""
     radius = weapon.blast_radius
     targets: list[Target] = [u for u in state.units.values()
-                             if u.active and u is not exclude and distance(u.pos, centre) <= radius]
+                             if u.active and u.in_bunker is None and u is not exclude
+                             and distance(u.pos, centre) <= radius]
     targets += [b for b in state.buildings.values()
-                if not b.destroyed and b is not exclude and distance(b.pos, centre) <= radius]
+                if b.targetable and b is not exclude and distance(b.pos, centre) <= radius]
     for t in targets:
         needed = defense_of(t, close=False) + range_penalty
         hit = entry["score"] >= needed
@@ -256,9 +256,10 @@ def _land(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, ro
         return
     reach = state.options["contact_distance"]
     near: list[Target] = [u for u in state.units.values()
-                          if u.active and distance(u.pos, impact) <= reach]
+                          if u.active and u.in_bunker is None
+                          and distance(u.pos, impact) <= reach]
     near += [b for b in state.buildings.values()
-             if not b.destroyed and distance(b.pos, impact) <= reach]
+             if b.targetable and distance(b.pos, impact) <= reach]
     if not near:
         entry["effects"].append("lands_harmlessly")
         return

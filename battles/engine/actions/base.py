@@ -119,3 +119,25 @@ class Piracy(Action):
 @dataclass(frozen=True)
 class Retreat(Action):
     """Leave the battle by the outer edge of the retreat corridor (R-BAT-1)."""
+
+
+@dataclass(frozen=True)
+class Designate(Action):
+    """Designate a target for a silo missile (seed, designation; R-BAT-27)."""
+
+    target: Id
+    target_kind: str = "unit"
+
+
+@dataclass(frozen=True)
+class Lift(Action):
+    """Lift a container with medium or heavy grappling arms (R-BAT-28)."""
+
+    cargo: Id
+
+
+@dataclass(frozen=True)
+class EnterBunker(Action):
+    """A move that leads an exo armour into contact with its side's bunker (R-BAT-29)."""
+
+    bunker: Id

@@ -27,6 +27,9 @@ def perform_close_combat(state: BattleState, unit: UnitState, action: CloseComba
         raise IllegalActionError(f"unit {unit.id} has no weapon {action.weapon!r}") from None
     if not weapon.is_contact:
         raise IllegalActionError(f"{weapon.key} is not a contact weapon")
+    if weapon.key == "grappling_arms" and unit.carrying is not None:
+        # "While the unit uses its arms to lift the container, it cannot use them to fight."
+        raise IllegalActionError(f"unit {unit.id}'s arms hold a container")
     target = live_target(state, action.target, action.target_kind)
     if not in_contact(state, unit.pos, target.pos):
         raise IllegalActionError(f"unit {unit.id} is not in contact with {target.id}")

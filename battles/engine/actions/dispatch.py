@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from battles.engine.actions import base as A
 from battles.engine.actions.close_combat import perform_close_combat
+from battles.engine.actions.designation import perform_designate
 from battles.engine.actions.errors import IllegalActionError
+from battles.engine.actions.logistics import perform_enter_bunker, perform_lift
 from battles.engine.actions.move import perform_move
 from battles.engine.actions.order import perform_order
 from battles.engine.actions.piracy import perform_piracy
@@ -16,9 +18,15 @@ from battles.engine.actions.tackle import perform_tackle
 from battles.engine.actions.warp import perform_warp
 from battles.engine.state import BattleState, UnitState
 
+# R-BAT-29: what a unit sheltered in a bunker may do (a move gets it out first).
+SHELTERED_ACTIONS = (A.Move, A.RangedAttack, A.Assault, A.Order, A.Designate, A.Retreat,
+                     A.Pass)
+
 
 def perform(state: BattleState, unit: UnitState, action: A.Action) -> int:
     """Resolve `action` for `unit` and return the CDT it costs."""
+    if unit.in_bunker is not None and not isinstance(action, SHELTERED_ACTIONS):
+        raise IllegalActionError(f"unit {unit.id} is inside a bunker: {action.name} refused")
     if isinstance(action, A.Move):
         return perform_move(state, unit, action)
     if isinstance(action, A.RangedAttack):
@@ -41,6 +49,12 @@ def perform(state: BattleState, unit: UnitState, action: A.Action) -> int:
         return perform_piracy(state, unit, action)
     if isinstance(action, A.Retreat):
         return perform_retreat(state, unit, action)
+    if isinstance(action, A.Designate):
+        return perform_designate(state, unit, action)
+    if isinstance(action, A.Lift):
+        return perform_lift(state, unit, action)
+    if isinstance(action, A.EnterBunker):
+        return perform_enter_bunker(state, unit, action)
     if isinstance(action, A.Pass):
         return 0
     raise IllegalActionError(f"unknown action {action!r}")

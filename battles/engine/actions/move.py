@@ -35,11 +35,19 @@ def check_move(unit: UnitState, to: Point) -> float:
 
 
 def relocate(state: BattleState, unit: UnitState, to: Point) -> None:
-    """Put the unit at `to`; a tackler that walks away frees its victim."""
+    """Put the unit at `to`; a tackler that walks away frees its victim; a sheltered unit
+    that moves gets out of its bunker ("They can get out of the building with a move
+    action")."""
     if unit.pos != to:
         for other in state.units.values():
             if other.immobilized_by == unit.id:
                 other.immobilized_by = None
+        if unit.in_bunker is not None:
+            bunker = state.buildings[unit.in_bunker]
+            if unit.id in bunker.sheltered:
+                bunker.sheltered.remove(unit.id)
+            unit.in_bunker = None
+            state.record("leave_bunker", unit=unit.id, bunker=bunker.id)
     unit.pos = to
 
 

@@ -44,6 +44,9 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
         target = targets[0]
         if len(targets) != 1 or not 1 <= action.tokens <= target.cdt:
             raise IllegalActionError("a technical order takes 1..CDT tokens off one unit")
+        if action.tokens > target.cdt - state.locked_cdt(target):
+            # Designation: "No command order can reduce this amount."
+            raise IllegalActionError("designation tokens cannot be ordered away")
         difficulty = T.ORDER_DIFFICULTY_PER * action.tokens + haywire
     else:
         if any(t.cdt for t in targets) or len(action.orders) != len(targets):

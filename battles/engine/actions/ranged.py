@@ -15,7 +15,7 @@ from battles.engine.actions.errors import IllegalActionError
 from battles.engine.actions.move import check_move, move_cdt, relocate
 from battles.engine.card import WeaponCard
 from battles.engine.damage import Target
-from battles.engine.state import BattleState, UnitState
+from battles.engine.state import BattleState, BuildingState, UnitState
 
 
 def ranged_weapon(unit: UnitState, key: str) -> WeaponCard:
@@ -36,6 +36,10 @@ def live_target(state: BattleState, target_id: object, kind: str) -> Target:
     gone = target.destroyed or (isinstance(target, UnitState) and target.retreated)
     if gone:
         raise IllegalActionError(f"{kind} {target_id!r} is no longer in the battle")
+    if isinstance(target, UnitState) and target.in_bunker is not None:
+        raise IllegalActionError(f"unit {target_id!r} is sheltered in a bunker (R-BAT-29)")
+    if isinstance(target, BuildingState) and not target.targetable:
+        raise IllegalActionError(f"force field {target_id!r}: destroy its generators")
     return target
 
 

@@ -21,6 +21,8 @@ def perform_repair(state: BattleState, unit: UnitState, action: Repair) -> int:
     tools = next((w for w in unit.card.weapons if w.key == "grappling_arms"), None)
     if tools is None:
         raise IllegalActionError(f"unit {unit.id} has no repair tools")
+    if unit.carrying is not None:
+        raise IllegalActionError(f"unit {unit.id}'s arms hold a container (R-BAT-28)")
     target = state.units.get(action.target)
     if target is None or target is unit or not target.active or target.side != unit.side:
         raise IllegalActionError("repair another unit of your own side")

@@ -21,6 +21,9 @@ def can_retreat(unit: UnitState) -> bool:
 def perform_retreat(state: BattleState, unit: UnitState, action: Retreat) -> int:
     if not can_retreat(unit):
         raise IllegalActionError(f"unit {unit.id} cannot reach the corridor's edge")
+    if unit.in_bunker is not None:
+        state.buildings[unit.in_bunker].sheltered.remove(unit.id)
+        unit.in_bunker = None
     unit.retreated = True
     unit.cdt = 0
     release_unit(state, unit)

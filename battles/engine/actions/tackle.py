@@ -29,7 +29,8 @@ def perform_tackle(state: BattleState, unit: UnitState, action: Tackle) -> int:
     for other in state.units.values():
         if other.immobilized_by == unit.id:
             other.immobilized_by = None
-    weapons = unit.card.contact_weapons
+    weapons = [w for w in unit.card.contact_weapons
+               if not (w.key == "grappling_arms" and unit.carrying is not None)]
     base = max((w.base_damage or 0 for w in weapons), default=0)
     difficulty = defense_of(target, close=True) + T.IMMOBILIZE_EXTRA_DIFFICULTY
     state.record("tackle", unit=unit.id, target=target.id, aggressive=action.aggressive,

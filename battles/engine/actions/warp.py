@@ -50,9 +50,9 @@ def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:
     relocate(state, unit, action.to)
     damage = T.WARP_BLAST_PER_MASS * unit.card.weight
     entry["effects"].append({"blastwave": damage, "radius": steps})
-    caught: list[Target] = [u for u in occupied if u.active
+    caught: list[Target] = [u for u in occupied if u.active and u.in_bunker is None
                             and distance(u.pos, action.to) <= steps]
-    caught += [b for b in occupied_b if distance(b.pos, action.to) <= steps]
+    caught += [b for b in occupied_b if b.targetable and distance(b.pos, action.to) <= steps]
     for t in caught:
         deal_damage(state, t, damage, ignore=None, attacker=unit, source="warp_blastwave")
     return drive.cooldown
