@@ -13,10 +13,18 @@ from rest_framework.views import APIView
 
 from campaign.access import membership, require_player, require_umpire
 from campaign.api.views import validated
-from campaign.errors import InvalidInput
+from campaign.errors import Forbidden, InvalidInput, NotFound
 from economy import selectors
 from economy.models import Building
-from economy.services import buildings, commerce, corrections, energy, trades, units
+from economy.services import (
+    artifacts,
+    buildings,
+    commerce,
+    corrections,
+    energy,
+    trades,
+    units,
+)
 
 
 def _body(request: Request) -> dict[str, Any]:
@@ -36,7 +44,7 @@ class BuildingOut(serializers.ModelSerializer):
     class Meta:
         model = Building
         fields = ["id", "territory", "kind", "x", "y", "active", "hit_points", "upgrades",
-                  "product", "next_product", "missiles"]
+                  "product", "next_product", "missiles", "weapon"]
 
 
 class UpgradeIn(serializers.Serializer):
@@ -84,6 +92,8 @@ class CorrectionIn(serializers.Serializer):
     reason = serializers.CharField(max_length=200)
     credits = serializers.IntegerField(required=False)
     goods = serializers.DictField(required=False)
+    unit = serializers.DictField(required=False)
+    weapon = serializers.DictField(required=False)
 
 
 class BuildingListView(APIView):
@@ -129,6 +139,25 @@ class ProductView(APIView):
         product = parse_product(data["product"]).code
         building = buildings.factory_set_product(player=player, building_id=building_id,
                                                  product=product)
+        return Response(BuildingOut(building).data)
+
+
+class TurretWeaponIn(serializers.Serializer):
+    weapon = serializers.IntegerField(allow_null=True)
+
+
+class TurretWeaponView(APIView):
+    @extend_schema(request=TurretWeaponIn, responses={200: BuildingOut},
+                   description="Activity phase: fit one of your loose weapons on the same "
+                   "territory to a turret (or a turret mount), or take it off with null.")
+    def put(self, request: Request, campaign_id: int, building_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        if "weapon" not in data:
+            raise InvalidInput("Send 'weapon': a weapon id or null.",
+                               fields={"weapon": ["Required (an id or null)."]})
+        building = buildings.turret_fit(player=player, building_id=building_id,
+                                        weapon=data["weapon"])
         return Response(BuildingOut(building).data)
 
 
@@ -244,20 +273,62 @@ class TradeActionView(APIView):
         player = require_player(member)
         service = {"accept": trades.trade_accept, "decline": trades.trade_decline,
                    "cancel": trades.trade_cancel}[self.action]
-        trade = service(player=player, trade_id=trade_id)
+        try:
+            trade = service(player=player, trade_id=trade_id)
+        except NotFound:
+            if member.is_umpire:  # an umpire who plays sees every trade: 403, not 404
+                trades.trade_for(member, trade_id)
+                raise Forbidden("Only the parties to a trade may do this.") from None
+            raise
         return Response(trades.trade_as_dict(trade))
 
 
 class CorrectionView(APIView):
     @extend_schema(request=CorrectionIn, responses={201: dict},
                    description="Umpire: grant (positive) or take (negative) credits and/or "
-                   'goods {"territory", "resource", "refined", "pure", "units"} with a '
-                   "reason.")
+                   'goods {"territory", "resource", "refined", "pure", "units"}, a unit '
+                   '({"model", "territory"} or {"take": id}) and/or a weapon ({"weapon", '
+                   '"templates", "territory"} or {"take": id}) with a reason.')
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         require_umpire(member)
         data = _body(request)
         result = corrections.correction_create(
             campaign=member.campaign, player_id=data.get("player"), reason=data.get("reason"),
-            credits=data.get("credits"), goods=data.get("goods"))
+            credits=data.get("credits"), goods=data.get("goods"), unit=data.get("unit"),
+            weapon=data.get("weapon"))
         return Response(result, status=status.HTTP_201_CREATED)
+
+
+class HouseIn(serializers.Serializer):
+    laboratory = serializers.IntegerField()
+
+
+class ArtifactListView(APIView):
+    @extend_schema(responses={200: dict}, operation_id="campaigns_artifacts_list",
+                   description="The xenotechnologic artifacts the caller holds.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        return Response([artifacts.artifact_as_dict(a) for a in artifacts.artifacts_of(player)])
+
+
+class ArtifactSellView(APIView):
+    @extend_schema(request=None, responses={200: dict},
+                   description="Commercial phase: sell the artifact found on this territory "
+                   "for 200 SC (once).")
+    def post(self, request: Request, campaign_id: int, territory_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        artifact = artifacts.artifact_sell(player=player, territory_id=territory_id)
+        return Response({**artifacts.artifact_as_dict(artifact), "credits": player.credits})
+
+
+class ArtifactHouseView(APIView):
+    @extend_schema(request=HouseIn, responses={200: dict},
+                   description="Commercial or activity phase: house the artifact found on "
+                   "this territory in one of your laboratories (it doubles its research).")
+    def post(self, request: Request, campaign_id: int, territory_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        data = _body(request)
+        artifact = artifacts.artifact_house(player=player, territory_id=territory_id,
+                                            laboratory=data.get("laboratory"))
+        return Response(artifacts.artifact_as_dict(artifact))

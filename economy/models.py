@@ -46,15 +46,19 @@ class Building(models.Model):
     active = models.BooleanField(default=False)
     hit_points = models.PositiveIntegerField()
     upgrades = models.JSONField(default=list, blank=True)
-    product = models.CharField(max_length=200, blank=True, default="",
-                               help_text="Factory product line.")
-    next_product = models.CharField(max_length=200, blank=True, default="",
+    product = models.CharField(max_length=1000, blank=True, default="",
+                               help_text="Factory product line (item codes joined by ';').")
+    next_product = models.CharField(max_length=1000, blank=True, default="",
                                     help_text="Factory: the line it is being refitted to.")
     missiles = models.PositiveSmallIntegerField(default=0, help_text="Missile silo stock.")
     built_turn = models.PositiveIntegerField(default=0)
     refit_turn = models.PositiveIntegerField(
         null=True, blank=True,
         help_text="Factory: the turn whose activity phase is spent refitting (no output).")
+    weapon = models.OneToOneField(
+        "economy.Weapon", null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="turret",
+        help_text="Turret (or turret mount): the one weapon it is fitted with (R-ECO-17).")
 
     class Meta:
         ordering = ["id"]
@@ -215,3 +219,58 @@ class Trade(models.Model):
 
     def __str__(self) -> str:
         return f"trade {self.pk} ({self.status})"
+
+
+class BuildingKit(models.Model):
+    """The elements of one building, made by a factory whose product line is that
+    building (seed, "Factory": "elements for either one building, ..."); placed for free
+    in the commercial phase (R-ECO-18)."""
+
+    player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
+                               related_name="building_kits")
+    territory = models.ForeignKey("territories.Territory", null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="building_kits",
+                                  help_text="Where the factory made it.")
+    kind = models.CharField(max_length=30)
+    made_turn = models.PositiveIntegerField(default=0)
+    used_turn = models.PositiveIntegerField(null=True, blank=True)
+    building = models.OneToOneField(Building, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="kit",
+                                    help_text="The building it became.")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} kit #{self.pk}"
+
+
+class Artifact(models.Model):
+    """A xenotechnologic artifact found by an exploration (seed, exploration table, 7:
+    "You can either sell it for 200 credits or house it in a laboratory, allowing it to
+    produce twice as many research points / turn"). R-ECO-19."""
+
+    class Status(models.TextChoices):
+        KEPT = "kept", "Kept (housed in a laboratory when there is one)"
+        SOLD = "sold", "Sold"
+
+    campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE,
+                                 related_name="artifacts")
+    exploration = models.OneToOneField("territories.Exploration", on_delete=models.CASCADE,
+                                       related_name="artifact")
+    territory = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
+                                  related_name="artifacts",
+                                  help_text="Where it was found.")
+    laboratory = models.ForeignKey(Building, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="artifacts",
+                                   help_text="The laboratory chosen to house it.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.KEPT)
+    sold_turn = models.PositiveIntegerField(null=True, blank=True)
+    sold_by = models.ForeignKey("campaign.Player", null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"artifact of {self.territory_id} ({self.status})"

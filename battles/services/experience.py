@@ -85,3 +85,41 @@ def battle_xp_kinds(*, class_key: str, events: Iterable[str], survived: bool) ->
             seen.add(kind)
             kinds.append(kind)
     return kinds
+
+
+# R-XP-3: "xenotech material" is any xenotechnological find (elements, artifact, craft).
+XENOTECH_DISCOVERIES = frozenset({"xenotech", "artifact", "xeno_craft"})
+
+
+def discovery_kinds(exploration: Any) -> list[str]:
+    """The bonus kinds an exploration earns its explorers (seed, Scientist: "They are
+    part of the exploration of a territory where xenotech material is discovered";
+    Worker: "They are part of a team that discovers an exceptionally pure depot of
+    mineral")."""
+    kinds = []
+    if exploration.discovery in XENOTECH_DISCOVERIES:
+        kinds.append("xenotech_discovery")
+    if exploration.pure:
+        kinds.append("pure_deposit_discovery")
+    return kinds
+
+
+def award_discovery_xp(*, exploration: Any, operatives: Iterable[Any], campaign: Campaign,
+                       context: dict[str, Any] | None = None) -> list[Award]:
+    """One XP to each explorer whose class lists what the exploration found (R-XP-3):
+    the pilots of the units that took the territory. Call inside a transaction with the
+    operatives' rows as the caller holds them (they are saved here)."""
+    found = discovery_kinds(exploration)
+    awards = []
+    seen: set[int] = set()
+    for op in operatives:
+        if op is None or op.pk in seen or not op.alive:
+            continue
+        seen.add(op.pk)
+        kinds = [k for k in found if k in bonus_kinds(op.klass.lower())]
+        if kinds:
+            awards.append(award_xp(operative=op, kinds=kinds, campaign=campaign,
+                                   context={"exploration": exploration.pk,
+                                            "territory": exploration.territory_id,
+                                            **(context or {})}))
+    return awards

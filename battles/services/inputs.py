@@ -38,9 +38,13 @@ def unit_input(unit: Any, *, side: str) -> UnitInput:
 
 
 def building_input(building: Any) -> BuildingInput:
+    """A building as the engine wants it; a turret (or turret mount) carries its fitted
+    weapon (R-ECO-17), loaded with select_related("weapon") when available."""
+    fitted = building.weapon if getattr(building, "weapon_id", None) else None
     return BuildingInput(id=building.pk, kind=building.kind, x=building.x, y=building.y,
                          hit_points=building.hit_points, active=building.active,
-                         upgrades=tuple(building.upgrades or ()))
+                         upgrades=tuple(building.upgrades or ()),
+                         weapon=weapon_input(fitted) if fitted is not None else None)
 
 
 def battle_input(*, territory_id: int, defender: str, sides: dict[str, Sequence[Any]],

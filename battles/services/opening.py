@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,10 +43,15 @@ class Contest:
     defender_reason: str = ""
 
 
-def take_territory(*, territory: Any, player: Player, reason: str) -> None:
+def take_territory(*, territory: Any, player: Player, reason: str,
+                   explorers: Iterable[Any] | None = None) -> Any:
     """`player` takes possession of `territory`; a never-owned one gets its exploration
     roll ("When you take control of a territory no-one owned before, you make an
-    exploration roll"). Call inside a transaction."""
+    exploration roll"). `explorers` are the operatives (pilots of the units that took
+    it): they earn the discovery bonus XP of their class (R-XP-3). Weapons fitted to the
+    territory's turrets go with the buildings to the new owner (R-ECO-17). Returns the
+    exploration made now, or None. Call inside a transaction."""
+    from economy.models import Weapon
     from territories.models import Territory
 
     previous = territory.owner_id
@@ -53,16 +59,24 @@ def take_territory(*, territory: Any, player: Player, reason: str) -> None:
     Territory.objects.filter(pk=territory.pk).update(owner=player)
     territory.owner_id = player.pk
     territory.owner = player
+    Weapon.objects.filter(turret__territory_id=territory.pk).update(player=player)
+    exploration = None
     if explored_now:
         from territories.services.exploration import explore
 
-        explore(territory=territory, player=player)
+        exploration = explore(territory=territory, player=player)
         Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
         territory.ever_owned = True
     record_event(campaign=player.campaign, kind="territory_taken",
                  data={"territory": territory.pk, "name": territory.name,
                        "player": player.pk, "previous_owner": previous,
                        "explored": explored_now, "reason": reason})
+    if exploration is not None and explorers is not None:
+        from battles.services.experience import award_discovery_xp
+
+        award_discovery_xp(exploration=exploration, operatives=explorers,
+                           campaign=player.campaign, context={"reason": reason})
+    return exploration
 
 
 def _adjacency(campaign: Campaign) -> dict[int, set[int]]:
@@ -147,7 +161,8 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     # A lone force on a territory that is not its own takes it (no enemy present).
     for territory, pid in lone:
         if territory.owner_id != pid:
-            take_territory(territory=territory, player=players[pid], reason="unopposed")
+            take_territory(territory=territory, player=players[pid], reason="unopposed",
+                           explorers=[u.pilot for u in present[territory.pk][pid]])
     battles_to_open: list[Contest] = []
     for contest in contests:
         if len(contest.forces) >= 2:
@@ -155,7 +170,8 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
         else:  # the owner had nothing to defend with: the attacker takes it
             (pid,) = contest.forces
             take_territory(territory=contest.territory, player=players[pid],
-                           reason="unopposed")
+                           reason="unopposed",
+                           explorers=[u.pilot for u in contest.forces[pid]])
     if not battles_to_open:
         return []
 
@@ -218,7 +234,8 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int) -> Battl
     defender = contest.defender
     assert defender is not None
     with_buildings = territory.owner_id == defender
-    buildings = (list(Building.objects.filter(territory=territory, hit_points__gt=0))
+    buildings = (list(Building.objects.filter(territory=territory, hit_points__gt=0)
+                      .select_related("weapon"))
                  if with_buildings else [])
     seed = derived_seed(campaign.seed, "battle", campaign.turn, territory.name)
     engine_input = battle_input(

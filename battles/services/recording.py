@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from battles.engine.model import BattleResult
 from battles.models import Battle, BattleParticipant, BattleRecord
-from battles.services.experience import award_xp, battle_xp_kinds
+from battles.services.experience import award_discovery_xp, award_xp, battle_xp_kinds
 from battles.services.opening import _adjacency, take_territory
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
@@ -94,8 +94,11 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
     standing_winner = winner_id is not None and any(
         o.fate in ("intact", "damaged") and participants.get(uid)
         and participants[uid].player_id == winner_id for uid, o in outcomes.items())
+    exploration = None
     if standing_winner and winner_id != territory.owner_id:
-        take_territory(territory=territory, player=players[winner_id], reason="battle")
+        players[winner_id].campaign = campaign
+        exploration = take_territory(territory=territory, player=players[winner_id],
+                                     reason="battle")
 
     report: list[dict[str, Any]] = []
     retreats: list[dict[str, Any]] = []
@@ -158,6 +161,16 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
         report.append({"unit": uid, "player": participant.player_id, "model": unit.model,
                        "fate": fate, "hit_points_left": result.hit_points_left
                        if result else None, "reinforcement": participant.reinforcement})
+
+    if exploration is not None:  # R-XP-3: the winner's pilots standing on it explored it
+        explorers = [pilots[p.pilot_id] for uid, p in participants.items()
+                     if p.player_id == winner_id and p.pilot_id in pilots
+                     and units[uid].status == Unit.Status.READY
+                     and units[uid].territory_id == territory.pk]
+        for op in explorers:
+            op.player = players[winner_id]
+        award_discovery_xp(exploration=exploration, operatives=explorers, campaign=campaign,
+                           context={"battle": battle.pk})
 
     # Unpiloted vehicles of players who lost the territory retreat like the losers.
     if territory.owner_id != owner_before and owner_before is not None:

@@ -173,6 +173,9 @@ def equipment_exchange(*, player: Player, from_unit_id: int, to_unit_id: int,
             raise InvalidInput("That weapon is not fitted to the giving unit.",
                                code="not_fitted")
         for unit in (giver, taker):
+            if unit.locked_until_turn > campaign.turn:  # R-ECO-14: 409 even off the map
+                raise Conflict(f"{unit} cannot change equipment before turn "
+                               f"{unit.locked_until_turn}.", code="unit_locked")
             if unit.status != Unit.Status.READY or unit.territory_id is None:
                 raise InvalidInput(f"{unit} is not on the map.", code="unit_unavailable")
             if unit.pilot_id is None:

@@ -165,3 +165,57 @@ def factory_set_product(*, player: Player, building_id: object, product: str) ->
                        data={"building": building.pk, "product": building.product,
                              "refit_to": building.next_product})
     return building
+
+
+def is_turret(building: Building) -> bool:
+    """A turret, or a bunker/command center with the turret mount ("Turret (cost 100) : As
+    the turret described further", R-TAB-0)."""
+    return building.kind == "turret" or "turret" in (building.upgrades or [])
+
+
+def turret_fit(*, player: Player, building_id: object, weapon: object) -> Building:
+    """Fit one of the player's loose weapons to a turret, or take it off (`weapon` None).
+
+    Seed, "Turret": "The turret can be fitted with any one kind of weapons." R-ECO-17:
+    activity phase (when equipment is swapped), weapons of any type and size but not
+    equipment, the weapon on the turret's territory; it leaves its container, and the
+    weapon it replaces (or takes off) needs room in the warehouses there.
+    """
+    from campaign.rules.tables import WEAPONS
+    from economy.models import Weapon
+    from economy.services.storage import load_holdings, require_room
+
+    require_phase(player.campaign, "activity")
+    weapon_id = None if weapon is None else as_id(weapon, "weapon")
+    with transaction.atomic():
+        building = own_building(player=player, building_id=building_id, for_update=True)
+        if not is_turret(building):
+            raise InvalidInput("Only a turret, or a bunker or command center with a turret "
+                               "mount, can be fitted with a weapon.", code="not_a_turret")
+        if building.hit_points <= 0:
+            raise Conflict("A destroyed turret cannot be fitted.", code="destroyed")
+        old = building.weapon_id
+        if weapon_id is not None:
+            item = Weapon.objects.select_for_update().filter(pk=weapon_id,
+                                                             player=player).first()
+            if item is None:
+                raise NotFound("No such weapon among yours.")
+            if item.territory_id != building.territory_id:
+                raise InvalidInput("The weapon must be on the turret's territory.",
+                                   code="wrong_territory")
+            if item.unit_id is not None:
+                raise InvalidInput("This weapon is fitted to a unit; take it off first.",
+                                   code="weapon_fitted")
+            if WEAPONS[item.weapon].type == "equipment":
+                raise InvalidInput(f"A {WEAPONS[item.weapon].name} is equipment, not a "
+                                   "weapon.", code="not_a_weapon")
+            Building.objects.filter(weapon_id=item.pk).exclude(pk=building.pk).update(
+                weapon=None)
+        building.weapon_id = weapon_id
+        building.save(update_fields=["weapon"])
+        require_room(load_holdings(building.territory_id), building.territory,
+                     "the weapon taken off the turret")
+        record_private(player=player, kind="turret_fitted",
+                       data={"building": building.pk, "weapon": weapon_id,
+                             "previous": old})
+    return building

@@ -229,6 +229,10 @@ def _buy_equipment(*, player: Player, territory: Territory, item: dict
         if unit.territory_id != territory.pk:
             raise InvalidInput("The unit must stand on the territory where the extension "
                                "arrives.", code="wrong_territory")
+        if unit.status != Unit.Status.READY or unit.locked_until_turn > \
+                player.campaign.turn:
+            raise Conflict("This unit cannot change equipment before turn "
+                           f"{unit.locked_until_turn}.", code="unit_locked")
         if unit.extension:
             raise Conflict("This unit already has the extension.", code="already_fitted")
         vehicle_slots(unit.model, extension=True)

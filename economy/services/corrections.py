@@ -1,9 +1,12 @@
-"""Umpire corrections: credits and goods granted or taken, with a reason.
+"""Umpire corrections: credits, goods, units and weapons granted or taken, with a reason.
 
 Issue 4, "Umpire corrections": "grant or take credits and goods with a reason, through
 the same ledger, visible in the history." Credits go through the ledger (reasons
-`umpire_grant` / `umpire_take`); goods through the stock rows. The journal entry is
-private to the player concerned (and, as every private entry, readable by the umpire).
+`umpire_grant` / `umpire_take`); goods through the stock rows; a unit or weapon is
+granted on one of the player's territories (`{"model", "territory"}` /
+`{"weapon", "templates", "territory"}`) or taken (`{"take": id}`) — R-ECO-21. The
+journal entry is private to the player concerned (and, as every private entry, readable
+by the umpire).
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ from django.db import transaction
 
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Campaign, Player
-from campaign.rules.tables import RESOURCES_BY_KEY
+from campaign.rules.tables import RESOURCES_BY_KEY, RuleViolation, vehicle, weapon_price
 from campaign.services.journal import record_private
+from economy.models import Building, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import as_id, require_running
 from economy.services.storage import add_stock, load_holdings, require_room, take_stock
@@ -23,14 +27,20 @@ from territories.models import Territory
 
 
 def correction_create(*, campaign: Campaign, player_id: object, reason: object,
-                      credits: object = None, goods: object = None) -> dict[str, Any]:
-    """Grant (positive) or take (negative) credits and/or resource units."""
+                      credits: object = None, goods: object = None, unit: object = None,
+                      weapon: object = None) -> dict[str, Any]:
+    """Grant (positive) or take (negative) credits and/or resource units; grant or take
+    a unit and/or a weapon."""
     require_running(campaign)
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInput("A correction needs a reason.", fields={"reason": ["Required."]})
     reason = reason.strip()[:200]
-    if credits is None and goods is None:
-        raise InvalidInput("Send 'credits' and/or 'goods'.")
+    if credits is None and goods is None and unit is None and weapon is None:
+        raise InvalidInput("Send 'credits', 'goods', 'unit' and/or 'weapon'.")
+    for name, value in (("unit", unit), ("weapon", weapon)):
+        if value is not None and not isinstance(value, dict):
+            raise InvalidInput(f"'{name}' must be an object.",
+                               fields={name: ["Must be an object."]})
     if credits is not None and (isinstance(credits, bool) or not isinstance(credits, int)
                                 or credits == 0):
         raise InvalidInput("'credits' must be a non-zero whole number (negative to take).",
@@ -76,5 +86,73 @@ def correction_create(*, campaign: Campaign, player_id: object, reason: object,
                            name=territory.name)
         data = {"player": player.pk, "reason": reason, "credits": credits,
                 "goods": clean_goods}
+        if unit is not None:
+            data["unit"] = _correct_unit(player=player, campaign=campaign, spec=unit)
+        if weapon is not None:
+            data["weapon"] = _correct_weapon(player=player, campaign=campaign, spec=weapon)
         record_private(player=player, kind="umpire_correction", data=data)
     return data
+
+
+def _owned_territory(*, player: Player, campaign: Campaign, value: object) -> Territory:
+    territory = Territory.objects.filter(campaign=campaign, owner=player,
+                                         pk=as_id(value, "territory")).first()
+    if territory is None:
+        raise InvalidInput("Units and weapons are granted on a territory the player owns.",
+                           code="invalid_territory")
+    return territory
+
+
+def _correct_unit(*, player: Player, campaign: Campaign, spec: dict) -> dict[str, Any]:
+    """Grant `{"model", "territory"}` (an empty vehicle; an exo armour needs a container)
+    or take `{"take": unit id}` (the unit leaves play with its fitted weapons, recorded as
+    destroyed; its pilot stays on the territory)."""
+    if "take" in spec:
+        target = Unit.objects.select_for_update().filter(
+            pk=as_id(spec["take"], "unit"), player=player).exclude(
+            status=Unit.Status.DESTROYED).first()
+        if target is None:
+            raise NotFound("The player has no such unit in play.")
+        target.status = Unit.Status.DESTROYED
+        target.pilot = None
+        target.save(update_fields=["status", "pilot"])
+        Building.objects.filter(weapon__unit=target).update(weapon=None)
+        return {"taken": target.pk, "model": target.model}
+    try:
+        model = vehicle(str(spec.get("model", ""))).key
+    except RuleViolation as exc:
+        raise InvalidInput(str(exc), code="invalid_item",
+                           fields={"unit": ["Unknown model."]}) from exc
+    territory = _owned_territory(player=player, campaign=campaign, value=spec.get("territory"))
+    created = Unit.objects.create(player=player, territory=territory, model=model)
+    require_room(load_holdings(territory), territory, "the granted exo armour")
+    return {"granted": created.pk, "model": model, "territory": territory.pk}
+
+
+def _correct_weapon(*, player: Player, campaign: Campaign, spec: dict) -> dict[str, Any]:
+    """Grant `{"weapon", "templates", "territory"}` (loose, needs a container) or take
+    `{"take": weapon id}` (the weapon is removed, from a unit or a turret too)."""
+    if "take" in spec:
+        target = Weapon.objects.select_for_update().filter(
+            pk=as_id(spec["take"], "weapon"), player=player).first()
+        if target is None:
+            raise NotFound("The player has no such weapon.")
+        data = {"taken": target.pk, "weapon": target.weapon, "templates": target.templates}
+        target.delete()
+        return data
+    key = str(spec.get("weapon", "")).strip().lower().replace(" ", "_")
+    templates = spec.get("templates") or []
+    if not isinstance(templates, list) or not all(isinstance(t, str) for t in templates):
+        raise InvalidInput("'weapon.templates' must be a list of template names.")
+    templates = [t.strip().lower().replace(" ", "_") for t in templates]
+    try:
+        weapon_price(key, templates)
+    except RuleViolation as exc:
+        raise InvalidInput(str(exc), code="invalid_item",
+                           fields={"weapon": [str(exc)]}) from exc
+    territory = _owned_territory(player=player, campaign=campaign, value=spec.get("territory"))
+    created = Weapon.objects.create(player=player, territory=territory, weapon=key,
+                                    templates=templates)
+    require_room(load_holdings(territory), territory, "the granted weapon")
+    return {"granted": created.pk, "weapon": key, "templates": templates,
+            "territory": territory.pk}

@@ -310,11 +310,14 @@ class _Run:
 
     # -- laboratories --------------------------------------------------------------
     def laboratories(self) -> None:
-        explorations = list(Exploration.objects.filter(
-            territory_id__in=list(self.territories), discovery__in=["artifact", "xeno_craft"]))
-        craft = any(e.discovery == "xeno_craft" for e in explorations)
-        artifact_at = {e.territory_id for e in explorations
-                       if e.discovery == "artifact" and e.credits_awarded == 0}
+        from economy.services.artifacts import doubled_laboratories, ensure_artifacts
+
+        ensure_artifacts(self.campaign.pk)
+        craft = Exploration.objects.filter(territory_id__in=list(self.territories),
+                                           discovery="xeno_craft").exists()
+        labs_by_territory = {tid: self.active(tid, "laboratory") for tid in self.territories}
+        housed = doubled_laboratories(labs_by_territory=labs_by_territory,
+                                      territories=set(self.territories))
         scientists: dict[int, list[int]] = defaultdict(list)
         for op in Operative.objects.filter(player=self.player, klass="scientist", alive=True,
                                            territory_id__in=list(self.territories)
@@ -322,12 +325,12 @@ class _Run:
             scientists[op.territory_id].append(op.level)
         total = 0
         for tid in self.territories:
-            labs = self.active(tid, "laboratory")
+            labs = labs_by_territory[tid]
             levels = scientists.get(tid, [])
             for i, lab in enumerate(labs):
                 points = levels[i] if i < len(levels) else 1
                 factors = []
-                if tid in artifact_at and i == 0:
+                if lab.pk in housed:
                     points *= 2
                     factors.append("artifact")
                 if craft:
@@ -336,7 +339,7 @@ class _Run:
                 total += points
                 self.note(kind="research", territory=tid, building=lab.pk, points=points,
                           scientist_level=levels[i] if i < len(levels) else None,
-                          doubled_by=factors)
+                          doubled_by=factors, artifact=housed.get(lab.pk))
         if total:
             Player.objects.filter(pk=self.player.pk).update(
                 research_points=F("research_points") + total)

@@ -13,6 +13,7 @@ Rulings (docs/RULINGS.md, Economy):
   is a unit in the field).
 - R-ECO-6: warehouses store whether or not they are active (they consume no energy);
   a destroyed warehouse (0 hit points) stores nothing.
+- R-ECO-17: a weapon fitted to a turret has left its container.
 
 `Holdings` is the pure arithmetic; the functions below load it and move stock rows
 under row locks.
@@ -100,8 +101,9 @@ def load_holdings(territory: Territory | int) -> Holdings:
     for resource, refined, pure, units in Stock.objects.filter(
             territory_id=tid, units__gt=0).values_list("resource", "refined", "pure", "units"):
         holdings.resources[(resource, refined, pure)] += units
-    for weapon, templates in Weapon.objects.filter(territory_id=tid, unit__isnull=True
-                                                   ).values_list("weapon", "templates"):
+    for weapon, templates in Weapon.objects.filter(
+            territory_id=tid, unit__isnull=True, turret__isnull=True,
+    ).values_list("weapon", "templates"):
         holdings.loose[weapon_size(weapon, templates)] += 1
     for model in Unit.objects.filter(territory_id=tid, pilot__isnull=True,
                                      status=Unit.Status.READY).values_list("model", flat=True):

@@ -2,11 +2,12 @@
 trade resources or services with your different opponents").
 
 A side of a trade is `{"credits": n, "resources": [{"territory", "resource",
-"refined", "pure", "units"}], "weapons": [ids], "units": [ids], "deliver_to":
-territory id}`. `deliver_to` is a territory of the player who receives that side
-(R-ECO-15: traded goods change hands at once, without transport; a traded unit goes
-without its pilot but with its fitted weapons; loose weapons and resources need room
-at `deliver_to`).
+"refined", "pure", "units"}], "weapons": [ids], "units": [ids], "operatives": [ids],
+"deliver_to": territory id}`. A traded operative changes owner, leaves any unit they
+crewed and goes to `deliver_to` (R-ECO-20). `deliver_to` is a territory of the player
+who receives that side (R-ECO-15: traded goods change hands at once, without
+transport; a traded unit goes without its pilot but with its fitted weapons; loose
+weapons and resources need room at `deliver_to`).
 
 Acceptance settles both sides in one transaction: the trade row is claimed by a
 conditional update (open -> accepted), both players are locked in id order, every
@@ -27,13 +28,13 @@ from campaign.errors import Conflict, Forbidden, GameError, InvalidInput, NotFou
 from campaign.models import Event, Player
 from campaign.rules.tables import RESOURCES_BY_KEY
 from campaign.services.journal import record_event
-from economy.models import Trade, Unit, Weapon
+from economy.models import Building, Operative, Trade, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import as_id, require_phase
 from economy.services.storage import add_stock, load_holdings, require_room, take_stock
 from territories.models import Territory
 
-SIDE_KEYS = {"credits", "resources", "weapons", "units", "deliver_to"}
+SIDE_KEYS = {"credits", "resources", "weapons", "units", "operatives", "deliver_to"}
 
 
 def _clean_side(side: object, name: str) -> dict[str, Any]:
@@ -67,19 +68,23 @@ def _clean_side(side: object, name: str) -> dict[str, Any]:
                           "units": units})
     weapons = [as_id(w, "weapons") for w in side.get("weapons") or []]
     units = [as_id(u, "units") for u in side.get("units") or []]
-    if len(set(weapons)) != len(weapons) or len(set(units)) != len(units):
-        raise InvalidInput("A weapon or unit can be listed only once.")
-    has_goods = bool(resources or weapons or units)
+    operatives = [as_id(o, "operatives") for o in side.get("operatives") or []]
+    if len(set(weapons)) != len(weapons) or len(set(units)) != len(units) \
+            or len(set(operatives)) != len(operatives):
+        raise InvalidInput("A weapon, unit or operative can be listed only once.")
+    has_goods = bool(resources or weapons or units or operatives)
     deliver_to = side.get("deliver_to")
     if has_goods and deliver_to is None:
         raise InvalidInput(f"'{name}.deliver_to' must name the territory that receives "
                            "these goods.", fields={name: ["deliver_to is required."]})
     return {"credits": credits, "resources": resources, "weapons": weapons, "units": units,
+            "operatives": operatives,
             "deliver_to": as_id(deliver_to, "deliver_to") if has_goods else None}
 
 
 def _is_empty(side: dict) -> bool:
-    return not (side["credits"] or side["resources"] or side["weapons"] or side["units"])
+    return not (side["credits"] or side["resources"] or side["weapons"] or side["units"]
+                or side.get("operatives"))
 
 
 def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool) -> None:
@@ -116,18 +121,24 @@ def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool) -> No
                            code="goods_unavailable")
     turn = giver.campaign.turn
     if any(u.locked_until_turn > turn for u in units):
-        raise InvalidInput("A unit offered cannot change hands this turn.",
-                           code="goods_unavailable")
+        raise Conflict("A unit offered could not retreat and cannot change hands before "
+                       "the subsequent strategic turn.", code="unit_locked")
+    operatives = _offered_operatives(side.get("operatives") or [], giver=giver, turn=turn)
     weapons = list(Weapon.objects.select_for_update().filter(pk__in=side["weapons"],
                                                              player=giver))
     if len(weapons) != len(side["weapons"]):
         raise InvalidInput(f"{giver.user.username} does not have all the weapons offered.",
                            code="goods_unavailable")
     traded_units = set(side["units"])
+    turrets = set(Building.objects.filter(weapon_id__in=side["weapons"])
+                  .values_list("weapon_id", flat=True))
     for w in weapons:
         if w.unit_id is not None and w.unit_id not in traded_units:
             raise InvalidInput(f"Weapon {w.pk} is fitted to a unit that is not traded; "
                                "take it off first.", code="goods_unavailable")
+        if w.pk in turrets:
+            raise InvalidInput(f"Weapon {w.pk} is fitted to a turret; take it off first.",
+                               code="goods_unavailable")
     if not settle:
         return
     dest_id = side["deliver_to"]
@@ -136,6 +147,9 @@ def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool) -> No
         Weapon.objects.filter(unit=u).update(player=taker, territory_id=dest_id)
     for w in weapons:
         Weapon.objects.filter(pk=w.pk).update(player=taker, territory_id=dest_id)
+    for op in operatives:  # R-ECO-20: the operative leaves any unit they crewed
+        Unit.objects.filter(pilot=op).update(pilot=None)
+        Operative.objects.filter(pk=op.pk).update(player=taker, territory_id=dest_id)
     if dest_id is not None:
         dest = Territory.objects.get(pk=dest_id)
         require_room(load_holdings(dest), dest, "the traded goods")
@@ -144,6 +158,22 @@ def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool) -> No
                     detail=f"trade with {taker.user.username}")
         ledger.post(player=taker, amount=side["credits"], reason="trade",
                     detail=f"trade with {giver.user.username}")
+
+
+def _offered_operatives(ids: list[int], *, giver: Player, turn: int) -> list[Operative]:
+    """The operatives of a side, under row locks: alive, the giver's, and not the pilot
+    of a unit locked after a failed retreat."""
+    found = list(Operative.objects.select_for_update().filter(pk__in=ids, player=giver,
+                                                              alive=True))
+    if len(found) != len(ids):
+        raise InvalidInput(f"{giver.user.username} does not have all the operatives offered.",
+                           code="goods_unavailable")
+    locked = Unit.objects.filter(pilot__in=found).filter(
+        Q(locked_until_turn__gt=turn) | ~Q(status=Unit.Status.READY))
+    if locked.exists():
+        raise Conflict("An operative offered pilots a unit that cannot change pilots before "
+                       "the subsequent strategic turn.", code="unit_locked")
+    return found
 
 
 def _journal(trade: Trade, kind: str, **extra: Any) -> None:

@@ -167,7 +167,11 @@ def _fit(*, unit: Unit, player: Player, weapons: list, exo: bool) -> list[int]:
             assignment = assign_slots(slots, sizes, False)
     except RuleViolation as exc:
         raise InvalidInput(str(exc), code="slots") from exc
-    # Take everything off first (slot uniqueness), then fit.
+    # Take everything off first (slot uniqueness), then fit; a weapon taken from a
+    # turret of the same territory leaves it (R-ECO-17).
+    from economy.models import Building
+
+    Building.objects.filter(weapon_id__in=ids).update(weapon=None)
     Weapon.objects.filter(unit=unit).update(unit=None, slot=None)
     Weapon.objects.filter(pk__in=ids).update(unit=None, slot=None)
     for wid, slot in assignment.items():

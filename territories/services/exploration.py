@@ -8,8 +8,10 @@ stored in `Exploration` and written to the journal (private to the owner unless 
 campaign's `deposits_public` option is on). Credits found go through the ledger.
 
 Experience earned from discoveries (a worker on a pure deposit, a scientist on
-xenotech) belongs to the XP service; the event data lists what was discovered so it
-can act on it.
+xenotech) is awarded by the caller that knows who explored: `take_territory` in
+`battles/services/opening.py` passes the pilots of the units that took the territory
+(R-XP-3); a starting territory has no explorers (R-XP-4). An artifact becomes an
+`economy.Artifact` row, to be sold or housed (R-ECO-19).
 """
 
 from __future__ import annotations
@@ -85,6 +87,11 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
             exploration = Exploration.objects.create(**fields)
         Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
         territory.ever_owned = True
+        if exploration.discovery == "artifact":  # sold or housed later (R-ECO-19)
+            from economy.models import Artifact
+
+            Artifact.objects.create(campaign=campaign, exploration=exploration,
+                                    territory=territory)
         if exploration.credits_awarded:
             from economy.services.ledger import post
 

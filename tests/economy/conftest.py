@@ -123,21 +123,26 @@ def api(client_for, alice, bob, uma):
 def snapshot() -> dict[str, Any]:
     """Everything an economy action could change, for 'nothing changed' assertions."""
     from campaign.models import Event
-    from economy.models import LedgerEntry, Shipment, Trade
+    from economy.models import Artifact, BuildingKit, LedgerEntry, Shipment, Trade
 
     return {
         "credits": sorted(Player.objects.values_list("pk", "credits", "research_points")),
         "ledger": LedgerEntry.objects.count(),
         "buildings": sorted(Building.objects.values_list("pk", "kind", "x", "y", "active",
                                                          "upgrades", "product",
-                                                         "next_product", "missiles")),
+                                                         "next_product", "missiles",
+                                                         "weapon")),
         "stock": sorted(Stock.objects.values_list("territory", "resource", "refined", "pure",
                                                   "units")),
         "units": sorted(Unit.objects.values_list("pk", "player", "territory", "pilot",
                                                  "extension")),
         "weapons": sorted(Weapon.objects.values_list("pk", "player", "territory", "unit",
                                                      "slot")),
-        "operatives": sorted(Operative.objects.values_list("pk", "player", "territory")),
+        "operatives": sorted(Operative.objects.values_list("pk", "player", "territory",
+                                                           "xp", "alive")),
+        "unit_status": sorted(Unit.objects.values_list("pk", "status")),
+        "artifacts": sorted(Artifact.objects.values_list("pk", "status", "laboratory")),
+        "kits": sorted(BuildingKit.objects.values_list("pk", "player", "used_turn")),
         "shipments": Shipment.objects.count(),
         "trades": sorted(Trade.objects.values_list("pk", "status")),
         "events": Event.objects.count(),
