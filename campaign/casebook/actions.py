@@ -517,9 +517,9 @@ def do_run_job(ctx: Ctx, params: dict[str, Any]) -> Any:
     rolls the case's dice."""
     _need(params, "territory")
     run = service("battles.services.jobs.run_battle_job")
-    from battles.engine.resolve import resolve_battle
-
     import logging
+
+    from battles.engine.resolve import resolve_battle
 
     battle = _battle_of(ctx, params["territory"])
     jobs_log = logging.getLogger("battles.services.jobs")

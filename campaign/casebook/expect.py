@@ -423,6 +423,24 @@ def c_players(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
     return diffs
 
 
+@checker("layout")
+def c_layout(ctx: Ctx, expected: dict[str, dict[str, Any]]) -> list[str]:
+    """Where the (first) building of each kind stands on a territory, and its state:
+    `{Alpha: {station: {x: 7, y: 7, active: true}}}`."""
+    from economy.models import Building
+
+    diffs = []
+    for name, kinds in expected.items():
+        for kind, fields in kinds.items():
+            b = Building.objects.filter(territory=ctx.territory(name), kind=kind).order_by(
+                "pk").first()
+            if b is None:
+                diffs.append(f"layout of {name}: no {kind}")
+                continue
+            diffs += match(fields, as_data(b), f"{kind} on {name}")
+    return diffs
+
+
 @checker("passages")
 def c_passages(ctx: Ctx, expected: dict[str, list[str]]) -> list[str]:
     """The territories each grantee holds a right of passage over (sorted names)."""

@@ -210,10 +210,23 @@ def q_storage(ctx: Ctx, p: dict[str, Any]) -> Any:
     load = service("economy.services.storage.load_holdings")
     holdings = load(ctx.territory(p["territory"]).pk)
     data = {}
-    for attr in ("capacity", "used", "free"):
+    for attr in ("containers", "used", "free"):
         value = getattr(holdings, attr, None)
         data[attr] = value() if callable(value) else value
     return data
 
 
 __all__ = ["QUERIES", "ServiceMissing", "plain", "run_query"]
+
+
+@query("orders_visible")
+def q_orders_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """What `viewer` (a user name: the umpire `uma` or a player) may read of the orders:
+    `{total, full}` (rows shown, and rows shown with every field)."""
+    from campaign.access import membership
+    from campaign.casebook.given import _user
+
+    select = service("campaign.selectors.orders_visible_to")
+    member = membership(_user(str(p["viewer"])), ctx.campaign.pk)
+    rows = list(select(member))
+    return {"total": len(rows), "full": sum(1 for r in rows if r.full)}
