@@ -54,14 +54,20 @@ def state(units: Sequence[UnitInput], buildings: Sequence[BuildingInput] = (),
 
 
 class Script:
-    """A policy playing given actions in order, then passing."""
+    """A policy playing given actions in order (passing while the next action's unit still
+    has CDT), then passing."""
 
     def __init__(self, actions: Iterable[Any]) -> None:
         self.actions = list(actions)
 
     def choose(self, view: Any, side: str) -> Any:
         from battles.engine.actions import Pass
-        return self.actions.pop(0) if self.actions else Pass(unit="")
+        if not self.actions:
+            return Pass(unit="")
+        unit = view.state.units.get(self.actions[0].unit)
+        if unit is not None and unit.active and unit.cdt > 0:
+            return Pass(unit="")
+        return self.actions.pop(0)
 
     def turret_target(self, view: Any, turret: Any) -> Any:
         return None
