@@ -38,6 +38,8 @@ class BuildingIn(serializers.Serializer):
     kind = serializers.CharField(max_length=40)
     x = serializers.IntegerField()
     y = serializers.IntegerField()
+    kit = serializers.IntegerField(required=False, help_text="Place a factory-made kit "
+                                   "for free instead of buying.")
 
 
 class BuildingOut(serializers.ModelSerializer):
@@ -52,7 +54,9 @@ class UpgradeIn(serializers.Serializer):
 
 
 class ProductIn(serializers.Serializer):
-    product = serializers.DictField()
+    product = serializers.JSONField(help_text='One item, a list of items or {"items": [...]}: '
+                                    "up to 2 vehicle models, or up to 5 kinds of exo armour, "
+                                    "weapons or equipment, or one building kind.")
 
 
 class ActivationIn(serializers.Serializer):
@@ -111,7 +115,7 @@ class BuildingListView(APIView):
         data = _body(request)
         building = buildings.building_create(player=player, territory_id=data.get("territory"),
                                              kind=data.get("kind"), x=data.get("x"),
-                                             y=data.get("y"))
+                                             y=data.get("y"), kit=data.get("kit"))
         return Response(BuildingOut(building).data, status=status.HTTP_201_CREATED)
 
 
@@ -132,13 +136,10 @@ class ProductView(APIView):
                    '({"kind": "vehicle", "model"} or {"kind": "weapon", "weapon", '
                    '"templates"}).')
     def put(self, request: Request, campaign_id: int, building_id: int) -> Response:
-        from economy.services.production import parse_product
-
         player = require_player(membership(request.user, campaign_id))
         data = validated(ProductIn, request.data)
-        product = parse_product(data["product"]).code
         building = buildings.factory_set_product(player=player, building_id=building_id,
-                                                 product=product)
+                                                 product=data["product"])
         return Response(BuildingOut(building).data)
 
 
@@ -298,6 +299,19 @@ class CorrectionView(APIView):
             credits=data.get("credits"), goods=data.get("goods"), unit=data.get("unit"),
             weapon=data.get("weapon"))
         return Response(result, status=status.HTTP_201_CREATED)
+
+
+class KitListView(APIView):
+    @extend_schema(responses={200: dict}, operation_id="campaigns_kits_list",
+                   description="The caller's building kits (made by factories).")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        from economy.models import BuildingKit
+
+        player = require_player(membership(request.user, campaign_id))
+        return Response([{"id": k.pk, "kind": k.kind, "territory": k.territory_id,
+                          "made_turn": k.made_turn, "used_turn": k.used_turn,
+                          "building": k.building_id}
+                         for k in BuildingKit.objects.filter(player=player)])
 
 
 class HouseIn(serializers.Serializer):

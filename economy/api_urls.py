@@ -29,6 +29,7 @@ urlpatterns = [
          name="api-trade-decline"),
     path("trades/<int:trade_id>/cancel/", v.TradeActionView.as_view(action="cancel"),
          name="api-trade-cancel"),
+    path("kits/", v.KitListView.as_view(), name="api-kits"),
     path("artifacts/", v.ArtifactListView.as_view(), name="api-artifacts"),
     path("artifacts/<int:territory_id>/sell/", v.ArtifactSellView.as_view(),
          name="api-artifact-sell"),

@@ -64,13 +64,27 @@ def place_building(*, territory: Territory, kind: str, x: int, y: int, turn: int
 
 
 def building_create(*, player: Player, territory_id: object, kind: object, x: object,
-                    y: object) -> Building:
-    """Buy a building on one of the player's territories (commercial phase)."""
+                    y: object, kit: object = None) -> Building:
+    """Buy a building on one of the player's territories (commercial phase), or place it
+    for free from a building kit a factory made (`kit`: its id; R-ECO-18)."""
+    from economy.models import BuildingKit
+
     require_phase(player.campaign, "commercial")
     key = normalise_kind(kind)
     spec = BUILDINGS[key]
+    kit_id = None if kit is None else as_id(kit, "kit")
     with transaction.atomic():
         territory = own_territory(player=player, territory_id=territory_id, for_update=True)
+        used_kit = None
+        if kit_id is not None:
+            used_kit = BuildingKit.objects.select_for_update().filter(
+                pk=kit_id, player=player, used_turn__isnull=True).first()
+            if used_kit is None:
+                raise NotFound("No such unused building kit among yours.")
+            if used_kit.kind != key:
+                raise InvalidInput(f"This kit holds the elements of a "
+                                   f"{BUILDINGS[used_kit.kind].name}, not a {spec.name}.",
+                                   code="kit_mismatch", fields={"kit": ["Other kind."]})
         if spec.requires and not Building.objects.filter(
                 territory=territory, kind=spec.requires, hit_points__gt=0).exists():
             needed = BUILDINGS[spec.requires].name
@@ -78,12 +92,18 @@ def building_create(*, player: Player, territory_id: object, kind: object, x: ob
                                f"{territory.name} has none.", code="requirement")
         building = place_building(territory=territory, kind=key, x=x, y=y,
                                   turn=player.campaign.turn)
-        ledger.spend(player=player, amount=spec.cost, reason="building",
-                     detail=f"{spec.name} on {territory.name}", related_kind="building",
-                     related_id=building.pk)
+        if used_kit is not None:
+            used_kit.used_turn = player.campaign.turn
+            used_kit.building = building
+            used_kit.save(update_fields=["used_turn", "building"])
+        else:
+            ledger.spend(player=player, amount=spec.cost, reason="building",
+                         detail=f"{spec.name} on {territory.name}", related_kind="building",
+                         related_id=building.pk)
         record_private(player=player, kind="building_bought",
                        data={"building": building.pk, "kind": key, "territory": territory.pk,
-                             "x": x, "y": y, "cost": spec.cost})
+                             "x": x, "y": y, "cost": 0 if used_kit else spec.cost,
+                             "kit": used_kit.pk if used_kit else None})
     return building
 
 
@@ -136,7 +156,7 @@ def building_upgrade(*, player: Player, building_id: object, upgrade: object) ->
     return building
 
 
-def factory_set_product(*, player: Player, building_id: object, product: str) -> Building:
+def factory_set_product(*, player: Player, building_id: object, product: object) -> Building:
     """Choose a factory's product line (activity phase).
 
     Seed: "You have to choose what kind of product the factory assembles when building
@@ -148,7 +168,7 @@ def factory_set_product(*, player: Player, building_id: object, product: str) ->
     from economy.services.production import parse_product
 
     require_phase(player.campaign, "activity", "commercial")
-    parse_product(product)
+    product = parse_product(product).code
     with transaction.atomic():
         building = own_building(player=player, building_id=building_id, for_update=True)
         if building.kind != "factory":

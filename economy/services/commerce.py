@@ -148,7 +148,7 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
 
         b = building_create(player=player, territory_id=territory_id,
                             kind=item.get("building") or item.get("type"),
-                            x=item.get("x"), y=item.get("y"))
+                            x=item.get("x"), y=item.get("y"), kit=item.get("kit"))
         return {"building": b.pk}
     handlers = {"vehicle": _buy_vehicle, "operative": _buy_operative, "weapon": _buy_weapon,
                 "equipment": _buy_equipment}

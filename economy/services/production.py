@@ -24,6 +24,7 @@ from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
 from campaign.rules.formulas import factory_limit
 from campaign.rules.tables import (
+    BUILDINGS,
     CONVERSION_PER_TURN,
     FACTORY_CREDITS_STEP,
     FACTORY_RECIPE_PER_100,
@@ -39,7 +40,7 @@ from campaign.rules.tables import (
     weapon_size,
 )
 from campaign.services.journal import record_private
-from economy.models import Building, Operative, Unit, Weapon
+from economy.models import Building, BuildingKit, Operative, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import campaign_dice
 from economy.services.energy import player_pools
@@ -47,16 +48,20 @@ from economy.services.storage import Holdings, add_stock, load_holdings, take_st
 from territories.models import Exploration
 
 # R-ECO-10: "One factory can produce elements for either one building, two vehicles, or
-# five kinds of exo-armor, weapons or equipment" describes how broad a product line may
-# be; here a line is one item (a vehicle model, or a weapon/equipment with its
-# templates), and the 500/800 SC budget bounds how many are made each turn.
+# five kinds of exo-armor, weapons or equipment": a product line lists up to two vehicle
+# models, or up to five kinds of exo armour, weapons or equipment (a weapon kind is a
+# weapon with its templates), or one building kind (made as building kits, R-ECO-18).
+LINE_LIMITS: dict[str, int] = {"vehicles": 2, "kinds": 5, "building": 1}
+LINE_WORDS = {"vehicles": "two vehicle models", "kinds":
+              "five kinds of exo armour, weapons or equipment", "building": "one building"}
 
 
 @dataclass(frozen=True)
 class Product:
-    """A factory product line: a vehicle model or a weapon/equipment with templates."""
+    """One item of a product line: a vehicle model, a weapon/equipment with templates,
+    or a building kind."""
 
-    kind: str  # "vehicle" or "weapon"
+    kind: str  # "vehicle", "weapon" or "building"
     key: str
     templates: tuple[str, ...] = ()
 
@@ -69,43 +74,113 @@ class Product:
     def price(self) -> int:
         if self.kind == "vehicle":
             return VEHICLES[self.key].cost
+        if self.kind == "building":
+            return BUILDINGS[self.key].cost
         return weapon_price(self.key, self.templates)
+
+    @property
+    def group(self) -> str:
+        """Which of the seed's three kinds of line this item belongs to."""
+        if self.kind == "building":
+            return "building"
+        if self.kind == "vehicle" and VEHICLES[self.key].category != "exo_armor":
+            return "vehicles"
+        return "kinds"
 
     @property
     def container_kind(self) -> str | None:
         """What container room one item needs where it is produced."""
+        if self.kind == "building":
+            return None
         if self.kind == "vehicle":
             return "armor" if VEHICLES[self.key].category == "exo_armor" else None
         return weapon_size(self.key, self.templates)
 
 
-def parse_product(value: object) -> Product:
-    """A product line from `{"kind": "vehicle", "model"}` / `{"kind": "weapon"|
-    "equipment", "weapon", "templates"}` or its stored code `vehicle:golem`."""
+@dataclass(frozen=True)
+class ProductLine:
+    """What one factory assembles: the items, all of one group (R-ECO-10)."""
+
+    items: tuple[Product, ...]
+
+    @property
+    def code(self) -> str:
+        return ";".join(item.code for item in self.items)
+
+    @property
+    def group(self) -> str:
+        return self.items[0].group
+
+
+def _invalid(detail: str) -> InvalidInput:
+    return InvalidInput(detail, code="invalid_product", fields={"product": [detail]})
+
+
+def _parse_item(value: object) -> Product:
+    """One item from `{"kind": "vehicle", "model"}` / `{"kind": "weapon"|"equipment",
+    "weapon", "templates"}` / `{"kind": "building", "building"}` or its code."""
+    if isinstance(value, dict):
+        kind = value.get("kind")
+        if kind == "vehicle":
+            return Product("vehicle", vehicle(str(value.get("model", ""))).key)
+        if kind in ("weapon", "equipment"):
+            key = str(value.get("weapon") or value.get("equipment") or "")
+            templates = value.get("templates") or ()
+            if not isinstance(templates, list | tuple) or not all(
+                    isinstance(t, str) for t in templates):
+                raise _invalid("'templates' must be a list of template names.")
+            templates = tuple(t.strip().lower().replace(" ", "_") for t in templates)
+            weapon_price(key, templates)
+            return Product("weapon", weapon(key).key, templates)
+        if kind == "building":
+            from economy.services.buildings import normalise_kind
+
+            try:
+                return Product("building", normalise_kind(value.get("building")))
+            except InvalidInput as exc:
+                raise _invalid(exc.detail) from exc
+        raise _invalid("A product is a vehicle, a weapon, equipment or a building.")
+    if isinstance(value, str) and value.count(":") in (1, 2):
+        kind, key, *rest = value.split(":")
+        templates = tuple(t for t in (rest[0].split(",") if rest else []) if t)
+        if kind == "vehicle":
+            return Product("vehicle", vehicle(key).key)
+        if kind == "weapon":
+            weapon_price(key, templates)
+            return Product("weapon", weapon(key).key, templates)
+        if kind == "building" and key in BUILDINGS:
+            return Product("building", key)
+    raise _invalid("A product is a vehicle, a weapon, equipment or a building.")
+
+
+def parse_product(value: object) -> ProductLine:
+    """A product line from one item, `{"items": [item, ...]}`, a list of items, or its
+    stored code (item codes joined by ";"). Refuses mixed groups, too many items and
+    duplicates (400 invalid_product)."""
+    if isinstance(value, dict) and "items" in value:
+        value = value["items"]
+    if isinstance(value, str) and value:
+        raw: list[object] = list(value.split(";"))
+    elif isinstance(value, list):
+        raw = list(value)
+    else:
+        raw = [value]
+    if not raw:
+        raise _invalid("A product line lists at least one item.")
     try:
-        if isinstance(value, dict):
-            kind = value.get("kind")
-            if kind == "vehicle":
-                return Product("vehicle", vehicle(str(value.get("model", ""))).key)
-            if kind in ("weapon", "equipment"):
-                key = str(value.get("weapon") or value.get("equipment") or "")
-                templates = tuple(value.get("templates") or ())
-                weapon_price(key, templates)
-                return Product("weapon", weapon(key).key, templates)
-            raise InvalidInput("A product line is a vehicle, a weapon or equipment.",
-                               code="invalid_product")
-        if isinstance(value, str) and value.count(":") in (1, 2):
-            kind, key, *rest = value.split(":")
-            templates = tuple(t for t in (rest[0].split(",") if rest else []) if t)
-            if kind == "vehicle":
-                return Product("vehicle", vehicle(key).key)
-            if kind == "weapon":
-                weapon_price(key, templates)
-                return Product("weapon", key, templates)
+        items = tuple(_parse_item(v) for v in raw)
     except RuleViolation as exc:
-        raise InvalidInput(str(exc), code="invalid_product") from exc
-    raise InvalidInput("A product line is a vehicle, a weapon or equipment.",
-                       code="invalid_product")
+        raise _invalid(str(exc)) from exc
+    groups = {item.group for item in items}
+    if len(groups) > 1:
+        raise _invalid("A factory produces elements for either one building, two vehicles, "
+                       "or five kinds of exo-armor, weapons or equipment, not a mix.")
+    (group,) = groups
+    if len(items) > LINE_LIMITS[group]:
+        raise _invalid(f"A product line holds at most {LINE_WORDS[group]}.")
+    if len({item.code for item in items}) != len(items):
+        raise _invalid("A product line lists each item once.")
+    return ProductLine(items)
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -256,31 +331,46 @@ class _Run:
             self.note(kind="factory_idle", building=factory.pk, territory=tid,
                       reason="no product line chosen")
             return
-        product = parse_product(factory.product)
-        price = product.price
+        line = parse_product(factory.product)
         limit = factory_limit(factory.upgrades)
-        most = limit // price if price else 0
-        refined_total = Counter()
+        refined_total: Counter = Counter()
         for hold in self.holdings.values():
             for (resource, refined, _pure), units in hold.resources.items():
                 if refined:
                     refined_total[resource] += units
-        count = 0
-        for n in range(most, 0, -1):
-            sets = _ceil_div(n * price, FACTORY_CREDITS_STEP)
-            if any(refined_total[r] < q * sets for r, q in FACTORY_RECIPE_PER_100.items()):
-                continue
-            room = product.container_kind
-            if room and not self.holdings[tid].room_for_items(room, n):
-                continue
-            count = n
-            break
-        if count == 0:
+        # Round robin over the line's items, one at a time, while the turn's budget, the
+        # recipe (per started 100 SC of the turn's total) and the room allow (R-ECO-10).
+        chosen: list[Product] = []
+        total = 0
+        trial = self.holdings[tid].copy()
+        blocked: set[str] = set()
+        progress = True
+        while progress:
+            progress = False
+            for item in line.items:
+                if item.code in blocked:
+                    continue
+                price = item.price
+                sets = _ceil_div(total + price, FACTORY_CREDITS_STEP)
+                room = item.container_kind
+                if price <= 0 or total + price > limit or any(
+                        refined_total[r] < q * sets
+                        for r, q in FACTORY_RECIPE_PER_100.items()) or (
+                        room and not trial.room_for_items(room, 1)):
+                    blocked.add(item.code)
+                    continue
+                chosen.append(item)
+                total += price
+                if room:
+                    trial.loose[room] += 1
+                progress = True
+        if not chosen:
             self.note(kind="factory_idle", building=factory.pk, territory=tid,
-                      product=product.code,
-                      reason="not enough refined resources or warehouse room")
+                      product=line.code,
+                      reason="not enough refined resources or warehouse room, or the line "
+                      "costs more than the factory's limit")
             return
-        sets = _ceil_div(count * price, FACTORY_CREDITS_STEP)
+        sets = _ceil_div(total, FACTORY_CREDITS_STEP)
         for resource, per in FACTORY_RECIPE_PER_100.items():
             need = per * sets
             for src in self.sources(tid):
@@ -291,22 +381,24 @@ class _Run:
                 if amount:
                     self.take(src, key, amount)
                     need -= amount
-        made: list[int] = []
-        for _ in range(count):
-            if product.kind == "vehicle":
+        made: list[dict] = []
+        for item in chosen:
+            if item.kind == "vehicle":
                 unit = Unit.objects.create(player=self.player, territory_id=tid,
-                                           model=product.key)
-                made.append(unit.pk)
+                                           model=item.key)
+                made.append({"unit": unit.pk, "product": item.code})
+            elif item.kind == "building":
+                kit = BuildingKit.objects.create(player=self.player, territory_id=tid,
+                                                 kind=item.key, made_turn=self.campaign.turn)
+                made.append({"kit": kit.pk, "product": item.code})
             else:
-                item = Weapon.objects.create(player=self.player, territory_id=tid,
-                                             weapon=product.key,
-                                             templates=list(product.templates))
-                made.append(item.pk)
-        if product.container_kind:
-            self.holdings[tid].loose[product.container_kind] += count
+                w = Weapon.objects.create(player=self.player, territory_id=tid,
+                                          weapon=item.key, templates=list(item.templates))
+                made.append({"weapon": w.pk, "product": item.code})
+            if item.container_kind:
+                self.holdings[tid].loose[item.container_kind] += 1
         self.note(kind="factory_built", building=factory.pk, territory=tid,
-                  product=product.code, items=made, worth=count * price,
-                  recipe_sets=sets)
+                  product=line.code, items=made, worth=total, recipe_sets=sets)
 
     # -- laboratories --------------------------------------------------------------
     def laboratories(self) -> None:
