@@ -79,7 +79,7 @@ def history_charts(member: Membership) -> list[Chart]:
 
 
 WIDTH, HEIGHT = 560, 260
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 16, 40
+LEFT, RIGHT, TOP, BOTTOM = 56, 34, 16, 40
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2")  # tell lines apart without colour
 
 

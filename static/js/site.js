@@ -31,10 +31,10 @@
     var btn = document.querySelector("[data-replay-play]");
     if (!btn) return;
     btn.hidden = false;
-    if (timer) btn.textContent = "⏸ Pause";
+    if (timer) btn.textContent = "Pause";
     btn.onclick = function () {
       if (timer) { stop(btn); return; }
-      btn.textContent = "⏸ Pause";
+      btn.textContent = "Pause";
       timer = setInterval(function () {
         var next = document.querySelector("[data-replay=next]");
         if (next) next.click(); else stop(document.querySelector("[data-replay-play]"));

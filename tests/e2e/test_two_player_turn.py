@@ -158,10 +158,31 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     a.get_by_role("link", name="Battle report").first.click()
     a.get_by_role("heading", name=re.compile("Replay, turn by turn")).wait_for(timeout=30_000)
     assert "dice and action log" in a.locator("main").inner_text()
+    assert a.locator("svg.battlefield").count() == 1
+    assert "Deployment" in a.locator("#replay").inner_text()
     shoot(a, "09-battle-report")
 
+    # --- the replay steps turn by turn on the territorial map (htmx, no reload)
+    for _ in range(2):
+        a.locator("[data-replay=next]").click()
+    a.wait_for_function("document.querySelector('.replay-pos').textContent"
+                        ".includes('step 3 of')")
+    assert a.locator("svg.battlefield g.unit").count() >= 1
+    a.locator("#replay").scroll_into_view_if_needed()
+    shoot(a, "09b-battle-replay")
+    a.locator("[data-replay=last]").click()
+    a.wait_for_function("!document.querySelector('[data-replay=next]')")
+    assert "end" in a.locator(".replay-log").inner_text()
+
+    # --- the umpire closes the turn: the history charts gain turn 1
+    _advance(umpire, base, cid, "Commercial")
     a.goto(f"{base}/campaigns/{cid}/history/")
+    charts = a.locator("section[aria-labelledby=charts-h]")
+    assert charts.locator("svg[role=img]").count() == 3
+    assert "Turn 1" in charts.inner_text()
     shoot(a, "10-history")
+    umpire.goto(f"{base}/campaigns/{cid}/history/")
+    shoot(umpire, "10b-history-umpire")
 
     # --- the dashboard on a phone
     phone = _login(browser, base, "bob", width=390)
