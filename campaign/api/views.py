@@ -101,7 +101,10 @@ class JoinView(APIView):
     @extend_schema(request=None, responses={201: s.PlayerSummarySerializer})
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = Campaign.objects.filter(pk=campaign_id).first()
-        if campaign is None:
+        if campaign is None or (campaign.status != Campaign.Status.SETUP and not campaigns_of(
+                request.user).filter(pk=campaign.pk).exists()):
+            # A campaign past set-up is nobody's business but its members' (a 409 here
+            # would tell an outsider that a running campaign has this id).
             raise_not_found()
         player = campaign_join(campaign_id=campaign.pk, user=request.user)
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)

@@ -158,7 +158,9 @@ def test_join_while_setup_then_refused_twice_or_after_start(client_for, make_cam
     assert client_for(bob).post(f"/api/campaigns/{campaign.pk}/join/").status_code == 201
     assert client_for(uma).post(f"/api/campaigns/{campaign.pk}/start/").status_code == 200
     late = client_for(charlie).post(f"/api/campaigns/{campaign.pk}/join/")
-    assert late.status_code == 409 and late.json()["code"] == "not_in_setup"
+    # a started campaign is invisible to outsiders: 404, as for an id that does not exist
+    # (tests/security/test_permission_matrix.py)
+    assert late.status_code == 404 and late.json()["code"] == "not_found"
 
 
 # --- start --------------------------------------------------------------------------
