@@ -41,7 +41,14 @@ def _weapons(raw: list[Any]) -> tuple[Any, ...]:
 
 
 def battle_input(spec: dict[str, Any], seed: int = 0) -> Any:
-    from battles.engine.model import BattleInput, BuildingInput, UnitInput, WeaponInput
+    from battles.engine.model import (
+        BattleInput,
+        BuildingInput,
+        CargoInput,
+        MissileInput,
+        UnitInput,
+        WeaponInput,
+    )
 
     sides: dict[str, tuple[Any, ...]] = {}
     for side, roster in (spec.get("sides") or {}).items():
@@ -72,11 +79,19 @@ def battle_input(spec: dict[str, Any], seed: int = 0) -> Any:
         buildings.append(BuildingInput(
             id=str(b["id"]), kind=b["kind"], x=int(b.get("x", 7)), y=int(b.get("y", 7)),
             hit_points=b.get("hit_points"), active=bool(b.get("active", True)),
-            upgrades=tuple(b.get("upgrades") or ()), weapon=weapon))
+            upgrades=tuple(b.get("upgrades") or ()), weapon=weapon,
+            technology_cost=b.get("technology_cost")))
     defender = str(spec.get("defender") or next(iter(sides)))
+    missiles = {str(side): tuple(MissileInput(silo_distance=int(m.get("silo_distance", 0)),
+                                              silo=m.get("silo")) for m in listed or ())
+                for side, listed in (spec.get("missiles") or {}).items()}
+    cargo = tuple(CargoInput(id=str(c["id"]), x=int(c.get("x", 7)), y=int(c.get("y", 7)),
+                             resource=str(c.get("resource", "")), units=int(c.get("units", 0)))
+                  for c in spec.get("cargo") or ())
     return BattleInput(territory=spec.get("territory", "T"), defender=defender, sides=sides,
                        buildings=tuple(buildings), seed=seed,
-                       options=dict(spec.get("options") or {}))
+                       options=dict(spec.get("options") or {}), missiles=missiles,
+                       cargo=cargo)
 
 
 def _point(value: Any) -> tuple[float, float]:
@@ -120,6 +135,12 @@ def make_action(step: dict[str, Any]) -> Any:
         return A.Piracy(unit=unit, target=target, target_kind=kind)
     if do == "retreat":
         return A.Retreat(unit=unit)
+    if do == "designate":
+        return A.Designate(unit=unit, target=target, target_kind=kind)
+    if do == "lift":
+        return A.Lift(unit=unit, cargo=str(step["cargo"]))
+    if do == "enter_bunker":
+        return A.EnterBunker(unit=unit, bunker=str(step["bunker"]))
     raise StepError(f"unknown battle action {do!r}")
 
 
@@ -163,6 +184,7 @@ def state_view(state: Any) -> dict[str, Any]:
             "corroded": u.corroded, "haywire": u.haywire, "pos": [round(c, 3) for c in u.pos],
             "armor": u.armor, "base_defense": u.card.base_defense,
             "close_defense": u.close_defense, "skills": dict(u.card.skills),
+            "in_bunker": u.in_bunker, "carrying": u.carrying,
             "side": u.side, "fate": ("destroyed" if u.destroyed else "retreated"
                                      if u.retreated else "damaged" if u.lost else "intact")}
     buildings = {}
@@ -170,8 +192,15 @@ def state_view(state: Any) -> dict[str, Any]:
         buildings[str(b.id)] = {"hp_left": b.hp_left, "lost": b.lost, "destroyed": b.destroyed,
                                 "active": b.active, "controller": b.controller,
                                 "ablative_hp": b.ablative_hp, "cdt": b.cdt}
+    cargo = {str(c.id): {"pos": [round(v, 3) for v in c.pos], "carrier": c.carrier,
+                         "lifter": c.lifter, "lost": c.lost, "owner": c.owner}
+             for c in state.cargo.values()}
     return {"units": units, "buildings": buildings, "log": plain(list(state.log)),
-            "xp": {str(k): sorted(v) for k, v in state.credits.items()}}
+            "xp": {str(k): sorted(v) for k, v in state.credits.items()}, "cargo": cargo,
+            "pending_missiles": len(state.pending_missiles),
+            "missiles_used": dict(state.missiles_used),
+            "missile_strikes": plain(list(state.missile_strikes)),
+            "lab_piracies": plain(list(state.lab_piracies))}
 
 
 def run_battle(ctx: Ctx, spec: dict[str, Any]) -> dict[str, Any]:
