@@ -408,6 +408,7 @@ def resolve_refs(ctx: Ctx, value: Any) -> Any:
     lookups: dict[str, Callable[[str], Any]] = {
         "player": lambda n: _fresh_player(ctx, n), "territory": ctx.territory,
         "building": ctx.building, "unit": ctx.unit, "operative": ctx.operative,
+        "weapon": lambda n: ctx.weapons[n],
         "result": lambda n: ctx.results[n],
         "id": lambda n: resolve_refs(ctx, "$" + n).pk,
     }

@@ -189,7 +189,10 @@ def c_building(ctx: Ctx, expected: dict[str, dict[str, Any]]) -> list[str]:
     for name, fields in expected.items():
         b = ctx.building(name)
         b.refresh_from_db()
-        diffs += match(fields, as_data(b), f"building {name}")
+        data = as_data(b)
+        weapon = getattr(b, "weapon", None) if getattr(b, "weapon_id", None) else None
+        data["weapon_name"] = weapon.weapon if weapon is not None else None
+        diffs += match(fields, data, f"building {name}")
     return diffs
 
 
