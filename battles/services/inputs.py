@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from battles.engine.model import BattleInput, BuildingInput, UnitInput, WeaponInput
+from battles.engine.model import (
+    BattleInput,
+    BuildingInput,
+    CargoInput,
+    MissileInput,
+    UnitInput,
+    WeaponInput,
+)
 from campaign.rules import tables as T
 
 
@@ -49,11 +56,49 @@ def building_input(building: Any) -> BuildingInput:
 
 def battle_input(*, territory_id: int, defender: str, sides: dict[str, Sequence[Any]],
                  buildings: Iterable[Any] = (), seed: int,
-                 options: dict[str, Any] | None = None) -> BattleInput:
+                 options: dict[str, Any] | None = None,
+                 missiles: dict[str, Sequence[MissileInput]] | None = None,
+                 cargo: Sequence[CargoInput] = ()) -> BattleInput:
     """The whole battle: the defender's side first, attackers after in player order."""
     ordered = {defender: tuple(unit_input(u, side=defender) for u in sides[defender])}
     for key in sorted((k for k in sides if k != defender), key=int):
         ordered[key] = tuple(unit_input(u, side=key) for u in sides[key])
     return BattleInput(territory=territory_id, defender=defender, sides=ordered,
                        buildings=tuple(building_input(b) for b in buildings), seed=seed,
-                       options=dict(options or {}))
+                       options=dict(options or {}),
+                       missiles={k: tuple(v) for k, v in (missiles or {}).items() if v},
+                       cargo=tuple(cargo))
+
+
+def cargo_id(key: tuple[str, bool, bool], n: int) -> str:
+    """A container's id in the engine: the stock key it holds and its number."""
+    resource, refined, pure = key
+    return f"{resource}:{int(refined)}{int(pure)}:{n}"
+
+
+def parse_cargo_id(value: Any) -> tuple[tuple[str, bool, bool], int] | None:
+    try:
+        resource, flags, n = str(value).split(":")
+        return (resource, flags[0] == "1", flags[1] == "1"), int(n)
+    except (ValueError, IndexError):
+        return None
+
+
+def cargo_inputs(stock: Iterable[Any], warehouses: Sequence[Any]) -> list[CargoInput]:
+    """R-BJ-12: the defender's stored resources on the battlefield, one container per ten
+    units of one good (R-ECO-4), standing at the squares of its warehouses in turn."""
+    from campaign.rules.tables import CONTAINER_UNITS
+
+    result: list[CargoInput] = []
+    for row in sorted(stock, key=lambda r: (r.resource, r.refined, r.pure)):
+        key = (row.resource, row.refined, row.pure)
+        left, n = row.units, 0
+        while left > 0:
+            units = min(CONTAINER_UNITS, left)
+            where = warehouses[len(result) % len(warehouses)] if warehouses else None
+            result.append(CargoInput(id=cargo_id(key, n), x=where.x if where else 8,
+                                     y=where.y if where else 8, resource=row.resource,
+                                     units=units))
+            left -= units
+            n += 1
+    return result

@@ -18,13 +18,14 @@ advancing transaction (the campaign row is locked).
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from battles.engine.model import MissileInput
 from battles.models import Battle, BattleParticipant
-from battles.services.inputs import battle_input, side_key
+from battles.services.inputs import battle_input, cargo_inputs, side_key
 from battles.services.seeds import derived_random, derived_seed
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
@@ -178,7 +179,8 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     for contest in battles_to_open:
         _choose_defender(campaign, contest, moved_in)
     order = _battle_order(campaign, battles_to_open, players)
-    battles = [_create_battle(campaign, contest, position)
+    reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
+    battles = [_create_battle(campaign, contest, position, graph=graph, reserved=reserved)
                for position, contest in enumerate(order, start=1)]
     return battles
 
@@ -227,8 +229,55 @@ def _battle_order(campaign: Campaign, contests: list[Contest],
     return ordered
 
 
-def _create_battle(campaign: Campaign, contest: Contest, position: int) -> Battle:
+def _distances(graph: dict[int, set[int]], start: int) -> dict[int, int]:
+    """Hops from `start` to every territory reachable on the meta-map."""
+    dist = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for t in frontier:
+            for n in sorted(graph.get(t, ())):
+                if n not in dist:
+                    dist[n] = dist[t] + 1
+                    nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
+              graph: dict[int, set[int]], reserved: Counter[int]
+              ) -> dict[str, list[MissileInput]]:
+    """R-BJ-12: each side's silo missiles, nearest silo first (then silo id): operating
+    silos (standing, active, an active radar on their territory) of the player on the
+    territories the player owns, with the number of territories between silo and battle.
+    A missile listed for an earlier battle of this turn (order of play) is not listed
+    again, so simultaneous battles cannot fire the same missile twice."""
     from economy.models import Building
+
+    dist = _distances(graph, territory.pk)
+    radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
+                                         active=True, hit_points__gt=0)
+                 .values_list("territory_id", flat=True))
+    result: dict[str, list[MissileInput]] = {}
+    for pid in players:
+        silos = [b for b in Building.objects.filter(
+            territory__owner_id=pid, territory__campaign=campaign, kind="missile_silo",
+            active=True, hit_points__gt=0, missiles__gt=0)
+            if b.territory_id in radars and b.territory_id in dist]
+        listed: list[MissileInput] = []
+        for silo in sorted(silos, key=lambda b: (dist[b.territory_id], b.pk)):
+            for _ in range(max(0, silo.missiles - reserved[silo.pk])):
+                listed.append(MissileInput(silo_distance=dist[silo.territory_id],
+                                           silo=silo.pk))
+                reserved[silo.pk] += 1
+        if listed:
+            result[side_key(pid)] = listed
+    return result
+
+
+def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
+                   graph: dict[int, set[int]], reserved: Counter[int]) -> Battle:
+    from economy.models import Building, Stock
 
     territory = contest.territory
     defender = contest.defender
@@ -237,11 +286,16 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int) -> Battl
     buildings = (list(Building.objects.filter(territory=territory, hit_points__gt=0)
                       .select_related("weapon"))
                  if with_buildings else [])
+    cargo = (cargo_inputs(Stock.objects.filter(territory=territory, units__gt=0),
+                          [b for b in buildings if b.kind == "warehouse"])
+             if with_buildings else [])
     seed = derived_seed(campaign.seed, "battle", campaign.turn, territory.name)
     engine_input = battle_input(
         territory_id=territory.pk, defender=side_key(defender),
         sides={side_key(pid): us for pid, us in contest.forces.items()},
-        buildings=buildings, seed=seed)
+        buildings=buildings, seed=seed,
+        missiles=_missiles(campaign, territory, sorted(contest.forces), graph, reserved),
+        cargo=cargo)
     sides = []
     for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
         sides.append({

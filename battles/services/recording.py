@@ -69,7 +69,7 @@ def record_result(*, battle_id: int, result: dict[str, Any] | BattleResult,
 
 
 def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[str, Any]:
-    from economy.models import Building, Operative, Unit
+    from economy.models import Building, Operative, Unit, Weapon
 
     territory = battle.territory
     sides = {str(s["player"]): s["player"] for s in battle.sides}
@@ -186,10 +186,14 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
                 retreats.append({"unit": unit.pk, "to": destination})
             unit.save(update_fields=["status", "territory", "locked_until_turn"])
 
+    extras = _campaign_effects(campaign, battle, outcome, units, sides, players, winner_id)
+
     destroyed = [int(b) for b in outcome.buildings_destroyed]
     gone = list(Building.objects.filter(territory=territory, pk__in=destroyed)
-                .values("pk", "kind"))
+                .values("pk", "kind", "weapon_id"))
     Building.objects.filter(territory=territory, pk__in=destroyed).delete()
+    # R-ECO-17: a turret's weapon is destroyed with it.
+    Weapon.objects.filter(pk__in=[b["weapon_id"] for b in gone if b["weapon_id"]]).delete()
     for b in outcome.buildings:
         if not b.destroyed:
             Building.objects.filter(territory=territory, pk=int(b.id)).update(
@@ -200,8 +204,116 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
         "owner_changed": territory.owner_id != owner_before, "units": report,
         "retreats": retreats, "off_map": off_map,
         "buildings_destroyed": [{"id": b["pk"], "kind": b["kind"]} for b in gone],
-        "rounds": outcome.rounds, "end_reason": outcome.end_reason,
+        "rounds": outcome.rounds, "end_reason": outcome.end_reason, **extras,
     }
+
+
+def _campaign_effects(campaign: Campaign, battle: Battle, outcome: BattleResult,
+                      units: dict[int, Any], sides: dict[str, int],
+                      players: dict[int, Player], winner_id: int | None) -> dict[str, Any]:
+    """What the engine reports for the campaign beyond units and buildings: silo missiles
+    spent (R-BJ-12), containers carried off (R-BJ-13) and laboratories robbed (R-BJ-14).
+    Results from before these outputs existed have none of them and record as before."""
+    missiles = _spend_missiles(battle, getattr(outcome, "missiles_used", None) or {})
+    cargo = _move_cargo(battle, getattr(outcome, "cargo", None) or (), units, sides,
+                        winner_id)
+    piracies = _rob_laboratories(campaign, battle, getattr(outcome, "lab_piracies", None)
+                                 or (), sides, players)
+    return {"missiles_fired": missiles, "cargo": cargo, "lab_piracies": piracies}
+
+
+def _spend_missiles(battle: Battle, used: dict[str, int]) -> list[dict[str, Any]]:
+    """The engine spends a side's listed missiles in order (nearest silo first): the first
+    `used` entries of the side's list name the silos to empty, never below zero."""
+    from economy.models import Building
+
+    listed = (battle.input or {}).get("missiles") or {}
+    spent: list[dict[str, Any]] = []
+    for side, count in sorted(used.items()):
+        silos = [m.get("silo") for m in (listed.get(side) or [])[:max(0, int(count))]]
+        for silo_id in silos:
+            silo = (Building.objects.select_for_update().filter(pk=silo_id).first()
+                    if silo_id is not None else None)
+            if silo is None:
+                spent.append({"side": side, "silo": silo_id, "spent": False})
+                continue
+            if silo.missiles > 0:
+                silo.missiles -= 1
+                silo.save(update_fields=["missiles"])
+            spent.append({"side": side, "silo": silo.pk, "spent": True,
+                          "left": silo.missiles})
+    return spent
+
+
+def _move_cargo(battle: Battle, cargo: Any, units: dict[int, Any], sides: dict[str, int],
+                winner_id: int | None) -> list[dict[str, Any]]:
+    """R-BJ-13: a container `taken` by a side that now holds the battlefield stays there
+    (the stock is the territory's); one carried off by a unit that retreated goes to the
+    territory that unit retreated to, what does not fit in its warehouses is lost; a
+    carrier off the map or destroyed, or a lorry destroyed (`lost`), loses it."""
+    from battles.services.inputs import parse_cargo_id
+    from economy.services.storage import add_stock, load_holdings, stock_units, take_stock
+
+    territory = battle.territory
+    moved: list[dict[str, Any]] = []
+    for c in cargo:
+        fate = getattr(c, "fate", "left")
+        parsed = parse_cargo_id(getattr(c, "id", ""))
+        if fate == "left" or parsed is None:
+            continue
+        key, _n = parsed
+        units_here = min(int(getattr(c, "units", 0)), stock_units(territory, key))
+        taker = sides.get(str(getattr(c, "taken_by", None)))
+        entry: dict[str, Any] = {"container": c.id, "resource": key[0], "refined": key[1],
+                                 "pure": key[2], "units": units_here, "fate": fate,
+                                 "taken_by": taker}
+        if fate == "taken" and taker is not None and taker == territory.owner_id:
+            entry["to"] = territory.pk  # the taker holds the field: nothing moves
+            moved.append(entry)
+            continue
+        take_stock(territory=territory, key=key, units=units_here)
+        carrier = units.get(int(c.carrier)) if getattr(c, "carrier", None) is not None \
+            and str(c.carrier).isdigit() else None
+        destination = (carrier.territory_id if fate == "taken" and carrier is not None
+                       and carrier.status == "ready" and carrier.territory_id != territory.pk
+                       else None)
+        if destination is not None:
+            room = load_holdings(destination).room_for(key)
+            kept = min(room, units_here)
+            add_stock(territory=destination, key=key, units=kept)
+            entry.update(to=destination, stored=kept, lost=units_here - kept)
+        else:
+            entry.update(to=None, stored=0, lost=units_here)
+        moved.append(entry)
+    return moved
+
+
+def _rob_laboratories(campaign: Campaign, battle: Battle, attempts: Any,
+                      sides: dict[str, int], players: dict[int, Player]
+                      ) -> list[dict[str, Any]]:
+    """R-BJ-14: a successful piracy on a laboratory steals research points from the
+    laboratory's owner (the defender): as many as the difficulty beaten, at most what the
+    owner has; they go to the pirate's player."""
+    from django.db.models import F
+
+    robbed: list[dict[str, Any]] = []
+    owner_id = battle.defender_id
+    for attempt in attempts:
+        if not isinstance(attempt, dict) or not attempt.get("success"):
+            continue
+        thief = sides.get(str(attempt.get("side")))
+        if thief is None or owner_id is None or thief == owner_id:
+            continue
+        owner = Player.objects.select_for_update().get(pk=owner_id)
+        points = min(int(attempt.get("difficulty") or 0), owner.research_points)
+        if points > 0:
+            Player.objects.filter(pk=owner_id).update(
+                research_points=F("research_points") - points)
+            Player.objects.filter(pk=thief).update(
+                research_points=F("research_points") + points)
+        robbed.append({"laboratory": attempt.get("laboratory"), "unit": attempt.get("unit"),
+                       "from": owner_id, "to": thief, "research_points": points})
+    return robbed
 
 
 def _owned_territories(campaign: Campaign) -> dict[int, int | None]:
