@@ -219,3 +219,27 @@ class TurnSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"turn {self.turn} of player {self.player_id}"
+
+
+class Notification(models.Model):
+    """One notification sent (or being sent) to one recipient: a seat's email, or the
+    campaign's webhook. The unique key makes a redelivered `campaign.tasks.notify` send
+    each message once."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE,
+                                 related_name="notifications_sent")
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=10)
+    kind = models.CharField(max_length=20)
+    recipient = models.CharField(max_length=40, help_text="player:<id> or webhook")
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "turn", "phase", "kind", "recipient"],
+                                    name="one_notification_per_recipient"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.recipient} (turn {self.turn} {self.phase})"

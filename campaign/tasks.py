@@ -23,7 +23,8 @@ def ping(value: str) -> str:
 def notify(campaign_id: int, kind: str, turn: int, phase: str,
            player_ids: list[int] | None = None) -> int:
     """Send one notification (email to the seats that want it, and the webhook).
-    Enqueued on commit by campaign.services.notifications; never fails the clock."""
+    Enqueued on commit by campaign.services.notifications; never fails the clock. A
+    redelivery sends nothing twice (one `Notification` row per recipient)."""
     from campaign.services import notifications
 
     return notifications.deliver(campaign_id=campaign_id, kind=kind, turn=turn, phase=phase,

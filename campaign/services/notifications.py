@@ -23,7 +23,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaign.models import Campaign, Player, Profile
@@ -130,27 +130,56 @@ def recipients(campaign: Campaign, player_ids: Iterable[int] | None) -> list[Pla
     return [p for p in seats if p.user.email and p.user_id not in opted_out]
 
 
+def claim(campaign: Campaign, kind: str, turn: int, phase: str, recipient: str) -> bool:
+    """Reserve one (campaign, turn, phase, kind, recipient) message; False when it was
+    already sent (a redelivered task). The unique key decides, even between workers."""
+    from campaign.models import Notification
+
+    try:
+        with transaction.atomic():
+            Notification.objects.create(campaign=campaign, turn=turn, phase=phase,
+                                        kind=kind, recipient=recipient)
+    except IntegrityError:
+        return False
+    return True
+
+
+def release(campaign: Campaign, kind: str, turn: int, phase: str, recipient: str) -> None:
+    """Forget a claim whose sending failed, so a later delivery may try again."""
+    from campaign.models import Notification
+
+    Notification.objects.filter(campaign=campaign, turn=turn, phase=phase, kind=kind,
+                                recipient=recipient).delete()
+
+
 def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
             player_ids: list[int] | None = None) -> int:
-    """Send one notification by email (and webhook). Returns the number of emails sent.
-    Never raises for a delivery problem: the failure is logged."""
+    """Send one notification by email (and webhook), each recipient once even when the
+    task is delivered twice. Returns the number of emails sent. Never raises for a
+    delivery problem: the failure is logged."""
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is None:
         return 0
     sent = 0
     zones = dict(Profile.objects.values_list("user_id", "time_zone"))
     for player in recipients(campaign, player_ids):
+        recipient = f"player:{player.pk}"
+        if not claim(campaign, kind, turn, phase, recipient):
+            continue
         subject, body = message(campaign, kind, turn, phase, zones.get(player.user_id, "UTC"))
         try:
             sent += send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [player.user.email])
         except Exception:
+            release(campaign, kind, turn, phase, recipient)
             log.exception("campaign %s: notification mail to %s failed", campaign_id,
                           player.user.get_username())
     url = campaign.settings.webhook_url
-    if url and kind != "reminder":
+    if url and kind != "reminder" and claim(campaign, kind, turn, phase, "webhook"):
         subject, body = message(campaign, kind, turn, phase)
-        post_webhook(url, {"campaign": campaign.pk, "name": campaign.name, "kind": kind,
-                           "turn": turn, "phase": phase, "text": f"{subject}\n{body}"})
+        if not post_webhook(url, {"campaign": campaign.pk, "name": campaign.name,
+                                  "kind": kind, "turn": turn, "phase": phase,
+                                  "text": f"{subject}\n{body}"}):
+            release(campaign, kind, turn, phase, "webhook")
     return sent
 
 
