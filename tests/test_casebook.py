@@ -120,3 +120,76 @@ def test_a_malformed_case_is_an_error_not_a_pass(tmp_path: Path, db) -> None:
     output, error = _run(tmp_path)
     assert error is not None
     assert output.startswith("ERROR BROKEN:")
+
+
+def test_every_case_names_a_section_of_the_seed() -> None:
+    """The compliance page files a case under its `rule.section`: a name that is no
+    heading of the seed (lost headings included) would leave its section looking
+    uncovered, so the book must not have one."""
+    from campaign.casebook.compliance import canonical_section, seed_sections
+
+    sections = seed_sections()
+    strays = {f.name: load_case(f).section for f in case_files([BOOK])
+              if canonical_section(load_case(f).section, sections) not in sections}
+    assert not strays
+
+
+def test_sections_are_matched_by_the_case_not_by_its_file(tmp_path: Path) -> None:
+    """The defect that showed "Beginning the game" uncovered: the section must come from
+    the case, matched without regard to case or spacing, wherever the file lies."""
+    from campaign.casebook.compliance import build_report
+    from campaign.casebook.runner import PASSED, Outcome, Summary
+
+    path = tmp_path / "anywhere" / "start.yaml"
+    path.parent.mkdir()
+    path.write_text("id: X\nrule: {section: 'beginning  the Game'}\n")
+    case = load_case(path)
+    report = build_report(Summary([Outcome("X", PASSED, [], path)], 0.0), {"X": case})
+    row = next(r for r in report["sections"] if r["section"] == "Beginning the game")
+    assert (row["cases"], row["status"]) == (1, "covered")
+    assert not report["unknown_sections"]
+
+
+@pytest.mark.django_db
+def test_the_compliance_page_covers_every_section(tmp_path: Path) -> None:
+    """Issue 8: every rule section of the seed has a case or says why it is not
+    applicable; the page and its JSON are written."""
+    import json
+
+    out = tmp_path / "COMPLIANCE.md"
+    call_command("compliance", str(BOOK), "--output", str(out), stdout=io.StringIO())
+    report = json.loads(out.with_suffix(".json").read_text())
+    uncovered = [r["section"] for r in report["sections"]
+                 if r["status"] in ("NOT COVERED", "FAILING")]
+    assert not uncovered
+    assert report["failed"] == 0
+    assert "| Beginning the game |" in out.read_text()
+
+
+@pytest.mark.django_db
+def test_the_site_shows_the_compliance_report(client, tmp_path: Path, monkeypatch) -> None:
+    """The compliance page renders the last report, linked from every page's footer."""
+    import json
+
+    from campaign.pages import compliance as page
+
+    report = {"passed": 1, "failed": 0, "pending": 0, "total": 1, "unknown_sections": {},
+              "sections": [{"section": "Beginning the game", "cases": 1, "passed": 1,
+                            "failed": 0, "pending": 0, "status": "covered", "reason": "",
+                            "items": [{"id": "MOV-START", "status": "passed", "title": "t",
+                                       "path": "p", "note": ""}]},
+                           {"section": "Maps and Sheets", "cases": 0, "passed": 0,
+                            "failed": 0, "pending": 0, "status": "not applicable",
+                            "reason": "pictures", "items": []}],
+              "rulings": [{"ruling": "R-MAP-8", "cases": [], "status": "outside the book",
+                           "note": "forced dice"}]}
+    path = tmp_path / "COMPLIANCE.json"
+    path.write_text(json.dumps(report))
+    monkeypatch.setattr(page, "report_path", lambda: path)
+    response = client.get("/compliance/")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "MOV-START" in body and "Not applicable: pictures" in body
+    assert 'href="/compliance/"' in body
+    monkeypatch.setattr(page, "report_path", lambda: tmp_path / "missing.json")
+    assert "No compliance report yet" in client.get("/compliance/").content.decode()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from campaign.casebook.runner import Outcome, Summary
 
@@ -37,6 +38,27 @@ NOT_APPLICABLE: dict[str, str] = {
                        "itself is covered under Move Phase and Beginning the game.",
 }
 
+# Rulings the case book cannot show, with the reason (listed on the page, not hidden).
+RULINGS_OUTSIDE_THE_BOOK: dict[str, str] = {
+    "R-MAP-8": "reproducible maps and unforced dice: every case forces its dice and "
+               "lays its map out itself, so the book cannot show what the seed alone "
+               "decides (tests/territories cover it)",
+    "R-BAT-31": "what the default player chooses is a behaviour, not a rule (the ruling "
+                "says so); R-BAT-5 shows its retreat",
+}
+
+
+def _key(name: str) -> str:
+    return " ".join(str(name).replace("\u2019", "'").split()).casefold()
+
+
+def canonical_section(name: str, sections: list[str] | None = None) -> str:
+    """The seed heading a case's `rule.section` names, matched without regard to case,
+    spacing or a trailing "[edit]"; the name itself when it is no heading."""
+    sections = sections if sections is not None else seed_sections()
+    wanted = _key(str(name).removesuffix("[edit]"))
+    return next((s for s in sections if _key(s) == wanted), str(name))
+
 
 def seed_sections() -> list[str]:
     """The seed's headings in order, with the lost sections after the heading they
@@ -61,18 +83,69 @@ def ruling_ids() -> list[str]:
 STATUS_MARK = {"passed": "passed", "failed": "FAILED", "error": "ERROR", "pending": "pending"}
 
 
-def render(summary: Summary, cases: dict[str, object]) -> str:
-    """The page as Markdown. `cases` maps case id -> Case (for section and rulings)."""
+def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
+    """The compliance report as plain data (the Markdown page and the site page both
+    render it). `cases` maps case id -> Case (for its section, title and rulings)."""
+    sections = seed_sections()
     by_section: dict[str, list[Outcome]] = defaultdict(list)
     by_ruling: dict[str, list[Outcome]] = defaultdict(list)
     for outcome in summary.outcomes:
+        # The section comes from the case (its `rule`), never from where the file lies.
         case = cases.get(outcome.case_id)
         if case is None:
             continue
-        by_section[case.section].append(outcome)  # type: ignore[attr-defined]
+        section = canonical_section(case.section, sections)  # type: ignore[attr-defined]
+        by_section[section].append(outcome)
         for ruling in case.rulings:  # type: ignore[attr-defined]
             by_ruling[ruling].append(outcome)
-    sections = seed_sections()
+
+    def item(o: Outcome) -> dict[str, Any]:
+        case = cases[o.case_id]
+        return {"id": o.case_id, "status": o.status, "title": getattr(case, "title", "") or "",
+                "path": o.path.as_posix() if o.path else "",
+                "note": "" if o.status == "passed" else "; ".join(o.messages)}
+
+    rows = []
+    for section in sections:
+        outs = sorted(by_section.get(section, []), key=lambda o: o.case_id)
+        passed = sum(1 for o in outs if o.status == "passed")
+        failed = sum(1 for o in outs if o.status in ("failed", "error"))
+        pending = sum(1 for o in outs if o.status == "pending")
+        if outs:
+            status = "covered" if passed and not failed else ("FAILING" if failed
+                                                             else "pending only")
+        elif section in NOT_APPLICABLE:
+            status = "not applicable"
+        else:
+            status = "NOT COVERED"
+        rows.append({"section": section, "cases": len(outs), "passed": passed,
+                     "failed": failed, "pending": pending, "status": status,
+                     "reason": NOT_APPLICABLE.get(section, "") if not outs else "",
+                     "items": [item(o) for o in outs]})
+    unknown = {section: [o.case_id for o in by_section[section]]
+               for section in sorted(set(by_section) - set(sections))}
+    rulings = []
+    for ruling in ruling_ids():
+        outs = by_ruling.get(ruling, [])
+        ok = sum(1 for o in outs if o.status == "passed")
+        status = ("NO CASE" if not outs else "passed" if ok == len(outs)
+                  else f"{ok}/{len(outs)} passed")
+        note = RULINGS_OUTSIDE_THE_BOOK.get(ruling, "") if not outs else ""
+        if note:
+            status = "outside the book"
+        rulings.append({"ruling": ruling, "cases": [o.case_id for o in outs],
+                        "status": status, "note": note})
+    return {"passed": summary.passed, "failed": summary.failed, "pending": summary.pending,
+            "total": len(summary.outcomes), "sections": rows, "unknown_sections": unknown,
+            "rulings": rulings}
+
+
+def render(summary: Summary, cases: dict[str, object]) -> str:
+    """The page as Markdown."""
+    return render_report(build_report(summary, cases))
+
+
+def render_report(report: dict[str, Any]) -> str:
     lines = [
         "# Compliance: the rules of Unlimit3d 8 and the case book",
         "",
@@ -82,60 +155,40 @@ def render(summary: Summary, cases: dict[str, object]) -> str:
         "seed (and the cited ruling) says; *pending* cases are written but not yet",
         "playable (their reason is given) and never count as passed.",
         "",
-        f"**{summary.passed} passed, {summary.failed} failed, {summary.pending} pending** "
-        f"({len(summary.outcomes)} cases).",
+        f"**{report['passed']} passed, {report['failed']} failed, {report['pending']} pending** "
+        f"({report['total']} cases).",
         "",
         "## By rule section of the seed",
         "",
         "| section | cases | passed | failed | pending | status |",
         "|---|---|---|---|---|---|",
     ]
-    for section in sections:
-        outs = by_section.get(section, [])
-        counts = [sum(1 for o in outs if o.status == s) for s in ("passed",)]
-        failed = sum(1 for o in outs if o.status in ("failed", "error"))
-        pending = sum(1 for o in outs if o.status == "pending")
-        if outs:
-            status = "covered" if counts[0] and not failed else ("FAILING" if failed
-                                                                  else "pending only")
-        elif section in NOT_APPLICABLE:
-            status = "not applicable"
-        else:
-            status = "NOT COVERED"
-        lines.append(f"| {section} | {len(outs)} | {counts[0]} | {failed} | {pending} | "
-                     f"{status} |")
-    unknown = sorted(set(by_section) - set(sections))
+    for row in report["sections"]:
+        lines.append(f"| {row['section']} | {row['cases']} | {row['passed']} | "
+                     f"{row['failed']} | {row['pending']} | {row['status']} |")
     lines += ["", "## Sections", ""]
-    for section in sections:
-        lines.append(f"### {section}")
-        lines.append("")
-        outs = by_section.get(section, [])
-        if not outs:
-            reason = NOT_APPLICABLE.get(section)
-            lines.append(f"Not applicable: {reason}" if reason else
+    for row in report["sections"]:
+        lines += [f"### {row['section']}", ""]
+        if not row["items"]:
+            lines.append(f"Not applicable: {row['reason']}" if row["reason"] else
                          "**Not covered yet**: no case checks this section.")
             lines.append("")
             continue
-        for o in sorted(outs, key=lambda o: o.case_id):
-            case = cases[o.case_id]
-            title = getattr(case, "title", "") or ""
-            note = "" if o.status == "passed" else f" — {'; '.join(o.messages)}"
-            path = o.path.as_posix() if o.path else ""
-            lines.append(f"- `{o.case_id}` {STATUS_MARK[o.status]}: {title} ({path}){note}")
+        for it in row["items"]:
+            note = f" — {it['note']}" if it["note"] else ""
+            lines.append(f"- `{it['id']}` {STATUS_MARK[it['status']]}: {it['title']} "
+                         f"({it['path']}){note}")
         lines.append("")
-    if unknown:
+    if report["unknown_sections"]:
         lines += ["## Cases naming no seed section", ""]
-        for section in unknown:
-            ids = ", ".join(f"`{o.case_id}`" for o in by_section[section])
-            lines.append(f"- {section!r}: {ids}")
+        for section, ids in report["unknown_sections"].items():
+            lines.append(f"- {section!r}: " + ", ".join(f"`{i}`" for i in ids))
         lines.append("")
     lines += ["## Rulings", "", "| ruling | cases | status |", "|---|---|---|"]
-    for ruling in ruling_ids():
-        outs = by_ruling.get(ruling, [])
-        ok = sum(1 for o in outs if o.status == "passed")
-        status = ("NO CASE" if not outs else "passed" if ok == len(outs)
-                  else f"{ok}/{len(outs)} passed")
-        ids = ", ".join(f"`{o.case_id}`" for o in outs[:6]) + (" ..." if len(outs) > 6 else "")
-        lines.append(f"| {ruling} | {ids} | {status} |")
+    for r in report["rulings"]:
+        ids = ", ".join(f"`{i}`" for i in r["cases"][:6]) + (" ..." if len(r["cases"]) > 6
+                                                               else "")
+        status = f"outside the book: {r['note']}" if r["note"] else r["status"]
+        lines.append(f"| {r['ruling']} | {ids} | {status} |")
     lines.append("")
     return "\n".join(lines)
