@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import include, path
 
 from battles import pages as battle_pages
-from campaign.pages import accounts, campaigns, history, orders, umpire
+from campaign.pages import accounts, campaigns, compliance, history, orders, umpire
 from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
 from economy import pages as economy_pages
 from territories import pages as territory_pages
@@ -64,6 +64,7 @@ campaign_pages = [
 urlpatterns = [
     path("", campaigns.home, name="home"),
     path("health/", campaigns.health, name="health"),
+    path("compliance/", compliance.compliance, name="compliance"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
     path("campaigns/new/", campaigns.campaign_new, name="campaign-new"),
