@@ -47,6 +47,8 @@ def typical_battle(seed: int = 1) -> BattleInput:
 def main() -> None:
     n = 300
     battles = [typical_battle(seed) for seed in range(n)]
+    for b in battles[:20]:  # warm the card and probability caches
+        resolve_battle(b, keep_log=False)
     start = time.process_time()
     turns = 0
     for b in battles:

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from battles.engine.model import Id, UnitInput, WeaponInput
 from campaign.rules import formulas as F
@@ -112,18 +112,22 @@ class UnitCard:
         """The Lorry "can receive the content of a container"."""
         return self.vehicle == "lorry"
 
-    @property
+    @cached_property
+    def has_piracy(self) -> bool:
+        return any("piracy" in w.special for w in self.weapons)
+
+    @cached_property
     def lifting_arms(self) -> WeaponCard | None:
         """ "Any Unit equiped with Medium or Heavy Grappling Arms can lift a container"."""
         return next((w for w in self.weapons
                      if w.key == "grappling_arms" and w.size in ("M", "H")), None)
 
-    @property
+    @cached_property
     def is_infantry(self) -> bool:
         """Exo armour: the seed's infantry (2" range increments, moves max move inches)."""
         return self.category == "exo_armor"
 
-    @property
+    @cached_property
     def max_move_inches(self) -> float:
         """Seed, "Move": "A vehicle can move up to its max move x 2 inches in a turn, an exo
         armor can move up to its max move inches." """
@@ -132,11 +136,11 @@ class UnitCard:
     def column(self, skill: str) -> tuple[int, ...]:
         return F.skill_columns(self.skills[skill])
 
-    @property
+    @cached_property
     def ranged_weapons(self) -> tuple[WeaponCard, ...]:
         return tuple(w for w in self.weapons if w.is_ranged)
 
-    @property
+    @cached_property
     def contact_weapons(self) -> tuple[WeaponCard, ...]:
         return tuple(w for w in self.weapons if w.is_contact)
 

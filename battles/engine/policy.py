@@ -13,29 +13,46 @@ from typing import Any, Protocol
 
 from battles.engine.actions import (
     Action,
+    Assault,
     CloseCombat,
+    Designate,
+    EnterBunker,
+    Lift,
     Move,
     Order,
     Pass,
+    Piracy,
     Ram,
     RangedAttack,
     Repair,
     Retreat,
+    Tackle,
+    Warp,
 )
 from battles.engine.actions.attack import (
     cover_increments,
     defense_of,
     in_contact,
+    misfire_threshold,
     projectile_blocked,
 )
 from battles.engine.actions.move import move_cdt
+from battles.engine.actions.piracy import lab_difficulty
 from battles.engine.actions.ramming import RAM_CDT, ram_path
 from battles.engine.actions.retreat import can_retreat
 from battles.engine.card import WeaponCard
-from battles.engine.damage import Target, effective_armor
-from battles.engine.geometry import distance, increments, nearest_exit, stop_short, toward
+from battles.engine.damage import Target, effective_armor, force_field_at
+from battles.engine.geometry import (
+    Point,
+    distance,
+    increments,
+    nearest_exit,
+    stop_short,
+    toward,
+)
 from battles.engine.probability import p_success
 from battles.engine.state import BattleState, BuildingState, UnitState
+from campaign.rules import formulas as F
 from campaign.rules import tables as T
 
 MEAN_DIE = 4.5
@@ -92,6 +109,7 @@ class DefaultPolicy:
         self.side = side
         self.options = options or {}
         self.retreating = False
+        self._shots: dict[tuple[Any, str, int], float] = {}  # this decision's shot values
 
     # --- turrets -----------------------------------------------------------------
     def turret_target(self, view: BattleView, turret: BuildingState) -> Target | None:
@@ -101,7 +119,7 @@ class DefaultPolicy:
         skill = int(view.options["turret_fight_skill"])
         best: tuple[float, str] | None = None
         choice: Target | None = None
-        for enemy in view.enemies_of(turret.controller):
+        for enemy in view.state.targetable_enemies(turret.controller):
             value = self._shot_value(view.state, turret, weapon, enemy, skill)
             key = (value, str(enemy.id))
             if value > 0 and (best is None or key > best):
@@ -116,13 +134,23 @@ class DefaultPolicy:
             return Pass(unit="")
         if self._beaten(view, side):
             return self._retreat(ready)
+        for unit in ready:
+            if unit.carrying is not None:
+                away = self._carry_off(state, unit)
+                if away is not None:
+                    return away
         best_value, best_action = 0.0, None
-        targets: list[Target] = list(state.enemies_of(side))
+        targets: list[Target] = list(state.targetable_enemies(side))
         targets += [b for b in state.live_buildings()
-                    if b.weapon is not None and state.hostile(side, b.controller)]
+                    if state.hostile(side, b.controller) and self._building_target(state, b)]
         infos = {id(t): _TargetInfo(state, t) for t in targets}
+        self._shots = {}
         for unit in ready:
             value, action = self._best_attack(state, unit, targets, infos)
+            if action is not None and value > best_value:
+                best_value, best_action = value, action
+        for unit in ready:
+            value, action = self._special(state, unit, ready, targets, infos, best_value)
             if action is not None and value > best_value:
                 best_value, best_action = value, action
         if best_action is not None and best_value >= self.MIN_VALUE:
@@ -132,10 +160,253 @@ class DefaultPolicy:
             if support is not None:
                 return support
         for unit in ready:
+            close = self._close_moves(state, unit)
+            if close is not None:
+                return close
+        for unit in ready:
             move = self._advance(state, unit)
             if move is not None:
                 return move
         return best_action or Pass(unit="")
+
+    @staticmethod
+    def _building_target(state: BattleState, b: BuildingState) -> bool:
+        """Turrets; bunkers sheltering enemies; generators of a field covering an enemy."""
+        if not b.targetable:
+            return False
+        if b.weapon is not None or b.sheltered:
+            return True
+        if b.parent is not None:
+            field = state.buildings[b.parent]
+            return any(u.active and u.side == field.controller
+                       and force_field_at(state, u.pos) is field for u in state.units.values())
+        return False
+
+    # --- the less common actions (R-BAT-31) ---------------------------------------------
+    def _special(self, state: BattleState, unit: UnitState, ready: list[UnitState],
+                 targets: list[Target], infos: dict[int, _TargetInfo], best_value: float
+                 ) -> tuple[float, Action | None]:
+        """Assault, designation, piracy and cohesion orders, valued like attacks."""
+        best: tuple[float, Action | None] = self._assault(state, unit, targets, infos)
+        card = unit.card
+        candidates = []
+        if card.has_designator:
+            candidates.append(self._designate(state, unit))
+        if card.has_piracy:
+            candidates.append(self._piracy(state, unit))
+        if unit.in_bunker is None:
+            candidates.append(self._tackle(state, unit))
+        if card.is_character and len(ready) > 2:
+            candidates.append(self._cohesion(state, unit, ready, targets, infos, best_value))
+        for value, action in candidates:
+            if action is not None and value > best[0]:
+                best = (value, action)
+        return best
+
+    def _assault(self, state: BattleState, unit: UnitState, targets: list[Target],
+                 infos: dict[int, _TargetInfo]) -> tuple[float, Action | None]:
+        """Move to point blank and fire (increments every 2", tokens for both) when that
+        beats firing from here by a clear margin."""
+        if (unit.immobilized_by is not None or unit.in_bunker is not None
+                or not unit.card.ranged_weapons or unit.max_move_inches < 2):
+            return 0.0, None
+        upos = unit.pos
+        near: tuple[float, str] | None = None
+        foe: UnitState | None = None
+        for t in targets:
+            if isinstance(t, UnitState):
+                key = (math.hypot(upos[0] - t.pos[0], upos[1] - t.pos[1]), str(t.id))
+                if near is None or key < near:
+                    near, foe = key, t
+        if foe is None or near is None or near[0] < T.RANGE_INCREMENT_INCHES:
+            return 0.0, None  # no enemy unit, or already at point blank
+        reach = state.options["contact_distance"]
+        end = stop_short(unit.pos, foe.pos, unit.max_move_inches, reach + 0.5)
+        moved = distance(unit.pos, end)
+        if moved < 2.0:
+            return 0.0, None
+        info = infos[id(foe)]
+        fight = unit.card.skills["fight"]
+        steps = increments(distance(end, foe.pos), T.ASSAULT_RANGE_INCREMENT_INCHES)
+        best: tuple[float, Action | None] = (0.0, None)
+        for weapon in unit.card.ranged_weapons:
+            if weapon.blast_radius or projectile_blocked(state, end, weapon, foe):
+                continue
+            here = self._shots.get((unit.id, weapon.key, id(foe)))
+            if here is None:
+                here = self._shot_value(state, unit, weapon, foe, fight, info)
+            cover = 0 if weapon.no_line_of_sight else info.cover
+            difficulty = info.defense + ((weapon.range_increment or 0) + unit.corroded) * (
+                steps + cover)  # as `range_difficulty(..., assault=True, pos=end)`
+            p = p_success(fight, difficulty) * (1 - misfire_threshold(unit, weapon) / 8)
+            there = info.value((weapon.base_damage or 0) + MEAN_DIE, weapon.ignore_armor, p)
+            there -= move_cdt(unit, moved) / 4
+            if there > here * 1.25 + 0.5 and there > best[0]:
+                best = (there, Assault(unit.id, end, weapon.key, foe.id))
+        return best
+
+    def _designate(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
+        """Call a missile on the enemy cluster worth most, no friend within 6" of it."""
+        if not unit.card.has_designator or not state.missiles.get(unit.side):
+            return 0.0, None
+        best: tuple[float, str, Action | None] = (0.0, "", None)
+        friends = [u for u in state.active_units(unit.side) if u.in_bunker is None]
+        for foe in state.targetable_enemies(unit.side):
+            if distance(unit.pos, foe.pos) > T.DESIGNATOR_RANGE:
+                continue
+            if any(distance(f.pos, foe.pos) <= T.MISSILE_RADIUS + 2 for f in friends):
+                continue
+            caught = [e for e in state.targetable_enemies(unit.side)
+                      if distance(e.pos, foe.pos) <= T.MISSILE_RADIUS]
+            value = sum(min(max(0, T.MISSILE_DAMAGE - e.armor), e.hp_left + e.shield_hp)
+                        for e in caught) / 2
+            key = (value, str(foe.id))
+            if key > best[:2]:
+                best = (value, str(foe.id), Designate(unit.id, foe.id))
+        return best[0], best[2]
+
+    def _piracy(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
+        """Thunder wire on an enemy turret, laboratory or ready unit in contact."""
+        if unit.card.equipment("piracy") is None or unit.in_bunker is not None:
+            return 0.0, None
+        tech = unit.card.skills["tech"]
+        best: tuple[float, str, Action | None] = (0.0, "", None)
+        for b in state.live_buildings():
+            if (not state.hostile(unit.side, b.controller) or not b.targetable
+                    or not in_contact(state, unit.pos, b.pos)):
+                continue
+            if b.weapon is not None:
+                value = p_success(tech, T.TURRET_PIRACY_DIFFICULTY) * 12
+            elif b.kind == "laboratory" and unit.side not in b.robbed_by:
+                value = p_success(tech, lab_difficulty(state, b)) * 10
+            else:
+                continue
+            if (value, str(b.id)) > best[:2]:
+                best = (value, str(b.id), Piracy(unit.id, b.id, "building"))
+        for foe in state.targetable_enemies(unit.side):
+            if foe.cdt <= 1 and in_contact(state, unit.pos, foe.pos):
+                value = p_success(tech, foe.card.base_defense) * 4
+                if (value, str(foe.id)) > best[:2]:
+                    best = (value, str(foe.id), Piracy(unit.id, foe.id))
+        return best[0], best[2]
+
+    def _cohesion(self, state: BattleState, unit: UnitState, ready: list[UnitState],
+                  targets: list[Target], infos: dict[int, _TargetInfo], best_value: float
+                  ) -> tuple[float, Action | None]:
+        """A character orders lower-level ready allies to shoot one target together."""
+        level = unit.card.level
+        allies = [a for a in ready
+                  if a is not unit and a.card.level < level and a.card.ranged_weapons]
+        if len(allies) < 2:
+            return 0.0, None
+        best: tuple[float, str, Action | None] = (0.0, "", None)
+        for target in targets:
+            info = infos[id(target)]
+            orders: list[Action] = []
+            total = 0.0
+            for ally in allies:
+                shot = max(((self._ally_shot(state, ally, w, target, info), w.key)
+                            for w in ally.card.ranged_weapons), default=(0.0, ""))
+                if shot[0] >= self.MIN_VALUE:
+                    total += shot[0]
+                    orders.append(RangedAttack(ally.id, shot[1], target.id, info.kind))
+            if len(orders) < 2:
+                continue
+            haywire = 5 if unit.haywire or any(
+                state.units[o.unit].haywire for o in orders) else 0
+            p = p_success(unit.card.skills["will"], 3 * len(orders) + haywire)
+            value = p * total
+            if p >= 0.6 and value > best_value * 1.5 and (value, str(target.id)) > best[:2]:
+                best = (value, str(target.id), Order(
+                    unit.id, "cohesion", tuple(o.unit for o in orders),
+                    orders=tuple(orders)))
+        return best[0], best[2]
+
+    def _tackle(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
+        """An aggressive tackle on an enemy vehicle in contact: half the contact damage and
+        it cannot move, ram, warp or retreat (worth more on a container carrier)."""
+        best: tuple[float, str, Action | None] = (0.0, "", None)
+        fight = unit.card.skills["fight"]
+        base = max((w.base_damage or 0 for w in unit.card.contact_weapons
+                    if not (w.key == "grappling_arms" and unit.carrying is not None)),
+                   default=0)
+        for foe in state.targetable_enemies(unit.side):
+            if (foe.immobilized_by is not None or foe.card.is_infantry
+                    or not in_contact(state, unit.pos, foe.pos)):
+                continue
+            p = p_success(fight, foe.close_defense + T.IMMOBILIZE_EXTRA_DIFFICULTY)
+            dealt = max(0.0, (base + MEAN_DIE) / 2 - foe.armor)
+            value = p * (min(dealt, foe.hp_left + foe.shield_hp) + 3
+                         + (16 if foe.carrying is not None else 0))
+            if (value, str(foe.id)) > best[:2]:
+                best = (value, str(foe.id), Tackle(unit.id, foe.id, aggressive=True))
+        return best[0], best[2]
+
+    def _ally_shot(self, state: BattleState, ally: UnitState, weapon: WeaponCard,
+                   target: Target, info: _TargetInfo) -> float:
+        value = self._shots.get((ally.id, weapon.key, id(target)))
+        if value is None:
+            value = self._shot_value(state, ally, weapon, target, ally.card.skills["fight"],
+                                     info)
+        return value
+
+    def _carry_off(self, state: BattleState, unit: UnitState) -> Action | None:
+        """A unit (or lorry) holding an enemy's container takes it away (R-BAT-28)."""
+        cargo = state.cargo[unit.carrying] if unit.carrying is not None else None
+        if cargo is None or not state.hostile(unit.side, cargo.owner):
+            return None
+        if can_retreat(unit):
+            return Retreat(unit=unit.id)
+        if unit.immobilized_by is None and unit.max_move_inches > 0:
+            return Move(unit=unit.id, to=toward(unit.pos, nearest_exit(unit.pos),
+                                                unit.max_move_inches))
+        return None
+
+    def _close_moves(self, state: BattleState, unit: UnitState) -> Action | None:
+        """Lift a container, shelter in a bunker."""
+        if unit.in_bunker is not None:
+            return None
+        if unit.card.lifting_arms is not None and unit.carrying is None:
+            for cargo in sorted(state.cargo.values(), key=lambda c: str(c.id)):
+                if (cargo.carrier is None and not cargo.lost
+                        and state.hostile(unit.side, cargo.owner)
+                        and in_contact(state, unit.pos, cargo.pos)):
+                    return Lift(unit.id, cargo.id)
+        if unit.card.is_infantry and unit.card.ranged_weapons:
+            for b in sorted(state.live_buildings(), key=lambda b: str(b.id)):
+                if (b.kind == "bunker" and b.controller == unit.side
+                        and len(b.sheltered) < T.BUNKER_CAPACITY
+                        and distance(unit.pos, b.pos) - state.options["contact_distance"]
+                        <= unit.max_move_inches and unit.immobilized_by is None):
+                    return EnterBunker(unit.id, b.id)
+        return None
+
+    def _warp(self, state: BattleState, unit: UnitState, foe: UnitState) -> Action | None:
+        """Warp next to a far enemy when the Tech test is likely and nobody of ours is
+        within the blastwave."""
+        drive = unit.card.equipment("warping")
+        if drive is None or unit.immobilized_by is not None:
+            return None
+        dist = distance(unit.pos, foe.pos)
+        step = F.warp_increment_inches(drive.size)
+        tech = unit.card.skills["tech"]
+        k = 0  # the most increments a likely (p >= 0.5) test allows
+        while k < 8 and p_success(tech, T.WARP_DIFFICULTY_PER_INCREMENT * (k + 1)) >= 0.5:
+            k += 1
+        jump = min(dist - 3.0, k * step)
+        if jump <= unit.max_move_inches + 1.0:
+            return None  # walking does as well
+        spot = toward(unit.pos, foe.pos, jump)
+        steps = max(1, math.ceil(distance(unit.pos, spot) / step - 1e-9))
+        reach = state.options["contact_distance"]
+        crowd = [*[u for u in state.units.values() if u.active and u is not unit],
+                 *[b for b in state.buildings.values() if not b.destroyed]]
+        if any(distance(x.pos, spot) <= reach + 1e-9 for x in crowd):
+            return None
+        if any(distance(u.pos, spot) <= steps for u in state.active_units(unit.side)
+               if u is not unit):
+            return None
+        return Warp(unit.id, spot)
 
     def _beaten(self, view: BattleView, side: str) -> bool:
         if self.retreating:
@@ -231,6 +502,7 @@ class DefaultPolicy:
             for weapon in unit.card.weapons:
                 if weapon.is_ranged:
                     value = self._shot_value(state, unit, weapon, target, fight, info)
+                    self._shots[(unit.id, weapon.key, id(target))] = value
                     how = "ranged"
                 elif weapon.is_contact and contact:
                     p = p_success(fight, info.close_defense)
@@ -304,15 +576,30 @@ class DefaultPolicy:
                         return Order(unit.id, "technical", (ally.id,), tokens)
         return None
 
+    @staticmethod
+    def _errand(state: BattleState, unit: UnitState) -> Point | None:
+        if not state.cargo and unit.card.equipment("piracy") is None:
+            return None
+        return _errand_goal(state, unit)
+
     def _advance(self, state: BattleState, unit: UnitState) -> Action | None:
         """Close in on the nearest enemy, stopping at point blank (contact for units with
         only contact weapons), ending beside a building (cover) when one is on the way."""
-        if unit.immobilized_by is not None or unit.max_move_inches <= 0:
+        if (unit.immobilized_by is not None or unit.max_move_inches <= 0
+                or unit.in_bunker is not None or not unit.card.weapons):
             return None
+        goal = self._errand(state, unit)
+        if goal is not None:
+            end = stop_short(unit.pos, goal, unit.max_move_inches,
+                             state.options["contact_distance"] * 0.9)
+            return Move(unit.id, end) if distance(end, unit.pos) >= 0.01 else None
         enemies = state.enemies_of(unit.side)
         if not enemies:
             return None
         foe = min(enemies, key=lambda e: (distance(unit.pos, e.pos), str(e.id)))
+        warp = self._warp(state, unit, foe)
+        if warp is not None:
+            return warp
         keep = 3.0 if unit.card.ranged_weapons else state.options["contact_distance"] * 0.9
         end = stop_short(unit.pos, foe.pos, unit.max_move_inches, keep)
         best_end, best_key = end, distance(end, foe.pos)
@@ -329,6 +616,21 @@ class DefaultPolicy:
         return Move(unit.id, best_end)
 
 
+def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
+    """Where a lifter (enemy containers) or a pirate (enemy turrets, laboratories) goes."""
+    spots: list[tuple[float, str, Point]] = []
+    if unit.card.lifting_arms is not None and unit.carrying is None:
+        spots += [(distance(unit.pos, c.pos), str(c.id), c.pos) for c in state.cargo.values()
+                  if c.carrier is None and not c.lost and state.hostile(unit.side, c.owner)]
+    if unit.card.equipment("piracy") is not None:
+        spots += [(distance(unit.pos, b.pos), str(b.id), b.pos)
+                  for b in state.live_buildings()
+                  if b.targetable and state.hostile(unit.side, b.controller)
+                  and (b.weapon is not None or (b.kind == "laboratory"
+                                                and unit.side not in b.robbed_by))]
+    return min(spots)[2] if spots else None
+
+
 def _kind(target: Target) -> str:
     return "building" if isinstance(target, BuildingState) else "unit"
 
@@ -337,19 +639,25 @@ class _TargetInfo:
     """What a decision reads of one target, computed once per decision (positions, cover,
     armour and hit points do not change while a policy thinks)."""
 
-    __slots__ = ("_armor", "_state", "close_defense", "cover", "defense", "hp", "is_building",
-                 "kind", "target")
+    __slots__ = ("_armor", "_cover", "_state", "close_defense", "defense", "hp",
+                 "is_building", "kind", "target")
 
     def __init__(self, state: BattleState, target: Target) -> None:
         self._state = state
         self.target = target
         self.is_building = isinstance(target, BuildingState)
         self.kind = "building" if self.is_building else "unit"
-        self.cover = cover_increments(state, target)[0]
+        self._cover: int | None = None
         self.defense = defense_of(target, close=False)
         self.close_defense = defense_of(target, close=True)
         self.hp = target.hp_left + (0 if self.is_building else target.shield_hp)
         self._armor: dict[str | None, int] = {}
+
+    @property
+    def cover(self) -> int:
+        if self._cover is None:
+            self._cover = cover_increments(self._state, self.target)[0]
+        return self._cover
 
     def armor(self, ignore: str | None) -> int:
         armor = self._armor.get(ignore)

@@ -88,7 +88,7 @@ def test_piracy_on_a_turret_needs_tech_20_then_it_fires_for_the_pirate():
     perform(st, st.units["p"], Piracy("p", "tu", "building"))
     assert st.buildings["tu"].controller == RED
     st = state([pirate(at=(11.0, 11.9)), unit("r", RED, at=(11.0, 20.0))], [turret],
-               SUM12 + [8, 8, 8])
+               [*SUM12, 8, 8, 8])
     perform(st, st.units["p"], Piracy("p", "tu", "building"))
     assert rolls(st)[0]["difficulty"] == 20
     assert st.buildings["tu"].controller == BLUE
@@ -105,7 +105,7 @@ def test_piracy_on_a_laboratory_is_a_tech_roll_against_the_technologys_research_
     attempt (`lab_piracies`) and credits the scientist's piracy XP; once per side."""
     lab = BuildingInput("lab", "laboratory", 5, 5, technology_cost=25)
     st = state([pirate(at=(11.0, 11.9)), unit("r", RED, at=(30.0, 30.0))], [lab],
-               [5, 5, 4] + [5, 5, 5])  # sum 14 -> 20: fail; sum 15 -> 25: success
+               [5, 5, 4, 5, 5, 5])  # sum 14 -> 20: fail; sum 15 -> 25: success
     p = st.units["p"]
     perform(st, p, Piracy("p", "lab", "building"))
     perform(st, p, Piracy("p", "lab", "building"))
