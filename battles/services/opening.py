@@ -247,7 +247,7 @@ def _distances(graph: dict[int, set[int]], start: int) -> dict[int, int]:
 def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
               graph: dict[int, set[int]], reserved: Counter[int]
               ) -> dict[str, list[MissileInput]]:
-    """R-BJ-12: each side's silo missiles, nearest silo first (then silo id): operating
+    """R-BJ-11: each side's silo missiles, nearest silo first (then silo id): operating
     silos (standing, active, an active radar on their territory) of the player on the
     territories the player owns, with the number of territories between silo and battle.
     A missile listed for an earlier battle of this turn (order of play) is not listed

@@ -212,7 +212,7 @@ def _campaign_effects(campaign: Campaign, battle: Battle, outcome: BattleResult,
                       units: dict[int, Any], sides: dict[str, int],
                       players: dict[int, Player], winner_id: int | None) -> dict[str, Any]:
     """What the engine reports for the campaign beyond units and buildings: silo missiles
-    spent (R-BJ-12), containers carried off (R-BJ-13) and laboratories robbed (R-BJ-14).
+    spent (R-BJ-11), containers carried off (R-BJ-12) and laboratories robbed (R-BJ-13).
     Results from before these outputs existed have none of them and record as before."""
     missiles = _spend_missiles(battle, getattr(outcome, "missiles_used", None) or {})
     cargo = _move_cargo(battle, getattr(outcome, "cargo", None) or (), units, sides,
@@ -247,7 +247,7 @@ def _spend_missiles(battle: Battle, used: dict[str, int]) -> list[dict[str, Any]
 
 def _move_cargo(battle: Battle, cargo: Any, units: dict[int, Any], sides: dict[str, int],
                 winner_id: int | None) -> list[dict[str, Any]]:
-    """R-BJ-13: a container `taken` by a side that now holds the battlefield stays there
+    """R-BJ-12: a container `taken` by a side that now holds the battlefield stays there
     (the stock is the territory's); one carried off by a unit that retreated goes to the
     territory that unit retreated to, what does not fit in its warehouses is lost; a
     carrier off the map or destroyed, or a lorry destroyed (`lost`), loses it."""
@@ -291,7 +291,7 @@ def _move_cargo(battle: Battle, cargo: Any, units: dict[int, Any], sides: dict[s
 def _rob_laboratories(campaign: Campaign, battle: Battle, attempts: Any,
                       sides: dict[str, int], players: dict[int, Player]
                       ) -> list[dict[str, Any]]:
-    """R-BJ-14: a successful piracy on a laboratory steals research points from the
+    """R-BJ-13: a successful piracy on a laboratory steals research points from the
     laboratory's owner (the defender): as many as the difficulty beaten, at most what the
     owner has; they go to the pirate's player."""
     from django.db.models import F

@@ -1,6 +1,6 @@
 """What battles take from and give back to the campaign beyond units: turret weapons and
 silo missiles and the defender's containers go in; missiles spent, containers carried off
-and laboratories robbed come out (rulings R-ECO-17, R-BJ-12, R-BJ-13, R-BJ-14)."""
+and laboratories robbed come out (rulings R-ECO-17, R-BJ-11, R-BJ-12, R-BJ-13)."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_a_turrets_weapon_goes_into_the_battle(world):
 
 def test_silo_missiles_are_listed_nearest_first_and_never_twice(world):
     """Missile silo: "needs a radar on the territory it's built on to operate";
-    designation: "2CDT by territory that separates the silo from the target". R-BJ-12:
+    designation: "2CDT by territory that separates the silo from the target". R-BJ-11:
     Bob's silo on Beta (0) then Gamma (1); Alice's silo without radar is not listed; a
     second battle of Bob's the same turn gets only what is left."""
     w = world(owners={"Alpha": "alice", "Beta": "bob", "Gamma": "bob", "Delta": "bob"})
@@ -120,7 +120,7 @@ def cargo_world(world):
 
 def test_a_container_carried_off_by_a_retreating_raider_goes_home_with_it(world):
     """Bandit: "They manage to steal a cargo of any kind"; "Any Unit equiped with Medium or
-    Heavy Grappling Arms can lift a container and take it away". R-BJ-13: the raider
+    Heavy Grappling Arms can lift a container and take it away". R-BJ-12: the raider
     retreated to Alpha with 10 minerals; the bandit earns steal_cargo."""
     w, bandit, battle = cargo_world(world)
     (first, *_rest) = battle.input["cargo"]
@@ -152,7 +152,7 @@ def test_a_lost_container_is_gone_and_a_won_field_keeps_its_stock(world):
 def test_a_successful_laboratory_piracy_steals_research_points(world):
     """Piracy: "Used on a laboratory, it will allow the pirate to steal a technology on a
     tech skill roll equal to the number of Research Points necessary to get the
-    technology." R-BJ-14: the difficulty beaten, in research points, at most what the
+    technology." R-BJ-13: the difficulty beaten, in research points, at most what the
     owner has, moves to the pirate's player; a failed attempt moves nothing."""
     w = world(owners={"Alpha": "alice", "Beta": "bob"})
     lab = w.building("Beta", "laboratory", x=3, y=3)
