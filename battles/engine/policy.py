@@ -195,7 +195,7 @@ class DefaultPolicy:
         if card.has_piracy:
             candidates.append(self._piracy(state, unit))
         if unit.in_bunker is None:
-            candidates.append(self._tackle(state, unit))
+            candidates.append(self._tackle(state, unit, targets))
         if card.is_character and len(ready) > 2:
             candidates.append(self._cohesion(state, unit, ready, targets, infos, best_value))
         for value, action in candidates:
@@ -322,7 +322,8 @@ class DefaultPolicy:
                     orders=tuple(orders)))
         return best[0], best[2]
 
-    def _tackle(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
+    def _tackle(self, state: BattleState, unit: UnitState,
+                targets: list[Target]) -> tuple[float, Action | None]:
         """An aggressive tackle on an enemy vehicle in contact: half the contact damage and
         it cannot move, ram, warp or retreat (worth more on a container carrier)."""
         best: tuple[float, str, Action | None] = (0.0, "", None)
@@ -330,9 +331,12 @@ class DefaultPolicy:
         base = max((w.base_damage or 0 for w in unit.card.contact_weapons
                     if not (w.key == "grappling_arms" and unit.carrying is not None)),
                    default=0)
-        for foe in state.targetable_enemies(unit.side):
-            if (foe.immobilized_by is not None or foe.card.is_infantry
-                    or not in_contact(state, unit.pos, foe.pos)):
+        reach = state.options["contact_distance"] + 1e-9
+        upos = unit.pos
+        for foe in targets:
+            if (not isinstance(foe, UnitState) or foe.immobilized_by is not None
+                    or foe.card.is_infantry
+                    or math.hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
                 continue
             p = p_success(fight, foe.close_defense + T.IMMOBILIZE_EXTRA_DIFFICULTY)
             dealt = max(0.0, (base + MEAN_DIE) / 2 - foe.armor)
