@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import DataError
 from django.http import Http404
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
@@ -82,6 +83,12 @@ def _first_message(data: Any) -> str:
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, GameError):
         return Response(error_body(exc.code, exc.detail, exc.fields), status=exc.status_code)
+    if isinstance(exc, OverflowError) or (
+            isinstance(exc, DataError) and "out of range" in str(exc)):
+        # An id beyond what the database can store (SQLite: OverflowError; PostgreSQL:
+        # "integer out of range"): no such object, never a 500.
+        return Response(error_body("not_found", "No such object: that id is out of range."),
+                        status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
