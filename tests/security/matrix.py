@@ -230,6 +230,7 @@ TABLE: dict[tuple[str, str], Endpoint] = {
                    "item": {"kind": "operative", "class": "soldier"}},
         (*PLAYERS, PHASE("commercial"), ROLE(("other", "plays"), "403"))),
     ("api-artifacts", G): Endpoint(lambda w: c(w) + "artifacts/", None, PLAYERS),
+    ("api-kits", G): Endpoint(lambda w: c(w) + "kits/", None, PLAYERS),
     ("api-artifact-sell", PO): Endpoint(
         lambda w: c(w) + f"artifacts/{w.id('home_alice')}/sell/", None,
         (*PLAYERS, PHASE("commercial")), ok="404",
