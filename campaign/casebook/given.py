@@ -83,10 +83,14 @@ class Ctx:
         raise GivenError(f"unknown operative {name!r}")
 
     def refresh(self) -> None:
-        self.campaign.refresh_from_db()
-        for p in self.players.values():
-            p.refresh_from_db()
-            p.campaign = self.campaign
+        """Reload the campaign and every seat (one query each, not one per field set)."""
+        self.campaign = Campaign.objects.get(pk=self.campaign.pk)
+        fresh = {p.pk: p for p in Player.objects.filter(campaign=self.campaign)}
+        for name, p in list(self.players.items()):
+            row = fresh.get(p.pk)
+            if row is not None:
+                row.campaign = self.campaign
+                self.players[name] = row
 
 
 _USERS: dict[str, Any] = {}
