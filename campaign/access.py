@@ -32,6 +32,15 @@ class Membership:
         return self.is_umpire and self.player is not None
 
     @property
+    def sees_private(self) -> bool:
+        """The umpire reads players' private business (trades, grants of passage,
+        private journal entries); an umpire who also plays only if the campaign says so
+        (R-ORD-10)."""
+        return self.is_umpire and (
+            not self.umpire_plays or bool(self.campaign.settings.playing_umpire_sees_private)
+        )
+
+    @property
     def may_read_sealed(self) -> bool:
         """The umpire reads sealed orders only if the campaign allows it and the
         umpire does not also play."""

@@ -64,6 +64,9 @@ OPTIONS: dict[str, Option] = {
                "in a row.", minimum=1, maximum=100),
         Option("umpire_sees_orders", False, "The umpire may read sealed orders before the "
                "reveal (never when the umpire also plays)."),
+        Option("playing_umpire_sees_private", False, "An umpire who also plays may read "
+               "other players' trades, grants of passage and private journal entries.",
+               ruling="R-ORD-10"),
         Option("webhook_url", "", "Optional URL that receives a JSON POST on phase "
                "changes and results."),
         # --- map and exploration ---

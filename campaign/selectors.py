@@ -75,6 +75,8 @@ def events_visible_to(member: Membership) -> QuerySet[Event]:
     if member.is_umpire:
         if member.may_read_sealed:
             allowed |= Q(visibility__in=[V.PUBLIC, V.UMPIRE, V.PRIVATE])
-        else:
+        elif member.sees_private:
             allowed |= Q(visibility__in=[V.UMPIRE, V.PRIVATE], sealed=False)
+        else:  # an umpire who plays: umpire business, but not the others' private entries
+            allowed |= Q(visibility=V.UMPIRE, sealed=False)
     return qs.filter(allowed).order_by("id")

@@ -277,7 +277,7 @@ class TradeActionView(APIView):
         try:
             trade = service(player=player, trade_id=trade_id)
         except NotFound:
-            if member.is_umpire:  # an umpire who plays sees every trade: 403, not 404
+            if member.sees_private:  # the trade is visible to this umpire: 403, not 404
                 trades.trade_for(member, trade_id)
                 raise Forbidden("Only the parties to a trade may do this.") from None
             raise

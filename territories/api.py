@@ -140,7 +140,7 @@ class PassageListView(APIView):
     @extend_schema(responses={200: PassageOut(many=True)})
     def get(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        qs = passages_visible_to(member.campaign, member.player, member.is_umpire)
+        qs = passages_visible_to(member.campaign, member.player, member.sees_private)
         return Response(PassageOut(qs, many=True).data)
 
     @extend_schema(request=PassageIn, responses={201: PassageOut(many=True)})
@@ -169,7 +169,7 @@ class PassageDetailView(APIView):
                    operation_id="campaigns_passage_revoke_one")
     def delete(self, request: Request, campaign_id: int, passage_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        passage = passages_visible_to(member.campaign, member.player, member.is_umpire) \
+        passage = passages_visible_to(member.campaign, member.player, member.sees_private) \
             .filter(pk=passage_id).select_related("grantor", "grantee").first()
         if passage is None:
             raise NotFound("No such grant of passage.")

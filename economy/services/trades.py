@@ -216,7 +216,7 @@ def trade_create(*, player: Player, to_player: object, give: object, receive: ob
 
 def visible_trades(member: Membership) -> QuerySet[Trade]:
     qs = Trade.objects.filter(campaign=member.campaign)
-    if member.is_umpire:
+    if member.sees_private:
         return qs
     player = member.player
     return qs.filter(Q(from_player=player) | Q(to_player=player))

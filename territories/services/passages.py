@@ -90,14 +90,13 @@ def revoke_passage(*, grantor: Player, grantee: Player,
     return count
 
 
-def passages_visible_to(campaign: Campaign, player: Player | None, is_umpire: bool
+def passages_visible_to(campaign: Campaign, player: Player | None, sees_all: bool
                         ) -> QuerySet[Passage]:
-    """Grants the caller may see: the umpire all of them, a player those it gave or got."""
+    """Grants the caller may see: all of them for an umpire who reads private business
+    (`Membership.sees_private`), otherwise those the player gave or got."""
     qs = Passage.objects.filter(campaign=campaign).select_related("territory")
-    if is_umpire and player is None:
+    if sees_all:
         return qs
     if player is None:
         return qs.none()
-    if is_umpire:
-        return qs
     return qs.filter(Q(grantor=player) | Q(grantee=player))

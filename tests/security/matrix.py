@@ -188,8 +188,10 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         why="revoking one's own grants to bob: 200 {revoked: n} (0 for uma)"),
     ("api-passage", DE): Endpoint(
         lambda w: c(w) + f"passages/{w.id('passage')}/", None,
-        (*MEMBERS, EXISTS("passage"), PLAYER, ROLE(("other", "plays"), "403"), RUNNING),
-        why="bob (the grantee) and the umpire see the grant; only alice revokes it"),
+        (*MEMBERS, EXISTS("passage"), ROLE("plays", "404"), PLAYER, ROLE("other", "403"),
+         RUNNING),
+        why="bob (the grantee) and the umpire without a seat see the grant (R-ORD-10: "
+            "not the umpire who plays); only alice revokes it"),
     ("api-destinations", G): Endpoint(
         lambda w: c(w) + f"destinations/?unit={w.id('unit_alice1')}", None,
         (*PLAYERS, HIDDEN("unit_alice1"))),
@@ -254,22 +256,22 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         (*PLAYERS, PHASE("commercial"), ROLE("other", "400"))),  # bob: a self-trade
     ("api-trade", G): Endpoint(
         lambda w: c(w) + f"trades/{w.id('trade')}/", None,
-        (*MEMBERS, EXISTS("trade"))),  # alice, bob (its parties) and the umpire
+        (*MEMBERS, EXISTS("trade"), ROLE("plays", "404"))),  # parties + seatless umpire
     ("api-trade-accept", PO): Endpoint(
         lambda w: c(w) + f"trades/{w.id('trade')}/accept/", None,
         (*MEMBERS, FOR(("umpire",), EXISTS("trade")), PLAYER, PHASE("commercial"),
-         EXISTS("trade"),
-         ROLE(("owner", "plays"), "403"))),  # only bob, to whom it is offered
+         EXISTS("trade"), ROLE("plays", "404"),  # R-ORD-10: not hers to see
+         ROLE("owner", "403"))),  # only bob, to whom it is offered
     ("api-trade-decline", PO): Endpoint(
         lambda w: c(w) + f"trades/{w.id('trade')}/decline/", None,
         (*MEMBERS, FOR(("umpire",), EXISTS("trade")), PLAYER, PHASE("commercial"),
-         EXISTS("trade"),
-         ROLE(("owner", "plays"), "403"))),
+         EXISTS("trade"), ROLE("plays", "404"),
+         ROLE("owner", "403"))),
     ("api-trade-cancel", PO): Endpoint(
         lambda w: c(w) + f"trades/{w.id('trade')}/cancel/", None,
         (*MEMBERS, FOR(("umpire",), EXISTS("trade")), PLAYER, PHASE("commercial"),
-         EXISTS("trade"),
-         ROLE(("other", "plays"), "403"))),  # only alice, who offered it
+         EXISTS("trade"), ROLE("plays", "404"),
+         ROLE("other", "403"))),  # only alice, who offered it
     ("api-corrections", PO): Endpoint(
         lambda w: c(w) + "corrections/",
         lambda w: {"player": w.id("player_alice"), "reason": "audit", "credits": 5},
