@@ -27,3 +27,25 @@ class UserTimezoneMiddleware:
         else:
             timezone.deactivate()
         return self.get_response(request)
+
+
+class OutOfRangeIdMiddleware:
+    """An id too large for the database (SQLite: OverflowError; PostgreSQL: "out of
+    range") names nothing: answer 404 on pages as the API does, never a 500."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception
+                          ) -> HttpResponse | None:
+        from django.core.handlers.exception import response_for_exception
+        from django.db import DataError
+        from django.http import Http404
+
+        if isinstance(exception, OverflowError) or (
+                isinstance(exception, DataError) and "out of range" in str(exception)):
+            return response_for_exception(request, Http404("No such object."))
+        return None

@@ -51,6 +51,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "campaign.middleware.UserTimezoneMiddleware",
+    "campaign.middleware.OutOfRangeIdMiddleware",
 ]
 
 ROOT_URLCONF = "campaign.urls"
