@@ -15,25 +15,16 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
 from campaign.models import Player
-from campaign.pages.common import attempt, campaign_page, render_campaign, require_player_page
+from campaign.pages.common import (
+    attempt,
+    campaign_page,
+    optional_int,
+    render_campaign,
+    seat,
+)
 from campaign.rules import tables
 from economy.models import LedgerEntry, Operative, Trade, Unit, Weapon
 from territories.models import Territory
-
-
-def _seat(member: Membership) -> Player:
-    require_player_page(member)
-    player = member.player
-    assert player is not None
-    player.campaign = member.campaign
-    return player
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except ValueError:
-        return None
 
 
 def _weapon_label(weapon_key: str, templates: list[str]) -> str:
@@ -47,7 +38,7 @@ def _weapon_label(weapon_key: str, templates: list[str]) -> str:
 
 @campaign_page
 def economy(request: HttpRequest, member: Membership) -> HttpResponse:
-    player = _seat(member)
+    player = seat(member)
     territories = list(Territory.objects.filter(owner=player).order_by("name"))
     ledger = list(LedgerEntry.objects.filter(player=player).order_by("-id")[:15])
     weapons = [w for w in tables.WEAPONS.values() if w.type != "equipment"]
@@ -112,7 +103,7 @@ def _price_context(weapon_key: str, templates: list[str]) -> dict[str, Any]:
 @campaign_page
 def weapon_price(request: HttpRequest, member: Membership) -> HttpResponse:
     """htmx: the live price of the weapon being built (nothing is bought)."""
-    _seat(member)
+    seat(member)
     ctx = _price_context(request.POST.get("weapon", ""), request.POST.getlist("templates"))
     return render_campaign(request, member, "pages/_price.html", {"price": ctx})
 
@@ -122,7 +113,7 @@ def weapon_price(request: HttpRequest, member: Membership) -> HttpResponse:
 def buy(request: HttpRequest, member: Membership) -> HttpResponse:
     from economy.services.commerce import purchase
 
-    player = _seat(member)
+    player = seat(member)
     kind = request.POST.get("kind", "")
     item: dict[str, Any] = {"kind": kind}
     if kind == "vehicle":
@@ -135,7 +126,7 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
         item[kind] = request.POST.get("weapon", "")
         item["templates"] = request.POST.getlist("templates")
     attempt(request, lambda: purchase(player=player,
-                                      territory_id=_int(request.POST.get("territory")),
+                                      territory_id=optional_int(request.POST.get("territory")),
                                       item=item),
             success="Bought. It waits on the territory you chose.")
     return redirect("economy", member.campaign.pk)
@@ -146,17 +137,17 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
 def ship(request: HttpRequest, member: Membership) -> HttpResponse:
     from economy.services.commerce import shipment_create
 
-    player = _seat(member)
+    player = seat(member)
     containers = []
     for i in range(3):
         resource = request.POST.get(f"resource_{i}", "")
-        units = _int(request.POST.get(f"units_{i}"))
+        units = optional_int(request.POST.get(f"units_{i}"))
         if not resource or not units:
             continue
         containers.append({"resource": resource, "units": units,
                            "refined": request.POST.get(f"refined_{i}") == "on"})
     outcome = attempt(request, lambda: shipment_create(
-        player=player, territory_id=_int(request.POST.get("territory")),
+        player=player, territory_id=optional_int(request.POST.get("territory")),
         containers=containers))
     if outcome.ok:
         from django.contrib import messages
@@ -171,15 +162,15 @@ def ship(request: HttpRequest, member: Membership) -> HttpResponse:
 def trade_new(request: HttpRequest, member: Membership) -> HttpResponse:
     from economy.services.trades import trade_create
 
-    player = _seat(member)
-    give: dict[str, Any] = {"credits": _int(request.POST.get("give_credits")) or 0}
-    weapons = [w for w in (_int(v) for v in request.POST.getlist("give_weapons")) if w]
+    player = seat(member)
+    give: dict[str, Any] = {"credits": optional_int(request.POST.get("give_credits")) or 0}
+    weapons = [w for w in (optional_int(v) for v in request.POST.getlist("give_weapons")) if w]
     if weapons:
         give["weapons"] = weapons
-        give["deliver_to"] = _int(request.POST.get("deliver_to"))
-    receive = {"credits": _int(request.POST.get("receive_credits")) or 0}
+        give["deliver_to"] = optional_int(request.POST.get("deliver_to"))
+    receive = {"credits": optional_int(request.POST.get("receive_credits")) or 0}
     attempt(request, lambda: trade_create(player=player,
-                                          to_player=_int(request.POST.get("to_player")),
+                                          to_player=optional_int(request.POST.get("to_player")),
                                           give=give, receive=receive),
             success="Trade offered.")
     return redirect("economy", member.campaign.pk)
@@ -191,7 +182,7 @@ def trade_action(request: HttpRequest, member: Membership, trade_id: int, action
                  ) -> HttpResponse:
     from economy.services import trades
 
-    player = _seat(member)
+    player = seat(member)
     service = {"accept": trades.trade_accept, "decline": trades.trade_decline,
                "cancel": trades.trade_cancel}.get(action)
     if service is None:
@@ -215,7 +206,7 @@ def _xp_bar(op: Operative) -> dict[str, int]:
 
 @campaign_page
 def forces(request: HttpRequest, member: Membership) -> HttpResponse:
-    player = _seat(member)
+    player = seat(member)
     units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
                  .select_related("territory", "pilot").prefetch_related("weapons"))
     operatives = list(Operative.objects.filter(player=player, alive=True)
@@ -249,12 +240,12 @@ def forces(request: HttpRequest, member: Membership) -> HttpResponse:
 def unit_change(request: HttpRequest, member: Membership, unit_id: int) -> HttpResponse:
     from economy.services.units import unit_update
 
-    player = _seat(member)
+    player = seat(member)
     kwargs: dict[str, Any] = {}
     if "pilot" in request.POST:
-        kwargs["pilot"] = _int(request.POST.get("pilot"))
+        kwargs["pilot"] = optional_int(request.POST.get("pilot"))
     if request.POST.get("fit") == "1":
-        kwargs["weapons"] = [w for w in (_int(v) for v in request.POST.getlist("weapons"))
+        kwargs["weapons"] = [w for w in (optional_int(v) for v in request.POST.getlist("weapons"))
                              if w]
     attempt(request, lambda: unit_update(player=player, unit_id=unit_id, **kwargs),
             success="Unit updated.")

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
 from campaign.models import Player
-from campaign.pages.common import attempt, campaign_page, render_campaign
+from campaign.pages.common import attempt, campaign_page, optional_int, render_campaign
 from campaign.rules import tables
 from campaign.rules.formulas import building_energy
 from territories.selectors import territories_for
@@ -117,20 +117,13 @@ def _own(member: Membership) -> Player:
     return player
 
 
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except ValueError:
-        return None
-
-
 @require_POST
 @campaign_page
 def build(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
     from economy.services.buildings import building_create
 
     player = _own(member)
-    x, y = _int(request.POST.get("x")), _int(request.POST.get("y"))
+    x, y = optional_int(request.POST.get("x")), optional_int(request.POST.get("y"))
     kind = request.POST.get("kind", "")
     spec = tables.BUILDINGS.get(kind)
     attempt(request, lambda: building_create(player=player, territory_id=territory_id,
@@ -146,13 +139,13 @@ def upgrade(request: HttpRequest, member: Membership, territory_id: int) -> Http
 
     player = _own(member)
     attempt(request, lambda: building_upgrade(
-        player=player, building_id=_int(request.POST.get("building")),
+        player=player, building_id=optional_int(request.POST.get("building")),
         upgrade=request.POST.get("upgrade", "")), success="Upgrade fitted.")
     return redirect("territory", member.campaign.pk, territory_id)
 
 
 def _active_ids(request: HttpRequest) -> set[int]:
-    return {v for v in (_int(s) for s in request.POST.getlist("active")) if v is not None}
+    return {v for v in (optional_int(s) for s in request.POST.getlist("active")) if v is not None}
 
 
 @require_POST

@@ -18,6 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from campaign.access import Membership, membership
 from campaign.errors import GameError, NotFound
+from campaign.models import Player
 
 T = TypeVar("T")
 View = Callable[..., HttpResponse]
@@ -146,3 +147,20 @@ def require_player_page(member: Membership) -> None:
 def require_umpire_page(member: Membership) -> None:
     if not member.is_umpire:
         raise PermissionDenied("Only the umpire of this campaign has this page.")
+
+
+def seat(member: Membership) -> Player:
+    """The caller's seat, for pages only players use (403 for an umpire without one)."""
+    require_player_page(member)
+    player = member.player
+    assert player is not None
+    player.campaign = member.campaign
+    return player
+
+
+def optional_int(value: str | None) -> int | None:
+    """A form or query value as an int; None when absent or not a number."""
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None

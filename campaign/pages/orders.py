@@ -15,24 +15,10 @@ from campaign.pages.common import (
     attempt,
     campaign_page,
     is_htmx,
+    optional_int,
     render_campaign,
-    require_player_page,
+    seat,
 )
-
-
-def _seat(member: Membership) -> Player:
-    require_player_page(member)
-    player = member.player
-    assert player is not None
-    player.campaign = member.campaign
-    return player
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except ValueError:
-        return None
 
 
 def _destinations(player: Player, unit, names: dict[int, str]) -> list[tuple[int, str]]:
@@ -60,7 +46,7 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
     from territories.selectors import territories_for
     from territories.svg import meta_map_svg
 
-    player = _seat(member)
+    player = seat(member)
     campaign = member.campaign
     names = dict(Territory.objects.filter(campaign=campaign).values_list("pk", "name"))
     units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
@@ -69,7 +55,7 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
     for u in units:
         u.order = current.get(u.pk)
         u.where = names.get(u.territory_id, "off the map")
-    chosen = next((u for u in units if u.pk == _int(request.GET.get("unit"))), None)
+    chosen = next((u for u in units if u.pk == optional_int(request.GET.get("unit"))), None)
     ctx = {"units": units, "chosen": chosen, "move_phase": campaign.phase == Phase.MOVE,
            "names": names}
     if chosen is not None and ctx["move_phase"]:
@@ -96,10 +82,10 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
 def submit(request: HttpRequest, member: Membership) -> HttpResponse:
     from campaign.services.orders import order_submit
 
-    player = _seat(member)
+    player = seat(member)
     attempt(request, lambda: order_submit(player=player,
-                                          unit_id=_int(request.POST.get("unit")) or 0,
-                                          destination_id=_int(request.POST.get("destination"))
+                                          unit_id=optional_int(request.POST.get("unit")) or 0,
+                                          destination_id=optional_int(request.POST.get("destination"))
                                           or 0),
             success="Order sealed. Nobody else sees it before the tactical phase.")
     return redirect("orders", member.campaign.pk)
@@ -110,7 +96,7 @@ def submit(request: HttpRequest, member: Membership) -> HttpResponse:
 def withdraw(request: HttpRequest, member: Membership, order_id: int) -> HttpResponse:
     from campaign.services.orders import order_withdraw
 
-    player = _seat(member)
+    player = seat(member)
     attempt(request, lambda: order_withdraw(player=player, order_id=order_id),
             success="Order withdrawn: the unit stays where it is.")
     return redirect("orders", member.campaign.pk)
