@@ -148,3 +148,26 @@ def test_one_trade_accepted_eight_times_at_once_settles_once(uma, alice, bob):
     pa.refresh_from_db()
     assert pa.credits == 40
     assert campaign.pk
+
+
+def test_fifty_parallel_purchase_requests_over_http_cannot_overspend(uma, alice, client_for):
+    """The same race through the real API: 50 POST /purchases/ requests, each with its
+    own client, token and connection, against 123 SC: 24 answer 201, 26 answer 400
+    insufficient_credits, and the ledger adds up."""
+    from django.urls import resolve
+
+    campaign, (player,), (home,) = _setup(uma, [alice], 123)
+    url = f"/api/campaigns/{campaign.pk}/purchases/"
+    body = {"territory": home.pk, "item": {"kind": "operative", "class": "soldier"}}
+    clients = [client_for(alice) for _ in range(50)]
+    resolve(url).func  # noqa: B018 -- import the views before the threads start
+    results = _race([(lambda c=c: c.post(url, body, format="json")) for c in clients])
+    statuses = Counter(
+        (r.status_code, r.json().get("code", "")) if r.status_code >= 400 else (r.status_code, "")
+        for r in results
+    )
+    assert statuses == {(201, ""): 24, (400, "insufficient_credits"): 26}, statuses
+    assert Operative.objects.filter(player=player).count() == 24
+    _ledger_adds_up(player)
+    player.refresh_from_db()
+    assert player.credits == 3
