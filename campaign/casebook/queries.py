@@ -230,3 +230,23 @@ def q_orders_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
     member = membership(_user(str(p["viewer"])), ctx.campaign.pk)
     rows = list(select(member))
     return {"total": len(rows), "full": sum(1 for r in rows if r.full)}
+
+
+@query("private_visible")
+def q_private_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
+    """What `viewer` (a user name) may read of the players' private business (R-ORD-10),
+    through the same selectors the API uses: `{trades, passages}` (how many rows) and
+    `journal` (the kinds of the entries written during the case that the viewer may read,
+    in order)."""
+    from campaign.access import membership
+    from campaign.casebook.given import _user
+
+    trades = service("economy.services.trades.visible_trades")
+    passages = service("territories.services.passages.passages_visible_to")
+    events = service("campaign.selectors.events_visible_to")
+    member = membership(_user(str(p["viewer"])), ctx.campaign.pk)
+    since = ctx.results.get("__first_event__", 0)
+    return {"trades": trades(member).count(),
+            "passages": passages(member.campaign, member.player,
+                                 member.sees_private).count(),
+            "journal": [e.kind for e in events(member).filter(pk__gt=since)]}
