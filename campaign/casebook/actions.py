@@ -157,12 +157,33 @@ def do_revoke_passage(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_build(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "player", "territory", "kind")
     create = service("economy.services.buildings.building_create")
+    extra = {}
+    if params.get("kit") is not None:
+        extra["kit"] = _kit_id(ctx, params["player"], params["kit"])
     building = create(player=_fresh_player(ctx, params["player"]),
                       territory_id=_territory_id(ctx, params["territory"]),
-                      kind=params["kind"], x=params.get("x", 0), y=params.get("y", 0))
+                      kind=params["kind"], x=params.get("x", 0), y=params.get("y", 0),
+                      **extra)
     if params.get("name"):
         ctx.buildings[str(params["name"])] = building
     return building
+
+
+def _kit_id(ctx: Ctx, player: Any, value: Any) -> Any:
+    """A building kit (R-ECO-18): a name from `given: kits`, else a building kind: the
+    player's oldest unused kit of that kind (one a factory made during the case); any
+    other value is passed through (to test refusals)."""
+    if isinstance(value, str) and value in ctx.kits:
+        return ctx.kits[value].pk
+    if isinstance(value, str):
+        from economy.models import BuildingKit
+
+        kit = BuildingKit.objects.filter(player=ctx.player(player), kind=value,
+                                         used_turn__isnull=True).order_by("pk").first()
+        if kit is None:
+            raise GivenError(f"{player} has no unused {value} kit (and no kit is named so)")
+        return kit.pk
+    return value
 
 
 @action("upgrade")
@@ -507,8 +528,50 @@ def do_record(ctx: Ctx, params: dict[str, Any]) -> Any:
               "buildings_destroyed": [ctx.building(b).pk
                                       for b in params.get("buildings_destroyed") or []],
               "rounds": int(params.get("rounds", 1)), "end_reason": "casebook"}
+    result.update(_campaign_outputs(ctx, battle, params))
     return record(battle_id=battle.pk, result=result,
                   source=str(params.get("source", "engine")))
+
+
+def _campaign_outputs(ctx: Ctx, battle: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """What the engine reports beyond units and buildings, by the case's names:
+    `missiles_used` {player: n} (R-BJ-11), `cargo` [{container: index in the battle's
+    input, fate: taken|lost|left, taken_by: player, carrier: unit}] (R-BJ-12),
+    `lab_piracies` [{unit, side: player, laboratory: building, difficulty, score,
+    success}] (R-BJ-13)."""
+    out: dict[str, Any] = {}
+    side = lambda name: str(ctx.player(name).pk)  # noqa: E731
+    if "missiles_used" in params:
+        out["missiles_used"] = {side(n): int(c) for n, c in params["missiles_used"].items()}
+    if "cargo" in params:
+        listed = (battle.input or {}).get("cargo") or []
+        cargo, taken = [], {}
+        for spec in params["cargo"]:
+            index = int(spec.get("container", 0))
+            if not 0 <= index < len(listed):
+                raise GivenError(f"the battle lists {len(listed)} containers, not a "
+                                 f"container {index}")
+            c = listed[index]
+            entry = {"id": c["id"], "owner": str(battle.defender_id),
+                     "resource": c.get("resource", ""), "units": int(c.get("units", 0)),
+                     "fate": str(spec.get("fate", "taken")), "taken_by": None,
+                     "carrier": None, "lifter": None, "pos": None}
+            if spec.get("taken_by") is not None:
+                entry["taken_by"] = side(spec["taken_by"])
+                taken.setdefault(entry["taken_by"], []).append(c["id"])
+            if spec.get("carrier") is not None:
+                entry["carrier"] = entry["lifter"] = ctx.unit(spec["carrier"]).pk
+            cargo.append(entry)
+        out["cargo"] = cargo
+        out["cargo_taken"] = taken
+    if "lab_piracies" in params:
+        out["lab_piracies"] = [
+            {"unit": ctx.unit(a["unit"]).pk, "side": side(a["side"]),
+             "laboratory": ctx.building(a["laboratory"]).pk,
+             "score": int(a.get("score", 0)), "difficulty": int(a.get("difficulty", 20)),
+             "success": bool(a.get("success", False))}
+            for a in params["lab_piracies"]]
+    return out
 
 
 @action("run_job")

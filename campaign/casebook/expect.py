@@ -263,6 +263,7 @@ def c_operatives(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
         data = as_data(op)
         data["class"] = op.klass
         data["territory"] = _territory_name(ctx, op.territory_id)
+        data["player"] = _player_name(ctx, op.player_id)
         diffs += match(fields, data, f"operative {name}")
     return diffs
 
@@ -381,12 +382,27 @@ def c_battles(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
             "buildings": len(battle.input.get("buildings") or []),
             "participants": {}}
         names = {u.pk: n for n, u in ctx.units.items()}
+        data["missiles"] = _battle_missiles(ctx, battle)
+        data["cargo"] = [{"resource": c.get("resource"), "units": c.get("units"),
+                          "x": c.get("x"), "y": c.get("y")}
+                         for c in (battle.input or {}).get("cargo") or []]
         for p in battle.participants.all():
             data["participants"][names.get(p.unit_id, f"#{p.unit_id}")] = {
                 "player": _player_name(ctx, p.player_id), "reinforcement": p.reinforcement,
                 "origin": _territory_name(ctx, p.origin_id)}
         diffs += match(fields, data, f"battle on {name}")
     return diffs
+
+
+def _battle_missiles(ctx: Ctx, battle: Any) -> dict[str, list[dict[str, Any]]]:
+    """The silo missiles each side may call in (R-BJ-11), by player name, in the order
+    listed: `{silo_distance, silo: building name}`."""
+    silos = {b.pk: n for n, b in ctx.buildings.items()}
+    listed = (battle.input or {}).get("missiles") or {}
+    return {(_player_name(ctx, int(side)) if str(side).isdigit() else str(side)) or "": [
+        {"silo_distance": m.get("silo_distance"),
+         "silo": silos.get(m.get("silo"), m.get("silo"))} for m in missiles]
+        for side, missiles in listed.items()}
 
 
 @checker("orders")

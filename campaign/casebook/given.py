@@ -22,7 +22,8 @@ DEFAULT_MAP = {
 DEFAULT_PLAYERS = ("alice", "bob")
 GIVEN_KEYS = frozenset({"map", "players", "holdings", "explored", "buildings",
                         "starting_buildings", "deposits", "operatives", "units", "weapons",
-                        "stock", "passages", "settings", "turn", "phase", "status", "seed"})
+                        "stock", "passages", "settings", "turn", "phase", "status", "seed",
+                        "kits"})
 # Inverse of the mine yield table, to store plausible dice for a deposit given by fields.
 _ACTIVE_FOR_YIELD = {1: 1, 2: 2, 3: 4, 4: 6, 5: 8}
 
@@ -48,6 +49,7 @@ class Ctx:
     errors: list[tuple[int, str, str]] = field(default_factory=list)
     dice: Any = None
     battles: dict[str, Any] = field(default_factory=dict)
+    kits: dict[str, Any] = field(default_factory=dict)
 
     # --- look-ups by the names the case uses ---------------------------------------
     def player(self, name: Any) -> Player:
@@ -169,6 +171,8 @@ def build(given: dict[str, Any]) -> Ctx:
         _stock(ctx, spec)
     for spec in given.get("passages") or []:
         _passage(ctx, spec)
+    for spec in given.get("kits") or []:
+        _kit(ctx, spec)
     ctx.refresh()
     return ctx
 
@@ -351,3 +355,18 @@ def _passage(ctx: Ctx, spec: dict[str, Any]) -> None:
     Passage.objects.create(campaign=ctx.campaign, grantor=ctx.player(spec["grantor"]),
                            grantee=ctx.player(spec["grantee"]),
                            territory=ctx.territory(spec["territory"]))
+
+
+def _kit(ctx: Ctx, spec: dict[str, Any]) -> None:
+    """A building kit a factory made earlier (R-ECO-18), unused."""
+    from campaign.rules import BUILDINGS
+    from economy.models import BuildingKit
+
+    kind = spec["kind"]
+    if kind not in BUILDINGS:
+        raise GivenError(f"unknown building kind {kind!r}")
+    kit = BuildingKit.objects.create(
+        player=ctx.player(spec["player"]), kind=kind,
+        territory=ctx.territory(spec["territory"]) if spec.get("territory") else None,
+        made_turn=int(spec.get("made_turn", 0)))
+    ctx.kits[str(spec.get("name") or f"kit{kit.pk}")] = kit
