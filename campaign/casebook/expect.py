@@ -396,9 +396,12 @@ def c_battles(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
 
 def _battle_missiles(ctx: Ctx, battle: Any) -> dict[str, list[dict[str, Any]]]:
     """The silo missiles each side may call in (R-BJ-11), by player name, in the order
-    listed: `{silo_distance, silo: building name}`."""
+    listed: `{silo_distance, silo: building name}`; every side of the battle is named
+    (an empty list: none)."""
     silos = {b.pk: n for n, b in ctx.buildings.items()}
-    listed = (battle.input or {}).get("missiles") or {}
+    listed = dict((battle.input or {}).get("missiles") or {})
+    for s in battle.sides:
+        listed.setdefault(str(s["player"]), [])
     return {(_player_name(ctx, int(side)) if str(side).isdigit() else str(side)) or "": [
         {"silo_distance": m.get("silo_distance"),
          "silo": silos.get(m.get("silo"), m.get("silo"))} for m in missiles]
