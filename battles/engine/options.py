@@ -10,6 +10,9 @@ from typing import Any
 DEFAULTS: dict[str, Any] = {
     # R-BAT-3: safety limit; when reached the defender holds and attackers retreat.
     "max_rounds": 200,
+    # R-BAT-32: the battle ends (attackers withdraw, the defender holds) after this many
+    # consecutive rounds without damage, attack roll or a unit closing in; 0: never.
+    "stalemate_rounds": 6,
     # R-BAT-4: who plays first: "initiative" (best Init, ties to the defender),
     # "defender" or "attacker".
     "first_player": "initiative",

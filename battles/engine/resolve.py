@@ -206,10 +206,12 @@ def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None 
                  buildings={str(b.id): list(b.pos) for b in state.buildings.values()})
     end_reason = "side_eliminated"
     max_rounds = int(state.options["max_rounds"])
+    stalemate_rounds = int(state.options["stalemate_rounds"])
+    watch = _Stalemate(state)
     while not _over(state):
         if state.round >= max_rounds:
             end_reason = "max_rounds"
-            _defender_holds(state)
+            _defender_holds(state, end_reason)
             break
         state.round += 1
         for side in order:
@@ -217,15 +219,76 @@ def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None 
                 break
             if any(u.active for u in state.units.values() if u.side == side):
                 play_turn(state, side, policies[side], view)
+        if stalemate_rounds > 0 and not _over(state) and watch.quiet(state) >= stalemate_rounds:
+            end_reason = "stalemate"
+            state.record("stalemate", rounds=stalemate_rounds,
+                         detail=f"no damage, no attack roll and no unit closer to an enemy "
+                                f"for {stalemate_rounds} rounds: the attackers withdraw, "
+                                f"the defender holds (R-BAT-32)")
+            _defender_holds(state, end_reason)
+            break
     return _result(state, battle, end_reason)
 
 
-def _defender_holds(state: BattleState) -> None:
-    """R-BAT-3: at the round limit the defender holds the ground; attackers withdraw."""
+class _Stalemate:
+    """R-BAT-32: counts the rounds in a row in which nothing happened that could decide
+    the battle: no hit point or shield point changed, no unit destroyed or gone, no
+    building changed hands, no container moved, no missile on its way, no attack roll
+    (shot, close combat, ram), and no unit came closer to an enemy than it had ever been."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.fingerprint = self._fingerprint(state)
+        self.closest: dict[Any, float] = self._nearest(state)
+        self.rolls = state.attack_rolls
+        self.rounds = 0
+
+    def quiet(self, state: BattleState) -> int:
+        """Update after a round; the number of quiet rounds in a row."""
+        progress = state.attack_rolls != self.rolls or bool(state.pending_missiles)
+        self.rolls = state.attack_rolls
+        fingerprint = self._fingerprint(state)
+        if fingerprint != self.fingerprint:
+            progress = True
+            self.fingerprint = fingerprint
+        for uid, dist in self._nearest(state).items():
+            best = self.closest.get(uid)
+            if best is None or dist < best - 0.01:
+                self.closest[uid] = dist
+                progress = True
+        self.rounds = 0 if progress else self.rounds + 1
+        return self.rounds
+
+    @staticmethod
+    def _fingerprint(state: BattleState) -> tuple[Any, ...]:
+        units = tuple((u.lost, u.shield_hp, u.active, u.carrying) for u in state.units.values())
+        buildings = tuple((b.lost, b.ablative_hp, b.destroyed, b.controller, len(b.robbed_by))
+                          for b in state.buildings.values())
+        cargo = tuple((c.carrier, c.lost, c.pos,
+                       state.units[c.carrier].pos if c.carrier in state.units else None)
+                      for c in state.cargo.values())
+        return units, buildings, cargo, tuple(state.missiles_used.values())
+
+    @staticmethod
+    def _nearest(state: BattleState) -> dict[Any, float]:
+        """Each active unit's distance to its nearest enemy unit."""
+        result: dict[Any, float] = {}
+        active = [u for u in state.units.values() if u.active]
+        for u in active:
+            ux, uy = u.pos
+            best = min((((ux - e.pos[0]) ** 2 + (uy - e.pos[1]) ** 2) ** 0.5 for e in active
+                        if state.hostile(u.side, e.side)), default=None)
+            if best is not None:
+                result[u.id] = best
+        return result
+
+
+def _defender_holds(state: BattleState, reason: str) -> None:
+    """R-BAT-3 (round limit) and R-BAT-32 (stalemate): the defender holds the ground; the
+    attackers still on the field withdraw."""
     for u in state.units.values():
         if u.active and u.side != state.defender:
             u.retreated = True
-            state.record("withdraw", unit=u.id, reason="max_rounds")
+            state.record("withdraw", unit=u.id, reason=reason)
 
 
 def _winner(state: BattleState) -> str | None:

@@ -185,6 +185,7 @@ class BattleState:
     missile_strikes: list[dict[str, Any]] = field(default_factory=list)
     missiles_used: dict[str, int] = field(default_factory=dict)
     lab_piracies: list[dict[str, Any]] = field(default_factory=list)
+    attack_rolls: int = 0  # skill tests trying to hurt an enemy (R-BAT-32)
 
     # --- queries -------------------------------------------------------------------
     def active_units(self, side: str | None = None) -> list[UnitState]:

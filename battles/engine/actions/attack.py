@@ -20,11 +20,18 @@ from campaign.rules import tables as T
 Shooter = UnitState | BuildingState
 
 
+# Rolls that try to hurt an enemy: while they happen the battle is not a stalemate (R-BAT-32).
+# Tackles are left out: a tackle that deals nothing can be repeated for ever.
+ATTACK_ROLLS = frozenset({"ranged", "assault", "close_combat", "ram"})
+
+
 def skill_test(state: BattleState, actor: Shooter, skill: str, skill_value: int,
                difficulty: int, purpose: str, **info: Any) -> tuple[Roll, int, bool,
                                                                    dict[str, Any]]:
     """Roll 3d8 for a skill against a difficulty; log the dice and what they decided."""
     roll = state.dice.roll_3d8()
+    if purpose in ATTACK_ROLLS:
+        state.attack_rolls += 1  # fighting, not a stalemate (R-BAT-32)
     result = score(skill_value, roll.total)
     success = result >= difficulty
     entry: dict[str, Any] = {
