@@ -164,6 +164,10 @@ class DefaultPolicy:
             if close is not None:
                 return close
         for unit in ready:
+            charge = self._ram_charge(state, unit, targets, infos)
+            if charge is not None:
+                return charge
+        for unit in ready:
             move = self._advance(state, unit)
             if move is not None:
                 return move
@@ -560,6 +564,55 @@ class DefaultPolicy:
         if info is None:
             info = _TargetInfo(state, target)
         return info.value(raw, None, p) - max(0.0, backlash) - cost
+
+    def _ram_charge(self, state: BattleState, unit: UnitState, targets: list[Target],
+                    infos: dict[int, _TargetInfo]) -> Action | None:
+        """A vehicle with no weapon that can hurt an enemy unit rams (seed, "Ramming
+        (pilot)": "damages are weight class of the attacker + every 2 inches crossed +
+        active die result"): the nearest enemy its ram can hurt (R-BAT-33), at once when in
+        reach, else it closes in by free 2" moves."""
+        if (unit.card.is_infantry or unit.immobilized_by is not None
+                or unit.in_bunker is not None or unit.carrying is not None
+                or unit.max_move_inches <= 0):
+            return None
+        foes = [t for t in targets if isinstance(t, UnitState)]
+        if not foes or self._weapons_can_hurt(unit, foes, infos):
+            return None
+        pilot = unit.card.skills["pilot"]
+        potential = unit.card.weight + increments(unit.max_move_inches, 2) + 8
+        reach = state.options["contact_distance"]
+        best: tuple[float, str] | None = None
+        foe: UnitState | None = None
+        for t in foes:
+            info = infos[id(t)]
+            if potential <= info.armor(None) or p_success(pilot, info.defense) <= 0:
+                continue
+            key = (distance(unit.pos, t.pos), str(t.id))
+            if best is None or key < best:
+                best, foe = key, t
+        if foe is None or best is None:
+            return None
+        if best[0] - reach <= unit.max_move_inches + 1e-6:
+            _end, crossed = ram_path(state, unit, foe)
+            if crossed <= unit.max_move_inches + 1e-3:
+                return Ram(unit.id, foe.id)
+        step = unit.max_move_inches if move_cdt(unit, unit.max_move_inches) == 0 else 2.0
+        end = stop_short(unit.pos, foe.pos, min(step, unit.max_move_inches), reach)
+        return Move(unit.id, end) if distance(end, unit.pos) >= 0.01 else None
+
+    @staticmethod
+    def _weapons_can_hurt(unit: UnitState, foes: list[UnitState],
+                          infos: dict[int, _TargetInfo]) -> bool:
+        """Whether a shot or blow of one of its weapons could go through some enemy's
+        armour (the best die: base damage + 8)."""
+        for w in unit.card.weapons:
+            if w.base_damage is None or not (w.is_ranged or w.is_contact):
+                continue
+            if w.key == "grappling_arms" and unit.carrying is not None:
+                continue
+            if any(w.base_damage + 8 > infos[id(f)].armor(w.ignore_armor) for f in foes):
+                return True
+        return False
 
     def _support(self, state: BattleState, unit: UnitState) -> Action | None:
         """Repair a slashed ally in contact, or order a lower-level ally's CDT away."""

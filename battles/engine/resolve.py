@@ -14,7 +14,13 @@ from typing import Any
 
 from battles.engine.card import build_card, turret_weapon_card
 from battles.engine.dice import Dice, DiceSource
-from battles.engine.geometry import attacker_slots, defender_slots, distance, square_centre
+from battles.engine.geometry import (
+    attacker_slots,
+    defender_slots,
+    distance,
+    edge_distance,
+    square_centre,
+)
 from battles.engine.model import (
     BattleInput,
     BattleResult,
@@ -241,21 +247,36 @@ class _Stalemate:
         self.closest: dict[Any, float] = self._nearest(state)
         self.rolls = state.attack_rolls
         self.rounds = 0
+        self.cdt = {u.id: u.cdt for u in state.units.values()}
+        self.chanced: set[Any] = set()  # units that could act during the quiet rounds
 
     def quiet(self, state: BattleState) -> int:
-        """Update after a round; the number of quiet rounds in a row."""
+        """Update after a round; the number of quiet rounds in a row in which every unit
+        still on the field had its chance to act (a unit cooling down from a long action,
+        e.g. a ram, may still strike: the count waits for it)."""
         progress = state.attack_rolls != self.rolls or bool(state.pending_missiles)
         self.rolls = state.attack_rolls
         fingerprint = self._fingerprint(state)
         if fingerprint != self.fingerprint:
             progress = True
             self.fingerprint = fingerprint
-        for uid, dist in self._nearest(state).items():
-            best = self.closest.get(uid)
+        for key, dist in self._nearest(state).items():
+            best = self.closest.get(key)
             if best is None or dist < best - 0.01:
-                self.closest[uid] = dist
+                self.closest[key] = dist
                 progress = True
-        self.rounds = 0 if progress else self.rounds + 1
+        if progress:
+            self.rounds = 0
+            self.chanced.clear()
+        else:
+            self.rounds += 1
+        active = [u for u in state.units.values() if u.active]
+        for u in active:
+            if not progress and (u.cdt == 0 or u.cdt > self.cdt.get(u.id, 0)):
+                self.chanced.add(u.id)  # ready, or it acted in a quiet round
+            self.cdt[u.id] = u.cdt
+        if any(u.id not in self.chanced for u in active):
+            return 0  # somebody is still cooling down: not yet a stalemate
         return self.rounds
 
     @staticmethod
@@ -270,7 +291,8 @@ class _Stalemate:
 
     @staticmethod
     def _nearest(state: BattleState) -> dict[Any, float]:
-        """Each active unit's distance to its nearest enemy unit."""
+        """Each active unit's distance to its nearest enemy unit, and to the corridor's
+        outer edge (a unit heading out to retreat is not idle either)."""
         result: dict[Any, float] = {}
         active = [u for u in state.units.values() if u.active]
         for u in active:
@@ -279,6 +301,7 @@ class _Stalemate:
                         if state.hostile(u.side, e.side)), default=None)
             if best is not None:
                 result[u.id] = best
+            result[("edge", u.id)] = edge_distance(u.pos)
         return result
 
 
