@@ -9,6 +9,7 @@ minimum distance of 4" of any enemy unit".
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -294,14 +295,18 @@ class _Stalemate:
         """Each active unit's distance to its nearest enemy unit, and to the corridor's
         outer edge (a unit heading out to retreat is not idle either)."""
         result: dict[Any, float] = {}
-        active = [u for u in state.units.values() if u.active]
-        for u in active:
-            ux, uy = u.pos
-            best = min((((ux - e.pos[0]) ** 2 + (uy - e.pos[1]) ** 2) ** 0.5 for e in active
-                        if state.hostile(u.side, e.side)), default=None)
-            if best is not None:
-                result[u.id] = best
-            result[("edge", u.id)] = edge_distance(u.pos)
+        active = [(u.id, u.side, u.pos) for u in state.units.values() if u.active]
+        defender = state.defender
+        for uid, side, (ux, uy) in active:
+            best = math.inf
+            for _eid, other, (ex, ey) in active:
+                if other != side and (side == defender or other == defender):  # hostile
+                    d = math.hypot(ux - ex, uy - ey)
+                    if d < best:
+                        best = d
+            if best < math.inf:
+                result[uid] = best
+            result[("edge", uid)] = edge_distance((ux, uy))
         return result
 
 
