@@ -742,5 +742,34 @@ def default_policy_factory(side: str, options: dict[str, Any]) -> Policy:
     return DefaultPolicy(side, options)
 
 
-__all__ = ["BattleView", "DefaultPolicy", "Policy", "PolicyFactory", "cover_increments",
-           "default_policy_factory"]
+class HoldPolicy:
+    """Standing orders to hold: the side never acts and its turrets never fire (a player
+    who keeps a garrison passive, or a test's inert opponent)."""
+
+    def __init__(self, side: str, options: dict[str, Any] | None = None) -> None:
+        self.side = side
+
+    def choose(self, view: BattleView, side: str) -> Action:
+        return Pass(unit="")
+
+    def turret_target(self, view: BattleView, turret: BuildingState) -> Target | None:
+        return None
+
+
+POLICIES: dict[str, PolicyFactory] = {"default": default_policy_factory, "hold": HoldPolicy}
+
+
+def policies_by_side(choice: dict[str, str]) -> PolicyFactory:
+    """A factory giving each side the named policy (`POLICIES`), the default otherwise."""
+    unknown = sorted(set(choice.values()) - set(POLICIES))
+    if unknown:
+        raise ValueError(f"unknown policy {unknown[0]!r}; known: {', '.join(POLICIES)}")
+
+    def factory(side: str, options: dict[str, Any]) -> Policy:
+        return POLICIES[choice.get(side, "default")](side, options)
+
+    return factory
+
+
+__all__ = ["POLICIES", "BattleView", "DefaultPolicy", "HoldPolicy", "Policy", "PolicyFactory",
+           "cover_increments", "default_policy_factory", "policies_by_side"]

@@ -213,7 +213,13 @@ def run_battle(ctx: Ctx, spec: dict[str, Any]) -> dict[str, Any]:
     dice = ctx.dice if ctx.dice is not None else ForcedDice([])
     battle = battle_input(spec, seed=int(spec.get("seed", 0)))
     if spec.get("resolve"):
-        result = resolve_battle(battle, dice=dice)
+        from battles.engine.policy import policies_by_side
+
+        try:
+            factory = policies_by_side(dict(spec.get("policies") or {}))
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from exc
+        result = resolve_battle(battle, dice=dice, policy_factory=factory)
         data = plain(result.to_dict())
         data["units"] = {str(u["id"]): u for u in data["units"]}
         data["buildings"] = {str(b["id"]): b for b in data["buildings"]}
