@@ -75,6 +75,14 @@ OPTIONS: dict[str, Option] = {
         # --- battles ---
         Option("battle_mode", "engine", "Resolve battles with the rules engine, or enter "
                "results played on the table.", choices=("engine", "tabletop")),
+        Option("battle_max_rounds", 200, "Rounds after which a battle ends and the "
+               "defender holds.", minimum=10, maximum=1000, ruling="R-BAT-3"),
+        Option("battle_stalemate_rounds", 6, "Quiet rounds (nobody hurt, nobody closer) "
+               "after which the attackers withdraw (0: never).", minimum=0, maximum=200,
+               ruling="R-BAT-32"),
+        Option("battle_first_player", "initiative", "Who plays first in a battle: the "
+               "best Init (ties to the defender), the defender or the attacker.",
+               choices=("initiative", "defender", "attacker"), ruling="R-BAT-4"),
         Option("battle_max_attempts", 3, "Attempts before a failing battle job is "
                "quarantined.", minimum=1, maximum=10),
         Option("command_center_reinforcements", "adjacent", "An active command center "

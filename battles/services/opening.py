@@ -275,6 +275,14 @@ def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
     return result
 
 
+def engine_options(campaign: Campaign) -> dict[str, Any]:
+    """The engine options this campaign's settings choose (R-BAT-3, R-BAT-4, R-BAT-32)."""
+    settings = campaign.settings
+    return {"max_rounds": settings.battle_max_rounds,
+            "stalemate_rounds": settings.battle_stalemate_rounds,
+            "first_player": settings.battle_first_player}
+
+
 def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
                    graph: dict[int, set[int]], reserved: Counter[int]) -> Battle:
     from economy.models import Building, Stock
@@ -295,7 +303,7 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
         sides={side_key(pid): us for pid, us in contest.forces.items()},
         buildings=buildings, seed=seed,
         missiles=_missiles(campaign, territory, sorted(contest.forces), graph, reserved),
-        cargo=cargo)
+        cargo=cargo, options=engine_options(campaign))
     sides = []
     for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
         sides.append({

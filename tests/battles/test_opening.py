@@ -190,3 +190,25 @@ def test_unpiloted_vehicles_do_not_make_a_battle(world, django_capture_on_commit
     enter_tactical(w, django_capture_on_commit_callbacks)
     assert not Battle.objects.exists()
     assert w.t["Beta"].owner_id == w.players["alice"].pk
+
+
+def test_the_campaign_settings_choose_the_engine_options(world):
+    """R-BAT-3, R-BAT-4, R-BAT-32 are per-campaign settings: the battle's engine input
+    carries the campaign's round limit, stalemate rounds and first player."""
+    w = world(owners={"Beta": "bob"}, options={"battle_max_rounds": 50,
+                                               "battle_stalemate_rounds": 0,
+                                               "battle_first_player": "attacker"})
+    w.unit("alice", "Beta")
+    w.unit("bob", "Beta")
+    w.campaign.phase = "tactical"
+    open_battles(campaign=w.campaign)
+    battle = Battle.objects.get(campaign=w.campaign)
+    assert battle.input["options"] == {"max_rounds": 50, "stalemate_rounds": 0,
+                                       "first_player": "attacker"}
+
+
+def test_a_campaign_refuses_an_engine_setting_out_of_range(uma, make_campaign):
+    from campaign.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="battle_max_rounds' must be at least 10"):
+        make_campaign(uma, options={"battle_max_rounds": 1})
