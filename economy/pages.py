@@ -60,6 +60,10 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     for t in [*trades, *inbox]:
         t.give_text = _side_text(t.give)
         t.receive_text = _side_text(t.receive)
+    from territories.services.passages import passages_visible_to
+
+    passages = list(passages_visible_to(member.campaign, player, False)
+                    .select_related("grantor__user", "grantee__user"))
     return render_campaign(request, member, "pages/economy.html", {
         "territories": territories, "ledger": ledger,
         "vehicles": list(tables.VEHICLES.values()),
@@ -71,6 +75,8 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
         "other_territories": other_territories, "loose_weapons": loose,
         "price": _price_context("machine_gun", []),
         "container_rows": range(3),
+        "passages_given": [p for p in passages if p.grantor_id == player.pk],
+        "passages_received": [p for p in passages if p.grantee_id == player.pk],
     })
 
 
@@ -189,6 +195,55 @@ def trade_action(request: HttpRequest, member: Membership, trade_id: int, action
         raise Http404("No such action.")
     attempt(request, lambda: service(player=player, trade_id=trade_id),
             success=f"Trade {action}ed." if action != "cancel" else "Trade cancelled.")
+    return redirect("economy", member.campaign.pk)
+
+
+def _other_player(member: Membership, player_id: int | None) -> Player | None:
+    other = Player.objects.filter(campaign=member.campaign, pk=player_id).first() \
+        if player_id is not None else None
+    if other is not None:
+        other.campaign = member.campaign
+    return other
+
+
+@require_POST
+@campaign_page
+def passage_grant(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Right of passage (seed, "Move Phase"): the named territories of the caller may be
+    crossed by the other player as if they were theirs."""
+    from django.contrib import messages
+
+    from territories.services.passages import grant_passage
+
+    player = seat(member)
+    grantee = _other_player(member, optional_int(request.POST.get("grantee")))
+    if grantee is None:
+        messages.error(request, "Choose a player of this campaign.")
+        return redirect("economy", member.campaign.pk)
+    ids = [t for t in (optional_int(v) for v in request.POST.getlist("territories"))
+           if t is not None]
+    attempt(request, lambda: grant_passage(grantor=player, grantee=grantee, territories=ids),
+            success=f"Passage granted to {grantee.user.username}.")
+    return redirect("economy", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def passage_revoke(request: HttpRequest, member: Membership) -> HttpResponse:
+    from django.contrib import messages
+
+    from territories.services.passages import revoke_passage
+
+    player = seat(member)
+    grantee = _other_player(member, optional_int(request.POST.get("grantee")))
+    if grantee is None:
+        messages.error(request, "Choose a player of this campaign.")
+        return redirect("economy", member.campaign.pk)
+    territory = optional_int(request.POST.get("territory"))
+    attempt(request, lambda: revoke_passage(
+        grantor=player, grantee=grantee,
+        territories=[territory] if territory is not None else None),
+        success="Passage revoked.")
     return redirect("economy", member.campaign.pk)
 
 

@@ -43,6 +43,8 @@ campaign_pages = [
     path("trades/new/", economy_pages.trade_new, name="trade-new"),
     path("trades/<int:trade_id>/<str:action>/", economy_pages.trade_action,
          name="trade-action"),
+    path("passages/grant/", economy_pages.passage_grant, name="passage-grant"),
+    path("passages/revoke/", economy_pages.passage_revoke, name="passage-revoke"),
     path("forces/", economy_pages.forces, name="forces"),
     path("forces/units/<int:unit_id>/", economy_pages.unit_change, name="unit-change"),
     path("orders/", orders.orders, name="orders"),
