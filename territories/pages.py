@@ -85,8 +85,13 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
                           .values_list("pk", "name"))
     ctx["neighbors"] = [(pk, neighbor_names.get(pk, pk)) for pk in row["neighbors"]]
     if row["mine"] or (member.is_umpire and "buildings" in row):
-        buildings = list(Building.objects.filter(territory_id=territory_id).order_by("pk"))
+        from economy.services.buildings import is_turret
+
+        buildings = list(Building.objects.filter(territory_id=territory_id)
+                         .select_related("weapon").order_by("pk"))
         for b in buildings:
+            b.turret = is_turret(b)
+            b.weapon_label = _weapon_label(b.weapon) if b.weapon_id else ""
             spec = tables.BUILDINGS.get(b.kind)
             b.spec = spec
             b.energy = building_energy(b.kind, b.upgrades) if spec else 0
@@ -106,7 +111,28 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             ctx["building_kinds"] = list(tables.BUILDINGS.values())
             taken = {(b.x, b.y) for b in buildings}
             ctx["free_count"] = tables.GRID_SIZE ** 2 - len(taken)
+            if any(b.turret for b in buildings):
+                ctx["turret_weapons"] = _turret_weapons(member, territory_id)
     return render_campaign(request, member, "pages/territory.html", ctx)
+
+
+def _weapon_label(weapon: Any) -> str:
+    spec = tables.WEAPONS.get(weapon.weapon)
+    names = [tables.TEMPLATES[t].name for t in weapon.templates if t in tables.TEMPLATES]
+    return " ".join([*names, spec.name if spec else weapon.weapon])
+
+
+def _turret_weapons(member: Membership, territory_id: int) -> list[Any]:
+    """The caller's weapons on this territory that a turret may take (not equipment,
+    not fitted to a unit; R-ECO-17)."""
+    from economy.models import Weapon
+
+    weapons = [w for w in Weapon.objects.filter(player=member.player, territory_id=territory_id,
+                                                unit__isnull=True).order_by("pk")
+               if getattr(tables.WEAPONS.get(w.weapon), "type", "equipment") != "equipment"]
+    for w in weapons:
+        w.label = _weapon_label(w)
+    return weapons
 
 
 def _own(member: Membership) -> Player:
@@ -171,3 +197,18 @@ def energy_preview(request: HttpRequest, member: Membership, territory_id: int
         raise Http404("Not your territory.")
     budget = _energy_budget(member, territory_id, _active_ids(request))
     return render_campaign(request, member, "pages/_energy.html", {"budget": budget})
+
+
+@require_POST
+@campaign_page
+def turret(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
+    """Activity phase: fit a loose weapon to a turret (or turret mount), or take it off."""
+    from economy.services.buildings import turret_fit
+
+    player = _own(member)
+    weapon = optional_int(request.POST.get("weapon"))
+    attempt(request, lambda: turret_fit(player=player,
+                                        building_id=optional_int(request.POST.get("building")),
+                                        weapon=weapon),
+            success="Weapon fitted to the turret." if weapon else "Turret weapon taken off.")
+    return redirect("territory", member.campaign.pk, territory_id)

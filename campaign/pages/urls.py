@@ -34,6 +34,8 @@ campaign_pages = [
          name="territory-upgrade"),
     path("territories/<int:territory_id>/activate/", territory_pages.activate,
          name="territory-activate"),
+    path("territories/<int:territory_id>/turret/", territory_pages.turret,
+         name="territory-turret"),
     path("territories/<int:territory_id>/energy/", territory_pages.energy_preview,
          name="territory-energy"),
     path("economy/", economy_pages.economy, name="economy"),

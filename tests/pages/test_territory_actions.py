@@ -1,0 +1,91 @@
+"""Territory page actions that had an API only: turret weapons (activity phase),
+building kits placed for free, and a factory's product line."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.models import Campaign
+from economy.models import Building, Weapon
+from territories.models import Territory
+
+pytestmark = pytest.mark.django_db
+
+
+def _home(campaign, user) -> Territory:
+    return Territory.objects.get(campaign=campaign, owner__user=user)
+
+
+def _set_phase(campaign, phase: str) -> None:
+    Campaign.objects.filter(pk=campaign.pk).update(phase=phase)
+
+
+def _free_square(territory: Territory) -> tuple[int, int]:
+    taken = set(Building.objects.filter(territory=territory).values_list("x", "y"))
+    return next((x, y) for x in range(16) for y in range(16) if (x, y) not in taken)
+
+
+def _turret(territory: Territory) -> Building:
+    x, y = _free_square(territory)
+    return Building.objects.create(territory=territory, kind="turret", x=x, y=y,
+                                   hit_points=20)
+
+
+def test_fit_and_take_off_a_turret_weapon(web_client, running_campaign, alice) -> None:
+    """Seed, "Turret": "The turret can be fitted with any one kind of weapons." (R-ECO-17,
+    activity phase)."""
+    _set_phase(running_campaign, "activity")
+    home = _home(running_campaign, alice)
+    turret = _turret(home)
+    gun = Weapon.objects.create(player=running_campaign.players.get(user=alice),
+                                territory=home, weapon="machine_gun")
+    client = web_client(alice)
+    base = f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+    page = client.get(base)
+    assert b"Turret weapon: none" in page.content and b"Machine Gun" in page.content
+    done = client.post(base + "turret/", {"building": turret.pk, "weapon": gun.pk},
+                       follow=True)
+    assert b"Weapon fitted to the turret" in done.content
+    turret.refresh_from_db()
+    assert turret.weapon_id == gun.pk
+    refused = client.post(base + "turret/", {"building": turret.pk, "weapon": ""},
+                          follow=True)
+    assert b'class="error"' in refused.content and b"No room" in refused.content
+    turret.refresh_from_db()
+    assert turret.weapon_id == gun.pk
+    x, y = _free_square(home)
+    Building.objects.create(territory=home, kind="warehouse", x=x, y=y, hit_points=10)
+    off = client.post(base + "turret/", {"building": turret.pk, "weapon": ""}, follow=True)
+    assert b"Turret weapon taken off" in off.content
+    turret.refresh_from_db()
+    assert turret.weapon_id is None
+
+
+def test_turret_fit_outside_the_activity_phase_is_refused(web_client, running_campaign,
+                                                          alice) -> None:
+    home = _home(running_campaign, alice)
+    turret = _turret(home)
+    gun = Weapon.objects.create(player=running_campaign.players.get(user=alice),
+                                territory=home, weapon="machine_gun")
+    page = web_client(alice).post(
+        f"/campaigns/{running_campaign.pk}/territories/{home.pk}/turret/",
+        {"building": turret.pk, "weapon": gun.pk}, follow=True)
+    assert page.status_code == 200 and b'class="error"' in page.content
+    turret.refresh_from_db()
+    assert turret.weapon_id is None
+
+
+def test_territory_page_with_turrets_has_bounded_queries(web_client, running_campaign, alice,
+                                                         django_assert_max_num_queries) -> None:
+    _set_phase(running_campaign, "activity")
+    home = _home(running_campaign, alice)
+    seat = running_campaign.players.get(user=alice)
+    for _ in range(3):
+        turret = _turret(home)
+        turret.weapon = Weapon.objects.create(player=seat, territory=home, weapon="cannon")
+        turret.save()
+        Weapon.objects.create(player=seat, territory=home, weapon="machine_gun")
+    client = web_client(alice)
+    with django_assert_max_num_queries(25):
+        assert client.get(f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+                          ).status_code == 200
