@@ -11,6 +11,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
@@ -64,6 +65,13 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
 
     passages = list(passages_visible_to(member.campaign, player, False)
                     .select_related("grantor__user", "grantee__user"))
+    from economy.models import Building
+    from economy.services.artifacts import artifacts_of
+
+    artifacts = artifacts_of(player)
+    laboratories = list(Building.objects.filter(territory__owner=player, kind="laboratory",
+                                                hit_points__gt=0)
+                        .select_related("territory").order_by("territory__name", "pk"))
     return render_campaign(request, member, "pages/economy.html", {
         "territories": territories, "ledger": ledger,
         "vehicles": list(tables.VEHICLES.values()),
@@ -77,6 +85,7 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
         "container_rows": range(3),
         "passages_given": [p for p in passages if p.grantor_id == player.pk],
         "passages_received": [p for p in passages if p.grantee_id == player.pk],
+        "artifacts": artifacts, "laboratories": laboratories,
     })
 
 
@@ -245,6 +254,28 @@ def passage_revoke(request: HttpRequest, member: Membership) -> HttpResponse:
         territories=[territory] if territory is not None else None),
         success="Passage revoked.")
     return redirect("economy", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def artifact_action(request: HttpRequest, member: Membership, territory_id: int, action: str
+                    ) -> HttpResponse:
+    """Exploration table, 7: "You can either sell it for 200 credits or house it in a
+    laboratory" (R-ECO-19)."""
+    from economy.services.artifacts import artifact_house, artifact_sell
+
+    player = seat(member)
+    if action == "sell":
+        attempt(request, lambda: artifact_sell(player=player, territory_id=territory_id),
+                success="Artifact sold.")
+    elif action == "house":
+        attempt(request, lambda: artifact_house(
+            player=player, territory_id=territory_id,
+            laboratory=optional_int(request.POST.get("laboratory"))),
+            success="Artifact housed in the laboratory.")
+    else:
+        raise Http404("No such action.")
+    return redirect(f"{reverse('economy', args=[member.campaign.pk])}#artifacts")
 
 
 # --------------------------------------------------------------------------- forces

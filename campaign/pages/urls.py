@@ -47,6 +47,8 @@ campaign_pages = [
          name="trade-action"),
     path("passages/grant/", economy_pages.passage_grant, name="passage-grant"),
     path("passages/revoke/", economy_pages.passage_revoke, name="passage-revoke"),
+    path("artifacts/<int:territory_id>/<str:action>/", economy_pages.artifact_action,
+         name="artifact-action"),
     path("forces/", economy_pages.forces, name="forces"),
     path("forces/units/<int:unit_id>/", economy_pages.unit_change, name="unit-change"),
     path("orders/", orders.orders, name="orders"),

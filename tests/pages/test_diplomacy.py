@@ -1,5 +1,5 @@
 """Pages of the capabilities that had an API only: right of passage (economy page,
-Diplomacy section)."""
+Diplomacy section) and xenotechnologic artifacts (sell, house)."""
 
 from __future__ import annotations
 
@@ -53,6 +53,71 @@ def test_economy_page_with_passages_has_bounded_queries(web_client, running_camp
     a.campaign = b.campaign = running_campaign
     grant_passage(grantor=a, grantee=b, territories=[_home(running_campaign, alice)])
     grant_passage(grantor=b, grantee=a, territories=[_home(running_campaign, bob)])
+    _artifact_on(_home(running_campaign, alice))
     client = web_client(alice)
     with django_assert_max_num_queries(20):
         assert client.get(f"/campaigns/{running_campaign.pk}/economy/").status_code == 200
+
+
+# --------------------------------------------------------------------------- artifacts
+
+
+def _artifact_on(territory: Territory):
+    """An exploration of `territory` that found an artifact (exploration table, 7)."""
+    from territories.models import Exploration
+
+    updated = Exploration.objects.filter(territory=territory).update(discovery="artifact")
+    if not updated:
+        Exploration.objects.create(
+            campaign=territory.campaign, territory=territory, player=territory.owner, turn=1,
+            active_die=4, passive_die=3, nemesis_die=4, resource="minerals",
+            units_per_shaft=3, discovery="artifact")
+
+
+def test_sell_an_artifact_for_200_credits(web_client, running_campaign, alice) -> None:
+    """Exploration table, 7: "You can either sell it for 200 credits or house it in a
+    laboratory"."""
+    from economy.models import Artifact
+
+    home = _home(running_campaign, alice)
+    _artifact_on(home)
+    client = web_client(alice)
+    base = f"/campaigns/{running_campaign.pk}"
+    page = client.get(base + "/economy/")
+    assert b"Kept, not yet housed" in page.content and b"Sell for 200 SC" in page.content
+    seat = running_campaign.players.get(user=alice)
+    before = seat.credits
+    done = client.post(base + f"/artifacts/{home.pk}/sell/", follow=True)
+    assert b"Artifact sold" in done.content
+    seat.refresh_from_db()
+    assert seat.credits == before + 200
+    assert Artifact.objects.get(territory=home).status == "sold"
+
+
+def test_housing_an_artifact_in_a_non_laboratory_is_refused(web_client, running_campaign,
+                                                            alice) -> None:
+    from economy.models import Artifact, Building
+
+    home = _home(running_campaign, alice)
+    _artifact_on(home)
+    not_a_lab = Building.objects.filter(territory=home).first()
+    page = web_client(alice).post(
+        f"/campaigns/{running_campaign.pk}/artifacts/{home.pk}/house/",
+        {"laboratory": not_a_lab.pk}, follow=True)
+    assert b'class="error"' in page.content and b"laboratory" in page.content
+    assert Artifact.objects.get(territory=home).laboratory_id is None
+
+
+def test_house_an_artifact_in_a_laboratory(web_client, running_campaign, alice) -> None:
+    from economy.models import Artifact, Building
+
+    home = _home(running_campaign, alice)
+    _artifact_on(home)
+    taken = set(Building.objects.filter(territory=home).values_list("x", "y"))
+    x, y = next((x, y) for x in range(16) for y in range(16) if (x, y) not in taken)
+    lab = Building.objects.create(territory=home, kind="laboratory", x=x, y=y, hit_points=10)
+    client = web_client(alice)
+    done = client.post(f"/campaigns/{running_campaign.pk}/artifacts/{home.pk}/house/",
+                       {"laboratory": lab.pk}, follow=True)
+    assert b"Artifact housed" in done.content and b"Housed in the laboratory" in done.content
+    assert Artifact.objects.get(territory=home).laboratory_id == lab.pk
