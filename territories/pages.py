@@ -111,6 +111,13 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             ctx["building_kinds"] = list(tables.BUILDINGS.values())
             taken = {(b.x, b.y) for b in buildings}
             ctx["free_count"] = tables.GRID_SIZE ** 2 - len(taken)
+            from economy.models import BuildingKit
+
+            kits = list(BuildingKit.objects.filter(player=member.player, used_turn__isnull=True)
+                        .select_related("territory").order_by("pk"))
+            for k in kits:
+                k.spec = tables.BUILDINGS.get(k.kind)
+            ctx["kits"] = kits
             if any(b.turret for b in buildings):
                 ctx["turret_weapons"] = _turret_weapons(member, territory_id)
     return render_campaign(request, member, "pages/territory.html", ctx)
@@ -152,9 +159,11 @@ def build(request: HttpRequest, member: Membership, territory_id: int) -> HttpRe
     x, y = optional_int(request.POST.get("x")), optional_int(request.POST.get("y"))
     kind = request.POST.get("kind", "")
     spec = tables.BUILDINGS.get(kind)
+    kit = optional_int(request.POST.get("kit"))
     attempt(request, lambda: building_create(player=player, territory_id=territory_id,
-                                             kind=kind, x=x, y=y),
-            success=f"{spec.name if spec else kind} built at ({x}, {y}).")
+                                             kind=kind, x=x, y=y, kit=kit),
+            success=f"{spec.name if spec else kind} built at ({x}, {y})"
+                    f"{' from a building kit' if kit else ''}.")
     return redirect("territory", member.campaign.pk, territory_id)
 
 

@@ -89,3 +89,57 @@ def test_territory_page_with_turrets_has_bounded_queries(web_client, running_cam
     with django_assert_max_num_queries(25):
         assert client.get(f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
                           ).status_code == 200
+
+
+# --------------------------------------------------------------------------- kits
+
+
+def _kit(campaign, user, kind: str = "warehouse"):
+    from economy.models import BuildingKit
+
+    return BuildingKit.objects.create(player=campaign.players.get(user=user),
+                                      territory=_home(campaign, user), kind=kind, made_turn=1)
+
+
+def test_place_a_building_kit_for_free(web_client, running_campaign, alice) -> None:
+    """R-ECO-18: a kit a factory made is placed for free in the commercial phase."""
+    home = _home(running_campaign, alice)
+    kit = _kit(running_campaign, alice)
+    seat = running_campaign.players.get(user=alice)
+    before = seat.credits
+    client = web_client(alice)
+    base = f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+    assert b"Kit: Warehouse" in client.get(base).content
+    x, y = _free_square(home)
+    done = client.post(base + "build/", {"kind": "warehouse", "x": x, "y": y, "kit": kit.pk},
+                       follow=True)
+    assert b"from a building kit" in done.content
+    kit.refresh_from_db()
+    assert kit.used_turn == 1 and kit.building.kind == "warehouse"
+    seat.refresh_from_db()
+    assert seat.credits == before
+
+
+def test_a_kit_of_another_kind_is_refused(web_client, running_campaign, alice) -> None:
+    home = _home(running_campaign, alice)
+    kit = _kit(running_campaign, alice, "warehouse")
+    before = Building.objects.filter(territory=home).count()
+    x, y = _free_square(home)
+    page = web_client(alice).post(
+        f"/campaigns/{running_campaign.pk}/territories/{home.pk}/build/",
+        {"kind": "laboratory", "x": x, "y": y, "kit": kit.pk}, follow=True)
+    assert b'class="error"' in page.content and b"not a Laboratory" in page.content
+    assert Building.objects.filter(territory=home).count() == before
+    kit.refresh_from_db()
+    assert kit.used_turn is None
+
+
+def test_territory_page_with_kits_has_bounded_queries(web_client, running_campaign, alice,
+                                                      django_assert_max_num_queries) -> None:
+    for kind in ("warehouse", "laboratory", "radar"):
+        _kit(running_campaign, alice, kind)
+    home = _home(running_campaign, alice)
+    client = web_client(alice)
+    with django_assert_max_num_queries(25):
+        assert client.get(f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+                          ).status_code == 200
