@@ -91,6 +91,10 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
                          .select_related("weapon").order_by("pk"))
         for b in buildings:
             b.turret = is_turret(b)
+            if b.kind == "factory":
+                b.product_text = _product_text(b.product)
+                b.next_product_text = _product_text(b.next_product)
+                b.product_codes = set(b.product.split(";")) if b.product else set()
             b.weapon_label = _weapon_label(b.weapon) if b.weapon_id else ""
             spec = tables.BUILDINGS.get(b.kind)
             b.spec = spec
@@ -118,6 +122,8 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             for k in kits:
                 k.spec = tables.BUILDINGS.get(k.kind)
             ctx["kits"] = kits
+            if any(b.kind == "factory" for b in buildings):
+                ctx["product_choices"] = _product_choices()
             if any(b.turret for b in buildings):
                 ctx["turret_weapons"] = _turret_weapons(member, territory_id)
     return render_campaign(request, member, "pages/territory.html", ctx)
@@ -127,6 +133,37 @@ def _weapon_label(weapon: Any) -> str:
     spec = tables.WEAPONS.get(weapon.weapon)
     names = [tables.TEMPLATES[t].name for t in weapon.templates if t in tables.TEMPLATES]
     return " ".join([*names, spec.name if spec else weapon.weapon])
+
+
+def _item_name(code: str) -> str:
+    kind, _, rest = code.partition(":")
+    key, _, templates = rest.partition(":")
+    if kind == "vehicle" and key in tables.VEHICLES:
+        return tables.VEHICLES[key].name
+    if kind == "building" and key in tables.BUILDINGS:
+        return f"{tables.BUILDINGS[key].name} kit"
+    if kind == "weapon" and key in tables.WEAPONS:
+        names = [tables.TEMPLATES[t].name for t in templates.split(",") if t in tables.TEMPLATES]
+        return " ".join([*names, tables.WEAPONS[key].name])
+    return code
+
+
+def _product_text(code: str) -> str:
+    """A stored product line (item codes joined by ';') in words."""
+    return ", ".join(_item_name(c) for c in code.split(";") if c) if code else ""
+
+
+def _product_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """What a factory line may list (seed, "Factory"): vehicles, exo armour, weapons and
+    equipment, or one building. Weapons with templates are set through the API."""
+    return [
+        ("Vehicles and exo armour", [(f"vehicle:{v.key}", v.name)
+                                     for v in tables.VEHICLES.values()]),
+        ("Weapons and equipment", [(f"weapon:{w.key}", w.name)
+                                   for w in tables.WEAPONS.values()]),
+        ("Building kits", [(f"building:{b.key}", f"{b.name} kit")
+                           for b in tables.BUILDINGS.values()]),
+    ]
 
 
 def _turret_weapons(member: Membership, territory_id: int) -> list[Any]:
@@ -220,4 +257,26 @@ def turret(request: HttpRequest, member: Membership, territory_id: int) -> HttpR
                                         building_id=optional_int(request.POST.get("building")),
                                         weapon=weapon),
             success="Weapon fitted to the turret." if weapon else "Turret weapon taken off.")
+    return redirect("territory", member.campaign.pk, territory_id)
+
+
+@require_POST
+@campaign_page
+def factory_product(request: HttpRequest, member: Membership, territory_id: int
+                    ) -> HttpResponse:
+    """Choose or refit a factory's product line (seed, "Factory"; R-ECO-9)."""
+    from economy.services.buildings import factory_set_product
+
+    player = _own(member)
+    codes = [c for c in request.POST.getlist("product") if c]
+    outcome = attempt(request, lambda: factory_set_product(
+        player=player, building_id=optional_int(request.POST.get("building")),
+        product=codes))
+    if outcome.ok:
+        from django.contrib import messages
+
+        factory = outcome.value
+        messages.success(request, f"The factory will refit to {_product_text(factory.next_product)}"
+                         " during its next active activity phase." if factory.next_product
+                         else f"Product line: {_product_text(factory.product)}.")
     return redirect("territory", member.campaign.pk, territory_id)

@@ -36,6 +36,8 @@ campaign_pages = [
          name="territory-activate"),
     path("territories/<int:territory_id>/turret/", territory_pages.turret,
          name="territory-turret"),
+    path("territories/<int:territory_id>/product/", territory_pages.factory_product,
+         name="territory-product"),
     path("territories/<int:territory_id>/energy/", territory_pages.energy_preview,
          name="territory-energy"),
     path("economy/", economy_pages.economy, name="economy"),

@@ -143,3 +143,62 @@ def test_territory_page_with_kits_has_bounded_queries(web_client, running_campai
     with django_assert_max_num_queries(25):
         assert client.get(f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
                           ).status_code == 200
+
+
+# --------------------------------------------------------------------------- factory
+
+
+def _factory(territory: Territory, product: str = "") -> Building:
+    x, y = _free_square(territory)
+    return Building.objects.create(territory=territory, kind="factory", x=x, y=y,
+                                   hit_points=30, product=product)
+
+
+def test_choose_then_refit_a_factory_product_line(web_client, running_campaign, alice) -> None:
+    """Seed, "Factory": "You have to choose what kind of product the factory assembles
+    when building it. It can be re-fitted, but you need to spend a whole activity turn"
+    (R-ECO-9: a factory without a line takes one at once; a change is a refit)."""
+    _set_phase(running_campaign, "activity")
+    home = _home(running_campaign, alice)
+    factory = _factory(home)
+    client = web_client(alice)
+    base = f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+    assert b"Product line: none chosen" in client.get(base).content
+    done = client.post(base + "product/", {"building": factory.pk,
+                                           "product": ["vehicle:golem"]}, follow=True)
+    assert b"Product line: Golem" in done.content
+    factory.refresh_from_db()
+    assert (factory.product, factory.next_product) == ("vehicle:golem", "")
+    refit = client.post(base + "product/", {"building": factory.pk,
+                                            "product": ["building:warehouse"]}, follow=True)
+    assert b"refitting to Warehouse kit" in refit.content
+    factory.refresh_from_db()
+    assert (factory.product, factory.next_product) == ("vehicle:golem", "building:warehouse")
+
+
+def test_a_mixed_product_line_is_refused(web_client, running_campaign, alice) -> None:
+    """Seed, "Factory": elements for either one building, two vehicles, or five kinds of
+    exo-armor, weapons or equipment — not a mix."""
+    _set_phase(running_campaign, "activity")
+    home = _home(running_campaign, alice)
+    factory = _factory(home)
+    page = web_client(alice).post(
+        f"/campaigns/{running_campaign.pk}/territories/{home.pk}/product/",
+        {"building": factory.pk, "product": ["vehicle:golem", "building:warehouse"]},
+        follow=True)
+    assert b'class="error"' in page.content and b"not a mix" in page.content
+    factory.refresh_from_db()
+    assert factory.product == ""
+
+
+def test_territory_page_with_factories_has_bounded_queries(web_client, running_campaign, alice,
+                                                           django_assert_max_num_queries
+                                                           ) -> None:
+    _set_phase(running_campaign, "activity")
+    home = _home(running_campaign, alice)
+    for product in ("", "vehicle:golem", "weapon:machine_gun;weapon:cannon"):
+        _factory(home, product)
+    client = web_client(alice)
+    with django_assert_max_num_queries(25):
+        page = client.get(f"/campaigns/{running_campaign.pk}/territories/{home.pk}/")
+    assert b"Machine Gun, Cannon" in page.content
