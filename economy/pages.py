@@ -58,6 +58,10 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
                  .select_related("territory"))
     for w in loose:
         w.label = _weapon_label(w.weapon, w.templates)
+    own_units = list(Unit.objects.filter(player=player, status=Unit.Status.READY)
+                     .select_related("territory").order_by("pk"))
+    own_operatives = list(Operative.objects.filter(player=player, alive=True)
+                          .select_related("territory").order_by("pk"))
     for t in [*trades, *inbox]:
         t.give_text = _side_text(t.give)
         t.receive_text = _side_text(t.receive)
@@ -86,6 +90,8 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
         "passages_given": [p for p in passages if p.grantor_id == player.pk],
         "passages_received": [p for p in passages if p.grantee_id == player.pk],
         "artifacts": artifacts, "laboratories": laboratories,
+        "own_units": own_units, "own_operatives": own_operatives,
+        "qualities": [("", "raw"), ("refined", "refined"), ("pure", "pure")],
     })
 
 
@@ -94,11 +100,15 @@ def _side_text(side: dict[str, Any]) -> str:
     if side.get("credits"):
         parts.append(f"{side['credits']} SC")
     for r in side.get("resources") or []:
-        parts.append(f"{r.get('units')} {str(r.get('resource', '')).replace('_', ' ')}")
+        quality = "refined " if r.get("refined") else "pure " if r.get("pure") else ""
+        parts.append(f"{r.get('units')} {quality}"
+                     f"{str(r.get('resource', '')).replace('_', ' ')}")
     if side.get("weapons"):
         parts.append(f"{len(side['weapons'])} weapon(s)")
     if side.get("units"):
         parts.append(f"{len(side['units'])} unit(s)")
+    if side.get("operatives"):
+        parts.append(f"{len(side['operatives'])} operative(s)")
     return ", ".join(parts) or "nothing"
 
 
@@ -172,18 +182,47 @@ def ship(request: HttpRequest, member: Membership) -> HttpResponse:
     return redirect("economy", member.campaign.pk)
 
 
+def _ids(request: HttpRequest, name: str) -> list[int]:
+    return [v for v in (optional_int(x) for x in request.POST.getlist(name)) if v]
+
+
+def _resource_line(request: HttpRequest, prefix: str) -> list[dict[str, Any]]:
+    """One resource line of a trade side from the form (`<prefix>_res_*` fields): none
+    when no resource or units were chosen."""
+    resource = request.POST.get(f"{prefix}_res_resource", "")
+    units = optional_int(request.POST.get(f"{prefix}_res_units"))
+    if not resource or not units:
+        return []
+    quality = request.POST.get(f"{prefix}_res_quality", "")
+    return [{"territory": optional_int(request.POST.get(f"{prefix}_res_territory")),
+             "resource": resource, "units": units,
+             "refined": quality == "refined", "pure": quality == "pure"}]
+
+
+def _trade_side(request: HttpRequest, prefix: str, deliver_field: str) -> dict[str, Any]:
+    """A side of a trade as `economy.services.trades._clean_side` reads it: credits,
+    resources, weapons, units, operatives and the territory receiving the goods."""
+    side: dict[str, Any] = {"credits": optional_int(request.POST.get(f"{prefix}_credits")) or 0}
+    resources = _resource_line(request, prefix)
+    if resources:
+        side["resources"] = resources
+    for key in ("weapons", "units", "operatives"):
+        ids = _ids(request, f"{prefix}_{key}")
+        if ids:
+            side[key] = ids
+    if len(side) > 1:
+        side["deliver_to"] = optional_int(request.POST.get(deliver_field))
+    return side
+
+
 @require_POST
 @campaign_page
 def trade_new(request: HttpRequest, member: Membership) -> HttpResponse:
     from economy.services.trades import trade_create
 
     player = seat(member)
-    give: dict[str, Any] = {"credits": optional_int(request.POST.get("give_credits")) or 0}
-    weapons = [w for w in (optional_int(v) for v in request.POST.getlist("give_weapons")) if w]
-    if weapons:
-        give["weapons"] = weapons
-        give["deliver_to"] = optional_int(request.POST.get("deliver_to"))
-    receive = {"credits": optional_int(request.POST.get("receive_credits")) or 0}
+    give = _trade_side(request, "give", "deliver_to")
+    receive = _trade_side(request, "receive", "receive_deliver_to")
     attempt(request, lambda: trade_create(player=player,
                                           to_player=optional_int(request.POST.get("to_player")),
                                           give=give, receive=receive),

@@ -90,3 +90,82 @@ def test_trade_offer_then_accept(web_client, running_campaign, alice, bob) -> No
     assert trade.status == "accepted"
     bob_seat.refresh_from_db()
     assert bob_seat.credits == 1050
+
+
+def test_trade_offer_with_units_operatives_and_resources(web_client, running_campaign, alice,
+                                                         bob) -> None:
+    """Seed, "Commercial phase": "you can also trade resources or services with your
+    different opponents" (R-ECO-15, R-ECO-20: goods change hands at once)."""
+    base = f"/campaigns/{running_campaign.pk}"
+    a_seat = running_campaign.players.get(user=alice)
+    b_seat = running_campaign.players.get(user=bob)
+    mine, theirs = _home(running_campaign, alice), _home(running_campaign, bob)
+    unit = Unit.objects.create(player=a_seat, territory=mine, model="golem")
+    op = Operative.objects.create(player=a_seat, territory=mine, klass="soldier", name="Vex")
+    from django.db import transaction
+
+    from economy.services.storage import add_stock
+
+    with transaction.atomic():
+        add_stock(territory=theirs, key=("minerals", True, False), units=2)
+    client = web_client(alice)
+    page = client.get(base + "/economy/")
+    assert b"Vex on" in page.content and b'name="receive_res_resource"' in page.content
+    client.post(base + "/trades/new/", {
+        "to_player": b_seat.pk, "give_credits": 0, "give_units": [unit.pk],
+        "give_operatives": [op.pk], "deliver_to": theirs.pk,
+        "receive_credits": 5, "receive_res_resource": "minerals", "receive_res_units": 2,
+        "receive_res_quality": "refined", "receive_res_territory": theirs.pk,
+        "receive_deliver_to": mine.pk})
+    trade = Trade.objects.get()
+    assert trade.give["units"] == [unit.pk] and trade.give["operatives"] == [op.pk]
+    assert trade.give["deliver_to"] == theirs.pk
+    assert trade.receive["resources"] == [{"territory": theirs.pk, "resource": "minerals",
+                                           "refined": True, "pure": False, "units": 2}]
+    assert trade.receive["deliver_to"] == mine.pk
+    inbox = web_client(bob).get(base + "/economy/").content
+    assert b"1 unit(s), 1 operative(s)" in inbox and b"2 refined minerals" in inbox
+
+
+def test_trade_offer_of_goods_you_lack_is_refused(web_client, running_campaign, alice, bob
+                                                  ) -> None:
+    base = f"/campaigns/{running_campaign.pk}"
+    b_seat = running_campaign.players.get(user=bob)
+    mine, theirs = _home(running_campaign, alice), _home(running_campaign, bob)
+    page = web_client(alice).post(base + "/trades/new/", {
+        "to_player": b_seat.pk, "give_res_resource": "minerals", "give_res_units": 500,
+        "give_res_territory": mine.pk, "deliver_to": theirs.pk}, follow=True)
+    assert b'class="error"' in page.content and b"does not have 500 units" in page.content
+    assert not Trade.objects.exists()
+
+
+def test_trade_accept_moves_units_and_operatives(web_client, running_campaign, alice, bob
+                                                 ) -> None:
+    base = f"/campaigns/{running_campaign.pk}"
+    a_seat = running_campaign.players.get(user=alice)
+    b_seat = running_campaign.players.get(user=bob)
+    mine, theirs = _home(running_campaign, alice), _home(running_campaign, bob)
+    unit = Unit.objects.create(player=a_seat, territory=mine, model="golem")
+    op = Operative.objects.create(player=a_seat, territory=mine, klass="soldier")
+    web_client(alice).post(base + "/trades/new/", {
+        "to_player": b_seat.pk, "give_units": [unit.pk], "give_operatives": [op.pk],
+        "deliver_to": theirs.pk})
+    web_client(bob).post(base + f"/trades/{Trade.objects.get().pk}/accept/")
+    unit.refresh_from_db()
+    op.refresh_from_db()
+    assert (unit.player_id, unit.territory_id) == (b_seat.pk, theirs.pk)
+    assert (op.player_id, op.territory_id) == (b_seat.pk, theirs.pk)
+
+
+def test_economy_page_with_trade_goods_has_bounded_queries(web_client, running_campaign, alice,
+                                                           django_assert_max_num_queries
+                                                           ) -> None:
+    a_seat = running_campaign.players.get(user=alice)
+    mine = _home(running_campaign, alice)
+    for i in range(3):
+        Unit.objects.create(player=a_seat, territory=mine, model="golem")
+        Operative.objects.create(player=a_seat, territory=mine, klass="soldier", name=f"O{i}")
+        Weapon.objects.create(player=a_seat, territory=mine, weapon="machine_gun")
+    client = web_client(alice)
+    with django_assert_max_num_queries(22):
+        assert client.get(f"/campaigns/{running_campaign.pk}/economy/").status_code == 200
