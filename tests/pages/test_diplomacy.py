@@ -55,7 +55,7 @@ def test_economy_page_with_passages_has_bounded_queries(web_client, running_camp
     grant_passage(grantor=b, grantee=a, territories=[_home(running_campaign, bob)])
     _artifact_on(_home(running_campaign, alice))
     client = web_client(alice)
-    with django_assert_max_num_queries(20):
+    with django_assert_max_num_queries(24):
         assert client.get(f"/campaigns/{running_campaign.pk}/economy/").status_code == 200
 
 
