@@ -162,3 +162,86 @@ def battle_retry(request: HttpRequest, member: Membership, battle_id: int) -> Ht
             success="The battle's job was queued again.")
     target = "umpire" if request.POST.get("back") == "umpire" else "battles"
     return redirect(target, member.campaign.pk)
+
+
+# --------------------------------------------------------------------------- odds
+
+ODDS_SIDES = (("you", "You win"), ("enemy", "The enemy wins"), ("none", "Nobody wins"))
+
+
+def _odds_view(item: Any) -> Any:
+    """An odds request with its result as percentages for the template."""
+    result = item.result or {}
+    wins = result.get("win_probability") or {}
+    lost = result.get("expected_units_lost") or {}
+    item.rows = [(label, round(100 * float(wins.get(key, 0)), 1)) for key, label in ODDS_SIDES
+                 if key in wins]
+    item.lost = [(label, round(float(lost[key]), 2)) for key, label in
+                 (("you", "your units"), ("enemy", "enemy units")) if key in lost]
+    item.pending = item.status in ("queued", "running")
+    return item
+
+
+def odds_context(member: Membership, names: dict[int, str]) -> dict[str, Any]:
+    """The odds section of the orders page: the caller's last requests and the form
+    (own ready, piloted units; any territory; an optional hypothetical enemy)."""
+    from battles.models import OddsRequest
+    from campaign.rules import tables
+    from economy.models import Unit
+
+    player = member.player
+    recent = [_odds_view(o) for o in OddsRequest.objects.filter(player=player)
+              .select_related("territory").order_by("-id")[:3]]
+    units = list(Unit.objects.filter(player=player, status=Unit.Status.READY,
+                                     pilot__isnull=False).select_related("pilot")
+                 .order_by("pk"))
+    for u in units:
+        u.where = names.get(u.territory_id, "off the map")
+    return {"odds_recent": recent, "odds_units": units,
+            "odds_territories": sorted(names.items(), key=lambda p: p[1]),
+            "odds_vehicles": list(tables.VEHICLES.values()),
+            "odds_classes": list(tables.PILOT_CLASSES.values()),
+            "odds_weapons": [w for w in tables.WEAPONS.values() if w.type != "equipment"],
+            "odds_max": member.campaign.settings.odds_max_simulations,
+            "odds_levels": range(1, tables.MAX_LEVEL + 1)}
+
+
+@require_POST
+@campaign_page
+def odds_new(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Ask for a Monte Carlo estimate (battles.services.odds.request_odds, R-BJ-8)."""
+    from django.urls import reverse
+
+    from battles.services.odds import request_odds
+    from campaign.pages.common import optional_int, seat
+
+    player = seat(member)
+    enemy = None
+    model = request.POST.get("enemy_model", "")
+    if model:
+        weapon = request.POST.get("enemy_weapon", "")
+        enemy = [{"model": model, "pilot_class": request.POST.get("enemy_class", "soldier"),
+                  "pilot_level": optional_int(request.POST.get("enemy_level")) or 1,
+                  "weapons": [weapon] if weapon else []}]
+    units = [u for u in (optional_int(v) for v in request.POST.getlist("units")) if u]
+    attempt(request, lambda: request_odds(
+        player=player, territory_id=optional_int(request.POST.get("territory")),
+        unit_ids=units, enemy=enemy,
+        simulations=optional_int(request.POST.get("simulations"))),
+        success="Odds requested: the estimate appears below when the simulations finish.")
+    return redirect(reverse("orders", args=[member.campaign.pk]) + "#odds")
+
+
+@campaign_page
+def odds_status(request: HttpRequest, member: Membership, odds_id: int) -> HttpResponse:
+    """htmx: one odds request (polled while its job runs)."""
+    from battles.services.odds import odds_for
+    from campaign.errors import NotFound
+    from campaign.pages.common import seat
+
+    player = seat(member)
+    try:
+        item = odds_for(player=player, odds_id=odds_id)
+    except NotFound as exc:
+        raise Http404(exc.detail) from None
+    return render_campaign(request, member, "pages/_odds.html", {"o": _odds_view(item)})

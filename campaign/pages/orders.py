@@ -74,6 +74,9 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
                 .select_related("player__user", "destination", "origin")
                 .order_by("-turn", "id")[:50])
     ctx["past"] = past
+    from battles.pages import odds_context
+
+    ctx.update(odds_context(member, names))
     return render_campaign(request, member, "pages/orders.html", ctx)
 
 
