@@ -101,11 +101,7 @@ class BattleParticipant(models.Model):
 class OddsRequest(models.Model):
     """A player's Monte Carlo estimate of a battle they could fight (one background job)."""
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
-        FAILED = "failed", "Failed"
+    Status = Battle.Status  # the same job life cycle as a battle's
 
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE,
                                  related_name="odds_requests")
