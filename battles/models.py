@@ -1,4 +1,4 @@
-"""Battle records. The rules engine itself lives in battles/engine/ (no Django)."""
+"""Battle records. The rules engines live in battles/rulesets/<name>/ (no Django)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Pure Python (no Django), read by the battle report page. The engine's log already
 holds every position: the `deploy` entry gives each unit's and building's starting
 point (inches; the 32"x32" map of 16x16 two-inch squares, with the 4" retreat corridor
-around it, see `battles.engine.geometry`), `move`, `assault` and `warp` carry the
+around it, see the engine's `geometry`), `move`, `assault` and `warp` carry the
 destination, `ram` the distance run toward its target; `retreat`/`withdraw` take a unit
 off the field and `damage` says when a unit or building is destroyed. A failed warp
 (its roll's effects hold `no_warp`) leaves the unit where it was.
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from battles.engine.geometry import CORRIDOR, MAP_SIZE, SQUARE
+from battles.rulesets.unlimit3d8.engine.geometry import CORRIDOR, MAP_SIZE, SQUARE
 
 Point = tuple[float, float]
 MOVES_WITH_TO = ("move", "assault", "warp")

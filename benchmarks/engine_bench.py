@@ -10,14 +10,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from battles.engine import (
+from battles.rulesets.unlimit3d8.engine import (
     BattleInput,
     BuildingInput,
     UnitInput,
     WeaponInput,
     resolve_battle,
 )
-from battles.engine.montecarlo import estimate_odds
+from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
 
 
 def typical_battle(seed: int = 1) -> BattleInput:

@@ -9,5 +9,5 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         # Importing the Celery app here (not in campaign/__init__.py) keeps the
-        # package importable without Django, so battles/engine can read campaign.rules.
+        # package importable without Django, so the rulesets can read campaign.rules.
         from campaign import celery  # noqa: F401

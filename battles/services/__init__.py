@@ -1,3 +1,3 @@
 """Services of the battles app: opening the tactical phase's battles, running them as
 jobs, recording results (losses, damage, ownership, retreats, XP), tabletop results and
-odds. The rules engine they hand battles to is the pure-Python `battles.engine`."""
+odds. The engines live in `battles.rulesets`."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from battles.engine.model import (
+from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BuildingInput,
     CargoInput,

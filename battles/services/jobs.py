@@ -20,8 +20,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from battles.engine.model import BattleInput, BattleResult
 from battles.models import Battle, BattleRecord
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
 from campaign.errors import Conflict, NotFound
 from campaign.models import Campaign, Event
 from campaign.services.journal import record_event
@@ -36,7 +36,7 @@ DELAY_ENV = "BATTLE_TEST_DELAY_SECONDS"
 
 
 def default_resolver(battle_input: BattleInput) -> BattleResult:
-    from battles.engine.resolve import resolve_battle
+    from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
     return resolve_battle(battle_input)
 

@@ -18,8 +18,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from battles.engine.model import BattleInput, UnitInput, WeaponInput
 from battles.models import Battle, OddsRequest
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
 from battles.services.inputs import building_input, unit_input
 from battles.services.seeds import derived_seed
 from campaign.errors import InvalidInput, NotFound
@@ -137,12 +137,12 @@ def _enqueue(odds_id: int) -> None:
 
 def _simulate(battle: BattleInput, n: int, seed: int) -> dict[str, Any]:
     try:
-        from battles.engine.montecarlo import estimate_odds
+        from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
     except ImportError:  # pragma: no cover - the engine ships montecarlo
         estimate_odds = None
     if estimate_odds is not None:
         return estimate_odds(battle, n, seed)
-    from battles.engine.resolve import resolve_battle
+    from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
     wins: dict[str, int] = dict.fromkeys([*battle.sides, "none"], 0)
     for i in range(n):

@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.engine.model import MissileInput
 from battles.models import Battle, BattleParticipant
+from battles.rulesets.unlimit3d8.engine.model import MissileInput
 from battles.services.inputs import battle_input, cargo_inputs, side_key
 from battles.services.seeds import derived_random, derived_seed
 from campaign.models import Campaign, Order, Player

@@ -24,8 +24,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from battles.engine.model import BattleResult
 from battles.models import Battle, BattleParticipant, BattleRecord
+from battles.rulesets.unlimit3d8.engine.model import BattleResult
 from battles.services.experience import award_discovery_xp, award_xp, battle_xp_kinds
 from battles.services.opening import _adjacency, take_territory
 from campaign.models import Campaign, Order, Player

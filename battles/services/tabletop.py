@@ -12,8 +12,8 @@ from typing import Any
 
 from django.db import transaction
 
-from battles.engine.model import FATES
 from battles.models import Battle
+from battles.rulesets.unlimit3d8.engine.model import FATES
 from battles.services.experience import SURVIVED, bonus_kinds
 from battles.services.recording import record_result
 from campaign.access import Membership

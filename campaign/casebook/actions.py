@@ -583,7 +583,7 @@ def do_run_job(ctx: Ctx, params: dict[str, Any]) -> Any:
     run = service("battles.services.jobs.run_battle_job")
     import logging
 
-    from battles.engine.resolve import resolve_battle
+    from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
     battle = _battle_of(ctx, params["territory"])
     jobs_log = logging.getLogger("battles.services.jobs")

@@ -1,4 +1,4 @@
-"""`battle` steps: a fight in the real engine (battles/engine), with the case's dice.
+"""`battle` steps: a fight in the real engine (Unlimit3d 8), with the case's dice.
 
 Two ways: `script` plays the listed turns one by one through the engine's own turn
 (`play_turn`: CDT removal, turrets, the action, its CDT) with the scripted action as the
@@ -31,7 +31,7 @@ class IllegalAction(Exception):
 
 
 def _weapons(raw: list[Any]) -> tuple[Any, ...]:
-    from battles.engine.model import WeaponInput
+    from battles.rulesets.unlimit3d8.engine.model import WeaponInput
 
     out = []
     for item in raw or []:
@@ -41,7 +41,7 @@ def _weapons(raw: list[Any]) -> tuple[Any, ...]:
 
 
 def battle_input(spec: dict[str, Any], seed: int = 0) -> Any:
-    from battles.engine.model import (
+    from battles.rulesets.unlimit3d8.engine.model import (
         BattleInput,
         BuildingInput,
         CargoInput,
@@ -100,7 +100,7 @@ def _point(value: Any) -> tuple[float, float]:
 
 def make_action(step: dict[str, Any]) -> Any:
     """The engine action object a script step describes."""
-    from battles.engine import actions as A
+    from battles.rulesets.unlimit3d8.engine import actions as A
 
     do = step.get("do", "pass")
     unit = str(step.get("unit", ""))
@@ -204,16 +204,16 @@ def state_view(state: Any) -> dict[str, Any]:
 
 
 def run_battle(ctx: Ctx, spec: dict[str, Any]) -> dict[str, Any]:
-    from battles.engine.actions.errors import IllegalActionError
-    from battles.engine.dice import ForcedDice
-    from battles.engine.policy import BattleView
-    from battles.engine.resolve import build_state, resolve_battle
-    from battles.engine.turn import play_turn
+    from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+    from battles.rulesets.unlimit3d8.engine.dice import ForcedDice
+    from battles.rulesets.unlimit3d8.engine.policy import BattleView
+    from battles.rulesets.unlimit3d8.engine.resolve import build_state, resolve_battle
+    from battles.rulesets.unlimit3d8.engine.turn import play_turn
 
     dice = ctx.dice if ctx.dice is not None else ForcedDice([])
     battle = battle_input(spec, seed=int(spec.get("seed", 0)))
     if spec.get("resolve"):
-        from battles.engine.policy import policies_by_side
+        from battles.rulesets.unlimit3d8.engine.policy import policies_by_side
 
         try:
             factory = policies_by_side(dict(spec.get("policies") or {}))

@@ -120,8 +120,8 @@ def q_weapon(ctx: Ctx, p: dict[str, Any]) -> Any:
 @query("unit_card")
 def q_unit_card(ctx: Ctx, p: dict[str, Any]) -> Any:
     """The unit card the battle engine computes for a vehicle, pilot and weapons."""
-    from battles.engine.card import build_card
-    from battles.engine.model import UnitInput, WeaponInput
+    from battles.rulesets.unlimit3d8.engine.card import build_card
+    from battles.rulesets.unlimit3d8.engine.model import UnitInput, WeaponInput
 
     weapons = []
     for raw in p.get("weapons") or []:

@@ -66,7 +66,7 @@ def campaign_dice(campaign: Campaign, purpose: str):
     try:
         from campaign.dice import campaign_dice as _campaign_dice
     except ImportError:  # pragma: no cover - until campaign/dice.py lands
-        from battles.engine.dice import Dice
+        from battles.rulesets.unlimit3d8.engine.dice import Dice
 
         return Dice(stable_seed(campaign.seed, campaign.pk, purpose))
     return _campaign_dice(campaign, purpose)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from battles.engine.model import BattleInput, BattleResult, UnitOutcome, XpEvent
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult, UnitOutcome, XpEvent
 from campaign.models import Campaign, PhaseChange, Player
 from campaign.rules import tables as T
 from economy.models import Building, Operative, Unit, Weapon

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from battles.engine.model import BattleInput, CargoOutcome
 from battles.models import Battle
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, CargoOutcome
 from battles.services import jobs
 from battles.services.opening import open_battles
 from campaign.models import Event, Player

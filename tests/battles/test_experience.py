@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine.model import BattleInput
+from battles.rulesets.unlimit3d8.engine.model import BattleInput
 from battles.services import jobs
 from battles.services.experience import battle_xp_kinds, bonus_kinds
 from battles.services.opening import open_battles

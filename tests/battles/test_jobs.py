@@ -55,8 +55,8 @@ def test_a_job_delivered_twice_records_once(world):
 
 def test_two_deliveries_racing_past_the_claim_still_record_once(world):
     """Both runs resolve (a redelivery while the first still runs); the record decides."""
-    from battles.engine.model import BattleInput
-    from battles.engine.resolve import resolve_battle
+    from battles.rulesets.unlimit3d8.engine.model import BattleInput
+    from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
     from battles.services.recording import record_result
 
     _w, battle = one_battle(world)

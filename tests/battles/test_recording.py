@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from battles.engine.model import BattleInput
 from battles.models import Battle
+from battles.rulesets.unlimit3d8.engine.model import BattleInput
 from battles.services import jobs
 from battles.services.opening import open_battles
 from economy.models import Building, Operative, Unit

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from battles.engine.dice import ForcedDice
+from battles.rulesets.unlimit3d8.engine.dice import ForcedDice
 from campaign.models import Event
 from campaign.services import clock
 from economy.models import Building, Stock, Unit, Weapon

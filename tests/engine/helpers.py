@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from battles.engine.dice import ForcedDice
-from battles.engine.model import (
+from battles.rulesets.unlimit3d8.engine.dice import ForcedDice
+from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BuildingInput,
     CargoInput,
@@ -14,8 +14,8 @@ from battles.engine.model import (
     UnitInput,
     WeaponInput,
 )
-from battles.engine.resolve import build_state
-from battles.engine.state import BattleState
+from battles.rulesets.unlimit3d8.engine.resolve import build_state
+from battles.rulesets.unlimit3d8.engine.state import BattleState
 
 RED, BLUE = "red", "blue"
 
@@ -61,7 +61,7 @@ class Script:
         self.actions = list(actions)
 
     def choose(self, view: Any, side: str) -> Any:
-        from battles.engine.actions import Pass
+        from battles.rulesets.unlimit3d8.engine.actions import Pass
         if not self.actions:
             return Pass(unit="")
         unit = view.state.units.get(self.actions[0].unit)

@@ -1,7 +1,7 @@
 """The unit card (seed, "The Unit Card", move table, weapons and templates)."""
 
-from battles.engine.card import build_card
-from battles.engine.model import UnitInput, WeaponInput
+from battles.rulesets.unlimit3d8.engine.card import build_card
+from battles.rulesets.unlimit3d8.engine.model import UnitInput, WeaponInput
 
 
 def card(vehicle, weapons=(), level=1, cls="soldier", shield=None):

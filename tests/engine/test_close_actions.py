@@ -2,7 +2,7 @@
 
 import pytest
 
-from battles.engine.actions import (
+from battles.rulesets.unlimit3d8.engine.actions import (
     CloseCombat,
     Move,
     Order,
@@ -12,7 +12,7 @@ from battles.engine.actions import (
     Tackle,
     perform,
 )
-from battles.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from tests.engine.helpers import BLUE, RED, rolls, state, unit
 
 

@@ -4,9 +4,9 @@ battle replays bit-for-bit from its inputs and seed")."""
 import json
 import random
 
-from battles.engine.model import BattleInput, UnitInput, WeaponInput
-from battles.engine.montecarlo import estimate_odds
-from battles.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
+from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
 LOADOUTS = [
     ("paladin", ("cannon", "machine_gun")), ("minotaur", ("grappling_arms", "beamer")),

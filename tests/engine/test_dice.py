@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from battles.engine.dice import Dice, DiceExhaustedError, ForcedDice, Roll
+from battles.rulesets.unlimit3d8.engine.dice import Dice, DiceExhaustedError, ForcedDice, Roll
 
 
 def test_roll_has_three_named_dice_and_a_total():

@@ -4,7 +4,7 @@ and Force Field building texts, the Bandit's bonus-XP list."""
 
 import pytest
 
-from battles.engine.actions import (
+from battles.rulesets.unlimit3d8.engine.actions import (
     Assault,
     CloseCombat,
     EnterBunker,
@@ -14,9 +14,9 @@ from battles.engine.actions import (
     Retreat,
     perform,
 )
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.model import BuildingInput, CargoInput
-from battles.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.model import BuildingInput, CargoInput
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 from tests.engine.helpers import BLUE, RED, battle, scripted, state, unit
 
 CRATE = CargoInput("c1", 5, 5, resource="precious_metal", units=10)  # centre (11, 11)
@@ -75,7 +75,7 @@ def test_if_a_lorry_is_destroyed_its_cargo_is_lost_a_carrier_drops_it():
                 unit("r", RED, at=(30.0, 30.0))],
                cargo=[CRATE, CargoInput("c2", 5, 6, "gas", 10)])
     perform(st, st.units["m"], Lift("m", "c1"))
-    from battles.engine.damage import deal_damage
+    from battles.rulesets.unlimit3d8.engine.damage import deal_damage
     deal_damage(st, st.units["lorry"], 99, ignore=None, attacker=None, source="test")
     assert st.cargo["c1"].lost
     st.units["m"].pos = (11.0, 13.0)
@@ -172,7 +172,7 @@ def test_they_get_out_with_a_move_and_an_assault_never_enters():
 def test_occupants_step_out_when_the_bunker_falls():
     st = bunker_state()
     perform(st, st.units["e0"], EnterBunker("e0", "bk"))
-    from battles.engine.damage import deal_damage
+    from battles.rulesets.unlimit3d8.engine.damage import deal_damage
     deal_damage(st, st.buildings["bk"], 99, ignore=None, attacker=None, source="test")
     assert st.units["e0"].in_bunker is None and st.units["e0"].lost == 0
 
@@ -193,7 +193,7 @@ def test_the_force_field_falls_only_with_its_fourth_generator():
                                                    (13.0, 13.0)}
     with pytest.raises(IllegalActionError, match="generators"):
         perform(st, st.units["a"], RangedAttack("a", "cannon", "ff", "building"))
-    from battles.engine.damage import deal_damage, effective_armor
+    from battles.rulesets.unlimit3d8.engine.damage import deal_damage, effective_armor
     d = st.units["d"]
     assert effective_armor(st, d, None) == 5 + 5
     for g in gens[:3]:

@@ -3,11 +3,11 @@ Missile silo; R-BAT-27)."""
 
 import pytest
 
-from battles.engine.actions import Designate, Order, perform
-from battles.engine.actions.designation import missiles_due
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.model import BuildingInput, MissileInput
-from battles.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.actions import Designate, Order, perform
+from battles.rulesets.unlimit3d8.engine.actions.designation import missiles_due
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.model import BuildingInput, MissileInput
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 from tests.engine.helpers import BLUE, RED, battle, scripted, state, unit
 
 DESIGNATOR = ("lycaon", ["machine_gun", "designator"])

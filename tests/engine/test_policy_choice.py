@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from battles.engine.policy import DefaultPolicy, HoldPolicy, policies_by_side
+from battles.rulesets.unlimit3d8.engine.policy import DefaultPolicy, HoldPolicy, policies_by_side
 
 
 def test_each_side_gets_the_named_policy_and_the_default_otherwise():

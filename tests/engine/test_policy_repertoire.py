@@ -6,7 +6,7 @@ import json
 import random
 from collections import Counter
 
-from battles.engine.model import (
+from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BuildingInput,
     CargoInput,
@@ -14,7 +14,7 @@ from battles.engine.model import (
     UnitInput,
     WeaponInput,
 )
-from battles.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
 ATTACKERS = [
     ("lycaon", ("warp_drive", "machine_gun")), ("lycaon", ("thunder_wire", "machine_gun")),
@@ -78,8 +78,8 @@ def test_rich_battles_replay_bit_for_bit():
 def test_default_policy_tackles_a_container_thief_in_contact():
     """R-BAT-31: a thief carrying a container off is worth immobilizing ("A unit can be used
     to tackle and imobilize another")."""
-    from battles.engine.actions import Lift, Tackle, perform
-    from battles.engine.policy import BattleView, DefaultPolicy
+    from battles.rulesets.unlimit3d8.engine.actions import Lift, Tackle, perform
+    from battles.rulesets.unlimit3d8.engine.policy import BattleView, DefaultPolicy
     from tests.engine.helpers import BLUE, RED, state, unit
 
     st = state([unit("g", RED, "golem", ["road_header"], level=3, at=(11.0, 12.6)),

@@ -6,14 +6,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-ENGINE = Path(__file__).resolve().parents[2] / "battles" / "engine"
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "battles" / "rulesets" / "unlimit3d8" / "engine"
 
 
 def test_engine_imports_without_django_drf_or_celery():
-    code = ("import sys, battles.engine, battles.engine.montecarlo, battles.engine.policy;"
+    engine = "battles.rulesets.unlimit3d8.engine"
+    code = (f"import sys, {engine}, {engine}.montecarlo, {engine}.policy;"
             "bad = [m for m in ('django', 'rest_framework', 'celery') if m in sys.modules];"
             "print(bad); sys.exit(1 if bad else 0)")
-    root = str(ENGINE.parents[1])
+    root = str(ROOT)
     proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True,
                           text=True, env={"PYTHONPATH": root})
     assert proc.returncode == 0, proc.stdout + proc.stderr

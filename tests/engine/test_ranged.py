@@ -3,9 +3,9 @@ force field (seed: "Ranged Attack (fight)", "Assault (Fight)", "Special Rules", 
 
 import pytest
 
-from battles.engine.actions import Assault, RangedAttack, perform
-from battles.engine.actions.attack import range_difficulty
-from battles.engine.model import BuildingInput
+from battles.rulesets.unlimit3d8.engine.actions import Assault, RangedAttack, perform
+from battles.rulesets.unlimit3d8.engine.actions.attack import range_difficulty
+from battles.rulesets.unlimit3d8.engine.model import BuildingInput
 from tests.engine.helpers import BLUE, RED, rolls, state, unit
 
 
@@ -172,7 +172,7 @@ def test_buildings_have_defense_0_but_range_increments_apply():
 
 @pytest.mark.parametrize("weapon", ["grappling_arms", "warp_drive"])
 def test_only_ranged_weapons_fire(weapon):
-    from battles.engine.actions.errors import IllegalActionError
+    from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
     st, s, _t = shooter_and_target([], weapon=weapon)
     with pytest.raises(IllegalActionError):
         perform(st, s, RangedAttack("s", weapon, "t"))

@@ -1,12 +1,12 @@
 """The battle loop, its end, retreats and XP events (seed, "Tactical phase", "Tactical
 Turn", "Level and experience" and the class bonus lists)."""
 
-from battles.engine.actions import Pass, RangedAttack, Retreat
-from battles.engine.dice import ForcedDice
-from battles.engine.model import BattleInput, BattleResult
-from battles.engine.policy import BattleView
-from battles.engine.resolve import resolve_battle
-from battles.engine.turn import play_turn
+from battles.rulesets.unlimit3d8.engine.actions import Pass, RangedAttack, Retreat
+from battles.rulesets.unlimit3d8.engine.dice import ForcedDice
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
+from battles.rulesets.unlimit3d8.engine.policy import BattleView
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.turn import play_turn
 from tests.engine.helpers import BLUE, RED, battle, state, unit
 
 

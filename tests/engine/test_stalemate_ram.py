@@ -7,11 +7,11 @@ either destroyed or retreat to an adjacent territory" (R-BAT-32: a side that can
 the other retreats; after `stalemate_rounds` quiet rounds the attackers withdraw).
 """
 
-from battles.engine.actions import Move, Ram, RangedAttack
-from battles.engine.geometry import distance
-from battles.engine.model import BattleInput, UnitInput
-from battles.engine.policy import BattleView, DefaultPolicy, _TargetInfo
-from battles.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.actions import Move, Ram, RangedAttack
+from battles.rulesets.unlimit3d8.engine.geometry import distance
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput
+from battles.rulesets.unlimit3d8.engine.policy import BattleView, DefaultPolicy, _TargetInfo
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
 from .helpers import BLUE, RED, battle, scripted, state, unit
 

@@ -1,9 +1,9 @@
 """Template effects in battle (seed, "General Templates", "Solid / Explosive", "Energy
 Only"): each shot at point blank (3") on a Lycaon (defense 16, armour 2, 15 HP)."""
 
-from battles.engine.actions import RangedAttack, perform
-from battles.engine.actions.attack import misfire_threshold, range_difficulty
-from battles.engine.turn import play_turn
+from battles.rulesets.unlimit3d8.engine.actions import RangedAttack, perform
+from battles.rulesets.unlimit3d8.engine.actions.attack import misfire_threshold, range_difficulty
+from battles.rulesets.unlimit3d8.engine.turn import play_turn
 from tests.engine.helpers import BLUE, RED, state, unit
 
 
@@ -65,13 +65,13 @@ def test_combustion_burns_one_point_each_turn_until_a_2cdt_action():
 
     class Hold:
         def choose(self, view, side):
-            from battles.engine.actions import Pass
+            from battles.rulesets.unlimit3d8.engine.actions import Pass
             return Pass(unit="")
 
         def turret_target(self, view, turret):
             return None
 
-    from battles.engine.policy import BattleView
+    from battles.rulesets.unlimit3d8.engine.policy import BattleView
     play_turn(st, BLUE, Hold(), BattleView(st))
     assert t.lost == before + 1
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from battles.engine.actions import Pass, Piracy, Warp, perform
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.model import BuildingInput, WeaponInput
-from battles.engine.policy import BattleView, DefaultPolicy
-from battles.engine.resolve import resolve_battle
-from battles.engine.turn import play_turn
+from battles.rulesets.unlimit3d8.engine.actions import Pass, Piracy, Warp, perform
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.model import BuildingInput, WeaponInput
+from battles.rulesets.unlimit3d8.engine.policy import BattleView, DefaultPolicy
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.turn import play_turn
 from tests.engine.helpers import BLUE, RED, battle, rolls, scripted, state, unit
 
 SUM12 = [4, 4, 4]  # Tech 10 (scientist level 1): sum 12 -> column x2 = 20

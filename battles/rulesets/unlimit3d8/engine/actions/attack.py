@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from battles.engine.card import WeaponCard, score
-from battles.engine.damage import Target, deal_damage, force_field_at, own_field
-from battles.engine.dice import Roll
-from battles.engine.geometry import Point, deviate, distance, increments
-from battles.engine.state import BattleState, BuildingState, UnitState
+from battles.rulesets.unlimit3d8.engine.card import WeaponCard, score
+from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage, force_field_at, own_field
+from battles.rulesets.unlimit3d8.engine.dice import Roll
+from battles.rulesets.unlimit3d8.engine.geometry import Point, deviate, distance, increments
+from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 from campaign.rules import tables as T
 
 Shooter = UnitState | BuildingState

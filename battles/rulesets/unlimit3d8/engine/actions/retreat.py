@@ -7,11 +7,11 @@ territory you control" / removed and reappears next Movement phase).
 
 from __future__ import annotations
 
-from battles.engine.actions.base import Retreat
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.damage import release_unit
-from battles.engine.geometry import edge_distance
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.base import Retreat
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.damage import release_unit
+from battles.rulesets.unlimit3d8.engine.geometry import edge_distance
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 
 
 def can_retreat(unit: UnitState) -> bool:

@@ -13,16 +13,16 @@ import math
 import random
 from typing import Any
 
-from battles.engine.card import build_card, turret_weapon_card
-from battles.engine.dice import Dice, DiceSource
-from battles.engine.geometry import (
+from battles.rulesets.unlimit3d8.engine.card import build_card, turret_weapon_card
+from battles.rulesets.unlimit3d8.engine.dice import Dice, DiceSource
+from battles.rulesets.unlimit3d8.engine.geometry import (
     attacker_slots,
     defender_slots,
     distance,
     edge_distance,
     square_centre,
 )
-from battles.engine.model import (
+from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BattleResult,
     BuildingOutcome,
@@ -31,10 +31,20 @@ from battles.engine.model import (
     UnitOutcome,
     XpEvent,
 )
-from battles.engine.options import merged
-from battles.engine.policy import BattleView, Policy, PolicyFactory, default_policy_factory
-from battles.engine.state import BattleState, BuildingState, CargoState, UnitState
-from battles.engine.turn import play_turn
+from battles.rulesets.unlimit3d8.engine.options import merged
+from battles.rulesets.unlimit3d8.engine.policy import (
+    BattleView,
+    Policy,
+    PolicyFactory,
+    default_policy_factory,
+)
+from battles.rulesets.unlimit3d8.engine.state import (
+    BattleState,
+    BuildingState,
+    CargoState,
+    UnitState,
+)
+from battles.rulesets.unlimit3d8.engine.turn import play_turn
 from campaign.rules import tables as T
 
 MIN_DEPLOY_DISTANCE = 4.0

@@ -19,12 +19,12 @@ active force field is stopped and does nothing.
 
 from __future__ import annotations
 
-from battles.engine.actions.base import Designate
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.ranged import live_target
-from battles.engine.damage import Target, deal_damage, force_field_at
-from battles.engine.geometry import distance
-from battles.engine.state import BattleState, PendingMissile, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.base import Designate
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
+from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage, force_field_at
+from battles.rulesets.unlimit3d8.engine.geometry import distance
+from battles.rulesets.unlimit3d8.engine.state import BattleState, PendingMissile, UnitState
 from campaign.rules import tables as T
 
 

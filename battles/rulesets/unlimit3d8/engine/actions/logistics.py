@@ -26,12 +26,12 @@ bunker is destroyed its occupants step out unharmed.
 
 from __future__ import annotations
 
-from battles.engine.actions.attack import in_contact
-from battles.engine.actions.base import EnterBunker, Lift
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.move import check_move, move_cdt, relocate
-from battles.engine.geometry import distance, stop_short
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import in_contact
+from battles.rulesets.unlimit3d8.engine.actions.base import EnterBunker, Lift
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.move import check_move, move_cdt, relocate
+from battles.rulesets.unlimit3d8.engine.geometry import distance, stop_short
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 from campaign.rules import tables as T
 
 LORRY_REACH_INCHES = 1.0  # "If the Lorry is within 1 inch of the unit"

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import math
 
-from battles.engine.actions.attack import in_contact, skill_test
-from battles.engine.actions.base import Warp
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.move import relocate
-from battles.engine.damage import Target, deal_damage
-from battles.engine.geometry import clamp, distance
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import in_contact, skill_test
+from battles.rulesets.unlimit3d8.engine.actions.base import Warp
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.move import relocate
+from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage
+from battles.rulesets.unlimit3d8.engine.geometry import clamp, distance
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 from campaign.rules import formulas as F
 from campaign.rules import tables as T
 

@@ -9,10 +9,10 @@ must be in contact; a repair costs the arms' cool-down.
 
 from __future__ import annotations
 
-from battles.engine.actions.attack import in_contact, skill_test
-from battles.engine.actions.base import Repair
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import in_contact, skill_test
+from battles.rulesets.unlimit3d8.engine.actions.base import Repair
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 from campaign.rules import formulas as F
 from campaign.rules import tables as T
 

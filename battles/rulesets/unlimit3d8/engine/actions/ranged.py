@@ -9,13 +9,13 @@ The cool-down of a shot is the weapon's card cool-down (seed, card I).
 
 from __future__ import annotations
 
-from battles.engine.actions.attack import fire, target_of
-from battles.engine.actions.base import Assault, RangedAttack
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.move import check_move, move_cdt, relocate
-from battles.engine.card import WeaponCard
-from battles.engine.damage import Target
-from battles.engine.state import BattleState, BuildingState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import fire, target_of
+from battles.rulesets.unlimit3d8.engine.actions.base import Assault, RangedAttack
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.move import check_move, move_cdt, relocate
+from battles.rulesets.unlimit3d8.engine.card import WeaponCard
+from battles.rulesets.unlimit3d8.engine.damage import Target
+from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
 
 def ranged_weapon(unit: UnitState, key: str) -> WeaponCard:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.engine.card import UnitCard, WeaponCard
-from battles.engine.dice import DiceSource
-from battles.engine.geometry import Point
-from battles.engine.model import Id
+from battles.rulesets.unlimit3d8.engine.card import UnitCard, WeaponCard
+from battles.rulesets.unlimit3d8.engine.dice import DiceSource
+from battles.rulesets.unlimit3d8.engine.geometry import Point
+from battles.rulesets.unlimit3d8.engine.model import Id
 
 
 @dataclass(slots=True)

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battles.engine.actions import Pass, perform
-from battles.engine.actions.attack import fire
-from battles.engine.actions.designation import missiles_due
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.damage import deal_damage
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions import Pass, perform
+from battles.rulesets.unlimit3d8.engine.actions.attack import fire
+from battles.rulesets.unlimit3d8.engine.actions.designation import missiles_due
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.damage import deal_damage
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 
 if TYPE_CHECKING:
-    from battles.engine.policy import BattleView, Policy
+    from battles.rulesets.unlimit3d8.engine.policy import BattleView, Policy
 
 
 def play_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -> None:

@@ -9,8 +9,8 @@ field is considered having an additional armor of 5".
 
 from __future__ import annotations
 
-from battles.engine.geometry import in_square
-from battles.engine.state import BattleState, BuildingState, UnitState
+from battles.rulesets.unlimit3d8.engine.geometry import in_square
+from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 from campaign.rules import formulas as F
 from campaign.rules import tables as T
 

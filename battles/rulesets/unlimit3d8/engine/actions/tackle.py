@@ -10,12 +10,12 @@ away, or tackles again. A tackle costs TACKLE_CDT tokens.
 
 from __future__ import annotations
 
-from battles.engine.actions.attack import defense_of, in_contact, skill_test
-from battles.engine.actions.base import Tackle
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.ranged import live_target
-from battles.engine.damage import deal_damage
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import defense_of, in_contact, skill_test
+from battles.rulesets.unlimit3d8.engine.actions.base import Tackle
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
+from battles.rulesets.unlimit3d8.engine.damage import deal_damage
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 from campaign.rules import tables as T
 
 TACKLE_CDT = 3

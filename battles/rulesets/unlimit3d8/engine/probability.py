@@ -6,7 +6,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import product
 
-from battles.engine.card import score
+from battles.rulesets.unlimit3d8.engine.card import score
 
 SUM_COUNTS: dict[int, int] = dict(Counter(a + b + c for a, b, c in product(range(1, 9),
                                                                           repeat=3)))

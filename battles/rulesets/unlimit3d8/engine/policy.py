@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from battles.engine.actions import (
+from battles.rulesets.unlimit3d8.engine.actions import (
     Action,
     Assault,
     CloseCombat,
@@ -29,20 +29,20 @@ from battles.engine.actions import (
     Tackle,
     Warp,
 )
-from battles.engine.actions.attack import (
+from battles.rulesets.unlimit3d8.engine.actions.attack import (
     cover_increments,
     defense_of,
     in_contact,
     misfire_threshold,
     projectile_blocked,
 )
-from battles.engine.actions.move import move_cdt
-from battles.engine.actions.piracy import lab_difficulty
-from battles.engine.actions.ramming import RAM_CDT, ram_path
-from battles.engine.actions.retreat import can_retreat
-from battles.engine.card import WeaponCard
-from battles.engine.damage import Target, effective_armor, force_field_at
-from battles.engine.geometry import (
+from battles.rulesets.unlimit3d8.engine.actions.move import move_cdt
+from battles.rulesets.unlimit3d8.engine.actions.piracy import lab_difficulty
+from battles.rulesets.unlimit3d8.engine.actions.ramming import RAM_CDT, ram_path
+from battles.rulesets.unlimit3d8.engine.actions.retreat import can_retreat
+from battles.rulesets.unlimit3d8.engine.card import WeaponCard
+from battles.rulesets.unlimit3d8.engine.damage import Target, effective_armor, force_field_at
+from battles.rulesets.unlimit3d8.engine.geometry import (
     Point,
     distance,
     increments,
@@ -50,8 +50,8 @@ from battles.engine.geometry import (
     stop_short,
     toward,
 )
-from battles.engine.probability import p_success
-from battles.engine.state import BattleState, BuildingState, UnitState
+from battles.rulesets.unlimit3d8.engine.probability import p_success
+from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 from campaign.rules import formulas as F
 from campaign.rules import tables as T
 

@@ -6,9 +6,9 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from battles.engine.model import BattleInput
-from battles.engine.policy import PolicyFactory
-from battles.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.model import BattleInput
+from battles.rulesets.unlimit3d8.engine.policy import PolicyFactory
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
 
 def estimate_odds(battle: BattleInput, n: int, seed: int, *,

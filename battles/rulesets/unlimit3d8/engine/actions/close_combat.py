@@ -7,17 +7,17 @@ R-BAT-2: close combat needs contact and a contact weapon (grappling arms, road h
 
 from __future__ import annotations
 
-from battles.engine.actions.attack import (
+from battles.rulesets.unlimit3d8.engine.actions.attack import (
     defense_of,
     in_contact,
     misfire_threshold,
     skill_test,
     strike,
 )
-from battles.engine.actions.base import CloseCombat
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.ranged import live_target
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.base import CloseCombat
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 
 
 def perform_close_combat(state: BattleState, unit: UnitState, action: CloseCombat) -> int:

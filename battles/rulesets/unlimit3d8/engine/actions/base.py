@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-from battles.engine.geometry import Point
-from battles.engine.model import Id
+from battles.rulesets.unlimit3d8.engine.geometry import Point
+from battles.rulesets.unlimit3d8.engine.model import Id
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from battles.engine.actions.attack import skill_test
-from battles.engine.actions.base import Action, Order
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.move import check_move, move_cdt, relocate
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import skill_test
+from battles.rulesets.unlimit3d8.engine.actions.base import Action, Order
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.move import check_move, move_cdt, relocate
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 from campaign.rules import tables as T
 
 HAYWIRE_COMMAND = 5

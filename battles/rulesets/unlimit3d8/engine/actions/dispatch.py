@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from battles.engine.actions import base as A
-from battles.engine.actions.close_combat import perform_close_combat
-from battles.engine.actions.designation import perform_designate
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.logistics import perform_enter_bunker, perform_lift
-from battles.engine.actions.move import perform_move
-from battles.engine.actions.order import perform_order
-from battles.engine.actions.piracy import perform_piracy
-from battles.engine.actions.ramming import perform_ram
-from battles.engine.actions.ranged import perform_assault, perform_ranged
-from battles.engine.actions.repair import perform_repair
-from battles.engine.actions.retreat import perform_retreat
-from battles.engine.actions.tackle import perform_tackle
-from battles.engine.actions.warp import perform_warp
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions import base as A
+from battles.rulesets.unlimit3d8.engine.actions.close_combat import perform_close_combat
+from battles.rulesets.unlimit3d8.engine.actions.designation import perform_designate
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.logistics import perform_enter_bunker, perform_lift
+from battles.rulesets.unlimit3d8.engine.actions.move import perform_move
+from battles.rulesets.unlimit3d8.engine.actions.order import perform_order
+from battles.rulesets.unlimit3d8.engine.actions.piracy import perform_piracy
+from battles.rulesets.unlimit3d8.engine.actions.ramming import perform_ram
+from battles.rulesets.unlimit3d8.engine.actions.ranged import perform_assault, perform_ranged
+from battles.rulesets.unlimit3d8.engine.actions.repair import perform_repair
+from battles.rulesets.unlimit3d8.engine.actions.retreat import perform_retreat
+from battles.rulesets.unlimit3d8.engine.actions.tackle import perform_tackle
+from battles.rulesets.unlimit3d8.engine.actions.warp import perform_warp
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 
 # R-BAT-29: what a unit sheltered in a bunker may do (a move gets it out first).
 SHELTERED_ACTIONS = (A.Move, A.RangedAttack, A.Assault, A.Order, A.Designate, A.Retreat,

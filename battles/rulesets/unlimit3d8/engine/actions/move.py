@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 
-from battles.engine.actions.base import Move
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.damage import release_unit
-from battles.engine.geometry import Point, clamp, distance
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.base import Move
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.damage import release_unit
+from battles.rulesets.unlimit3d8.engine.geometry import Point, clamp, distance
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 
 
 def move_cdt(unit: UnitState, dist: float) -> int:

@@ -11,14 +11,14 @@ or not the ram hit, from the rolled damage, halves rounded down.
 
 from __future__ import annotations
 
-from battles.engine.actions.attack import defense_of, skill_test
-from battles.engine.actions.base import Ram
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.move import check_move, move_cdt, relocate
-from battles.engine.actions.ranged import live_target
-from battles.engine.damage import deal_damage
-from battles.engine.geometry import distance, increments, stop_short
-from battles.engine.state import BattleState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import defense_of, skill_test
+from battles.rulesets.unlimit3d8.engine.actions.base import Ram
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.move import check_move, move_cdt, relocate
+from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
+from battles.rulesets.unlimit3d8.engine.damage import deal_damage
+from battles.rulesets.unlimit3d8.engine.geometry import distance, increments, stop_short
+from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 
 RAM_CDT = 2
 RAM_PASSIVE_MIN = 7

@@ -16,11 +16,11 @@ was stolen. A side robs a laboratory at most once per battle.
 
 from __future__ import annotations
 
-from battles.engine.actions.attack import defense_of, in_contact, skill_test
-from battles.engine.actions.base import Piracy
-from battles.engine.actions.errors import IllegalActionError
-from battles.engine.actions.ranged import live_target
-from battles.engine.state import BattleState, BuildingState, UnitState
+from battles.rulesets.unlimit3d8.engine.actions.attack import defense_of, in_contact, skill_test
+from battles.rulesets.unlimit3d8.engine.actions.base import Piracy
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
+from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
+from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 from campaign.rules import tables as T
 
 

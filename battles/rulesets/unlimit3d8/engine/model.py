@@ -161,7 +161,7 @@ class BattleInput:
     """Everything a battle needs: who fights where, with what, and the seed.
 
     `defender` is the side key owning the territory (its buildings fight for it).
-    `options` are engine options (see `battles.engine.options.DEFAULTS`).
+    `options` are engine options (see `battles.rulesets.unlimit3d8.engine.options.DEFAULTS`).
     Optional: `missiles` (per side, the silo missiles it can call in) and `cargo` (the
     defender's containers on the battlefield); both are left out of `to_dict` when empty.
     """

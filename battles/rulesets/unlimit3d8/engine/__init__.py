@@ -4,8 +4,8 @@ Data in (`BattleInput`: forces, buildings, seed, options), result out (`BattleRe
 winner, unit fates, XP events, the full dice and action log). See `resolve_battle`.
 """
 
-from battles.engine.dice import Dice, DiceExhaustedError, ForcedDice, Roll
-from battles.engine.model import (
+from battles.rulesets.unlimit3d8.engine.dice import Dice, DiceExhaustedError, ForcedDice, Roll
+from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BattleResult,
     BuildingInput,
@@ -14,7 +14,7 @@ from battles.engine.model import (
     WeaponInput,
     XpEvent,
 )
-from battles.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 
 __all__ = [
     "BattleInput", "BattleResult", "BuildingInput", "Dice", "DiceExhaustedError",

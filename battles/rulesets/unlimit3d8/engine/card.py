@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from battles.engine.model import Id, UnitInput, WeaponInput
+from battles.rulesets.unlimit3d8.engine.model import Id, UnitInput, WeaponInput
 from campaign.rules import formulas as F
 from campaign.rules import tables as T
 

@@ -1,6 +1,6 @@
 """One module per action of the tactical turn; `perform` dispatches an action object."""
 
-from battles.engine.actions.base import (
+from battles.rulesets.unlimit3d8.engine.actions.base import (
     Action,
     Assault,
     CloseCombat,
@@ -18,7 +18,7 @@ from battles.engine.actions.base import (
     Tackle,
     Warp,
 )
-from battles.engine.actions.dispatch import perform
+from battles.rulesets.unlimit3d8.engine.actions.dispatch import perform
 
 __all__ = [
     "Action", "Assault", "CloseCombat", "Designate", "EnterBunker", "Lift", "Move", "Order",
