@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from battles.rulesets.unlimit3d8.engine.dice import Dice, DiceExhaustedError, ForcedDice, Roll
+from campaign.rules.dice import Dice, DiceExhaustedError, ForcedDice, Roll
 
 __all__ = ["Dice", "DiceExhaustedError", "ForcedDice", "Roll", "campaign_dice", "forced_dice",
            "seeded_random"]

@@ -1,0 +1,207 @@
+"""The ruleset seam: what every tactical game gives the campaign, and what it gets back.
+
+Pure Python: no Django, no other ruleset (import-linter contracts keep it so). The
+strategic layer (map, territories, buildings, energy, resources, credits, trades,
+orders, clock) is Unlimit3d 8's for every campaign; a `Ruleset` decides what players buy
+and field (`catalogue`), how a battlefield's campaign forces become its own battle input
+(`forces`), how a battle is fought (`resolve`, with the campaign's dice seam and a
+deterministic default policy), how a unit gains experience (`veterancy`), odds, the
+tabletop report a person fills in, and the replay.
+
+Modelled on godip's `Variant` (a registered value per game) and python-chess's
+`VARIANTS`/`find_variant`: a new ruleset is a package under `battles/rulesets/` plus one
+line in `battles/rulesets/registry.py`.
+
+Identifiers at the seam are campaign ids (ints): players, units, crew (pilots), buildings.
+Everything crossing it is JSON-ready (dicts, lists, str, int, float, bool, None) so a
+battle's input and outcome are stored as they were and replay forever with the
+ruleset version named on the battle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from campaign.rules.dice import Dice
+
+Json = dict[str, Any]
+
+#: What happened to a unit, in campaign terms.
+Fate = Literal["intact", "damaged", "destroyed", "retreated", "captured"]
+FATES: tuple[str, ...] = ("intact", "damaged", "destroyed", "retreated", "captured")
+
+
+class RulesetError(ValueError):
+    """A ruleset refused its input (an unknown key, an illegal catalogue entry, a report
+    that does not fit the battle). The message is a sentence a person understands."""
+
+
+@dataclass(frozen=True)
+class CatalogueEntry:
+    """One thing a player can buy in a campaign of this ruleset.
+
+    `profile` is what the engine needs to field it (stats, weapons, figures, sections)
+    and is copied onto the campaign unit when bought, so later catalogue changes do not
+    change units already in play. `crewed` says the unit comes with its crew (ready to be
+    ordered at once); Unlimit3d 8 vehicles do not (pilots are hired separately).
+    """
+
+    key: str
+    name: str
+    kind: str
+    price: int
+    profile: Json = field(default_factory=dict)
+    faction: str | None = None
+    crewed: bool = True
+    ruling: str | None = None
+
+    def to_dict(self) -> Json:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class FieldUnit:
+    """A campaign unit on a battlefield, as the campaign knows it.
+
+    `key` is its catalogue key (Unlimit3d 8: the vehicle model); `state` its campaign
+    state in this ruleset's terms (damage, figures left, sections lost, veterancy...);
+    `profile` the catalogue profile it was bought with; `crew` its pilot or crew record
+    where the ruleset has one (Unlimit3d 8: pilot id, class, level, xp).
+    """
+
+    id: int
+    player: int
+    key: str
+    name: str
+    profile: Json = field(default_factory=dict)
+    state: Json = field(default_factory=dict)
+    crew: Json | None = None
+    reinforcement: bool = False
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    """Everything the campaign hands a ruleset to build one battle's input."""
+
+    territory: int
+    defender: int | None
+    sides: Mapping[int, Sequence[FieldUnit]]
+    buildings: Sequence[Json] = ()
+    seed: int = 0
+    options: Json = field(default_factory=dict)
+    extras: Json = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class UnitFate:
+    """One unit's fate. `state` is its new campaign state (merged over the old one);
+    `captured_by` the player who takes it when the fate is `captured`."""
+
+    unit: int
+    player: int
+    fate: str
+    state: Json = field(default_factory=dict)
+    captured_by: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.fate not in FATES:
+            raise RulesetError(f"unknown fate {self.fate!r} (one of {', '.join(FATES)})")
+
+
+@dataclass(frozen=True)
+class XpAward:
+    """Experience in campaign terms: `kind` names the ruleset's reason (Unlimit3d 8's XP
+    kinds, or "battle_survived" for a training ladder); `crew` the pilot when it is the
+    crew, not the unit, that learns."""
+
+    unit: int
+    kind: str
+    amount: int = 1
+    crew: int | None = None
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A ruleset-specific consequence the ruleset declares in `Ruleset.effects` and the
+    campaign applies through a handler registered for `kind` (Unlimit3d 8: silo missiles
+    spent, cargo carried off, laboratory piracy)."""
+
+    kind: str
+    data: Json = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A ruleset-neutral battle result: what the campaign records.
+
+    `winner` is a player id or None (nobody holds the field). `result` is the ruleset's
+    own result document (stored on the battle for its replay and report), `log` its
+    action and dice log.
+    """
+
+    winner: int | None
+    units: tuple[UnitFate, ...]
+    xp: tuple[XpAward, ...] = ()
+    buildings_destroyed: tuple[int, ...] = ()
+    building_hit_points: Mapping[int, int] = field(default_factory=dict)
+    effects: tuple[Effect, ...] = ()
+    rounds: int = 0
+    end_reason: str = ""
+    result: Json = field(default_factory=dict)
+    log: tuple[Json, ...] = ()
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """One tactical game behind the seam. Implementations are plain classes (or module
+    singletons) registered once in `battles.rulesets.registry`."""
+
+    name: str
+    version: str
+    title: str
+    seed_file: str
+    dice: tuple[str, ...]
+    factions: tuple[str, ...]
+    effects: tuple[str, ...]
+
+    def tables(self) -> Json:
+        """The ruleset's rule tables, as served by `GET /api/rules/?ruleset=NAME`."""
+        ...
+
+    def catalogue(self, *, faction: str | None = None,
+                  options: Mapping[str, Any] | None = None) -> list[CatalogueEntry]:
+        """What a player may buy, cheapest first (prices in SC)."""
+        ...
+
+    def veterancy(self, state: Json, awards: Sequence[XpAward],
+                  options: Mapping[str, Any] | None = None) -> Json:
+        """A unit's new campaign state after the XP awards of one battle."""
+        ...
+
+    def forces(self, battlefield: Battlefield) -> Json:
+        """The ruleset's own battle input (JSON), built from the campaign's forces."""
+        ...
+
+    def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
+        """Fight the battle with `dice` (every die through the seam) and a named policy
+        (None: the deterministic default)."""
+        ...
+
+    def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
+        """Seeded Monte Carlo estimate: `{"simulations", "wins": {side: n}, ...}`."""
+        ...
+
+    def tabletop_schema(self) -> Json:
+        """JSON Schema of the report a person enters after playing the battle on a table."""
+        ...
+
+    def outcome_from_report(self, battle_input: Json, report: Json) -> Outcome:
+        """The outcome a validated tabletop report describes (RulesetError if it does not
+        fit the battle)."""
+        ...
+
+    def replay(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> list[Json]:
+        """Steps for the replay page: each `{"text", "actor", "target", ...}`."""
+        ...

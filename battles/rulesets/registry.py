@@ -1,0 +1,47 @@
+"""The registry of tactical rulesets: one line per ruleset (godip's variants list,
+python-chess's `VARIANTS`). Everything else finds a ruleset here by name."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from battles.rulesets.base import Ruleset, RulesetError
+
+#: name -> "module:attribute" of the ruleset object. Imported on first use so a broken
+#: ruleset cannot stop the others (and tests can register a toy one).
+_PATHS: dict[str, str] = {}
+
+_LOADED: dict[str, Ruleset] = {}
+
+DEFAULT = "unlimit3d8"
+
+
+def register(ruleset: Ruleset) -> None:
+    """Register a ruleset object under its name (tests register toy rulesets this way)."""
+    _LOADED[ruleset.name] = ruleset
+
+
+def unregister(name: str) -> None:
+    _LOADED.pop(name, None)
+
+
+def names() -> list[str]:
+    """Every registered ruleset name, in registry order."""
+    return list(dict.fromkeys([*_PATHS, *_LOADED]))
+
+
+def find_ruleset(name: str | None) -> Ruleset:
+    """The ruleset called `name` (None: the default). RulesetError names the known ones."""
+    key = name or DEFAULT
+    if key not in _LOADED:
+        path = _PATHS.get(key)
+        if path is None:
+            known = ", ".join(names())
+            raise RulesetError(f"Unknown ruleset {key!r}; known rulesets: {known}.")
+        module, _, attr = path.partition(":")
+        _LOADED[key] = getattr(import_module(module), attr)
+    return _LOADED[key]
+
+
+def all_rulesets() -> list[Ruleset]:
+    return [find_ruleset(n) for n in names()]
