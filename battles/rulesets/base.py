@@ -205,3 +205,31 @@ class Ruleset(Protocol):
     def replay(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> list[Json]:
         """Steps for the replay page: each `{"text", "actor", "target", ...}`."""
         ...
+
+
+class RulesetBase:
+    """Defaults for the optional parts of the seam; rulesets may inherit it.
+
+    `probe(rule, args, dice)` evaluates one rule of the ruleset in isolation (a to-hit roll,
+    a save, a movement allowance) so the case book can check a single rule with scripted
+    dice; `sections()` lists the seed's sections for the compliance page; `sample_battle()`
+    is a typical battle input (benchmarks, odds tests, the demo).
+    """
+
+    factions: tuple[str, ...] = ()
+    effects: tuple[str, ...] = ()
+
+    def probe(self, rule: str, args: Json, dice: Dice) -> Json:
+        raise RulesetError(f"{type(self).__name__} has no rule probe {rule!r}.")
+
+    def probes(self) -> tuple[str, ...]:
+        """The names `probe` accepts."""
+        return ()
+
+    def sections(self) -> list[Json]:
+        """The seed's sections: `[{"section": title, "reason": None or why no case}]`."""
+        return []
+
+    def sample_battle(self, seed: int = 0) -> Json:
+        """A typical battle input (two sides of a few units)."""
+        raise RulesetError(f"{type(self).__name__} has no sample battle.")
