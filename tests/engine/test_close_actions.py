@@ -146,3 +146,31 @@ def test_repair_failure_hardens_half_the_slashes_rounded_up():
     f = st.units["f"]
     assert (f.repairable, f.unrepairable) == (2, 8)
     assert "w" not in st.credits
+
+
+def test_an_order_to_a_turret_is_refused_not_a_crash():
+    """Turret: "can't take technical orders"; an order names units only. Ordering a building
+    (or any id that is not a unit) is an illegal action, refused before any die is rolled."""
+    from battles.rulesets.unlimit3d8.engine.model import BuildingInput
+
+    turret = BuildingInput(id="tur", kind="turret", x=0, y=1)
+    st = state([unit("boss", RED, "paladin", ["cannon"], level=2, at=(0.0, 0.0)),
+                unit("x", BLUE, at=(30.0, 30.0))], [turret], [3, 3, 3])
+    with pytest.raises(IllegalActionError, match="not a unit"):
+        perform(st, st.units["boss"], Order("boss", "technical", ("tur",), tokens=1))
+    assert rolls(st) == []
+
+
+def test_a_refused_cohesion_order_consumes_no_dice_and_does_not_move():
+    """Cohesion: "any number of units ... able to perform the same order"; each ordered unit
+    performs its own action. A sub-order naming another unit is refused before the Will test
+    (no die consumed) and before the issuer's move (nothing changes)."""
+    st = state([unit("boss", RED, "paladin", ["cannon"], level=2, at=(0.0, 0.0)),
+                unit("g1", RED, "paladin", ["cannon"], at=(10.0, 10.0)),
+                unit("t", BLUE, "golem", at=(11.0, 13.0))], [], [2, 2, 2])
+    wrong = (RangedAttack("t", "cannon", "g1"),)
+    with pytest.raises(IllegalActionError):
+        perform(st, st.units["boss"], Order("boss", "cohesion", ("g1",), orders=wrong,
+                                            move_to=(2.0, 0.0)))
+    assert rolls(st) == [] and st.dice.count == 0
+    assert st.units["boss"].pos == (0.0, 0.0)

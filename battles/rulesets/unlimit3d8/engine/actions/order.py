@@ -29,16 +29,18 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
         raise IllegalActionError(f"unit {unit.id} has no character to issue orders")
     if action.kind not in ("technical", "cohesion") or not action.targets:
         raise IllegalActionError(f"bad order {action.kind!r}")
+    unknown = [t for t in action.targets if t not in state.units]
+    if unknown:
+        # Turrets and other buildings are not units: they "can't take technical orders".
+        raise IllegalActionError(f"{unknown[0]!r} is not a unit that can be ordered")
     targets = [state.units[t] for t in action.targets]
     for t in targets:
         if t.side != unit.side or not t.active or t is unit:
             raise IllegalActionError(f"unit {t.id} cannot be ordered by {unit.id}")
         if t.card.level >= unit.card.level:
             raise IllegalActionError("orders go only to units of a lower level")
-    cdt = T.ORDER_CDT
-    if action.move_to is not None:
-        cdt += move_cdt(unit, check_move(unit, action.move_to))
-        relocate(state, unit, action.move_to)
+    # Every check comes before the move and the Will test: a refused order changes nothing
+    # and consumes no dice.
     haywire = HAYWIRE_COMMAND if unit.haywire or any(t.haywire for t in targets) else 0
     if action.kind == "technical":
         target = targets[0]
@@ -51,7 +53,15 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
     else:
         if any(t.cdt for t in targets) or len(action.orders) != len(targets):
             raise IllegalActionError("a cohesion order needs ready units, one order each")
+        for t, sub in zip(targets, action.orders, strict=True):
+            if sub.unit != t.id or isinstance(sub, Order):
+                raise IllegalActionError("each ordered unit performs its own, non-order "
+                                         "action")
         difficulty = T.ORDER_DIFFICULTY_PER * len(targets) + haywire
+    cdt = T.ORDER_CDT
+    if action.move_to is not None:
+        cdt += move_cdt(unit, check_move(unit, action.move_to))
+        relocate(state, unit, action.move_to)
     state.record("order", unit=unit.id, kind=action.kind, targets=list(action.targets),
                  tokens=action.tokens, cdt=cdt)
     _, _, success, entry = skill_test(state, unit, "will", unit.card.skills["will"],
@@ -66,8 +76,6 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
     else:
         entry["effects"].append("obeyed")
         for t, sub in zip(targets, action.orders, strict=True):
-            if sub.unit != t.id or isinstance(sub, Order):
-                raise IllegalActionError("each ordered unit performs its own, non-order action")
             if not t.active:
                 continue
             try:
