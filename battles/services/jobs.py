@@ -135,8 +135,9 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None) -> str:
 
 
 def retry_battle(*, campaign: Campaign, battle_id: int) -> Battle:
-    """The umpire runs a battle's job again (after a failure or a quarantine): the attempt
-    counter restarts; the last error stays visible until the battle finishes."""
+    """The umpire runs a failed (or quarantined) battle's job again: the attempt counter
+    restarts; the last error stays visible until the battle finishes. A queued or running
+    battle is refused with 409 `battle_not_failed` and nothing changes."""
     with transaction.atomic():
         battle = Battle.objects.select_for_update().filter(pk=battle_id,
                                                            campaign=campaign).first()
@@ -144,6 +145,12 @@ def retry_battle(*, campaign: Campaign, battle_id: int) -> Battle:
             raise NotFound("No such battle.")
         if battle.status == Battle.Status.FINISHED:
             raise Conflict("This battle is already recorded.", code="battle_finished")
+        if battle.status != Battle.Status.FAILED:
+            # A queued or running job is still alive: a retry would reset its attempt
+            # counter and run it twice. Only a failed (or quarantined) battle is retried.
+            raise Conflict(f"This battle is {battle.status}, not failed: its job is still "
+                           "on its way, so there is nothing to retry.",
+                           code="battle_not_failed")
         if battle.mode != "engine":
             raise Conflict("This battle is played on the table; enter its result instead.",
                            code="tabletop_battle")

@@ -118,6 +118,25 @@ def test_the_umpire_retries_a_quarantined_battle(world, monkeypatch, client_for,
     assert again.status_code == 409 and again.json()["code"] == "battle_finished"
 
 
+@pytest.mark.parametrize("status", ["queued", "running"])
+def test_a_retry_of_a_live_job_is_refused_and_changes_nothing(world, client_for, uma, status,
+                                                             django_capture_on_commit_callbacks):
+    """Issue 19.7: retry is for failed or quarantined battles only. A queued or running job
+    is still alive; retrying it would reset its attempts and run it twice."""
+    w, battle = one_battle(world)
+    Battle.objects.filter(pk=battle.pk).update(status=status, attempts=1)
+    before = Battle.objects.filter(pk=battle.pk).values().get()
+    events = Event.objects.count()
+    url = f"/api/campaigns/{w.campaign.pk}/battles/{battle.pk}/retry/"
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = client_for(uma).post(url)
+    assert response.status_code == 409
+    assert response.json()["code"] == "battle_not_failed"
+    assert status in response.json()["detail"]
+    assert Battle.objects.filter(pk=battle.pk).values().get() == before
+    assert Event.objects.count() == events and callbacks == []
+
+
 def test_the_tactical_phase_cannot_end_while_a_battle_is_unfinished(
         world, django_capture_on_commit_callbacks):
     """API.md: "Advancing out of "tactical" is refused with 409 while any of its battles is
