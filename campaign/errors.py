@@ -61,6 +61,14 @@ class WrongPhase(Conflict):
     code = "wrong_phase"
 
 
+class PreconditionRequired(GameError):
+    """428: a state-changing request that could be repeated by a double click must say
+    which state it acts on (e.g. the turn and phase an advance leaves)."""
+
+    status_code = status.HTTP_428_PRECONDITION_REQUIRED
+    code = "precondition_required"
+
+
 def error_body(code: str, detail: str, fields: dict | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"code": code, "detail": detail}
     if fields:

@@ -89,11 +89,11 @@ class CampaignSerializer(serializers.ModelSerializer):
 
 
 class AdvanceSerializer(serializers.Serializer):
-    """Optional: the (turn, phase) the caller advances from, for explicit idempotency."""
+    """The (turn, phase) the caller advances from: a repeated or stale request (a double
+    click, a retry, two umpire tabs) then changes nothing."""
 
-    turn = serializers.IntegerField(required=False, min_value=0)
-    phase = serializers.ChoiceField(choices=["commercial", "activity", "move", "tactical"],
-                                    required=False)
+    turn = serializers.IntegerField(min_value=0, max_value=1_000_000)
+    phase = serializers.ChoiceField(choices=["commercial", "activity", "move", "tactical"])
 
 
 class TurnPhaseSerializer(serializers.Serializer):

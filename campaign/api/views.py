@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from campaign.access import campaigns_of, membership, require_player, require_umpire
 from campaign.api import serializers as s
-from campaign.errors import Forbidden, InvalidInput
+from campaign.errors import Conflict, Forbidden, InvalidInput, PreconditionRequired
 from campaign.models import Campaign, Player
 from campaign.services import clock
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
@@ -83,7 +83,10 @@ class CampaignDetailView(APIView):
     @extend_schema(responses={200: s.CampaignSerializer})
     def get(self, request: Request, campaign_id: int) -> Response:
         membership(request.user, campaign_id)
-        return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
+        campaign = campaign_queryset().get(pk=campaign_id)
+        response = Response(s.CampaignSerializer(campaign).data)
+        response["ETag"] = campaign_etag(campaign)
+        return response
 
 
 class CampaignSettingsView(APIView):
@@ -127,18 +130,49 @@ class StartView(APIView):
         return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
 
 
+def campaign_etag(campaign: Campaign) -> str:
+    """The campaign's clock position as an entity tag: `"<turn>-<phase>"`."""
+    return f'"{campaign.turn}-{campaign.phase}"'
+
+
+def _expected_from_if_match(header: str) -> tuple[int, str] | None:
+    turn, _, phase = header.strip().removeprefix("W/").strip('"').partition("-")
+    return (int(turn), phase) if turn.isdigit() and phase else None
+
+
 class AdvanceView(APIView):
     @extend_schema(request=s.AdvanceSerializer, responses={200: s.TurnPhaseSerializer})
     def post(self, request: Request, campaign_id: int) -> Response:
+        """Advance from the named (turn, phase) — in the body, or as `If-Match:
+        "<turn>-<phase>"` (the campaign's ETag). Without either: 428. When the campaign is
+        no longer there (a repeated or stale request): 409, and nothing changes."""
         member = membership(request.user, campaign_id)
         require_umpire(member)
-        data = validated(s.AdvanceSerializer, request.data or {})
-        expected = (member.campaign.turn, member.campaign.phase)
-        if "turn" in data or "phase" in data:
-            expected = (data.get("turn", expected[0]), data.get("phase", expected[1]))
+        body = request.data if isinstance(request.data, dict) else {}
+        if_match = request.headers.get("If-Match", "")
+        if "turn" not in body and "phase" not in body and if_match:
+            expected = _expected_from_if_match(if_match)
+            if expected is None:
+                raise InvalidInput('If-Match must be the campaign\'s ETag, "<turn>-<phase>".',
+                                   code="invalid")
+        elif "turn" not in body and "phase" not in body:
+            raise PreconditionRequired(
+                "Say which phase you are advancing from: send {\"turn\", \"phase\"} as you "
+                "last saw them (or If-Match with the campaign's ETag), so that a repeated "
+                "request cannot advance twice.")
+        else:
+            data = validated(s.AdvanceSerializer, body)
+            expected = (data["turn"], data["phase"])
         result = clock.advance(campaign_id=member.campaign.pk, by="umpire", expected=expected)
-        return Response({"turn": result.campaign.turn, "phase": result.campaign.phase,
-                         "changed": result.changed})
+        if not result.changed:
+            now = result.campaign
+            raise Conflict(f"The campaign is no longer at turn {expected[0]}, {expected[1]} "
+                           f"phase (it is at turn {now.turn}, {now.phase} phase); nothing "
+                           "changed.", code="phase_moved_on")
+        response = Response({"turn": result.campaign.turn, "phase": result.campaign.phase,
+                             "changed": result.changed})
+        response["ETag"] = campaign_etag(result.campaign)
+        return response
 
 
 class ReadyView(APIView):

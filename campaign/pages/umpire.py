@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -54,15 +55,16 @@ def advance(request: HttpRequest, member: Membership) -> HttpResponse:
     require_umpire_page(member)
     campaign = member.campaign
     try:
-        expected = (int(request.POST.get("turn", campaign.turn)),
-                    request.POST.get("phase", campaign.phase))
-    except ValueError:
-        expected = (campaign.turn, campaign.phase)
+        expected = (int(request.POST["turn"]), str(request.POST["phase"]))
+    except (KeyError, ValueError):
+        # The form always sends the phase it was shown at; without it a repeated request
+        # could advance twice.
+        messages.error(request, "The advance did not say which phase it leaves; reload the "
+                                "page and try again. Nothing changed.")
+        return _done(member)
     outcome = attempt(request, lambda: clock.advance(campaign_id=campaign.pk, by="umpire",
                                                      expected=expected))
     if outcome.ok:
-        from django.contrib import messages
-
         result = outcome.value
         if result.changed:
             messages.success(request, f"Now turn {result.campaign.turn}, "

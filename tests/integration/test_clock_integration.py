@@ -95,8 +95,13 @@ def test_parallel_api_requests_make_exactly_one_phase_change(uma, alice, bob, cl
         (lambda c=c: c.post(url, {"turn": 1, "phase": "move"}, format="json"))
         for c in clients
     ])
-    assert [r.status_code for r in results] == [200] * THREADS
-    assert sum(r.json()["changed"] for r in results) == 1
+    # API.md: exactly one request advances; every repeat of it answers 409 (never a 500,
+    # never a second phase).
+    assert sorted(r.status_code for r in results) == [200] + [409] * (THREADS - 1)
+    assert {r.json()["code"] for r in results if r.status_code == 409} == {"phase_moved_on"}
+    assert PhaseChange.objects.filter(campaign=campaign).count() == 2
+    bodiless = run_in_parallel([(lambda c=c: c.post(url)) for c in clients])
+    assert [r.status_code for r in bodiless] == [428] * THREADS
     assert PhaseChange.objects.filter(campaign=campaign).count() == 2
 
 

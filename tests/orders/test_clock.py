@@ -93,13 +93,46 @@ def test_phase_opening_sets_the_default_deadline_from_settings(build_world):
 
 
 def test_repeated_advance_from_the_same_phase_changes_once(world, client_for):
-    """Idempotent: a second advance that saw the same (turn, phase) changes nothing."""
+    """API.md: advance takes the phase being left; "a stale or repeated request changes
+    nothing" and answers 409 when the campaign is no longer at that phase."""
     umpire = client_for(world.users["uma"])
     body = {"turn": 1, "phase": "move"}
-    first = umpire.post(base(world) + "advance/", body, format="json").json()
-    second = umpire.post(base(world) + "advance/", body, format="json").json()
-    assert first["changed"] is True and second["changed"] is False
-    assert (second["turn"], second["phase"]) == (1, "tactical")
+    first = umpire.post(base(world) + "advance/", body, format="json")
+    second = umpire.post(base(world) + "advance/", body, format="json")
+    assert first.status_code == 200 and first.json()["changed"] is True
+    assert first["ETag"] == '"1-tactical"'
+    assert second.status_code == 409 and second.json()["code"] == "phase_moved_on"
+    assert "turn 1, tactical" in second.json()["detail"]
+    assert PhaseChange.objects.filter(campaign=world.campaign, turn=1,
+                                      phase="tactical").count() == 1
+
+
+def test_an_advance_that_names_no_phase_is_refused_with_428(world, client_for):
+    """API.md: advance without {"turn", "phase"} answers 428 (issue 19.2: 200 bodiless
+    requests advanced 101 phases); nothing changes."""
+    umpire = client_for(world.users["uma"])
+    changes = PhaseChange.objects.count()
+    for body in (None, {}):
+        response = umpire.post(base(world) + "advance/", body, format="json")
+        assert response.status_code == 428
+        assert response.json()["code"] == "precondition_required"
+    half = umpire.post(base(world) + "advance/", {"turn": 1}, format="json")
+    assert half.status_code == 400
+    world.campaign.refresh_from_db()
+    assert (world.campaign.turn, world.campaign.phase) == (1, "move")
+    assert PhaseChange.objects.count() == changes
+
+
+def test_advance_accepts_the_campaigns_etag_as_if_match(world, client_for):
+    """The ETag of GET /api/campaigns/{id}/ names the clock position; If-Match with it is
+    the same precondition as the body; a stale one is refused with 409."""
+    umpire = client_for(world.users["uma"])
+    etag = umpire.get(base(world))["ETag"]
+    assert etag == '"1-move"'
+    first = umpire.post(base(world) + "advance/", HTTP_IF_MATCH=etag)
+    again = umpire.post(base(world) + "advance/", HTTP_IF_MATCH=etag)
+    assert first.status_code == 200 and again.status_code == 409
+    assert umpire.post(base(world) + "advance/", HTTP_IF_MATCH="junk").status_code == 400
     assert PhaseChange.objects.filter(campaign=world.campaign, turn=1,
                                       phase="tactical").count() == 1
 

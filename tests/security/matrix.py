@@ -162,7 +162,8 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         why="the umpire may also take a seat while in set-up"),
     ("api-campaign-start", PO): Endpoint(lambda w: c(w) + "start/", None,
                                          (*UMPIRES, PHASE("setup"))),
-    ("api-campaign-advance", PO): Endpoint(lambda w: c(w) + "advance/", lambda w: {},
+    ("api-campaign-advance", PO): Endpoint(lambda w: c(w) + "advance/", lambda w: {
+        "turn": w.campaign.turn, "phase": w.campaign.phase or "commercial"},
                                            (*UMPIRES, RUNNING)),
     ("api-campaign-ready", PO): Endpoint(lambda w: c(w) + "ready/", None,
                                          (*PLAYERS, RUNNING)),
