@@ -15,8 +15,10 @@ PAGE_SIZE = 300
 
 
 def _summary(data: dict[str, Any]) -> str:
+    """Up to eight scalar fields, by key name: PostgreSQL's jsonb does not keep the order
+    the data was written in, so the order is made, not inherited."""
     parts = []
-    for key, value in (data or {}).items():
+    for key, value in sorted((data or {}).items()):
         if isinstance(value, dict | list):
             continue
         parts.append(f"{key.replace('_', ' ')}: {value}")

@@ -64,7 +64,9 @@ def _held(player: Player, territory_id: object) -> Artifact:
     """The artifact found on `territory_id` that the player holds; 404 otherwise (another
     player's artifact is not visible)."""
     ensure_artifacts(player.campaign_id)
-    artifact = (Artifact.objects.select_for_update()
+    # of=("self",): PostgreSQL refuses FOR UPDATE on the nullable side of the outer join
+    # that select_related("laboratory__...") makes; only the artifact row needs the lock.
+    artifact = (Artifact.objects.select_for_update(of=("self",))
                 .select_related("territory", "laboratory__territory")
                 .filter(campaign_id=player.campaign_id,
                         territory_id=as_id(territory_id, "territory")).first())

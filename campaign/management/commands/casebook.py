@@ -19,7 +19,14 @@ from campaign.casebook.runner import PASSED, PENDING, run_paths
 
 
 def _on_test_database() -> bool:
-    return connection.settings_dict["NAME"] == connection.creation._get_test_db_name()
+    """Inside a test run (Django's runner or pytest-django) the connection already points
+    at the test database: on PostgreSQL its NAME is `test_<name>`, which the creation's
+    own naming would turn into `test_test_<name>`, so ask the test environment instead
+    (setup_test_environment gives `django.core.mail` its `outbox`)."""
+    from django.core import mail
+
+    return (hasattr(mail, "outbox")
+            or connection.settings_dict["NAME"] == connection.creation._get_test_db_name())
 
 
 class Command(BaseCommand):
