@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-unit test-integration test-e2e lint bench casebook clean install
+.PHONY: run test test-unit test-postgres test-integration test-e2e lint bench casebook clean install
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,17 +23,24 @@ run: $(STAMP)
 	$(PY) manage.py runserver_with_clock $(HOST):$(PORT)
 
 # The whole suite on SQLite with in-process jobs; with CI set (or INTEGRATION=1) also
-# the PostgreSQL + Redis + Celery worker suite, which then must not be skipped, and the
-# browser suite in Debian's headless chromium (installed by scripts/install-e2e.sh).
+# the same suite on PostgreSQL, the PostgreSQL + Redis + Celery worker suite (which then
+# must not be skipped) and the browser suite in Debian's headless chromium (installed by
+# scripts/install-e2e.sh).
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not integration and not e2e" -q
 	@if [ -n "$$CI" ] || [ -n "$$INTEGRATION" ]; then \
+	  $(MAKE) --no-print-directory test-postgres && \
 	  $(MAKE) --no-print-directory test-integration && $(MAKE) --no-print-directory test-e2e; fi
 
 test-unit: $(STAMP)
 	$(PY) -m pytest -m "not integration and not e2e" -q
+
+# The same suite on PostgreSQL: SQLite hides locking and SQL that only PostgreSQL refuses.
+test-postgres: $(STAMP)
+	DATABASE_URL=$${POSTGRES_TEST_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d_suite} \
+	  $(PY) -m pytest -m "not integration and not e2e" -q -p no:randomly
 
 test-integration: $(STAMP)
 	REQUIRE_SERVICES=1 DATABASE_URL=$${INTEGRATION_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d} \
