@@ -7,8 +7,11 @@ validates input, so an unknown key or a wrong type is refused with a clear 400.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from campaign.webhooks import validate_webhook_url
 
 
 @dataclass(frozen=True)
@@ -20,6 +23,7 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     ruling: str | None = None
+    validator: Callable[[Any], None] | None = None
 
     def clean(self, value: Any) -> Any:
         expected = type(self.default)
@@ -38,6 +42,8 @@ class Option:
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise ValueError(f"'{self.key}' must be one of {allowed}.")
+        if self.validator is not None:
+            self.validator(value)
         return value
 
 
@@ -68,7 +74,8 @@ OPTIONS: dict[str, Option] = {
                "other players' trades, grants of passage and private journal entries.",
                ruling="R-ORD-10"),
         Option("webhook_url", "", "Optional URL that receives a JSON POST on phase "
-               "changes and results."),
+               "changes and results (public http(s) addresses only).",
+               validator=validate_webhook_url),
         # --- map and exploration ---
         Option("deposits_public", False, "Players may see the deposits of territories "
                "they do not own.", ruling="R-MAP-7"),

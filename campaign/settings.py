@@ -24,6 +24,9 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000")
 ALLOW_SIGNUP = envbool("ALLOW_SIGNUP", True)
+# Networks a site trusts for webhooks besides public addresses (e.g. "10.0.0.0/8" for a
+# chat bridge on the LAN). Empty: webhooks go to public addresses only (no SSRF).
+WEBHOOK_ALLOWED_NETWORKS = envlist("WEBHOOK_ALLOWED_NETWORKS", [])
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -13,10 +13,8 @@ ready) -- never anything about sealed orders. A player turns them off per user
 from __future__ import annotations
 
 import datetime as dt
-import json
+import http.client
 import logging
-import urllib.error
-import urllib.request
 import zoneinfo
 from collections.abc import Iterable
 from typing import Any
@@ -26,11 +24,12 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from campaign import webhooks
 from campaign.models import Campaign, Player, Profile
 
 log = logging.getLogger(__name__)
 
-WEBHOOK_TIMEOUT_SECONDS = 5
+WEBHOOK_TIMEOUT_SECONDS = webhooks.TIMEOUT_SECONDS
 KINDS = ("phase_opened", "reminder", "results")
 
 
@@ -184,16 +183,14 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
 
 
 def post_webhook(url: str, payload: dict[str, Any]) -> bool:
-    """POST `payload` as JSON; True on a 2xx answer. Only http(s) URLs are used."""
-    if not url.startswith(("http://", "https://")):
-        log.warning("webhook URL %r is not http(s); not sent", url)
-        return False
-    request = urllib.request.Request(
-        url, data=json.dumps(payload).encode(), method="POST",
-        headers={"Content-Type": "application/json", "User-Agent": "unlimit3d-campaign"})
+    """POST `payload` as JSON; True on a 2xx answer. The address is checked when sent
+    (`campaign.webhooks`: public addresses only, no redirects, a timeout and a size cap)."""
     try:
-        with urllib.request.urlopen(request, timeout=WEBHOOK_TIMEOUT_SECONDS) as answer:
-            return 200 <= answer.status < 300
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+        answer = webhooks.post_json(url, payload, timeout=WEBHOOK_TIMEOUT_SECONDS)
+    except webhooks.UnsafeWebhook as exc:
+        log.warning("webhook %s refused: %s", url, exc)
+        return False
+    except (OSError, http.client.HTTPException, ValueError) as exc:
         log.warning("webhook %s failed: %s", url, exc)
         return False
+    return 200 <= answer < 300

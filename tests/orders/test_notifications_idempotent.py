@@ -37,7 +37,7 @@ def test_a_task_delivered_twice_sends_each_email_once(emails, mailoutbox):
 
 def test_the_webhook_is_called_once(emails, mailoutbox):
     emails.campaign.options = {**emails.campaign.options,
-                               "webhook_url": "https://chat.example.org/hook"}
+                               "webhook_url": "https://93.184.216.34/hook"}
     emails.campaign.save()
     with mock.patch("campaign.services.notifications.post_webhook",
                     return_value=True) as hook:
