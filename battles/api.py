@@ -21,6 +21,7 @@ from battles.services import jobs, odds, tabletop
 from campaign.access import Membership, membership, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import InvalidInput, NotFound
+from campaign.throttling import ScopedThrottle
 
 LIST_FIELDS = ("id", "turn", "territory_id", "status", "sides", "winner_id", "order", "mode",
                "defender_id")
@@ -165,6 +166,9 @@ def odds_data(item: OddsRequest) -> dict[str, Any]:
 
 
 class OddsCreateView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "odds"
+
     @extend_schema(request=OddsRequestSerializer, responses={202: dict},
                    summary="Ask for the odds of a battle",
                    description="A background job runs `simulations` seeded battles of "

@@ -7,6 +7,7 @@ DEBUG=0, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and CELERY_BROKER_URL.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import dj_database_url
@@ -24,6 +25,10 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = envstr("SITE_URL", "http://127.0.0.1:8000")
 ALLOW_SIGNUP = envbool("ALLOW_SIGNUP", True)
+# How many reverse proxies stand in front of the app (0: none). Only then are the
+# X-Forwarded-Proto and X-Forwarded-For headers believed: otherwise any client could
+# claim HTTPS or another address.
+TRUSTED_PROXIES = envint("TRUSTED_PROXIES", 0)
 # Networks a site trusts for webhooks besides public addresses (e.g. "10.0.0.0/8" for a
 # chat bridge on the LAN). Empty: webhooks go to public addresses only (no SSRF).
 WEBHOOK_ALLOWED_NETWORKS = envlist("WEBHOOK_ALLOWED_NETWORKS", [])
@@ -38,6 +43,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "axes",
     "campaign.apps.CoreConfig",
     "territories",
     "economy",
@@ -55,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "campaign.middleware.UserTimezoneMiddleware",
     "campaign.middleware.OutOfRangeIdMiddleware",
+    # Last: turns a locked-out login (too many wrong passwords) into a 429.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "campaign.urls"
@@ -130,7 +138,31 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "campaign.errors.api_exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Scoped rates (per client address; per user where signed in) for the routes an
+    # attacker or a runaway script would hammer. Raise them for a club behind one address
+    # or a load test.
+    "DEFAULT_THROTTLE_RATES": {
+        "login": envstr("THROTTLE_LOGIN", "10/min"),
+        "signup": envstr("THROTTLE_SIGNUP", "5/min"),
+        "odds": envstr("THROTTLE_ODDS", "30/min"),
+    },
+    # How many proxies stand in front (X-Forwarded-For hops trusted for the address).
+    "NUM_PROXIES": TRUSTED_PROXIES or None,
 }
+
+# --- Brute force: django-axes locks out an account and an address after repeated wrong
+# passwords (pages and the token route alike, both go through authenticate()).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = dt.timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "campaign.throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "campaign.throttling.client_ip"
+AXES_VERBOSE = False
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Unlimit3d 8 campaign manager API",
@@ -138,6 +170,17 @@ SPECTACULAR_SETTINGS = {
     "sealed orders and battles. Errors are {\"code\", \"detail\"}.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Cache: throttle counts. CACHE_URL=redis://... shares them across gunicorn workers
+# (production); without it each process counts for itself (development, tests).
+CACHE_URL = envstr("CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": CACHE_URL,
+                "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1}}
+    if CACHE_URL.startswith(("redis://", "rediss://")) else
+    {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
 }
 
 # --- Celery -------------------------------------------------------------------------
@@ -171,7 +214,7 @@ EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = envstr("DEFAULT_FROM_EMAIL", "umpire@localhost")
 
 # --- Production hardening (all on when DEBUG is off; each overridable) --------------
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if TRUSTED_PROXIES else None
 SECURE_SSL_REDIRECT = envbool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = envbool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = envbool("CSRF_COOKIE_SECURE", not DEBUG)

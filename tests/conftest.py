@@ -14,6 +14,14 @@ from rest_framework.test import APIClient
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_throttle_counts() -> None:
+    """Throttle counts live in the cache (locmem in tests): each test starts with none."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def make_user(db) -> Callable[[str], Any]:
     def make(username: str):

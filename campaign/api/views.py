@@ -19,6 +19,7 @@ from campaign.errors import Conflict, Forbidden, InvalidInput, PreconditionRequi
 from campaign.models import Campaign, Player
 from campaign.services import clock
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
+from campaign.throttling import ScopedThrottle
 
 
 def validated(serializer_class: type, data: object, **kwargs) -> dict:
@@ -36,6 +37,8 @@ def campaign_queryset():
 class UserCreateView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "signup"
 
     @extend_schema(request=s.UserCreateSerializer, responses={201: s.UserSerializer})
     def post(self, request: Request) -> Response:
@@ -51,11 +54,15 @@ class UserCreateView(APIView):
 class TokenView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list = []
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "login"
 
     @extend_schema(request=s.TokenRequestSerializer, responses={200: s.TokenSerializer})
     def post(self, request: Request) -> Response:
         data = validated(s.TokenRequestSerializer, request.data)
-        user = authenticate(request, username=data["username"], password=data["password"])
+        # The Django request (not DRF's wrapper): django-axes counts failures by it.
+        user = authenticate(request._request, username=data["username"],
+                            password=data["password"])
         if user is None:
             raise InvalidInput("Wrong username or password.", code="invalid_credentials")
         token, _ = Token.objects.get_or_create(user=user)

@@ -7,6 +7,7 @@ each page within a bounded number of SQL queries, and passes the accessibility c
 from __future__ import annotations
 
 import pytest
+from django.http import HttpRequest
 from django.test import Client
 
 from tests.pages.a11y import page_problems
@@ -31,7 +32,9 @@ def test_every_page_of_the_demo_league_renders_for_its_users() -> None:
     base = f"/campaigns/{campaign.pk}/"
     for username in (UMPIRE, *PLAYERS):
         client = Client()
-        assert client.login(username=username, password=DEMO_PASSWORD), username
+        # django-axes needs the request the credentials came with.
+        assert client.login(request=HttpRequest(), username=username,
+                            password=DEMO_PASSWORD), username
         problems: dict[str, list[str]] = {}
 
         def inspect(url: str, html: str, problems=problems) -> None:

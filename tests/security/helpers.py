@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
@@ -72,7 +73,9 @@ def call(api: APIClient, method: str, path: str, body: Any = None, *,
          raw: bytes | str | None = None, content_type: str = "application/json",
          watch: bool = False) -> Answer:
     """One request, rolled back afterwards. With `watch`, also says whether the
-    request changed anything before the rollback."""
+    request changed anything before the rollback. Throttle counts are cleared first:
+    these tests are about permissions and input (throttling has tests of its own)."""
+    cache.clear()
     with transaction.atomic():
         before = nothing_changed_snapshot() if watch else None
         if raw is not None:
