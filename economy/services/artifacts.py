@@ -24,6 +24,7 @@ from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules.tables import DISCOVERIES_BY_KEY
 from campaign.services.journal import record_private
+from campaign.services.locking import retry_on_conflict
 from economy.models import Artifact, Building
 from economy.services import ledger
 from economy.services.buildings import own_building
@@ -78,6 +79,7 @@ def _held(player: Player, territory_id: object) -> Artifact:
     return artifact
 
 
+@retry_on_conflict
 def artifact_sell(*, player: Player, territory_id: object) -> Artifact:
     """Sell the artifact found on `territory_id` for 200 SC (commercial phase), once."""
     require_phase(player.campaign, "commercial")
@@ -98,6 +100,7 @@ def artifact_sell(*, player: Player, territory_id: object) -> Artifact:
     return artifact
 
 
+@retry_on_conflict
 def artifact_house(*, player: Player, territory_id: object, laboratory: object) -> Artifact:
     """House the artifact found on `territory_id` in one of the player's laboratories."""
     require_phase(player.campaign, "commercial", "activity")

@@ -15,6 +15,7 @@ from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules.tables import BUILDINGS, GRID_SIZE
 from campaign.services.journal import record_private
+from campaign.services.locking import retry_on_conflict
 from economy.models import Building
 from economy.services import ledger
 from economy.services.common import as_id, own_territory, require_phase
@@ -63,6 +64,7 @@ def place_building(*, territory: Territory, kind: str, x: int, y: int, turn: int
                            code="square_taken") from None
 
 
+@retry_on_conflict
 def building_create(*, player: Player, territory_id: object, kind: object, x: object,
                     y: object, kit: object = None) -> Building:
     """Buy a building on one of the player's territories (commercial phase), or place it
@@ -122,6 +124,7 @@ def own_building(*, player: Player, building_id: object, for_update: bool = Fals
     return building
 
 
+@retry_on_conflict
 def building_upgrade(*, player: Player, building_id: object, upgrade: object) -> Building:
     """Buy an upgrade for one of the player's buildings (commercial phase)."""
     require_phase(player.campaign, "commercial")

@@ -40,6 +40,7 @@ from campaign.rules.tables import (
     weapon_size,
 )
 from campaign.services.journal import record_private
+from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative, Shipment, Stock, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import as_id, own_territory, require_phase
@@ -82,6 +83,7 @@ def _clean_containers(containers: object) -> list[dict[str, Any]]:
     return cleaned
 
 
+@retry_on_conflict
 def shipment_create(*, player: Player, territory_id: object, containers: object) -> Shipment:
     """Ship containers from one territory; pays their worth into the ledger."""
     require_phase(player.campaign, "commercial")
@@ -135,6 +137,7 @@ def _need_landing_pad(territory: Territory) -> None:
                        code="no_landing_pad")
 
 
+@retry_on_conflict
 def purchase(*, player: Player, territory_id: object, item: object) -> dict[str, int]:
     """Buy one item for a territory (commercial phase). Returns the new object's id as
     {"unit"|"pilot"|"weapon"|"building": id}."""

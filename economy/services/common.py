@@ -45,6 +45,9 @@ def own_territory(*, player: Player, territory_id: object, for_update: bool = Fa
     pk = as_id(territory_id, "territory")
     qs = Territory.objects.filter(campaign_id=player.campaign_id, pk=pk)
     if for_update:
+        # Global lock order (campaign.services.locking): the player before the territory,
+        # as every ledger change and trade settlement takes them.
+        list(Player.objects.select_for_update().filter(pk=player.pk).values_list("pk"))
         qs = qs.select_for_update()
     territory = qs.first()
     if territory is None:

@@ -28,6 +28,7 @@ from campaign.errors import Conflict, Forbidden, GameError, InvalidInput, NotFou
 from campaign.models import Event, Player
 from campaign.rules.tables import RESOURCES_BY_KEY
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative, Trade, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import as_id, require_phase
@@ -185,6 +186,7 @@ def _journal(trade: Trade, kind: str, **extra: Any) -> None:
                  viewers=[trade.from_player, trade.to_player])
 
 
+@retry_on_conflict
 def trade_create(*, player: Player, to_player: object, give: object, receive: object
                  ) -> Trade:
     """Offer `give` against `receive` to another player (commercial phase)."""
@@ -229,6 +231,7 @@ def trade_for(member: Membership, trade_id: object) -> Trade:
     return trade
 
 
+@retry_on_conflict
 def trade_accept(*, player: Player, trade_id: object) -> Trade:
     """The recipient accepts: both sides move at once, or nothing does."""
     campaign = player.campaign
@@ -241,15 +244,21 @@ def trade_accept(*, player: Player, trade_id: object) -> Trade:
         raise Forbidden("Only the player the trade is offered to may accept it.")
     try:
         with transaction.atomic():
+            # Global lock order (campaign.services.locking): players by id, then the
+            # territories that receive goods, then the trade, then the goods.
+            first, second = sorted([trade.from_player_id, trade.to_player_id])
+            ledger.lock_player(first)
+            ledger.lock_player(second)
+            destinations = sorted({d for d in (trade.give.get("deliver_to"),
+                                               trade.receive.get("deliver_to")) if d})
+            list(Territory.objects.select_for_update().filter(pk__in=destinations)
+                 .order_by("pk").values_list("pk"))
             claimed = Trade.objects.filter(pk=trade.pk, status=Trade.Status.OPEN).update(
                 status=Trade.Status.ACCEPTED, settled_at=timezone.now())
             if not claimed:
                 trade.refresh_from_db()
                 raise Conflict(f"This trade is {trade.status}, no longer open.",
                                code="trade_not_open")
-            first, second = sorted([trade.from_player_id, trade.to_player_id])
-            ledger.lock_player(first)
-            ledger.lock_player(second)
             giver = Player.objects.select_related("user", "campaign").get(
                 pk=trade.from_player_id)
             taker = Player.objects.select_related("user", "campaign").get(

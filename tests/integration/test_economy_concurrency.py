@@ -171,3 +171,39 @@ def test_fifty_parallel_purchase_requests_over_http_cannot_overspend(uma, alice,
     _ledger_adds_up(player)
     player.refresh_from_db()
     assert player.credits == 3
+
+
+def test_purchases_racing_trade_acceptances_never_deadlock(uma, alice, bob):
+    """Issue 19.3: alice buys on her territory while bob accepts her trade whose goods are
+    delivered there. Before one global lock order (player, then territory, then goods) the
+    two locked the same rows in opposite orders and PostgreSQL killed one with a deadlock
+    (a 500). Now every pair settles: 201/200 or a clear 4xx, never a database error, and
+    credits are conserved."""
+    from economy.models import Weapon
+
+    campaign, (pa, pb), (ta, tb) = _setup(uma, [alice, bob], credits=5000)
+    pairs = 20
+    trades = []
+    for _ in range(pairs):
+        w = Weapon.objects.create(player=pb, territory=tb, weapon="machine_gun")
+        trades.append(trade_create(player=Player.objects.get(pk=pa.pk), to_player=pb.pk,
+                                   give={"credits": 5},
+                                   receive={"weapons": [w.pk], "deliver_to": ta.pk}))
+    start = (LedgerEntry.objects.filter(player__campaign=campaign)
+             .aggregate(total=Sum("amount"))["total"])
+    calls: list[Callable[[], Any]] = []
+    for trade in trades:
+        calls.append(lambda: _call(purchase, pa.pk, territory_id=ta.pk,
+                                   item={"kind": "operative", "class": "soldier"}))
+        calls.append(lambda t=trade: _call(trade_accept, pb.pk, trade_id=t.pk))
+    results = []
+    for i in range(0, len(calls), 8):  # eight requests at a time: four pairs
+        results += _race(calls[i:i + 8])
+    errors = [r for r in results if isinstance(r, Exception)]
+    assert not errors, errors[:3]
+    assert Counter(r[0] for r in results) == Counter({200: 2 * pairs})
+    assert Trade.objects.filter(status="accepted").count() == pairs
+    total = (LedgerEntry.objects.filter(player__campaign=campaign)
+             .aggregate(total=Sum("amount"))["total"])
+    assert total == start - pairs * 5  # soldiers bought; trade credits only moved
+    assert Operative.objects.filter(player=pa).count() == pairs
