@@ -88,7 +88,8 @@ def _is_empty(side: dict) -> bool:
                 or side.get("operatives"))
 
 
-def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool) -> None:
+def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool,
+                trade_id: int | None = None) -> None:
     """Check (and with `settle`, move) one side from `giver` to `taker`. Call inside a
     transaction; with `settle` the players are already locked."""
     campaign_id = giver.campaign_id
@@ -156,9 +157,11 @@ def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool) -> No
         require_room(load_holdings(dest), dest, "the traded goods")
     if side["credits"]:
         ledger.post(player=giver, amount=-side["credits"], reason="trade",
-                    detail=f"trade with {taker.user.username}")
+                    detail=f"trade with {taker.user.username}", related_kind="trade",
+                    related_id=trade_id)
         ledger.post(player=taker, amount=side["credits"], reason="trade",
-                    detail=f"trade with {giver.user.username}")
+                    detail=f"trade with {giver.user.username}", related_kind="trade",
+                    related_id=trade_id)
 
 
 def _offered_operatives(ids: list[int], *, giver: Player, turn: int) -> list[Operative]:
@@ -263,8 +266,9 @@ def trade_accept(*, player: Player, trade_id: object) -> Trade:
                 pk=trade.from_player_id)
             taker = Player.objects.select_related("user", "campaign").get(
                 pk=trade.to_player_id)
-            _check_side(trade.give, giver=giver, taker=taker, settle=True)
-            _check_side(trade.receive, giver=taker, taker=giver, settle=True)
+            _check_side(trade.give, giver=giver, taker=taker, settle=True, trade_id=trade.pk)
+            _check_side(trade.receive, giver=taker, taker=giver, settle=True,
+                        trade_id=trade.pk)
             trade.refresh_from_db()
             _journal(trade, "trade_accepted")
     except Conflict:

@@ -3,7 +3,7 @@ services with your different opponents")."""
 
 from __future__ import annotations
 
-from economy.models import Stock, Trade, Unit, Weapon
+from economy.models import LedgerEntry, Stock, Trade, Unit, Weapon
 from economy.services import ledger
 from tests.economy.conftest import snapshot
 
@@ -42,6 +42,10 @@ def test_an_accepted_trade_settles_both_sides(world, api):
     assert (gun.player_id, gun.territory_id) == (world.bob.pk, world.beta.pk)
     assert (golem.player_id, golem.territory_id) == (world.bob.pk, world.beta.pk)
     assert ledger.balance_from_ledger(world.alice) == 900
+    # Issue 19.9: each side's ledger entry names the trade it settles.
+    entries = LedgerEntry.objects.filter(reason="trade").order_by("player_id")
+    assert [(e.player_id, e.amount, e.related_kind, e.related_id) for e in entries] == [
+        (world.alice.pk, -100, "trade", tid), (world.bob.pk, 100, "trade", tid)]
 
 
 def test_only_the_recipient_accepts_and_only_once(world, api):
