@@ -117,6 +117,15 @@ class PhaseChange(models.Model):
         return f"{self.campaign} turn {self.turn} {self.phase}"
 
 
+def new_order_public_id() -> int:
+    """A random id for the API: sequential ids would tell how many orders others made."""
+    return secrets.randbelow(2**53 - 1) + 1
+
+
+#: Journal entries too: a player's own private entries must not count everyone else's.
+new_event_public_id = new_order_public_id
+
+
 class Event(models.Model):
     """The journal. Who may read an entry is stored with it and filtered in one place
     (`campaign.selectors.events_visible_to`)."""
@@ -126,6 +135,9 @@ class Event(models.Model):
         UMPIRE = "umpire", "The umpire only"
         PRIVATE = "private", "The listed players (and the umpire unless sealed)"
 
+    public_id = models.BigIntegerField(unique=True, default=new_event_public_id,
+                                       editable=False,
+                                       help_text="The id clients see (random: see R-SEC-1).")
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
     turn = models.PositiveIntegerField()
     phase = models.CharField(max_length=10, blank=True, default="")
@@ -147,11 +159,6 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} (turn {self.turn} {self.phase})"
-
-
-def new_order_public_id() -> int:
-    """A random id for the API: sequential ids would tell how many orders others made."""
-    return secrets.randbelow(2**53 - 1) + 1
 
 
 class Order(models.Model):

@@ -62,7 +62,8 @@ def order_json(order: Order) -> dict:
 
 
 class EventSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
+    # Random, not the sequential key: a count of ids would betray others' private events.
+    id = serializers.IntegerField(source="public_id")
     turn = serializers.IntegerField()
     phase = serializers.CharField()
     kind = serializers.CharField()
