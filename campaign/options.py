@@ -79,6 +79,14 @@ OPTIONS: dict[str, Option] = {
         # --- map and exploration ---
         Option("deposits_public", False, "Players may see the deposits of territories "
                "they do not own.", ruling="R-MAP-7"),
+        Option("station_needed_to_pass", True, "Units travel through a territory of "
+               "theirs (or one they have passage over) only if a station stands there "
+               "(\"allows your units to travel through it\"); without one it can only "
+               "be a destination.", ruling="R-MAP-9"),
+        Option("shipping_allowance", "player", "Five containers per commercial turn for "
+               "each landing pad: pooled over every operating pad the player owns, or "
+               "per territory (only the pads where the shipment leaves).",
+               choices=("player", "territory"), ruling="R-ECO-11"),
         # --- battles ---
         Option("battle_mode", "engine", "Resolve battles with the rules engine, or enter "
                "results played on the table.", choices=("engine", "tabletop")),
@@ -90,6 +98,10 @@ OPTIONS: dict[str, Option] = {
         Option("battle_first_player", "initiative", "Who plays first in a battle: the "
                "best Init (ties to the defender), the defender or the attacker.",
                choices=("initiative", "defender", "attacker"), ruling="R-BAT-4"),
+        Option("battle_force_field_projectile", "refused", "A missile or grenade aimed "
+               "into another force field: refused before it is fired (no dice, no CDT), "
+               "or fired and wasted at the field (CDT taken).",
+               choices=("refused", "wasted"), ruling="R-BAT-11"),
         Option("battle_max_attempts", 3, "Attempts before a failing battle job is "
                "quarantined.", minimum=1, maximum=10),
         Option("command_center_reinforcements", "adjacent", "An active command center "

@@ -77,3 +77,12 @@ def me(player: Player) -> dict[str, Any]:
     return {"player": fresh.pk, "credits": fresh.credits,
             "research_points": fresh.research_points, "territories": territories,
             "units": units_of(player), "stock": stock}
+
+
+def territories_with_station(campaign_id: int) -> set[int]:
+    """Territories of the campaign where a station stands (R-MAP-9: units travel through
+    them). One query."""
+    from economy.models import Building
+
+    return set(Building.objects.filter(territory__campaign_id=campaign_id, kind="station")
+               .values_list("territory_id", flat=True))

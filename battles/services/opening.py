@@ -276,11 +276,13 @@ def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
 
 
 def engine_options(campaign: Campaign) -> dict[str, Any]:
-    """The engine options this campaign's settings choose (R-BAT-3, R-BAT-4, R-BAT-32)."""
+    """The engine options this campaign's settings choose (R-BAT-3, R-BAT-4, R-BAT-11,
+    R-BAT-32)."""
     settings = campaign.settings
     return {"max_rounds": settings.battle_max_rounds,
             "stalemate_rounds": settings.battle_stalemate_rounds,
-            "first_player": settings.battle_first_player}
+            "first_player": settings.battle_first_player,
+            "force_field_projectile": settings.battle_force_field_projectile}
 
 
 def _create_battle(campaign: Campaign, contest: Contest, position: int, *,

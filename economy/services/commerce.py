@@ -55,6 +55,31 @@ def _standing(territory: Territory, kind: str, *, active: bool) -> int:
     return qs.count()
 
 
+def _shipping_allowance(player: Player, territory: Territory, pads: int
+                        ) -> tuple[int, int, str]:
+    """(containers already shipped, containers allowed, who the allowance belongs to).
+
+    Seed, Landing pad: "You can ship five containers each commercial turn for each landing
+    pad you own." R-ECO-11 (option `shipping_allowance`): "player" (the default) pools the
+    allowance over every operating pad the player owns (active, on a territory with an
+    active radar: "Radars allow the landing pads ... to operate"); "territory" counts only
+    the pads of the territory the shipment leaves from."""
+    turn = player.campaign.turn
+    if player.campaign.settings.shipping_allowance == "territory":
+        used = Shipment.objects.filter(territory=territory, turn=turn).aggregate(
+            n=Sum("containers"))["n"] or 0
+        return used, pads * CONTAINERS_PER_PAD, territory.name
+    radar_territories = Building.objects.filter(
+        territory__owner=player, kind="radar", active=True, hit_points__gt=0
+    ).values("territory_id")
+    operating = Building.objects.filter(
+        territory__owner=player, kind="landing_pad", active=True, hit_points__gt=0,
+        territory_id__in=radar_territories).count()
+    used = Shipment.objects.filter(player=player, turn=turn).aggregate(
+        n=Sum("containers"))["n"] or 0
+    return used, operating * CONTAINERS_PER_PAD, "You"
+
+
 def _clean_containers(containers: object) -> list[dict[str, Any]]:
     if not isinstance(containers, list) or not containers:
         raise InvalidInput("'containers' must be a non-empty list.",
@@ -97,14 +122,12 @@ def shipment_create(*, player: Player, territory_id: object, containers: object)
         if not pads:
             raise Conflict(f"{territory.name} has no active landing pad.",
                            code="no_landing_pad")
-        used = Shipment.objects.filter(territory=territory, turn=player.campaign.turn
-                                       ).aggregate(n=Sum("containers"))["n"] or 0
-        allowed = pads * CONTAINERS_PER_PAD
+        used, allowed, where = _shipping_allowance(player, territory, pads)
         if used + len(cargo) > allowed:
             raise Conflict(
-                f"{territory.name} can ship {allowed} containers this turn ({pads} active "
-                f"landing pads x {CONTAINERS_PER_PAD}); {used} already left and you asked for "
-                f"{len(cargo)} more.", code="shipping_capacity")
+                f"{where} can ship {allowed} containers this turn ({allowed // CONTAINERS_PER_PAD}"
+                f" operating landing pads x {CONTAINERS_PER_PAD}); {used} already left and you "
+                f"asked for {len(cargo)} more.", code="shipping_capacity")
         for c in cargo:  # R-ECO-12: pure raw first when not said
             if not c["refined"] and c["pure"] is None:
                 c["pure"] = Stock.objects.filter(territory=territory, resource=c["resource"],

@@ -32,7 +32,14 @@ from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative, Trade, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import as_id, require_phase
-from economy.services.storage import add_stock, load_holdings, require_room, take_stock
+from economy.services.storage import (
+    add_stock,
+    is_exo,
+    item_kind_of_weapon,
+    load_holdings,
+    require_room,
+    take_stock,
+)
 from territories.models import Territory
 
 SIDE_KEYS = {"credits", "resources", "weapons", "units", "operatives", "deliver_to"}
@@ -142,6 +149,7 @@ def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool,
             raise InvalidInput(f"Weapon {w.pk} is fitted to a turret; take it off first.",
                                code="goods_unavailable")
     if not settle:
+        _require_room_for_offer(side, units, weapons)
         return
     dest_id = side["deliver_to"]
     for u in units:
@@ -162,6 +170,23 @@ def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool,
         ledger.post(player=taker, amount=side["credits"], reason="trade",
                     detail=f"trade with {giver.user.username}", related_kind="trade",
                     related_id=trade_id)
+
+
+def _require_room_for_offer(side: dict, units: list[Unit], weapons: list[Weapon]) -> None:
+    """R-ECO-15: an offer is checked when made, room included: the goods must fit in the
+    receiving territory's warehouses as it stands now (checked again at acceptance)."""
+    if side["deliver_to"] is None:
+        return
+    dest = Territory.objects.get(pk=side["deliver_to"])
+    trial = load_holdings(dest)
+    for r in side["resources"]:
+        trial.resources[(r["resource"], r["refined"], r["pure"])] += r["units"]
+    traded_units = {u.pk for u in units}
+    for w in weapons:
+        if w.unit_id is None or w.unit_id not in traded_units:
+            trial.loose[item_kind_of_weapon(w)] += 1
+    trial.loose["armor"] += sum(1 for u in units if is_exo(u.model))  # delivered unpiloted
+    require_room(trial, dest, "the goods of this offer")
 
 
 def _offered_operatives(ids: list[int], *, giver: Player, turn: int) -> list[Operative]:

@@ -10,10 +10,17 @@ So a unit travels from its origin through territories its player controls or hol
 right of passage over; it may end its move on any territory so reached, or on any
 territory adjacent to one reached. The origin always counts as reached: a unit standing
 on a territory it does not control may still leave it (ruling R-MAP-4).
+
+Station: "A station is a glorified beacon : it keeps the territory yours and allows
+your units to travel through it." Ruling R-MAP-9 (campaign option
+`station_needed_to_pass`, on by default): a unit travels onward only from its origin and
+from passable territories with a standing station; a passable territory without one can
+still be a destination, but is the end of the road.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
@@ -23,6 +30,22 @@ from campaign.models import Player
 from territories.models import Adjacency, Passage, Territory
 
 _CACHE_ATTR = "_movement_graph_cache"
+
+#: Who says where the stations stand: the economy (which owns buildings) registers a
+#: function (campaign id) -> ids of territories with a standing station, in its ready().
+_station_finders: list[Callable[[int], set[int]]] = []
+
+
+def register_station_finder(finder: Callable[[int], set[int]]) -> None:
+    if finder not in _station_finders:
+        _station_finders.append(finder)
+
+
+def station_territories(campaign_id: int) -> set[int]:
+    found: set[int] = set()
+    for finder in _station_finders:
+        found |= finder(campaign_id)
+    return found
 
 
 def movement_graph(campaign: Any) -> nx.Graph:
@@ -60,17 +83,23 @@ def _origin_id(unit_or_origin: Any) -> int:
 
 
 def reached_territories(player: Player, origin: Any) -> set[int]:
-    """The origin and every passable territory connected to it through passable ones."""
+    """The origin and every passable territory a unit travels THROUGH from it: connected
+    through passable ones (with a station, under R-MAP-9)."""
     graph = movement_graph(player.campaign)
     origin_id = _origin_id(origin)
     if origin_id not in graph:
         return set()
-    allowed = passable_territories(player) | {origin_id}
+    allowed = passable_territories(player)
+    if player.campaign.settings.station_needed_to_pass:
+        allowed &= station_territories(player.campaign_id)
+    allowed.add(origin_id)
     return set(nx.node_connected_component(graph.subgraph(allowed), origin_id))
 
 
 def legal_destinations(player: Player, origin: Any) -> set[int]:
-    """Every territory a unit of `player` standing on `origin` may end its move on."""
+    """Every territory a unit of `player` standing on `origin` may end its move on: one
+    travelled through, or one next to it (any owner, a passable one without a station
+    included)."""
     graph = movement_graph(player.campaign)
     reached = reached_territories(player, origin)
     destinations = set(reached)

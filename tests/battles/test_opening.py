@@ -204,7 +204,8 @@ def test_the_campaign_settings_choose_the_engine_options(world):
     open_battles(campaign=w.campaign)
     battle = Battle.objects.get(campaign=w.campaign)
     assert battle.input["options"] == {"max_rounds": 50, "stalemate_rounds": 0,
-                                       "first_player": "attacker"}
+                                       "first_player": "attacker",
+                                       "force_field_projectile": "refused"}
 
 
 def test_a_campaign_refuses_an_engine_setting_out_of_range(uma, make_campaign):

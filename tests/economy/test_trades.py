@@ -139,3 +139,19 @@ def test_a_fitted_weapon_travels_only_with_its_unit(world, api):
     assert act(api, world, r.json()["id"], "accept").status_code == 200
     fitted.refresh_from_db()
     assert fitted.player_id == world.bob.pk and Unit.objects.get().player_id == world.bob.pk
+
+
+def test_an_offer_whose_goods_have_no_room_is_refused_when_made(world, api):
+    """R-ECO-15 (issue 19.11): "An offer is checked when made" — room included. Bob's Beta
+    has no warehouse, so alice's loose cannon (a container's worth) cannot be delivered
+    there: the offer is refused with `no_room` at once, not left open to fail at
+    acceptance; nothing changes."""
+    gun = world.weapon(world.alice, world.alpha, "cannon")
+    before = snapshot()
+    refused = offer(api, world, {"weapons": [gun.pk], "deliver_to": world.beta.pk}, {})
+    assert refused.status_code == 400 and refused.json()["code"] == "no_room"
+    assert "Beta" in refused.json()["detail"]
+    assert snapshot() == before
+    world.build(world.beta, "warehouse")
+    assert offer(api, world, {"weapons": [gun.pk], "deliver_to": world.beta.pk},
+                 {}).status_code == 201

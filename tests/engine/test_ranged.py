@@ -5,6 +5,7 @@ import pytest
 
 from battles.rulesets.unlimit3d8.engine.actions import Assault, RangedAttack, perform
 from battles.rulesets.unlimit3d8.engine.actions.attack import range_difficulty
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.model import BuildingInput
 from tests.engine.helpers import BLUE, RED, rolls, state, unit
 
@@ -145,10 +146,18 @@ def test_force_field_stops_projectiles_and_adds_5_armor():
     """Force field: "No projectile (missile or grenade) can enter the force field, and any
     unit and building the force field is considered having an additional armor of 5." """
     ff = BuildingInput("ff", "force_field", 5, 9)  # centred (11, 19): covers 9..13 x 17..21
+    # R-BAT-11 (default "refused"): the field is in plain sight, the launcher is not fired.
     st, s, t = shooter_and_target([8, 8, 8], weapon="missile_launcher", buildings=[ff],
                                   target_at=(12.0, 19.0))
-    perform(st, s, RangedAttack("s", "missile_launcher", "t"))
-    assert t.lost == 0 and not rolls(st)
+    with pytest.raises(IllegalActionError, match="force field"):
+        perform(st, s, RangedAttack("s", "missile_launcher", "t"))
+    assert t.lost == 0 and not rolls(st) and st.dice.count == 0
+    # Option "wasted": fired, stopped at the field, the launcher's cool-down taken.
+    st, s, t = shooter_and_target([8, 8, 8], weapon="missile_launcher", buildings=[ff],
+                                  target_at=(12.0, 19.0))
+    st.options["force_field_projectile"] = "wasted"
+    cdt = perform(st, s, RangedAttack("s", "missile_launcher", "t"))
+    assert t.lost == 0 and not rolls(st) and cdt == s.weapon("missile_launcher").cooldown
     st, s, t = shooter_and_target([8, 8, 8], weapon="cannon", buildings=[ff],
                                   target_at=(12.0, 19.0))
     perform(st, s, RangedAttack("s", "cannon", "t"))

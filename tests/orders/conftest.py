@@ -66,10 +66,15 @@ def build_world(make_campaign, uma, alice, bob, charlie):
         if umpire_plays:
             Player.objects.create(campaign=campaign, user=uma, color="#2ca02c")
         t = {x.name: x for x in Territory.objects.filter(campaign=campaign)}
+        from economy.models import Building
+
         for name, owner in (("Alpha", pa), ("Beta", pa), ("Delta", pb), ("Epsilon", pb)):
             t[name].owner = owner
             t[name].ever_owned = True
             t[name].save()
+            # R-MAP-9: a station lets units travel through the territory.
+            Building.objects.create(territory=t[name], kind="station", x=0, y=0,
+                                    hit_points=30)
         set_phase(campaign, phase, turn)
         for p in (pa, pb):
             p.campaign = campaign

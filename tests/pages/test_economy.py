@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from campaign.models import Campaign
-from economy.models import Operative, Trade, Unit, Weapon
+from economy.models import Building, Operative, Trade, Unit, Weapon
 from territories.models import Territory
 
 pytestmark = pytest.mark.django_db
@@ -108,6 +108,10 @@ def test_trade_offer_with_units_operatives_and_resources(web_client, running_cam
 
     with transaction.atomic():
         add_stock(territory=theirs, key=("minerals", True, False), units=2)
+    # R-ECO-15: goods need room where they are delivered, checked when offered: the
+    # minerals at alice's home, the golem (an exo armour, delivered unpiloted) at bob's.
+    for home in (mine, theirs):
+        Building.objects.create(territory=home, kind="warehouse", x=15, y=15, hit_points=20)
     client = web_client(alice)
     page = client.get(base + "/economy/")
     assert b"Vex on" in page.content and b'name="receive_res_resource"' in page.content

@@ -36,7 +36,30 @@ def board(started, charlie):
     Territory.objects.filter(campaign=campaign).update(owner=None)
     Territory.objects.filter(pk__in=[t["A"].pk, t["B"].pk, t["E"].pk]).update(owner=alice)
     Territory.objects.filter(pk__in=[t["C"].pk, t["D"].pk, t["G"].pk]).update(owner=bob)
+    # R-MAP-9: stations let units travel through; give every territory one (the test
+    # below about stations takes one away).
+    from economy.models import Building
+
+    for territory in t.values():
+        if not Building.objects.filter(territory=territory, kind="station").exists():
+            Building.objects.create(territory=territory, kind="station", x=15, y=15,
+                                    hit_points=30)
     return campaign, t, players
+
+
+def test_a_territory_without_a_station_is_a_destination_but_not_a_way_through(board):
+    """Station: "it keeps the territory yours and allows your units to travel through
+    it" (R-MAP-9). Without B's station alice's unit on A can still end on B, but not pass
+    B to reach C; with the option off, B is a way through again."""
+    from economy.models import Building
+
+    campaign, t, p = board
+    Building.objects.filter(territory=t["B"], kind="station").delete()
+    assert names(t, legal_destinations(p["alice"], t["A"])) == {"B"}
+    campaign.options = {**campaign.options, "station_needed_to_pass": False}
+    campaign.save()
+    alice = Player.objects.select_related("campaign").get(pk=p["alice"].pk)
+    assert names(t, legal_destinations(alice, t["A"])) == {"B", "C"}
 
 
 def names(t, ids):

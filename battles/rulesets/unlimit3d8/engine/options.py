@@ -24,6 +24,9 @@ DEFAULTS: dict[str, Any] = {
     "retreat_threshold": 0.25,
     # R-BAT-12: a misfire also puts this many extra CDT on the firing unit.
     "misfire_extra_cdt": 0,
+    # R-BAT-11: a projectile aimed into another force field: "refused" (an illegal action:
+    # no roll, no CDT) or "wasted" (fired and stopped at the field, CDT taken).
+    "force_field_projectile": "refused",
     # R-BAT-30: Tech score a piracy on a laboratory needs when the campaign gives no
     # `technology_cost` for it (the seed's "Research Points necessary to get the
     # technology"; 20 as for a turret).

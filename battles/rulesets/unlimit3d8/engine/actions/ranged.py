@@ -9,12 +9,13 @@ The cool-down of a shot is the weapon's card cool-down (seed, card I).
 
 from __future__ import annotations
 
-from battles.rulesets.unlimit3d8.engine.actions.attack import fire, target_of
+from battles.rulesets.unlimit3d8.engine.actions.attack import fire, projectile_blocked, target_of
 from battles.rulesets.unlimit3d8.engine.actions.base import Assault, RangedAttack
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.actions.move import check_move, move_cdt, relocate
 from battles.rulesets.unlimit3d8.engine.card import WeaponCard
 from battles.rulesets.unlimit3d8.engine.damage import Target
+from battles.rulesets.unlimit3d8.engine.geometry import Point
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
 
@@ -43,9 +44,21 @@ def live_target(state: BattleState, target_id: object, kind: str) -> Target:
     return target
 
 
+def refuse_blocked_projectile(state: BattleState, origin: Point, weapon: WeaponCard,
+                              target: Target) -> None:
+    """R-BAT-11: "No projectile (missile or grenade) can enter the force field"; the field
+    is in plain sight, so aiming one into it is refused (option "refused", the default)
+    before any die or token; with "wasted" the shot is fired and stopped at the field."""
+    if state.options.get("force_field_projectile", "refused") == "refused" \
+            and projectile_blocked(state, origin, weapon, target):
+        raise IllegalActionError(f"a {weapon.key} cannot enter the force field around "
+                                 f"{target.id!r}")
+
+
 def perform_ranged(state: BattleState, unit: UnitState, action: RangedAttack) -> int:
     weapon = ranged_weapon(unit, action.weapon)
     target = live_target(state, action.target, action.target_kind)
+    refuse_blocked_projectile(state, unit.pos, weapon, target)
     state.record("ranged_attack", unit=unit.id, weapon=weapon.key, target=target.id,
                  cdt=weapon.cooldown)
     fire(state, unit, weapon, target, skill_value=unit.card.skills["fight"])
@@ -56,6 +69,7 @@ def perform_assault(state: BattleState, unit: UnitState, action: Assault) -> int
     weapon = ranged_weapon(unit, action.weapon)
     target = live_target(state, action.target, action.target_kind)
     dist = check_move(unit, action.to)
+    refuse_blocked_projectile(state, action.to, weapon, target)
     cdt = move_cdt(unit, dist) + weapon.cooldown
     state.record("assault", unit=unit.id, to=list(action.to), distance=round(dist, 3),
                  weapon=weapon.key, target=target.id, cdt=cdt)
