@@ -33,6 +33,9 @@ class Battle(models.Model):
     error = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    dispatched_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its job was last committed to be sent (the "
+        "sweeper sends it again when no worker claimed it within the lease).")
     finished_at = models.DateTimeField(null=True, blank=True)
     mode = models.CharField(max_length=10, default="engine",
                             help_text="engine (a Celery job) or tabletop (results entered).")

@@ -250,3 +250,29 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.recipient} (turn {self.turn} {self.phase})"
+
+
+class OutboxMessage(models.Model):
+    """A background job committed with the change that causes it (a transactional outbox).
+
+    Written in the same transaction as the battle, notification or odds request it runs
+    for; sent to the broker after commit, and by `campaign.tasks.drain_outbox` (beat) if
+    the broker was unreachable then. A job is never lost with a Redis outage: it waits
+    here until it is sent. Tasks are idempotent, so a job sent twice does its work once.
+    """
+
+    task = models.CharField(max_length=100, help_text="Celery task name.")
+    args = models.JSONField(default=list, blank=True)
+    countdown = models.FloatField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["sent_at", "id"], name="outbox_unsent")]
+
+    def __str__(self) -> str:
+        state = "sent" if self.sent_at else "waiting"
+        return f"{self.task}{tuple(self.args)} ({state})"

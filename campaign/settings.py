@@ -197,10 +197,23 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 3600)}
 CELERY_TIMEZONE = "UTC"
 CLOCK_SWEEP_SECONDS = envint("CLOCK_SWEEP_SECONDS", 30)
+# Jobs committed while the broker was away are sent by the outbox sweeper; battle jobs
+# without a live claim past BATTLE_LEASE_SECONDS (a worker killed, a message lost with a
+# Redis restart) are sent again by the battle sweeper. Both are idempotent.
+OUTBOX_SWEEP_SECONDS = envint("OUTBOX_SWEEP_SECONDS", 10)
+BATTLE_LEASE_SECONDS = envint("BATTLE_LEASE_SECONDS", 120)
 CELERY_BEAT_SCHEDULE = {
     "advance-campaigns-past-deadline": {
         "task": "campaign.tasks.sweep_deadlines",
         "schedule": float(CLOCK_SWEEP_SECONDS),
+    },
+    "send-waiting-jobs": {
+        "task": "campaign.tasks.drain_outbox",
+        "schedule": float(OUTBOX_SWEEP_SECONDS),
+    },
+    "resend-battles-without-a-live-claim": {
+        "task": "battles.tasks.sweep_battles",
+        "schedule": float(max(5, BATTLE_LEASE_SECONDS // 4)),
     },
 }
 

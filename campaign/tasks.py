@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
-from campaign.services import clock
+from campaign.services import clock, outbox
+
+DATABASE_AWAY = (OperationalError, InterfaceError)
+RETRY = {"autoretry_for": DATABASE_AWAY, "retry_backoff": 1, "retry_backoff_max": 30,
+         "retry_jitter": False, "max_retries": 40}
 
 
 @shared_task(name="campaign.tasks.sweep_deadlines")
@@ -19,7 +24,14 @@ def ping(value: str) -> str:
     return f"pong:{value}"
 
 
-@shared_task(name="campaign.tasks.notify", ignore_result=True)
+@shared_task(name="campaign.tasks.drain_outbox", ignore_result=True)
+def drain_outbox() -> int:
+    """Beat job: send the jobs whose broker was away when their change committed."""
+    return outbox.drain()
+
+
+@shared_task(name="campaign.tasks.notify", ignore_result=True, acks_late=True,
+             reject_on_worker_lost=True, **RETRY)
 def notify(campaign_id: int, kind: str, turn: int, phase: str,
            player_ids: list[int] | None = None) -> int:
     """Send one notification (email to the seats that want it, and the webhook).

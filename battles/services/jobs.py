@@ -10,6 +10,7 @@ created in the same transaction as the effects), so a job delivered twice record
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import time
@@ -17,13 +18,16 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from battles.models import Battle, BattleRecord
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
 from campaign.errors import Conflict, NotFound
 from campaign.models import Campaign, Event
+from campaign.services import outbox
 from campaign.services.journal import record_event
 
 log = logging.getLogger(__name__)
@@ -41,18 +45,54 @@ def default_resolver(battle_input: BattleInput) -> BattleResult:
     return resolve_battle(battle_input)
 
 
-def enqueue_battle(battle_id: int, *, countdown: float | None = None) -> None:
-    from battles.tasks import run_battle
+RUN_TASK = "battles.tasks.run_battle"
 
-    if countdown:
-        run_battle.apply_async((battle_id,), countdown=countdown)
-    else:
-        run_battle.delay(battle_id)
+
+def lease_seconds() -> int:
+    """How long a claimed (running) or sent (queued) battle job counts as alive; past
+    it the sweeper sends the job again (a SIGKILLed worker, a message Redis lost)."""
+    return int(getattr(settings, "BATTLE_LEASE_SECONDS", 120))
 
 
 def schedule_battle(battle_id: int, *, countdown: float | None = None) -> None:
-    """Enqueue the battle's job once the current transaction commits."""
-    transaction.on_commit(lambda: enqueue_battle(battle_id, countdown=countdown))
+    """Commit the battle's job with the current transaction (the outbox) and send it
+    after commit; if the broker is away it waits for the sweeper. Call inside the
+    transaction that queues the battle."""
+    Battle.objects.filter(pk=battle_id).update(dispatched_at=timezone.now())
+    outbox.send_later(RUN_TASK, battle_id, countdown=countdown)
+
+
+def sweep_battles(*, now: dt.datetime | None = None) -> int:
+    """Beat job: send again every battle job without a live claim past its lease — a
+    `running` battle whose worker died (instead of waiting for the broker's one-hour
+    visibility timeout), a `queued` one whose message was lost. Recording is idempotent
+    and a live claim is never taken twice, so a job sent twice records once."""
+    now = now or timezone.now()
+    stale = now - dt.timedelta(seconds=lease_seconds())
+    requeued = 0
+    candidates = list(Battle.objects.filter(
+        Q(status=Battle.Status.RUNNING, started_at__lt=stale)
+        | Q(status=Battle.Status.QUEUED, dispatched_at__lt=stale)
+        | Q(status=Battle.Status.QUEUED, dispatched_at__isnull=True, created_at__lt=stale),
+        mode="engine", quarantined=False).values_list("pk", flat=True)[:500])
+    for battle_id in candidates:
+        with transaction.atomic():
+            battle = (Battle.objects.select_for_update(skip_locked=True)
+                      .filter(pk=battle_id).first())
+            if battle is None or battle.status == Battle.Status.FINISHED:
+                continue
+            if battle.status == Battle.Status.RUNNING:
+                if battle.started_at and battle.started_at >= stale:
+                    continue  # claimed again meanwhile
+                battle.status = Battle.Status.QUEUED
+                battle.save(update_fields=["status"])
+                log.warning("battle %s: its claim expired (worker gone?); sending again",
+                            battle.pk)
+            elif battle.dispatched_at and battle.dispatched_at >= stale:
+                continue
+            schedule_battle(battle.pk)
+            requeued += 1
+    return requeued
 
 
 def _claim(battle_id: int) -> dict[str, Any] | None:
@@ -66,6 +106,11 @@ def _claim(battle_id: int) -> dict[str, Any] | None:
         if (battle.status == Battle.Status.FINISHED or battle.quarantined
                 or battle.mode != "engine"
                 or BattleRecord.objects.filter(battle_id=battle_id).exists()):
+            return None
+        if battle.status == Battle.Status.RUNNING and battle.started_at and \
+                battle.started_at >= timezone.now() - dt.timedelta(seconds=lease_seconds()):
+            # Another worker holds a live claim (a duplicate message): leave it be; if
+            # that worker died, the sweeper sends the job again once the lease is over.
             return None
         campaign = battle.campaign
         max_attempts = campaign.settings.battle_max_attempts

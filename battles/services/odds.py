@@ -25,6 +25,7 @@ from battles.services.seeds import derived_seed
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules import tables as T
+from campaign.services import outbox
 
 log = logging.getLogger(__name__)
 
@@ -125,14 +126,8 @@ def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
             campaign=campaign, player=player, territory=territory,
             units=sorted(u.pk for u in units), simulations=n, seed=seed,
             input=battle.to_dict())
-        transaction.on_commit(lambda: _enqueue(odds.pk))
+        outbox.send_later("battles.tasks.estimate_odds", odds.pk)
     return odds
-
-
-def _enqueue(odds_id: int) -> None:
-    from battles.tasks import estimate_odds
-
-    estimate_odds.delay(odds_id)
 
 
 def _simulate(battle: BattleInput, n: int, seed: int) -> dict[str, Any]:

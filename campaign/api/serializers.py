@@ -100,3 +100,7 @@ class TurnPhaseSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     phase = serializers.CharField()
     changed = serializers.BooleanField()
+    jobs_waiting = serializers.IntegerField(
+        required=False, help_text="Jobs committed but not yet sent (the job queue was "
+        "unreachable); they are sent when it is back.")
+    detail = serializers.CharField(required=False)

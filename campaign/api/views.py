@@ -17,7 +17,7 @@ from campaign.access import campaigns_of, membership, require_player, require_um
 from campaign.api import serializers as s
 from campaign.errors import Conflict, Forbidden, InvalidInput, PreconditionRequired
 from campaign.models import Campaign, Player
-from campaign.services import clock
+from campaign.services import clock, outbox
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
 
@@ -170,14 +170,24 @@ class AdvanceView(APIView):
         else:
             data = validated(s.AdvanceSerializer, body)
             expected = (data["turn"], data["phase"])
+        outbox.reset_request_counter()
         result = clock.advance(campaign_id=member.campaign.pk, by="umpire", expected=expected)
         if not result.changed:
             now = result.campaign
             raise Conflict(f"The campaign is no longer at turn {expected[0]}, {expected[1]} "
                            f"phase (it is at turn {now.turn}, {now.phase} phase); nothing "
                            "changed.", code="phase_moved_on")
-        response = Response({"turn": result.campaign.turn, "phase": result.campaign.phase,
-                             "changed": result.changed})
+        body: dict[str, object] = {"turn": result.campaign.turn,
+                                   "phase": result.campaign.phase, "changed": result.changed}
+        waiting = outbox.unsent_in_this_request()
+        if waiting:
+            # The phase changed and its jobs are committed; the broker was away, so they
+            # wait and are sent when it is back (nothing is lost). Say so.
+            body["jobs_waiting"] = waiting
+            body["detail"] = (f"The phase advanced. {waiting} background job(s) (battles, "
+                              "notifications) could not reach the job queue yet; they are "
+                              "saved and will start as soon as it is back.")
+        response = Response(body)
         response["ETag"] = campaign_etag(result.campaign)
         return response
 

@@ -16,7 +16,7 @@ from campaign.access import Membership
 from campaign.models import Player
 from campaign.options import OPTIONS
 from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
-from campaign.services import clock
+from campaign.services import clock, outbox
 
 
 def _options(member: Membership) -> list[dict[str, Any]]:
@@ -62,6 +62,7 @@ def advance(request: HttpRequest, member: Membership) -> HttpResponse:
         messages.error(request, "The advance did not say which phase it leaves; reload the "
                                 "page and try again. Nothing changed.")
         return _done(member)
+    outbox.reset_request_counter()
     outcome = attempt(request, lambda: clock.advance(campaign_id=campaign.pk, by="umpire",
                                                      expected=expected))
     if outcome.ok:
@@ -69,6 +70,10 @@ def advance(request: HttpRequest, member: Membership) -> HttpResponse:
         if result.changed:
             messages.success(request, f"Now turn {result.campaign.turn}, "
                                       f"{result.campaign.phase} phase.")
+            if waiting := outbox.unsent_in_this_request():
+                messages.warning(request, f"{waiting} background job(s) (battles, "
+                                 "notifications) could not reach the job queue yet; they "
+                                 "are saved and start as soon as it is back.")
         else:
             messages.warning(request, "The campaign had already moved on; nothing changed.")
     return _done(member)

@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from campaign import webhooks
 from campaign.models import Campaign, Player, Profile
+from campaign.services import outbox
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +40,10 @@ KINDS = ("phase_opened", "reminder", "results")
 
 
 def _enqueue(campaign: Campaign, kind: str, player_ids: Iterable[int] | None = None) -> None:
-    from campaign import tasks
-
-    args = (campaign.pk, kind, campaign.turn, campaign.phase,
-            list(player_ids) if player_ids is not None else None)
-    transaction.on_commit(lambda: tasks.notify.delay(*args))
+    """Committed with the phase change (the outbox); sent after commit, or by the
+    sweeper when the broker was away."""
+    outbox.send_later("campaign.tasks.notify", campaign.pk, kind, campaign.turn,
+                      campaign.phase, list(player_ids) if player_ids is not None else None)
 
 
 def phase_opened(*, campaign: Campaign) -> None:

@@ -91,7 +91,10 @@ def test_a_battle_survives_its_worker_being_killed(celery_process):
     stays unacknowledged); after Redis's visibility timeout a new worker gets it again, and
     the battle is recorded exactly once."""
     campaign, _players, _territories = build_turn(seed=22)
-    env = {"BATTLE_TEST_DELAY_SECONDS": "6", "CELERY_VISIBILITY_TIMEOUT": "5"}
+    # The lease is shorter than the visibility timeout: the redelivered job finds the
+    # killed worker's claim expired and takes it (a live claim is never taken twice).
+    env = {"BATTLE_TEST_DELAY_SECONDS": "6", "CELERY_VISIBILITY_TIMEOUT": "5",
+           "BATTLE_LEASE_SECONDS": "3"}
     first = celery_process("worker", extra_env=env)
     clock.advance(campaign_id=campaign.pk, by="umpire")
     target = Battle.objects.filter(campaign=campaign).order_by("order").first()

@@ -1,0 +1,103 @@
+"""Background jobs that survive a broker outage: the transactional outbox.
+
+`send_later(task, *args)` writes an `OutboxMessage` in the caller's transaction and sends
+it once the transaction commits. If the broker (Redis) is unreachable then, the change
+still commits, the caller gets its answer, and the message waits: `drain()` (the beat
+job `campaign.tasks.drain_outbox`, or the development server's clock thread) sends it
+when the broker is back. A rolled-back change leaves no message. Jobs are idempotent
+(battle recording, notifications and odds each do their work once), so the rare job sent
+twice (sent, then the "sent" mark lost with the database) changes nothing.
+
+In the embedded mode (no broker, eager Celery) "sending" runs the task in-process.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from campaign.models import OutboxMessage
+
+log = logging.getLogger(__name__)
+
+#: Seconds a message may wait for its on-commit send before the sweeper takes it.
+GRACE_SECONDS = 5
+#: Sent messages are kept this long (audit), then deleted by the sweeper.
+KEEP_SENT = dt.timedelta(days=7)
+
+# Messages this request could not send (the broker was down): views report it.
+_unsent: contextvars.ContextVar[int] = contextvars.ContextVar("outbox_unsent", default=0)
+
+
+def send_later(task: str, *args: Any, countdown: float | None = None) -> OutboxMessage:
+    """Record a job with the current transaction; send it once that commits."""
+    message = OutboxMessage.objects.create(task=task, args=list(args),
+                                           countdown=float(countdown or 0))
+    transaction.on_commit(lambda: dispatch([message.pk]))
+    return message
+
+
+def unsent_in_this_request() -> int:
+    """How many jobs this request committed but could not send yet (broker down)."""
+    return _unsent.get()
+
+
+def reset_request_counter() -> None:
+    _unsent.set(0)
+
+
+def _send(message: OutboxMessage) -> None:
+    from campaign.celery import app
+
+    task = app.tasks[message.task]
+    options: dict[str, Any] = {"retry": False}
+    if message.countdown:
+        options["countdown"] = message.countdown
+    task.apply_async(tuple(message.args), **options)
+
+
+def dispatch(ids: Iterable[int]) -> int:
+    """Send the given unsent messages, oldest first; stop at the first broker failure
+    (the rest wait for the sweeper). Returns how many were sent."""
+    sent = 0
+    for pk in sorted(ids):
+        with transaction.atomic():
+            message = (OutboxMessage.objects.select_for_update(skip_locked=True)
+                       .filter(pk=pk, sent_at__isnull=True).first())
+            if message is None:
+                continue  # sent meanwhile, or being sent by another process
+            message.attempts += 1
+            try:
+                _send(message)
+            except Exception as exc:  # kombu/redis connection errors: the broker is away
+                message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+                message.save(update_fields=["attempts", "last_error"])
+                _unsent.set(_unsent.get() + 1)
+                log.warning("outbox: %s not sent (%s); it waits for the sweeper",
+                            message, message.last_error)
+                return sent
+            message.sent_at = timezone.now()
+            message.save(update_fields=["attempts", "sent_at"])
+            sent += 1
+    return sent
+
+
+def drain(*, limit: int = 1000, now: dt.datetime | None = None) -> int:
+    """The sweeper: send every message that waited longer than the grace period."""
+    now = now or timezone.now()
+    waiting = list(OutboxMessage.objects.filter(
+        sent_at__isnull=True, created_at__lte=now - dt.timedelta(seconds=GRACE_SECONDS))
+        .order_by("id").values_list("pk", flat=True)[:limit])
+    sent = dispatch(waiting) if waiting else 0
+    OutboxMessage.objects.filter(sent_at__lt=now - KEEP_SENT).delete()
+    return sent
+
+
+def waiting_count() -> int:
+    return OutboxMessage.objects.filter(sent_at__isnull=True).count()
