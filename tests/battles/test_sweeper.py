@@ -37,7 +37,7 @@ def one_battle(world):
 def test_opening_commits_the_job_with_the_battle_and_sends_it_after_commit(
         world, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        w, battle = one_battle(world)
+        _w, battle = one_battle(world)
     message = OutboxMessage.objects.get(task="battles.tasks.run_battle", args=[battle.pk])
     assert message.sent_at is not None and message.attempts == 1
     battle.refresh_from_db()
