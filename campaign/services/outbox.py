@@ -52,10 +52,18 @@ def reset_request_counter() -> None:
     _unsent.set(0)
 
 
-def _send(message: OutboxMessage) -> None:
+def _task(name: str) -> Any:
+    """The registered task called `name`. A web process has imported no tasks module
+    yet: importing the apps' `tasks` modules (Celery's autodiscovery) registers them."""
     from campaign.celery import app
 
-    task = app.tasks[message.task]
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks[name]
+
+
+def _send(message: OutboxMessage) -> None:
+    task = _task(message.task)
     options: dict[str, Any] = {"retry": False}
     if message.countdown:
         options["countdown"] = message.countdown
