@@ -114,3 +114,17 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         code = codes if isinstance(codes, str) else exc.default_code
         response.data = error_body(str(code), _first_message(exc.detail))
     return response
+
+
+def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
+    """handler500: an unexpected error answers the contract's JSON on the API (never an
+    HTML page a client cannot read) and the site's page elsewhere. Nothing of the error
+    itself is shown (it is in the server's log)."""
+    from django.http import JsonResponse
+    from django.views.defaults import server_error as page
+
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("server_error", "Something went wrong on the server; "
+                                       "nothing you sent is at fault. The error is logged "
+                                       "for the site's administrator."), status=500)
+    return page(request, *args, **kwargs)

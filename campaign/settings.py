@@ -170,6 +170,10 @@ SPECTACULAR_SETTINGS = {
     "sealed orders and battles. Errors are {\"code\", \"detail\"}.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "campaign.schema.add_error_responses",
+    ],
 }
 
 # --- Cache: throttle counts. CACHE_URL=redis://... shares them across gunicorn workers

@@ -10,3 +10,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("campaign.api.urls")),
 ]
+
+handler500 = "campaign.errors.server_error"

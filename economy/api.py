@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from campaign.access import membership, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import Forbidden, InvalidInput, NotFound
+from campaign.schema import OBJECTS
 from economy import selectors
 from economy.models import Building
 from economy.services import (
@@ -201,7 +202,7 @@ class PurchaseView(APIView):
 
 
 class UnitListView(APIView):
-    @extend_schema(responses={200: dict}, description="The caller's units.")
+    @extend_schema(responses={200: OBJECTS}, description="The caller's units.")
     def get(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         return Response(selectors.units_of(player))
@@ -219,14 +220,14 @@ class UnitDetailView(APIView):
 
 
 class PilotListView(APIView):
-    @extend_schema(responses={200: dict}, description="The caller's operatives.")
+    @extend_schema(responses={200: OBJECTS}, description="The caller's operatives.")
     def get(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         return Response(selectors.pilots_of(player))
 
 
 class WeaponListView(APIView):
-    @extend_schema(responses={200: dict}, description="The caller's weapons and equipment.")
+    @extend_schema(responses={200: OBJECTS}, description="The caller's weapons and equipment.")
     def get(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         return Response(selectors.weapons_of(player))
@@ -240,7 +241,7 @@ class MeView(APIView):
 
 
 class TradeListView(APIView):
-    @extend_schema(responses={200: dict}, operation_id="campaigns_trades_list",
+    @extend_schema(responses={200: OBJECTS}, operation_id="campaigns_trades_list",
                    description="Trades the caller is party to (the umpire sees all).")
     def get(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
@@ -302,7 +303,7 @@ class CorrectionView(APIView):
 
 
 class KitListView(APIView):
-    @extend_schema(responses={200: dict}, operation_id="campaigns_kits_list",
+    @extend_schema(responses={200: OBJECTS}, operation_id="campaigns_kits_list",
                    description="The caller's building kits (made by factories).")
     def get(self, request: Request, campaign_id: int) -> Response:
         from economy.models import BuildingKit
@@ -319,7 +320,7 @@ class HouseIn(serializers.Serializer):
 
 
 class ArtifactListView(APIView):
-    @extend_schema(responses={200: dict}, operation_id="campaigns_artifacts_list",
+    @extend_schema(responses={200: OBJECTS}, operation_id="campaigns_artifacts_list",
                    description="The xenotechnologic artifacts the caller holds.")
     def get(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))

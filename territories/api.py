@@ -101,7 +101,10 @@ class TerritorySvgView(APIView):
 class MapExportView(APIView):
     fmt = "node_link"
 
-    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.STR})
+    @extend_schema(responses={(200, "application/json"): OpenApiTypes.OBJECT,
+                              (200, "application/graphml+xml"): OpenApiTypes.STR},
+                   description="The map as a file: node-link JSON (`map.json`) or GraphML "
+                   "(`map.graphml`).")
     def get(self, request: Request, campaign_id: int) -> HttpResponse:
         member = membership(request.user, campaign_id)
         text = export_map(member.campaign, self.fmt)

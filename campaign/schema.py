@@ -1,0 +1,69 @@
+"""The OpenAPI schema tells the whole truth: every operation documents the error answers
+it can give, all in the contract's one shape (API.md: `{"code", "detail"}`, validation
+errors with `"fields"`). A drf-spectacular post-processing hook adds them, so no view
+can forget one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+
+class AnyObject(serializers.Serializer):
+    """A JSON object whose fields the view's description gives (documented as an object
+    with any properties). `AnyObject(many=True)` documents a list of them."""
+
+    class Meta:
+        ref_name = "AnyObject"
+
+
+#: For `extend_schema(responses={200: OBJECTS})` on views that answer a JSON array.
+OBJECTS = AnyObject(many=True)
+
+ERROR = {
+    "type": "object",
+    "required": ["code", "detail"],
+    "properties": {
+        "code": {"type": "string", "description": "A machine code, e.g. `wrong_phase`."},
+        "detail": {"type": "string", "description": "A sentence a person understands."},
+        "fields": {"type": "object", "additionalProperties": True,
+                   "description": "Validation errors by field (400 only)."},
+    },
+}
+
+COMMON = {
+    "400": "Invalid input (nothing changed).",
+    "401": "Not signed in (no or a bad token).",
+    "403": "Forbidden: the caller may see this but may not do that.",
+    "404": "Not found, or not for the caller to see.",
+    "429": "Too many requests (throttled or locked out); try again later.",
+}
+WRITES = {
+    "409": "Not allowed in the current phase or state (nothing changed).",
+    "503": "Busy: the database refused the request twice because of concurrent work.",
+}
+ADVANCE = {"428": "The request must name the phase it advances from ({turn, phase})."}
+
+
+def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
+                        public: bool) -> dict[str, Any]:
+    """drf-spectacular POSTPROCESSING_HOOKS entry: the Error component and every error
+    status on every operation (writes also 409 and 503; advance also 428)."""
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    components["Error"] = ERROR
+    ref = {"$ref": "#/components/schemas/Error"}
+    for path, item in result.get("paths", {}).items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            statuses = dict(COMMON)
+            if method in ("post", "put", "patch", "delete"):
+                statuses.update(WRITES)
+            if path.endswith("/advance/"):
+                statuses.update(ADVANCE)
+            for code, description in statuses.items():
+                operation["responses"].setdefault(code, {
+                    "description": description,
+                    "content": {"application/json": {"schema": ref}}})
+    return result
