@@ -24,13 +24,14 @@ from campaign.errors import InvalidInput, NotFound
 from campaign.throttling import ScopedThrottle
 
 LIST_FIELDS = ("id", "turn", "territory_id", "status", "sides", "winner_id", "order", "mode",
-               "defender_id")
+               "defender_id", "ruleset_name", "ruleset_version")
 
 
 def battle_summary(battle: Battle) -> dict[str, Any]:
     return {"id": battle.pk, "turn": battle.turn, "territory": battle.territory_id,
             "status": battle.status, "sides": battle.sides, "winner": battle.winner_id,
-            "defender": battle.defender_id, "order": battle.order, "mode": battle.mode}
+            "defender": battle.defender_id, "order": battle.order, "mode": battle.mode,
+            "ruleset": {"name": battle.ruleset_name, "version": battle.ruleset_version}}
 
 
 def battle_detail(battle: Battle, member: Membership) -> dict[str, Any]:

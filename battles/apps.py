@@ -5,3 +5,17 @@ class BattlesConfig(AppConfig):
     """Battle records, the Celery jobs that run them, and the recording of results."""
 
     name = "battles"
+
+    def ready(self) -> None:
+        """Tell the core which tactical rulesets this site offers (the core imports no
+        other app; it reads them from `campaign.rulesets`)."""
+        from battles.rulesets.registry import all_rulesets
+        from campaign import rulesets
+
+        for ruleset in all_rulesets():
+            rulesets.register(rulesets.RulesetInfo(
+                name=ruleset.name, title=ruleset.title, version=ruleset.version,
+                seed=ruleset.seed_file, dice=tuple(ruleset.dice),
+                factions=tuple(ruleset.factions), tables=ruleset.tables,
+                catalogue=lambda faction, r=ruleset: [
+                    e.to_dict() for e in r.catalogue(faction=faction)]))

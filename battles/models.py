@@ -26,6 +26,11 @@ class Battle(models.Model):
     winner = models.ForeignKey("campaign.Player", null=True, blank=True,
                                on_delete=models.SET_NULL, related_name="+")
     seed = models.BigIntegerField(default=0)
+    ruleset_name = models.CharField(
+        max_length=30, default="unlimit3d8",
+        help_text="The tactical ruleset this battle was opened with (its input, replay and "
+        "odds use it forever).")
+    ruleset_version = models.CharField(max_length=20, default="1")
     input = models.JSONField(default=dict, blank=True)
     result = models.JSONField(null=True, blank=True)
     log = models.JSONField(default=list, blank=True)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from campaign.rulesets import check_name as check_ruleset
 from campaign.webhooks import validate_webhook_url
 
 
@@ -52,6 +53,10 @@ _HOUR = 3600
 OPTIONS: dict[str, Option] = {
     o.key: o
     for o in [
+        # --- the tactical ruleset (API.md, "Rulesets") ---
+        Option("ruleset", "unlimit3d8", "The tactical ruleset battles are fought with: "
+               "chosen when the campaign is created, fixed once it starts.",
+               validator=check_ruleset),
         # --- clock and deadlines (campaign/services/clock.py) ---
         Option("commercial_seconds", 48 * _HOUR, "Default length of the commercial phase "
                "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),

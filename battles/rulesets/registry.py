@@ -9,7 +9,9 @@ from battles.rulesets.base import Ruleset, RulesetError
 
 #: name -> "module:attribute" of the ruleset object. Imported on first use so a broken
 #: ruleset cannot stop the others (and tests can register a toy one).
-_PATHS: dict[str, str] = {}
+_PATHS: dict[str, str] = {
+    "unlimit3d8": "battles.rulesets.unlimit3d8.ruleset:RULESET",
+}
 
 _LOADED: dict[str, Ruleset] = {}
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+import random
 import time
 import traceback
 from collections.abc import Callable
@@ -24,9 +25,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from battles.models import Battle, BattleRecord
+from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
 from campaign.errors import Conflict, NotFound
 from campaign.models import Campaign, Event
+from campaign.rules.dice import Dice
 from campaign.services import outbox
 from campaign.services.journal import record_event
 
@@ -39,10 +42,12 @@ Resolver = Callable[[BattleInput], BattleResult]
 DELAY_ENV = "BATTLE_TEST_DELAY_SECONDS"
 
 
-def default_resolver(battle_input: BattleInput) -> BattleResult:
-    from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
-
-    return resolve_battle(battle_input)
+def default_resolver(battle_input: dict[str, Any], ruleset_name: str) -> dict[str, Any]:
+    """Resolve with the ruleset the battle was opened with (the registry), its dice seeded
+    from the stored input: the ruleset's own result document, as stored on the battle."""
+    ruleset = find_ruleset(ruleset_name)
+    dice = Dice(random.Random(int(battle_input.get("seed", 0))))
+    return dict(ruleset.resolve(battle_input, dice).result)
 
 
 RUN_TASK = "battles.tasks.run_battle"
@@ -95,7 +100,7 @@ def sweep_battles(*, now: dt.datetime | None = None) -> int:
     return requeued
 
 
-def _claim(battle_id: int) -> dict[str, Any] | None:
+def _claim(battle_id: int) -> tuple[dict[str, Any], str] | None:
     """Mark the battle running and count the attempt; None when there is nothing to do."""
     with transaction.atomic():
         battle = (Battle.objects.select_for_update().select_related("campaign")
@@ -123,7 +128,7 @@ def _claim(battle_id: int) -> dict[str, Any] | None:
         battle.status = Battle.Status.RUNNING
         battle.started_at = timezone.now()
         battle.save(update_fields=["attempts", "status", "started_at"])
-        return battle.input
+        return battle.input, battle.ruleset_name
 
 
 def _quarantine(battle: Battle, campaign: Campaign, *, reason: str) -> None:
@@ -161,15 +166,18 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None) -> str:
     quarantined."""
     from battles.services.recording import record_result
 
-    data = _claim(battle_id)
-    if data is None:
+    claimed = _claim(battle_id)
+    if claimed is None:
         return "skipped"
+    data, ruleset_name = claimed
     delay = float(os.environ.get(DELAY_ENV, "0") or 0)
     if delay > 0:
         time.sleep(delay)
     try:
-        result = (resolver or default_resolver)(BattleInput.from_dict(data))
-        payload = result.to_dict()
+        if resolver is not None:  # an engine-level resolver (tests, the case book)
+            payload = resolver(BattleInput.from_dict(data)).to_dict()
+        else:
+            payload = default_resolver(data, ruleset_name)
     except Exception as exc:  # the engine's error is kept on the battle
         log.exception("battle %s failed", battle_id)
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.models import Battle, BattleParticipant
+from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import MissileInput
 from battles.services.inputs import battle_input, cargo_inputs, side_key
 from battles.services.seeds import derived_random, derived_seed
@@ -315,10 +316,11 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
                       for u in contest.forces[pid]],
         })
     mode = campaign.settings.battle_mode
+    ruleset = find_ruleset(campaign.settings.ruleset)
     battle = Battle.objects.create(
         campaign=campaign, turn=campaign.turn, territory=territory, order=position,
         sides=sides, defender_id=defender, seed=seed, input=engine_input.to_dict(),
-        mode=mode)
+        mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version)
     BattleParticipant.objects.bulk_create([
         BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
                           pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,

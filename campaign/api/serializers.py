@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from campaign import rulesets
 from campaign.models import Campaign, Player
 
 
@@ -74,11 +76,21 @@ class CampaignSerializer(serializers.ModelSerializer):
     umpire_id = serializers.IntegerField(read_only=True)
     settings = serializers.SerializerMethodField()
     territory_count = serializers.SerializerMethodField()
+    ruleset = serializers.SerializerMethodField()
 
     class Meta:
         model = Campaign
         fields = ["id", "name", "status", "turn", "phase", "phase_deadline", "paused",
-                  "players", "umpire", "umpire_id", "settings", "territory_count", "created_at"]
+                  "players", "umpire", "umpire_id", "settings", "territory_count", "created_at",
+                  "ruleset"]
+
+    @extend_schema_field({"type": "object", "properties": {
+        "name": {"type": "string"}, "version": {"type": "string"}}})
+    def get_ruleset(self, obj: Campaign) -> dict:
+        """API.md, "Rulesets": the tactical ruleset the campaign's battles use."""
+        name = obj.settings.ruleset
+        info = rulesets.get(name)
+        return {"name": name, "version": info.version if info else None}
 
     def get_settings(self, obj: Campaign) -> dict:
         return obj.settings.as_dict()

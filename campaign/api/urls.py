@@ -10,6 +10,7 @@ campaign_urls = [
     path("start/", views.StartView.as_view(), name="api-campaign-start"),
     path("advance/", views.AdvanceView.as_view(), name="api-campaign-advance"),
     path("ready/", views.ReadyView.as_view(), name="api-campaign-ready"),
+    path("catalogue/", views.CatalogueView.as_view(), name="api-campaign-catalogue"),
     path("", include("territories.api_urls")),
     path("", include("economy.api_urls")),
     path("", include("battles.api_urls")),
@@ -21,6 +22,7 @@ urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
     path("profile/", ProfileView.as_view(), name="api-profile"),
     path("rules/", views.RulesView.as_view(), name="api-rules"),
+    path("rulesets/", views.RulesetListView.as_view(), name="api-rulesets"),
     path("campaigns/", views.CampaignListView.as_view(), name="api-campaigns"),
     path("campaigns/<int:campaign_id>/", include(campaign_urls)),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count, Prefetch
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
@@ -13,10 +13,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaign import rulesets
 from campaign.access import campaigns_of, membership, require_player, require_umpire
 from campaign.api import serializers as s
-from campaign.errors import Conflict, Forbidden, InvalidInput, PreconditionRequired
+from campaign.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    PreconditionRequired,
+)
 from campaign.models import Campaign, Player
+from campaign.schema import OBJECTS
 from campaign.services import clock, outbox
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
@@ -121,8 +129,6 @@ class JoinView(APIView):
 
 
 def raise_not_found() -> None:
-    from campaign.errors import NotFound
-
     raise NotFound("No such campaign.")
 
 
@@ -205,8 +211,40 @@ class ReadyView(APIView):
 class RulesView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(parameters=[OpenApiParameter(
+                       "ruleset", str, required=False,
+                       description="A ruleset name from GET /api/rulesets/ (default: "
+                       "Unlimit3d 8, the strategic layer's own tables).")],
+                   responses={200: dict})
     def get(self, request: Request) -> Response:
-        from campaign.rules.serialize import rules_as_json
+        """The rule tables (API.md, "The rules"); `?ruleset=` for a tactical ruleset's."""
+        name = request.query_params.get("ruleset") or rulesets.DEFAULT
+        info = rulesets.get(name)
+        if info is None:
+            known = ", ".join(r.name for r in rulesets.all_rulesets())
+            raise NotFound(f"No ruleset {name[:40]!r} on this site; the rulesets are: {known}.")
+        return Response(info.tables())
 
-        return Response(rules_as_json())
+
+class RulesetListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: OBJECTS},
+                   description="The tactical rulesets this site offers: `[{\"name\", "
+                   "\"title\", \"version\", \"seed\", \"dice\", \"factions\"}]`.")
+    def get(self, request: Request) -> Response:
+        return Response([r.summary() for r in rulesets.all_rulesets()])
+
+
+class CatalogueView(APIView):
+    @extend_schema(responses={200: OBJECTS},
+                   description="Players: what they can buy in this campaign's ruleset, "
+                   "`[{\"key\", \"name\", \"kind\", \"price\", ...}]`, cheapest first.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_player(member)
+        info = rulesets.get(member.campaign.settings.ruleset)
+        if info is None:
+            raise Conflict("This campaign's ruleset is not offered on this site any more.",
+                           code="ruleset_unavailable")
+        return Response(info.catalogue(None))

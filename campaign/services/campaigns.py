@@ -75,6 +75,10 @@ def campaign_update_settings(*, campaign: Campaign, changes: dict[str, Any]) -> 
         raise InvalidInput(f"Invalid settings: {exc}", fields={"settings": [str(exc)]}) from exc
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        if "ruleset" in cleaned and cleaned["ruleset"] != locked.settings.ruleset \
+                and locked.status != Campaign.Status.SETUP:
+            raise Conflict("The ruleset is chosen before the campaign starts and cannot "
+                           "change once it has started.", code="ruleset_fixed")
         locked.options = {**locked.options, **cleaned}
         locked.save(update_fields=["options"])
         record_event(campaign=locked, kind="settings_changed", data={"changes": cleaned})

@@ -25,7 +25,7 @@ def one_battle(world, **options):
     return w, battle
 
 
-def boom(_battle_input):
+def boom(*_args):
     raise RuntimeError("engine exploded")
 
 

@@ -136,6 +136,7 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         lambda w: "/api/auth/token/", lambda w: {"username": "alice", "password": PASSWORD},
         ()),
     ("api-rules", G): Endpoint(lambda w: "/api/rules/", None, ()),
+    ("api-rulesets", G): Endpoint(lambda w: "/api/rulesets/", None, ()),
     ("api-schema", G): Endpoint(lambda w: "/api/schema/", None, ()),
     ("api-docs", G): Endpoint(lambda w: "/api/docs/", None, ()),
     ("api-campaigns", G): Endpoint(lambda w: "/api/campaigns/", None, (AUTH,)),
@@ -198,6 +199,7 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         (*PLAYERS, HIDDEN("unit_alice1"))),
     # --- economy -----------------------------------------------------------------------
     ("api-me", G): Endpoint(lambda w: c(w) + "me/", None, PLAYERS),
+    ("api-campaign-catalogue", G): Endpoint(lambda w: c(w) + "catalogue/", None, PLAYERS),
     ("api-buildings", G): Endpoint(lambda w: c(w) + "buildings/", None, PLAYERS),
     ("api-buildings", PO): Endpoint(
         lambda w: c(w) + "buildings/",

@@ -1,0 +1,149 @@
+"""Unlimit3d 8 (seed 003) behind the ruleset seam: the existing engine, unchanged.
+
+Pure Python (no Django). The engine's own input and result documents (`BattleInput`,
+`BattleResult`) are what the campaign stores for an Unlimit3d 8 battle; this module
+translates them to and from the ruleset-neutral types of `battles.rulesets.base`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from battles.rulesets.base import (
+    CatalogueEntry,
+    Effect,
+    Json,
+    Outcome,
+    RulesetBase,
+    RulesetError,
+    UnitFate,
+    XpAward,
+)
+from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
+from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
+from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
+from campaign.rules import tables as T
+from campaign.rules.dice import Dice
+from campaign.rules.serialize import rules_as_json
+
+
+class Unlimit3d8(RulesetBase):
+    name = "unlimit3d8"
+    version = "1"
+    title = "Unlimit3d 8"
+    seed_file = "003_70a0c7c3c2dda768.txt"
+    dice = ("d8",)
+    factions: tuple[str, ...] = ()
+    #: Declared campaign effects of a battle (applied by the campaign's effect handlers).
+    effects = ("missiles_spent", "cargo", "lab_piracy")
+
+    def tables(self) -> Json:
+        return rules_as_json()
+
+    def catalogue(self, *, faction: str | None = None,
+                  options: Mapping[str, Any] | None = None) -> list[CatalogueEntry]:
+        """Vehicles and exo armour, operatives and weapons at their seed prices. A vehicle
+        comes without its pilot (hired separately), hence `crewed=False`."""
+        entries = [CatalogueEntry(key=v.key, name=v.name, kind="vehicle", price=v.cost,
+                                  profile={"category": v.category, "size": v.size,
+                                           "slots": list(v.slots)}, crewed=False)
+                   for v in T.VEHICLES.values()]
+        entries += [CatalogueEntry(key=p.key, name=p.name, kind="operative",
+                                   price=p.hiring_cost, crewed=True)
+                    for p in T.PILOT_CLASSES.values()]
+        entries += [CatalogueEntry(key=w.key, name=w.name,
+                                   kind="equipment" if w.type == "equipment" else "weapon",
+                                   price=w.cost, profile={"type": w.type}, crewed=True)
+                    for w in T.WEAPONS.values()]
+        return sorted(entries, key=lambda e: (e.price, e.kind, e.key))
+
+    def veterancy(self, state: Json, awards: Sequence[XpAward],
+                  options: Mapping[str, Any] | None = None) -> Json:
+        """Pilots, not vehicles, learn (seed, "Experience"): a unit's state is unchanged;
+        the campaign awards each pilot's XP (battles.services.experience)."""
+        return dict(state)
+
+    def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
+        if policy not in (None, "default"):
+            raise RulesetError(f"Unlimit3d 8 has no policy {policy!r}; only the default.")
+        result = resolve_battle(BattleInput.from_dict(battle_input), dice=dice)
+        return outcome_of(result)
+
+    def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
+        return estimate_odds(BattleInput.from_dict(battle_input), simulations, seed)
+
+    def tabletop_schema(self) -> Json:
+        return {
+            "type": "object",
+            "required": ["winner"],
+            "properties": {
+                "winner": {"type": ["integer", "null"],
+                           "description": "The winning player's id, or null."},
+                "units": {"type": "array", "items": {
+                    "type": "object", "required": ["id", "fate"],
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "fate": {"enum": ["intact", "damaged", "destroyed", "retreated"]},
+                        "repairable": {"type": "integer", "minimum": 0,
+                                       "description": "hit points ticked / (repairable)"},
+                        "unrepairable": {"type": "integer", "minimum": 0,
+                                         "description": "hit points ticked X"}}}},
+                "xp_events": {"type": "array", "items": {
+                    "type": "object", "required": ["unit", "kind"],
+                    "properties": {"unit": {"type": "integer"}, "kind": {"type": "string"}}}},
+                "buildings_destroyed": {"type": "array", "items": {"type": "integer"}},
+            },
+        }
+
+    def sample_battle(self, seed: int = 0) -> Json:
+        """Two players, two piloted vehicles each (the benchmark's typical small fight)."""
+        def unit(uid: int, side: str, vehicle: str, pilot: str, weapon: str) -> Json:
+            return {"id": uid, "side": side, "name": f"{vehicle} {uid}", "vehicle": vehicle,
+                    "pilot_class": pilot, "pilot_level": 2, "weapons": [{"key": weapon}]}
+
+        return BattleInput.from_dict({
+            "territory": 1, "defender": "2", "seed": seed,
+            "sides": {"1": [unit(1, "1", "golem", "soldier", "cannon"),
+                            unit(2, "1", "paladin", "bandit", "machine_gun")],
+                      "2": [unit(3, "2", "golem", "soldier", "cannon"),
+                            unit(4, "2", "lycaon", "worker", "machine_gun")]},
+        }).to_dict()
+
+
+def outcome_of(result: BattleResult) -> Outcome:
+    """The engine's result in campaign terms (its own document kept as `result`)."""
+    data = result.to_dict()
+    fates = tuple(UnitFate(unit=int(u.id), player=int(u.side), fate=u.fate,
+                           state={"damage_repairable": u.repairable,
+                                  "damage_unrepairable": u.unrepairable})
+                  for u in result.units)
+    xp = tuple(XpAward(unit=int(e.unit_id), kind=e.kind, amount=e.xp,
+                       crew=int(e.pilot_id) if e.pilot_id is not None else None)
+               for e in result.xp_events)
+    effects = []
+    if result.missiles_used:
+        effects.append(Effect("missiles_spent", {"used": dict(result.missiles_used),
+                                                 "strikes": list(result.missile_strikes)}))
+    if result.cargo:
+        effects.append(Effect("cargo", {"cargo": data.get("cargo", []),
+                                        "taken": data.get("cargo_taken", {})}))
+    if result.lab_piracies:
+        effects.append(Effect("lab_piracy", {"piracies": list(result.lab_piracies)}))
+    return Outcome(
+        winner=int(result.winner) if result.winner is not None else None,
+        units=fates, xp=xp,
+        buildings_destroyed=tuple(int(b) for b in result.buildings_destroyed),
+        building_hit_points={int(b.id): b.hit_points_left for b in result.buildings
+                             if not b.destroyed},
+        effects=tuple(effects), rounds=result.rounds, end_reason=result.end_reason,
+        result=data, log=tuple(result.log))
+
+
+def seeded_dice(battle_input: Json) -> Dice:
+    """The dice a stored battle is fought with: its own seed, as the engine always did."""
+    return Dice(random.Random(int(battle_input.get("seed", 0))))
+
+
+RULESET = Unlimit3d8()
