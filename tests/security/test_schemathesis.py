@@ -36,7 +36,22 @@ def seat(make_campaign, uma, alice, bob):
     return campaign.pk, Token.objects.get_or_create(user=alice)[0].key
 
 
-def test_every_operation_answers_as_its_schema_says(seat):
+@pytest.fixture
+def keep_the_test_connection():
+    """The WSGI app closes "old" connections after each request; inside the test's
+    transaction that would close the test database's connection (PostgreSQL), so do as
+    Django's own test client does and leave it open."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+def test_every_operation_answers_as_its_schema_says(seat, keep_the_test_connection):
     from django.core.cache import cache
     from django.core.wsgi import get_wsgi_application
 
