@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.db import models
 from django.db.models import F, Q
 
+
+def random_id() -> int:
+    """A random 53-bit id (R-SEC-1): with sequential ids a player who buys, hires or
+    trades twice could count what the others did in between."""
+    return secrets.randbelow(2**53 - 1) + 1
+
+
+def RandomId() -> models.BigIntegerField:
+    """The primary key of rows whose count is another player's secret."""
+    return models.BigIntegerField(primary_key=True, default=random_id, editable=False)
 
 class LedgerEntry(models.Model):
     """One movement of Stellar Credits. A player's balance is the sum of its entries;
@@ -95,6 +107,7 @@ class Stock(models.Model):
 class Operative(models.Model):
     """A hired pilot of one of the four classes."""
 
+    id = RandomId()
     player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
                                related_name="operatives")
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
@@ -120,6 +133,7 @@ class Unit(models.Model):
         OFF_MAP = "off_map", "Off the map after a failed retreat"
         DESTROYED = "destroyed", "Destroyed"
 
+    id = RandomId()
     player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE, related_name="units")
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="units")
@@ -144,6 +158,7 @@ class Unit(models.Model):
 class Weapon(models.Model):
     """A weapon or piece of equipment: fitted to a unit's slot, or stored in a container."""
 
+    id = RandomId()
     player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
                                related_name="weapons")
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
@@ -197,6 +212,7 @@ class Trade(models.Model):
         DECLINED = "declined", "Declined"
         CANCELLED = "cancelled", "Cancelled"
 
+    id = RandomId()
     campaign = models.ForeignKey("campaign.Campaign", on_delete=models.CASCADE,
                                  related_name="trades")
     from_player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
