@@ -184,6 +184,7 @@ class Shipment(models.Model):
     """Containers shipped to the mining cooperatives from one territory in one turn
     (seed, "Landing pad": five containers each commercial turn for each landing pad)."""
 
+    id = RandomId()
     player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
                                related_name="shipments")
     territory = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
@@ -242,6 +243,7 @@ class BuildingKit(models.Model):
     building (seed, "Factory": "elements for either one building, ..."); placed for free
     in the commercial phase (R-ECO-18)."""
 
+    id = RandomId()
     player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE,
                                related_name="building_kits")
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,

@@ -1,9 +1,10 @@
-"""Issue 19.9 (R-SEC-1): ids of units, operatives, weapons and trades count nothing. With
+"""Issue 19.9 (R-SEC-1): ids of units, operatives, weapons, trades, shipments and kits count
+nothing. With
 sequential ids alice, buying twice, could count what bob bought or traded in between."""
 
 from __future__ import annotations
 
-from economy.models import Operative, Trade, Unit, Weapon
+from economy.models import BuildingKit, Operative, Shipment, Trade, Unit, Weapon
 
 
 def test_ids_of_private_rows_are_random(world, api):
@@ -22,7 +23,7 @@ def test_ids_of_private_rows_are_random(world, api):
         buy("bob", world.beta, {"kind": "operative", "class": "soldier"})
     second = buy("alice", world.alpha, {"kind": "vehicle", "model": "golem"})["unit"]
     assert abs(second - first) > 1000  # no count of bob's three purchases to read
-    for model in (Unit, Operative, Weapon, Trade):
+    for model in (Unit, Operative, Weapon, Trade, Shipment, BuildingKit):
         assert model._meta.pk.default.__name__ == "random_id", model
     ids = list(Unit.objects.values_list("pk", flat=True))
     assert len(set(ids)) == len(ids) and all(0 < i < 2**53 for i in ids)
