@@ -1,6 +1,6 @@
-"""Issue 19.9 (R-SEC-1): ids of units, operatives, weapons, trades, shipments and kits count
-nothing. With
-sequential ids alice, buying twice, could count what bob bought or traded in between."""
+"""Issue 19.9 (R-SEC-1): ids of units, operatives, weapons, trades, shipments and kits
+count nothing. With sequential ids alice, buying twice, could count what bob bought or
+traded in between."""
 
 from __future__ import annotations
 
