@@ -276,3 +276,20 @@ class OutboxMessage(models.Model):
     def __str__(self) -> str:
         state = "sent" if self.sent_at else "waiting"
         return f"{self.task}{tuple(self.args)} ({state})"
+
+
+class RequestKey(models.Model):
+    """A client's key for one umpire action whose repeat would apply twice (a correction of
+    credits or goods): claimed in the same transaction as the action, so a double click, a
+    retried request or two tabs apply it once."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["campaign", "key"],
+                                               name="one_action_per_request_key")]
+
+    def __str__(self) -> str:
+        return f"request {self.key}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -15,6 +16,7 @@ from campaign.access import membership, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import Forbidden, InvalidInput, NotFound
 from campaign.schema import OBJECTS
+from campaign.services import request_keys
 from economy import selectors
 from economy.models import Building
 from economy.services import (
@@ -290,15 +292,19 @@ class CorrectionView(APIView):
                    description="Umpire: grant (positive) or take (negative) credits and/or "
                    'goods {"territory", "resource", "refined", "pure", "units"}, a unit '
                    '({"model", "territory"} or {"take": id}) and/or a weapon ({"weapon", '
-                   '"templates", "territory"} or {"take": id}) with a reason.')
+                   '"templates", "territory"} or {"take": id}) with a reason and a '
+                   '"request_id" chosen for this correction (428 without it; 409 '
+                   'already_applied when repeated).')
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         require_umpire(member)
         data = _body(request)
-        result = corrections.correction_create(
-            campaign=member.campaign, player_id=data.get("player"), reason=data.get("reason"),
-            credits=data.get("credits"), goods=data.get("goods"), unit=data.get("unit"),
-            weapon=data.get("weapon"))
+        with transaction.atomic():  # the request key and the correction, or neither
+            request_keys.claim(campaign_id=member.campaign.pk, key=data.get("request_id"))
+            result = corrections.correction_create(
+                campaign=member.campaign, player_id=data.get("player"),
+                reason=data.get("reason"), credits=data.get("credits"),
+                goods=data.get("goods"), unit=data.get("unit"), weapon=data.get("weapon"))
         return Response(result, status=status.HTTP_201_CREATED)
 
 

@@ -4,9 +4,11 @@ failed battles, hand a seat over. Every action calls the service the API calls."
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from typing import Any
 
 from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -16,7 +18,7 @@ from campaign.access import Membership
 from campaign.models import Player
 from campaign.options import OPTIONS
 from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
-from campaign.services import clock, outbox
+from campaign.services import clock, outbox, request_keys
 
 
 def _options(member: Membership) -> list[dict[str, Any]]:
@@ -42,7 +44,9 @@ def console(request: HttpRequest, member: Membership) -> HttpResponse:
                     .exclude(status=Battle.Status.FINISHED)
                     .select_related("territory").order_by("turn", "order"))
     return render_campaign(request, member, "pages/umpire.html", {
-        "players": players, "options": _options(member), "troubled": troubled})
+        "players": players, "options": _options(member), "troubled": troubled,
+        # One key per page load: a double-clicked correction form applies once.
+        "request_id": uuid.uuid4().hex})
 
 
 def _done(member: Membership) -> HttpResponse:
@@ -158,10 +162,14 @@ def correction(request: HttpRequest, member: Membership) -> HttpResponse:
 
         messages.error(request, "Give a player and a whole number of credits.")
         return _done(member)
-    attempt(request, lambda: correction_create(campaign=member.campaign, player_id=player_id,
-                                               reason=request.POST.get("reason", ""),
-                                               credits=credits),
-            success="Correction recorded in the ledger and the journal.")
+    def apply() -> object:
+        with transaction.atomic():  # the form's one-time key and the correction
+            request_keys.claim(campaign_id=member.campaign.pk,
+                               key=request.POST.get("request_id"))
+            return correction_create(campaign=member.campaign, player_id=player_id,
+                                     reason=request.POST.get("reason", ""), credits=credits)
+
+    attempt(request, apply, success="Correction recorded in the ledger and the journal.")
     return _done(member)
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
+
 from campaign.models import Event
 from economy.models import LedgerEntry, Stock
 from tests.economy.conftest import snapshot
 
 
 def correct(api, world, body, who="uma"):
+    body = {"request_id": uuid.uuid4().hex, **body}
     return api[who].post(f"/api/campaigns/{world.campaign.pk}/corrections/", body,
                          format="json")
 
@@ -109,3 +112,22 @@ def test_me_uses_a_constant_number_of_queries(world, api, django_assert_max_num_
     _me_queries(api, world, django_assert_max_num_queries, len(small.captured_queries))
     body = api["alice"].get(f"/api/campaigns/{world.campaign.pk}/me/").json()
     assert len(body["units"]) == 11 and len(body["stock"]) == 5
+
+
+def test_a_correction_applies_once_per_request_id_and_needs_one(world, api):
+    """Issue 19.2: an umpire action that a double click would apply twice names itself: a
+    correction without "request_id" answers 428; a repeat of it 409 `already_applied`;
+    either way nothing changes."""
+    url = f"/api/campaigns/{world.campaign.pk}/corrections/"
+    body = {"player": world.alice.pk, "reason": "lost receipt", "credits": 25}
+    before = snapshot()
+    missing = api["uma"].post(url, body, format="json")
+    assert missing.status_code == 428 and missing.json()["code"] == "precondition_required"
+    assert snapshot() == before
+    keyed = {**body, "request_id": "9f1c2d3e-0001"}
+    assert api["uma"].post(url, keyed, format="json").status_code == 201
+    after_first = snapshot()
+    again = api["uma"].post(url, keyed, format="json")
+    assert again.status_code == 409 and again.json()["code"] == "already_applied"
+    assert snapshot() == after_first
+    assert world.credits(world.alice) == 1025

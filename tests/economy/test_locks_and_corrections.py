@@ -8,6 +8,8 @@ Issue 4, umpire corrections (R-ECO-21: units and weapons)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from campaign.errors import Conflict
@@ -123,6 +125,7 @@ def test_operatives_offered_must_be_the_givers_alive_and_free(world, api):
 
 
 def correct(api, world, body, who="uma"):
+    body = {"request_id": uuid.uuid4().hex, **body}
     return api[who].post(f"/api/campaigns/{world.campaign.pk}/corrections/", body,
                          format="json")
 

@@ -130,8 +130,10 @@ def test_umpire_correction_and_handover(web_client, running_campaign, uma, alice
     seat = running_campaign.players.get(user=alice)
     client = web_client(uma)
     base = f"/campaigns/{running_campaign.pk}/umpire/"
-    client.post(base + "corrections/", {"player": seat.pk, "credits": 25,
-                                        "reason": "lost receipt"})
+    form = {"player": seat.pk, "credits": 25, "reason": "lost receipt",
+            "request_id": "page-load-0001"}
+    client.post(base + "corrections/", form)
+    client.post(base + "corrections/", form)  # a double click applies once
     seat.refresh_from_db()
     assert seat.credits == 1025
     client.post(base + "handover/", {"player": seat.pk, "username": "charlie"})

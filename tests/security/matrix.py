@@ -277,7 +277,8 @@ TABLE: dict[tuple[str, str], Endpoint] = {
          ROLE("other", "403"))),  # only alice, who offered it
     ("api-corrections", PO): Endpoint(
         lambda w: c(w) + "corrections/",
-        lambda w: {"player": w.id("player_alice"), "reason": "audit", "credits": 5},
+        lambda w: {"player": w.id("player_alice"), "reason": "audit", "credits": 5,
+                   "request_id": "matrix-correction"},
         (*UMPIRES, RUNNING)),
     # --- battles -------------------------------------------------------------------------
     ("api-battles", G): Endpoint(lambda w: c(w) + "battles/", None, MEMBERS),
