@@ -28,6 +28,7 @@ run: $(STAMP)
 # scripts/install-e2e.sh).
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not integration and not e2e" -q
 	@if [ -n "$$CI" ] || [ -n "$$INTEGRATION" ]; then \
@@ -55,6 +56,7 @@ test-e2e: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 casebook: $(STAMP)
 	$(PY) manage.py casebook tests/casebook
