@@ -59,7 +59,9 @@ def page_paths(world: World) -> list[str]:
             *[base + f"territories/{t}/" for t in territories]]
 
 
-_CSRF = re.compile(r'(csrfmiddlewaretoken"? value=|csrf-token" content=|csrftoken=)"?[^"\s;]+')
+# Per-load tokens (CSRF, the umpire's one-time correction key) differ on every page.
+_CSRF = re.compile(r'(csrfmiddlewaretoken"? value=|csrf-token" content=|csrftoken=|'
+                   r'name="request_id" value=)"?[^"\s;]+')
 _ORDER_ID = re.compile(r'"id":\s*\d{12,}')
 
 
