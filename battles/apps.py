@@ -10,7 +10,13 @@ class BattlesConfig(AppConfig):
         """Tell the core which tactical rulesets this site offers (the core imports no
         other app; it reads them from `campaign.rulesets`)."""
         from battles.rulesets.registry import all_rulesets
+        from battles.services.opening import open_battles
         from campaign import rulesets
+        from campaign.models import Phase
+        from campaign.services.clock import register_phase_hook
+
+        # After the core's reveal (order 10) has moved the units: open the battles.
+        register_phase_hook("enter", Phase.TACTICAL, open_battles, order=20)
 
         for ruleset in all_rulesets():
             rulesets.register(rulesets.RulesetInfo(

@@ -11,3 +11,12 @@ class CoreConfig(AppConfig):
         # Importing the Celery app here (not in campaign/__init__.py) keeps the
         # package importable without Django, so the rulesets can read campaign.rules.
         from campaign import celery  # noqa: F401
+        from campaign.models import Phase
+        from campaign.services import notifications, orders, reveal, snapshots
+        from campaign.services.clock import register_phase_hook
+
+        # The core's own clock hooks; the other apps register theirs in their ready().
+        register_phase_hook("leave", Phase.MOVE, orders.record_missed_turns, order=10)
+        register_phase_hook("enter", Phase.TACTICAL, reveal.reveal_and_move, order=10)
+        register_phase_hook("leave", Phase.TACTICAL, notifications.results_in, order=10)
+        register_phase_hook("leave", Phase.TACTICAL, snapshots.snapshot_turn, order=20)

@@ -6,8 +6,9 @@ the same transaction that applies it. A unique constraint on (campaign, turn, ph
 makes a second claim fail, so parallel umpire requests, the beat job and the
 all-ready trigger produce exactly one phase change between them.
 
-What happens when a phase closes or opens (production, reveal, battles) is listed in
-`PHASE_HOOKS` and runs inside the same transaction.
+What happens when a phase closes or opens (production, reveal, battles) is registered by
+each app with `register_phase_hook` in its AppConfig.ready() and runs inside the same
+transaction.
 """
 
 from __future__ import annotations
@@ -26,34 +27,36 @@ from campaign.services.journal import record_event
 
 log = logging.getLogger(__name__)
 
-Hook = Callable[[Campaign], None]
+Hook = Callable[..., None]  # called as hook(campaign=campaign)
 
 
-def _hook(dotted: str) -> Hook:
-    """A hook by dotted path, imported when it runs (apps import the clock, not back)."""
-
-    def run(campaign: Campaign) -> None:
-        module_name, func_name = dotted.rsplit(".", 1)
-        module = __import__(module_name, fromlist=[func_name])
-        getattr(module, func_name)(campaign=campaign)
-
-    run.__name__ = dotted
-    return run
+@dataclass(frozen=True)
+class PhaseHook:
+    order: int
+    name: str
+    run: Hook
 
 
-# (event, phase) -> hooks run in order inside the advancing transaction.
-# Order matters: the reveal relocates units (and the missed-turn count is taken)
-# before the battles app looks for battles on ("enter", "tactical").
-PHASE_HOOKS: dict[tuple[str, str], list[Hook]] = {
-    ("leave", Phase.ACTIVITY): [_hook("economy.services.production.production_run")],
-    ("leave", Phase.MOVE): [_hook("campaign.services.orders.record_missed_turns")],
-    ("enter", Phase.TACTICAL): [_hook("campaign.services.reveal.reveal_and_move"),
-                                _hook("battles.services.opening.open_battles")],
-    ("leave", Phase.TACTICAL): [_hook("campaign.services.notifications.results_in"),
-                                _hook("campaign.services.snapshots.snapshot_turn")],
-    ("enter", Phase.COMMERCIAL): [],
-    ("enter", Phase.MOVE): [],
-}
+# (event, phase) -> hooks, run by `order` inside the advancing transaction. The core
+# imports no other app: each app registers its own hooks in its AppConfig.ready()
+# (pretix's signals, with an explicit order where signals have none). Order matters:
+# the reveal relocates units (10) before the battles app looks for battles (20).
+_HOOKS: dict[tuple[str, str], list[PhaseHook]] = {}
+
+
+def register_phase_hook(event: str, phase: str, hook: Hook, *, order: int) -> None:
+    """Run `hook(campaign=...)` when the clock `event`s ("enter" or "leave") `phase`.
+    Registering the same hook twice keeps one."""
+    if event not in ("enter", "leave") or phase not in PHASE_ORDER:
+        raise ValueError(f"no such clock event: {event} {phase}")
+    name = f"{hook.__module__}.{hook.__qualname__}"
+    hooks = [h for h in _HOOKS.get((event, phase), []) if h.name != name]
+    hooks.append(PhaseHook(order=order, name=name, run=hook))
+    _HOOKS[(event, phase)] = sorted(hooks, key=lambda h: (h.order, h.name))
+
+
+def phase_hooks(event: str, phase: str) -> list[PhaseHook]:
+    return list(_HOOKS.get((event, phase), []))
 
 
 @dataclass(frozen=True)
@@ -99,8 +102,8 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
                  data={"turn": turn, "phase": phase, "by": by,
                        "deadline": campaign.phase_deadline.isoformat()
                        if campaign.phase_deadline else None})
-    for hook in PHASE_HOOKS.get(("enter", phase), []):
-        hook(campaign)
+    for hook in phase_hooks("enter", phase):
+        hook.run(campaign=campaign)
     from campaign.services import notifications
 
     notifications.phase_opened(campaign=campaign)
@@ -131,8 +134,8 @@ def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = Non
             return AdvanceResult(campaign=campaign, changed=False)
         if campaign.phase == Phase.TACTICAL:
             _refuse_while_battles_unfinished(campaign)
-        for hook in PHASE_HOOKS.get(("leave", campaign.phase), []):
-            hook(campaign)
+        for hook in phase_hooks("leave", campaign.phase):
+            hook.run(campaign=campaign)
         turn, phase = next_phase(*current)
         changed = open_phase(campaign=campaign, turn=turn, phase=phase, by=by)
         if not changed:

@@ -1,7 +1,7 @@
 """Per-player counts at the end of each strategic turn, for the history charts.
 
 `snapshot_turn` is a clock hook on leaving the tactical phase (registered in
-`campaign.services.clock.PHASE_HOOKS`): by then every battle of the turn is recorded,
+`campaign.services.clock` hooks): by then every battle of the turn is recorded,
 so the counts are the turn's outcome. It writes one row per player and is idempotent
 (a second call for the same turn changes nothing). `current_counts` computes the same
 numbers live for the turn in progress. Both cost a fixed number of queries.

@@ -75,11 +75,18 @@ def test_an_order_for_a_unit_destroyed_meanwhile_is_void(world):
 
 
 def test_the_reveal_runs_before_the_battles_hook():
-    """The battles app finds the units already relocated."""
-    from campaign.services.clock import PHASE_HOOKS
+    """The battles app finds the units already relocated: the apps register their clock
+    hooks in ready() with an explicit order (the core imports none of them)."""
+    from campaign.services.clock import phase_hooks
 
-    names = [h.__name__ for h in PHASE_HOOKS[("enter", Phase.TACTICAL)]]
-    assert names[0] == "campaign.services.reveal.reveal_and_move"
+    names = [h.name for h in phase_hooks("enter", Phase.TACTICAL)]
+    assert names == ["campaign.services.reveal.reveal_and_move",
+                     "battles.services.opening.open_battles"]
+    assert [h.name for h in phase_hooks("leave", Phase.ACTIVITY)] == [
+        "economy.services.production.production_run"]
+    assert [h.name for h in phase_hooks("leave", Phase.TACTICAL)] == [
+        "campaign.services.notifications.results_in",
+        "campaign.services.snapshots.snapshot_turn"]
 
 
 def test_off_map_unit_with_no_territory_left_stays_off_the_map(world):
