@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "territories",
     "economy",
     "battles",
+    "casebook",
 ]
 
 MIDDLEWARE = [

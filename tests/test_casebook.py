@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaign.casebook.case import case_files, load_case
+from casebook.case import case_files, load_case
 
 BOOK = Path(__file__).parent / "casebook"
 
@@ -126,7 +126,7 @@ def test_every_case_names_a_section_of_the_seed() -> None:
     """The compliance page files a case under its `rule.section`: a name that is no
     heading of the seed (lost headings included) would leave its section looking
     uncovered, so the book must not have one."""
-    from campaign.casebook.compliance import canonical_section, seed_sections
+    from casebook.compliance import canonical_section, seed_sections
 
     sections = seed_sections()
     strays = {f.name: load_case(f).section for f in case_files([BOOK])
@@ -137,8 +137,8 @@ def test_every_case_names_a_section_of_the_seed() -> None:
 def test_sections_are_matched_by_the_case_not_by_its_file(tmp_path: Path) -> None:
     """The defect that showed "Beginning the game" uncovered: the section must come from
     the case, matched without regard to case or spacing, wherever the file lies."""
-    from campaign.casebook.compliance import build_report
-    from campaign.casebook.runner import PASSED, Outcome, Summary
+    from casebook.compliance import build_report
+    from casebook.runner import PASSED, Outcome, Summary
 
     path = tmp_path / "anywhere" / "start.yaml"
     path.parent.mkdir()

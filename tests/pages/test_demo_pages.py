@@ -18,8 +18,8 @@ MAX_QUERIES = 40
 
 @pytest.mark.django_db(transaction=True)
 def test_every_page_of_the_demo_league_renders_for_its_users() -> None:
+    from battles.demo import DEMO_PASSWORD, PLAYERS, UMPIRE, play_demo_league
     from battles.models import Battle
-    from campaign.demo import DEMO_PASSWORD, PLAYERS, UMPIRE, play_demo_league
     from campaign.models import TurnSnapshot
 
     report = play_demo_league(turns=2)

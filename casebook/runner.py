@@ -17,11 +17,11 @@ from typing import Any
 from django.apps import apps
 from django.db import models, transaction
 
-from campaign.casebook.actions import ACTIONS, ServiceMissing, StepError, split_step
-from campaign.casebook.battle import IllegalAction
-from campaign.casebook.case import Case, CaseFormatError, case_files, load_case
-from campaign.casebook.expect import check_then, show
-from campaign.casebook.given import DEFAULT_PLAYERS, Ctx, GivenError, build, prepare_users
+from casebook.actions import ACTIONS, ServiceMissing, StepError, split_step
+from casebook.battle import IllegalAction
+from casebook.case import Case, CaseFormatError, case_files, load_case
+from casebook.expect import check_then, show
+from casebook.given import DEFAULT_PLAYERS, Ctx, GivenError, build, prepare_users
 
 SNAPSHOT_APPS = ("campaign", "territories", "economy", "battles")
 PASSED, FAILED, ERROR, PENDING = "passed", "failed", "error", "pending"

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign.casebook.actions import StepError
-from campaign.casebook.given import Ctx, weapon_spec
-from campaign.casebook.queries import plain
+from casebook.actions import StepError
+from casebook.given import Ctx, weapon_spec
+from casebook.queries import plain
 
 UNIT_KEYS = frozenset({"id", "vehicle", "pilot", "level", "weapons", "shield", "damage", "at",
                        "is_character", "name", "pilot_id"})

@@ -11,8 +11,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
-from campaign.casebook.compliance import build_report, render_report
-from campaign.casebook.runner import load_cases, run_paths
+from casebook.compliance import build_report, render_report
+from casebook.runner import load_cases, run_paths
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -28,7 +28,7 @@ class Command(BaseCommand):
                                  "page reads docs/COMPLIANCE.json; default: beside --output)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from campaign.management.commands.casebook import _on_test_database
+        from casebook.management.commands.casebook import _on_test_database
 
         created = None
         if not _on_test_database():

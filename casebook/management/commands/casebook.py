@@ -14,8 +14,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
-from campaign.casebook.case import CaseFormatError
-from campaign.casebook.runner import PASSED, PENDING, run_paths
+from casebook.case import CaseFormatError
+from casebook.runner import PASSED, PENDING, run_paths
 
 
 def _on_test_database() -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from campaign.demo import DEMO_PASSWORD, PLAYERS, UMPIRE, play_demo_league
+from battles.demo import DEMO_PASSWORD, PLAYERS, UMPIRE, play_demo_league
 from campaign.models import Campaign
 
 

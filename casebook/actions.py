@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from campaign.casebook.given import Ctx, GivenError
+from casebook.given import Ctx, GivenError
 
 Action = Callable[[Ctx, dict[str, Any]], Any]
 ACTIONS: dict[str, Action] = {}
@@ -372,7 +372,7 @@ def do_exchange(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_handover(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Umpire: hand `player`'s seat to the user `to`."""
     _need(params, "player", "to")
-    from campaign.casebook.given import _user
+    from casebook.given import _user
 
     handover = service("campaign.services.orders.seat_handover")
     _user(str(params["to"]))
@@ -448,14 +448,14 @@ def do_call(ctx: Ctx, params: dict[str, Any]) -> Any:
 
 @action("query")
 def do_query(ctx: Ctx, params: dict[str, Any]) -> Any:
-    from campaign.casebook.queries import run_query
+    from casebook.queries import run_query
 
     return run_query(ctx, params)
 
 
 @action("battle")
 def do_battle(ctx: Ctx, params: dict[str, Any]) -> Any:
-    from campaign.casebook.battle import run_battle
+    from casebook.battle import run_battle
 
     return run_battle(ctx, params)
 

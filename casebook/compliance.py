@@ -14,10 +14,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from campaign.casebook.runner import Outcome, Summary
+from casebook.runner import Outcome, Summary
 
-SEED = Path(__file__).resolve().parents[2] / "docs" / "seed-unlimit3d-8.txt"
-RULINGS = Path(__file__).resolve().parents[2] / "docs" / "RULINGS.md"
+SEED = Path(__file__).resolve().parents[1] / "docs" / "seed-unlimit3d-8.txt"
+RULINGS = Path(__file__).resolve().parents[1] / "docs" / "RULINGS.md"
 
 # Sections whose headings the copy lost: (name, the heading they follow in the seed).
 LOST_SECTIONS: tuple[tuple[str, str], ...] = (

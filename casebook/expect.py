@@ -12,8 +12,8 @@ from typing import Any
 
 from django.forms.models import model_to_dict
 
-from campaign.casebook.given import Ctx, GivenError
-from campaign.casebook.queries import plain
+from casebook.given import Ctx, GivenError
+from casebook.queries import plain
 
 Checker = Callable[[Ctx, Any], list[str]]
 CHECKERS: dict[str, Checker] = {}

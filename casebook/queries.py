@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
-from campaign.casebook.actions import ServiceMissing, StepError, _fresh_player, service
-from campaign.casebook.given import Ctx, weapon_spec
+from casebook.actions import ServiceMissing, StepError, _fresh_player, service
+from casebook.given import Ctx, weapon_spec
 
 Query = Callable[[Ctx, dict[str, Any]], Any]
 QUERIES: dict[str, Query] = {}
@@ -224,7 +224,7 @@ def q_orders_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
     """What `viewer` (a user name: the umpire `uma` or a player) may read of the orders:
     `{total, full}` (rows shown, and rows shown with every field)."""
     from campaign.access import membership
-    from campaign.casebook.given import _user
+    from casebook.given import _user
 
     select = service("campaign.selectors.orders_visible_to")
     member = membership(_user(str(p["viewer"])), ctx.campaign.pk)
@@ -239,7 +239,7 @@ def q_private_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
     `journal` (the kinds of the entries written during the case that the viewer may read,
     in order)."""
     from campaign.access import membership
-    from campaign.casebook.given import _user
+    from casebook.given import _user
 
     trades = service("economy.services.trades.visible_trades")
     passages = service("territories.services.passages.passages_visible_to")
