@@ -10,6 +10,7 @@ class BattlesConfig(AppConfig):
         """Tell the core which tactical rulesets this site offers (the core imports no
         other app; it reads them from `campaign.rulesets`)."""
         from battles.rulesets.registry import all_rulesets
+        from battles.services.jobs import refuse_while_battles_unfinished
         from battles.services.opening import open_battles
         from campaign import rulesets
         from campaign.models import Phase
@@ -17,6 +18,9 @@ class BattlesConfig(AppConfig):
 
         # After the core's reveal (order 10) has moved the units: open the battles.
         register_phase_hook("enter", Phase.TACTICAL, open_battles, order=20)
+        # Before anything else leaves the tactical phase: every battle must be recorded.
+        register_phase_hook("leave", Phase.TACTICAL, refuse_while_battles_unfinished,
+                            order=0)
 
         for ruleset in all_rulesets():
             rulesets.register(rulesets.RulesetInfo(

@@ -9,10 +9,12 @@ class EconomyConfig(AppConfig):
     def ready(self) -> None:
         from campaign.models import Phase
         from campaign.services.clock import register_phase_hook
-        from economy.selectors import territories_with_station
+        from campaign.services.snapshots import register_counter
+        from economy.selectors import territories_with_station, units_standing
         from economy.services.production import production_run
         from territories.services.movement import register_station_finder
 
         register_station_finder(territories_with_station)
+        register_counter("units", units_standing)
         # Seed, "Activity phase": production happens when the activity phase ends.
         register_phase_hook("leave", Phase.ACTIVITY, production_run, order=10)

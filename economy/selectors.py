@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 
 from campaign.models import Player
 from campaign.rules.tables import VEHICLES, weapon_size
@@ -86,3 +86,10 @@ def territories_with_station(campaign_id: int) -> set[int]:
 
     return set(Building.objects.filter(territory__campaign_id=campaign_id, kind="station")
                .values_list("territory_id", flat=True))
+
+
+def units_standing(campaign: Any) -> dict[int, int]:
+    """{player id: units not destroyed} (one query; the history charts' snapshot count)."""
+    return dict(Unit.objects.filter(player__campaign=campaign)
+                .exclude(status=Unit.Status.DESTROYED)
+                .values("player").annotate(n=Count("id")).values_list("player", "n"))

@@ -95,3 +95,9 @@ def territories_for(member: Membership, only: int | None = None) -> list[dict[st
             item["buildings"] = buildings.get(pk, [])
         result.append(item)
     return result
+
+
+def territories_held(campaign: Any) -> dict[int, int]:
+    """{player id: territories held} (one query; the history charts' snapshot count)."""
+    return dict(Territory.objects.filter(campaign=campaign, owner__isnull=False)
+                .values("owner").annotate(n=Count("id")).values_list("owner", "n"))

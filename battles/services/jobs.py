@@ -216,3 +216,16 @@ def retry_battle(*, campaign: Campaign, battle_id: int) -> Battle:
                      visibility=Event.Visibility.UMPIRE)
         schedule_battle(battle.pk)
     return battle
+
+
+def refuse_while_battles_unfinished(*, campaign: Campaign) -> None:
+    """Clock hook, first on leaving the tactical phase. API.md: "Advancing out of
+    "tactical" is refused with 409 while any of its battles is unfinished"; seed: "When
+    all battles are resolved, the next Strategic Turn begins"."""
+    unfinished = Battle.objects.filter(campaign=campaign, turn=campaign.turn).exclude(
+        status=Battle.Status.FINISHED)
+    if unfinished.exists():
+        raise Conflict(
+            f"{unfinished.count()} battle(s) of this turn are not finished yet; the "
+            "tactical phase cannot end before every battle is recorded.",
+            code="battles_unfinished")

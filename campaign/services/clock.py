@@ -22,7 +22,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaign.errors import Conflict, InvalidInput
-from campaign.models import PHASE_ORDER, Campaign, Phase, PhaseChange, Player
+from campaign.models import PHASE_ORDER, Campaign, PhaseChange, Player
 from campaign.services.journal import record_event
 
 log = logging.getLogger(__name__)
@@ -132,8 +132,8 @@ def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = Non
             or campaign.phase_deadline > (now or timezone.now())
         ):
             return AdvanceResult(campaign=campaign, changed=False)
-        if campaign.phase == Phase.TACTICAL:
-            _refuse_while_battles_unfinished(campaign)
+        # A leave hook may refuse (Conflict): the battles app's, first, refuses to end the
+        # tactical phase while a battle is unfinished; nothing is changed then.
         for hook in phase_hooks("leave", campaign.phase):
             hook.run(campaign=campaign)
         turn, phase = next_phase(*current)
@@ -142,20 +142,6 @@ def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = Non
             transaction.set_rollback(True)
             campaign.refresh_from_db()
     return AdvanceResult(campaign=campaign, changed=changed)
-
-
-def _refuse_while_battles_unfinished(campaign: Campaign) -> None:
-    from battles.models import Battle
-
-    unfinished = Battle.objects.filter(campaign=campaign, turn=campaign.turn).exclude(
-        status=Battle.Status.FINISHED
-    )
-    if unfinished.exists():
-        raise Conflict(
-            f"{unfinished.count()} battle(s) of this turn are not finished yet; the "
-            "tactical phase cannot end before every battle is recorded.",
-            code="battles_unfinished",
-        )
 
 
 def mark_ready(*, player: Player) -> Player:

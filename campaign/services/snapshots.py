@@ -9,9 +9,8 @@ numbers live for the turn in progress. Both cost a fixed number of queries.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-
-from django.db.models import Count
 
 from campaign.models import Campaign, Player, TurnSnapshot
 
@@ -25,16 +24,28 @@ class Counts:
     research_points: int
 
 
+#: name -> function (campaign) -> {player id: count}. The apps that own the counted rows
+#: register theirs in ready() (territories: "territories"; economy: "units"), so the core
+#: imports neither.
+Counter = Callable[[Campaign], dict[int, int]]
+_counters: dict[str, Counter] = {}
+
+
+def register_counter(name: str, counter: Counter) -> None:
+    if name not in ("territories", "units"):
+        raise ValueError(f"no snapshot count called {name!r}")
+    _counters[name] = counter
+
+
+def _count(name: str, campaign: Campaign) -> dict[int, int]:
+    counter = _counters.get(name)
+    return counter(campaign) if counter is not None else {}
+
+
 def current_counts(*, campaign: Campaign) -> list[Counts]:
     """Each player's territories, credits, units (not destroyed) and research points now."""
-    from economy.models import Unit
-    from territories.models import Territory
-
-    held = dict(Territory.objects.filter(campaign=campaign, owner__isnull=False)
-                .values("owner").annotate(n=Count("id")).values_list("owner", "n"))
-    units = dict(Unit.objects.filter(player__campaign=campaign)
-                 .exclude(status=Unit.Status.DESTROYED)
-                 .values("player").annotate(n=Count("id")).values_list("player", "n"))
+    held = _count("territories", campaign)
+    units = _count("units", campaign)
     return [Counts(player=pk, territories=held.get(pk, 0), credits=credits,
                    units=units.get(pk, 0), research_points=rp)
             for pk, credits, rp in Player.objects.filter(campaign=campaign)

@@ -85,6 +85,7 @@ def test_the_reveal_runs_before_the_battles_hook():
     assert [h.name for h in phase_hooks("leave", Phase.ACTIVITY)] == [
         "economy.services.production.production_run"]
     assert [h.name for h in phase_hooks("leave", Phase.TACTICAL)] == [
+        "battles.services.jobs.refuse_while_battles_unfinished",
         "campaign.services.notifications.results_in",
         "campaign.services.snapshots.snapshot_turn"]
 
