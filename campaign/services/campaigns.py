@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,11 +17,20 @@ PLAYER_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf
                  "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f")
 
 
+#: The meta-map is the territories app's: it registers how a map spec is checked and
+#: built (TerritoriesConfig.ready()), so the core imports no app above it.
+_map_hooks: dict[str, Callable[..., Any]] = {}
+
+
+def register_map_builder(*, clean: Callable[[Any], dict[str, Any]],
+                         build: Callable[..., None]) -> None:
+    _map_hooks["clean"], _map_hooks["build"] = clean, build
+
+
 def campaign_create(*, umpire: AbstractBaseUser, name: str, map_spec: dict[str, Any],
                     options: dict[str, Any] | None = None, seed: int | None = None) -> Campaign:
     """Create a campaign in set-up with its meta-map; the creator becomes its umpire."""
-    from territories.services.maps import build_map, clean_map_spec
-
+    clean_map_spec, build_map = _map_hooks["clean"], _map_hooks["build"]
     name = (name or "").strip()
     if not name:
         raise InvalidInput("A campaign needs a name.", fields={"name": ["This field is required."]})

@@ -4,34 +4,42 @@
 meta-map is awarded to each player. It comes with a Station, Command center, Power
 plant, Radar, and Landing pad."
 
-Owned by the territories area: it places players on the meta-map. Everything happens
-in one transaction; a refused start changes nothing.
+The core checks that the campaign may start and opens turn 1; placing the players
+(territories) and equipping them (economy) are start hooks those apps register in their
+AppConfig.ready(), run in order in the same transaction: a refused start changes nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.db import transaction
 
-from campaign.dice import seeded_random
 from campaign.errors import Conflict
 from campaign.models import Campaign, Player
-from campaign.rules import BUILDINGS, STARTING_BUILDINGS, STARTING_CREDITS
 from campaign.services import clock
 from campaign.services.journal import record_event
-from territories.models import Adjacency, Territory
-from territories.services.exploration import explore
-from territories.services.grid import STARTING_SQUARES
-from territories.services.starts import min_pairwise_distance, spread_starts
+
+StartHook = Callable[..., None]  # hook(campaign=, players=, context=)
+_start_hooks: list[tuple[int, str, StartHook]] = []
+
+
+def register_start_hook(hook: StartHook, *, order: int) -> None:
+    """Run `hook(campaign=..., players=..., context=...)` when a campaign starts; hooks
+    share `context` (the territories hook puts the starts there)."""
+    name = f"{hook.__module__}.{hook.__qualname__}"
+    kept = [h for h in _start_hooks if h[1] != name]
+    _start_hooks[:] = sorted([*kept, (order, name, hook)], key=lambda h: (h[0], h[1]))
+
 
 MIN_PLAYERS = 2
 
 
 def campaign_start(*, campaign_id: int) -> Campaign:
     """Start a campaign in set-up: starting territories, credits, buildings and
-    explorations, then turn 1's commercial phase. (The view checks the umpire.)"""
-    from economy.models import Building
-    from economy.services.ledger import post
-
+    explorations (the start hooks), then turn 1's commercial phase. (The view checks the
+    umpire.)"""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         if campaign.status != Campaign.Status.SETUP:
@@ -41,47 +49,30 @@ def campaign_start(*, campaign_id: int) -> Campaign:
         if len(players) < MIN_PLAYERS:
             raise Conflict(f"A campaign needs at least {MIN_PLAYERS} players to start; it has "
                            f"{len(players)}.", code="not_enough_players")
-        territory_ids = list(Territory.objects.filter(campaign=campaign).order_by("pk")
-                             .values_list("pk", flat=True))
-        if len(players) > len(territory_ids):
-            raise Conflict(f"The map has {len(territory_ids)} territories for "
-                           f"{len(players)} players.", code="too_many_players")
-        index = {pk: i for i, pk in enumerate(territory_ids)}
-        adjacency: list[list[int]] = [[] for _ in territory_ids]
-        for a, b in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
-            adjacency[index[a]].append(index[b])
-            adjacency[index[b]].append(index[a])
-        rng = seeded_random(campaign.seed, "starts")
-        chosen = spread_starts(adjacency, len(players), rng)
-        order = list(players)
-        rng.shuffle(order)
-        starts = {p.pk: territory_ids[i] for p, i in zip(order, chosen, strict=True)}
-        spread = min_pairwise_distance(adjacency, chosen)
-
-        territories = Territory.objects.in_bulk(list(starts.values()))
-        for player in players:
-            territory = territories[starts[player.pk]]
-            territory.owner = player
-            territory.ever_owned = True
-        Territory.objects.bulk_update(territories.values(), ["owner", "ever_owned"])
-        Building.objects.bulk_create([
-            Building(territory_id=starts[player.pk], kind=kind,
-                     x=STARTING_SQUARES[kind][0], y=STARTING_SQUARES[kind][1], active=True,
-                     hit_points=BUILDINGS[kind].hit_points, built_turn=0)
-            for player in players for kind in STARTING_BUILDINGS
-        ])
-        for player in players:
-            player.campaign = campaign
-            post(player=player, amount=STARTING_CREDITS, reason="starting_credits",
-                 detail="Beginning the game")
-        record_event(campaign=campaign, kind="campaign_started", data={
-            "players": len(players),
-            "starts": {str(pk): tid for pk, tid in starts.items()},
-            "min_start_distance": spread,
-        })
-        for player in players:
-            explore(territory=territories[starts[player.pk]], player=player)
+        context: dict[str, Any] = {}
+        for order, _name, hook in _start_hooks:
+            if order >= EXPLORE_ORDER and "journaled" not in context:
+                _journal_start(campaign, players, context)
+            hook(campaign=campaign, players=players, context=context)
+        if "journaled" not in context:
+            _journal_start(campaign, players, context)
         campaign.status = Campaign.Status.RUNNING
         campaign.save(update_fields=["status"])
         clock.open_phase(campaign=campaign, turn=1, phase="commercial", by="start")
     return campaign
+
+
+#: Hooks at or after this order run after the `campaign_started` journal entry (the
+#: explorations of the starting territories come after it in the journal).
+EXPLORE_ORDER = 30
+
+
+def _journal_start(campaign: Campaign, players: list[Player], context: dict[str, Any]
+                   ) -> None:
+    starts = context.get("starts", {})
+    record_event(campaign=campaign, kind="campaign_started", data={
+        "players": len(players),
+        "starts": {str(pk): tid for pk, tid in starts.items()},
+        "min_start_distance": context.get("min_start_distance"),
+    })
+    context["journaled"] = True
