@@ -10,6 +10,8 @@ class CoreConfig(AppConfig):
     def ready(self) -> None:
         # Importing the Celery app here (not in campaign/__init__.py) keeps the
         # package importable without Django, so the rulesets can read campaign.rules.
+        from celery.signals import task_postrun
+
         from campaign import celery  # noqa: F401
         from campaign.models import Phase
         from campaign.services import notifications, orders, reveal, snapshots
@@ -20,3 +22,14 @@ class CoreConfig(AppConfig):
         register_phase_hook("enter", Phase.TACTICAL, reveal.reveal_and_move, order=10)
         register_phase_hook("leave", Phase.TACTICAL, notifications.results_in, order=10)
         register_phase_hook("leave", Phase.TACTICAL, snapshots.snapshot_turn, order=20)
+        task_postrun.connect(_outbox_job_finished, weak=False)
+
+
+def _outbox_job_finished(task_id: str | None = None, state: str | None = None,
+                         **_kwargs: object) -> None:
+    """A worker finished a job the outbox sent (a retry is not finished)."""
+    if state == "RETRY":
+        return
+    from campaign.services import outbox
+
+    outbox.mark_done(task_id)

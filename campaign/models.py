@@ -266,6 +266,9 @@ class OutboxMessage(models.Model):
     countdown = models.FloatField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a worker finished the job (a job sent but "
+        "never finished, e.g. lost with a Redis restart, is sent again).")
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
 

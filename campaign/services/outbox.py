@@ -62,9 +62,17 @@ def _task(name: str) -> Any:
     return app.tasks[name]
 
 
+#: The job's Celery task id names its outbox row, so a finished job can mark it done.
+TASK_ID_PREFIX = "outbox-"
+
+#: Jobs whose own sweeper re-sends them by their state (battles: `sweep_battles`).
+SWEPT_ELSEWHERE = frozenset({"battles.tasks.run_battle"})
+
+
 def _send(message: OutboxMessage) -> None:
     task = _task(message.task)
-    options: dict[str, Any] = {"retry": False}
+    options: dict[str, Any] = {"retry": False,
+                               "task_id": f"{TASK_ID_PREFIX}{message.pk}-{message.attempts}"}
     if message.countdown:
         options["countdown"] = message.countdown
     task.apply_async(tuple(message.args), **options)
@@ -96,12 +104,36 @@ def dispatch(ids: Iterable[int]) -> int:
     return sent
 
 
+def mark_done(task_id: str | None) -> None:
+    """A worker finished the job sent with `task_id` (Celery's task_postrun signal)."""
+    if not task_id or not task_id.startswith(TASK_ID_PREFIX):
+        return
+    pk = task_id[len(TASK_ID_PREFIX):].split("-", 1)[0]
+    if pk.isdigit():
+        OutboxMessage.objects.filter(pk=int(pk), done_at__isnull=True).update(
+            done_at=timezone.now())
+
+
+def lease_seconds() -> int:
+    from django.conf import settings
+
+    return int(getattr(settings, "BATTLE_LEASE_SECONDS", 120))
+
+
 def drain(*, limit: int = 1000, now: dt.datetime | None = None) -> int:
-    """The sweeper: send every message that waited longer than the grace period."""
+    """The sweeper: send every message that waited longer than the grace period, and
+    again every job sent longer than a lease ago that no worker finished (lost with a
+    Redis restart; battles have their own sweeper, by their state)."""
     now = now or timezone.now()
     waiting = list(OutboxMessage.objects.filter(
         sent_at__isnull=True, created_at__lte=now - dt.timedelta(seconds=GRACE_SECONDS))
         .order_by("id").values_list("pk", flat=True)[:limit])
+    lost = list(OutboxMessage.objects.filter(
+        sent_at__lt=now - dt.timedelta(seconds=lease_seconds()), done_at__isnull=True
+    ).exclude(task__in=SWEPT_ELSEWHERE).values_list("pk", flat=True)[:limit])
+    if lost:  # sent again below, as if it had never left
+        OutboxMessage.objects.filter(pk__in=lost).update(sent_at=None)
+        waiting += lost
     sent = dispatch(waiting) if waiting else 0
     OutboxMessage.objects.filter(sent_at__lt=now - KEEP_SENT).delete()
     return sent

@@ -109,3 +109,25 @@ def test_the_outbox_sweeper_sends_what_waited_and_nothing_twice(
     assert outbox.drain(now=later) == 0
     battle.refresh_from_db()
     assert battle.status == Battle.Status.FINISHED
+
+
+def test_a_sent_job_no_worker_finished_is_sent_again_after_the_lease(
+        db, settings, django_capture_on_commit_callbacks):
+    """Redis keeps nothing on disk here: a notification sent just before a restart is
+    lost. The outbox knows it was never finished (no done_at) and sends it again a lease
+    later; battles are left to their own sweeper."""
+    settings.BATTLE_LEASE_SECONDS = 60
+    with django_capture_on_commit_callbacks(execute=True):
+        message = outbox.send_later("campaign.tasks.ping", "hello")
+    message.refresh_from_db()
+    assert message.sent_at is not None and message.done_at is not None  # ran (eager)
+    OutboxMessage.objects.filter(pk=message.pk).update(
+        done_at=None, sent_at=timezone.now() - dt.timedelta(seconds=61))
+    battle_job = OutboxMessage.objects.create(
+        task="battles.tasks.run_battle", args=[999999],
+        sent_at=timezone.now() - dt.timedelta(seconds=61))
+    assert outbox.drain() == 1
+    message.refresh_from_db()
+    assert message.attempts == 2 and message.done_at is not None
+    battle_job.refresh_from_db()
+    assert battle_job.attempts == 0  # sweep_battles decides for battles
