@@ -9,15 +9,20 @@ class EconomyConfig(AppConfig):
     def ready(self) -> None:
         from campaign.models import Phase
         from campaign.services.clock import register_phase_hook
+        from campaign.services.reveal import register_reveal_provider
         from campaign.services.setup import register_start_hook
         from campaign.services.snapshots import register_counter
         from economy.selectors import territories_with_station, units_standing
+        from economy.services import moves
         from economy.services.production import production_run
         from economy.services.start import equip_starts
         from territories.services.movement import register_station_finder
 
         register_station_finder(territories_with_station)
         register_counter("units", units_standing)
+        register_reveal_provider("units", moves.unit_states)
+        register_reveal_provider("move_units", moves.move_units)
+        register_reveal_provider("off_map_units", moves.off_map_units)
         # After the territories hook (10) has placed the players; before the
         # explorations (30), as the start always ran.
         register_start_hook(equip_starts, order=20)

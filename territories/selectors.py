@@ -101,3 +101,9 @@ def territories_held(campaign: Any) -> dict[int, int]:
     """{player id: territories held} (one query; the history charts' snapshot count)."""
     return dict(Territory.objects.filter(campaign=campaign, owner__isnull=False)
                 .values("owner").annotate(n=Count("id")).values_list("owner", "n"))
+
+
+def owners_and_names(campaign: Any) -> dict[int, tuple[int | None, str]]:
+    """{territory id: (owner id or None, name)} (one query; the reveal's map)."""
+    return {pk: (owner, name) for pk, owner, name in
+            Territory.objects.filter(campaign=campaign).values_list("pk", "owner_id", "name")}

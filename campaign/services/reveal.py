@@ -18,32 +18,47 @@ after it and finds the units already relocated.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
 
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event, record_private
+
+#: What the reveal asks the apps that own the rows (registered in their ready(); the
+#: core imports neither):
+#: - "territories": (campaign) -> {territory id: (owner id or None, name)}  [territories]
+#: - "units": (campaign, unit ids) -> {unit id: (player id, status, territory id)},
+#:   rows locked                                                            [economy]
+#: - "move_units": (campaign, {unit id: territory id}) -> None, each put there, ready
+#: - "off_map_units": (campaign) -> [(unit id, player id)] of units off the map, locked
+_providers: dict[str, Callable[..., Any]] = {}
+
+
+def register_reveal_provider(name: str, provider: Callable[..., Any]) -> None:
+    if name not in ("territories", "units", "move_units", "off_map_units"):
+        raise ValueError(f"no reveal provider called {name!r}")
+    _providers[name] = provider
 
 
 def reveal_and_move(*, campaign: Campaign) -> None:
     """Announce moves onto territories the mover does not own, relocate every ordered
     unit, bring back off-map units, close the turn's orders. Runs inside the advancing
     transaction (the campaign row is locked)."""
-    from economy.models import Unit
-    from territories.models import Territory
-
-    owner_of = dict(Territory.objects.filter(campaign=campaign).values_list("pk", "owner_id"))
-    names = dict(Territory.objects.filter(campaign=campaign).values_list("pk", "name"))
+    territories: dict[int, tuple[int | None, str]] = _providers["territories"](campaign)
+    owner_of = {pk: owner for pk, (owner, _name) in territories.items()}
+    names = {pk: name for pk, (_owner, name) in territories.items()}
     orders = list(Order.objects.select_for_update()
-                  .filter(campaign=campaign, turn=campaign.turn, status=Order.Status.OPEN)
-                  .select_related("unit"))
+                  .filter(campaign=campaign, turn=campaign.turn, status=Order.Status.OPEN))
+    units = _providers["units"](campaign, [o.unit_id for o in orders])
     announced: set[tuple[int, int]] = set()
     moves: dict[int, list[dict]] = defaultdict(list)
+    relocate: dict[int, int] = {}
     # Ownership is read once, before anything moves: all moves are simultaneous.
     for order in orders:
-        unit = order.unit
-        valid = unit.player_id == order.player_id and (
-            (unit.status == Unit.Status.READY and unit.territory_id == order.origin_id)
-            or (unit.status == Unit.Status.OFF_MAP
-                and owner_of.get(order.destination_id) == order.player_id)
+        player_id, status, territory_id = units.get(order.unit_id, (None, None, None))
+        valid = player_id == order.player_id and (
+            (status == "ready" and territory_id == order.origin_id)
+            or (status == "off_map" and owner_of.get(order.destination_id) == order.player_id)
         )
         if not valid:
             order.status = Order.Status.VOID
@@ -54,11 +69,10 @@ def reveal_and_move(*, campaign: Campaign) -> None:
         order.save(update_fields=["status", "announced"])
         if order.announced:
             announced.add((order.destination_id, order.player_id))
-        moves[order.player_id].append({"order": order.public_id, "unit": unit.pk,
+        moves[order.player_id].append({"order": order.public_id, "unit": order.unit_id,
                                        "from": order.origin_id, "to": order.destination_id})
-        unit.territory_id = order.destination_id
-        unit.status = Unit.Status.READY
-        unit.save(update_fields=["territory", "status"])
+        relocate[order.unit_id] = order.destination_id
+    _providers["move_units"](campaign, relocate)
 
     players = list(Player.objects.filter(campaign=campaign))
     # Off-map units nobody ordered come back on their player's first territory.
@@ -66,16 +80,14 @@ def reveal_and_move(*, campaign: Campaign) -> None:
     for pk, owner in sorted(owner_of.items()):
         if owner is not None:
             first_owned.setdefault(owner, pk)
-    for unit in Unit.objects.select_for_update().filter(player__campaign=campaign,
-                                                        status=Unit.Status.OFF_MAP):
-        home = first_owned.get(unit.player_id)
+    returning: dict[int, int] = {}
+    for unit_id, player_id in _providers["off_map_units"](campaign):
+        home = first_owned.get(player_id)
         if home is None:
             continue  # no territory left: the unit stays off the map
-        unit.territory_id = home
-        unit.status = Unit.Status.READY
-        unit.save(update_fields=["territory", "status"])
-        moves[unit.player_id].append({"order": None, "unit": unit.pk, "from": None,
-                                      "to": home})
+        returning[unit_id] = home
+        moves[player_id].append({"order": None, "unit": unit_id, "from": None, "to": home})
+    _providers["move_units"](campaign, returning)
 
     record_event(campaign=campaign, kind="moves_revealed", data={
         "announcements": [

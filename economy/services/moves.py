@@ -1,0 +1,34 @@
+"""Units on the move at the reveal (seed, "Move Phase"; R-ORD-4 for units coming back
+onto the map). The reveal itself is the core's (`campaign.services.reveal`): it decides
+which sealed orders stand; these providers, registered in EconomyConfig.ready(), read and
+move the units, which are the economy's rows. Call inside the advancing transaction."""
+
+from __future__ import annotations
+
+from campaign.models import Campaign
+from economy.models import Unit
+
+
+def unit_states(campaign: Campaign, unit_ids: list[int]
+                ) -> dict[int, tuple[int, str, int | None]]:
+    """{unit id: (player id, status, territory id)}, the rows locked."""
+    return {pk: (player, status, territory) for pk, player, status, territory in
+            Unit.objects.select_for_update().filter(player__campaign=campaign,
+                                                    pk__in=unit_ids)
+            .values_list("pk", "player_id", "status", "territory_id")}
+
+
+def move_units(campaign: Campaign, destinations: dict[int, int]) -> None:
+    """Put each unit on its destination, on the map (ready)."""
+    units = list(Unit.objects.filter(player__campaign=campaign, pk__in=destinations))
+    for unit in units:
+        unit.territory_id = destinations[unit.pk]
+        unit.status = Unit.Status.READY
+    Unit.objects.bulk_update(units, ["territory", "status"])
+
+
+def off_map_units(campaign: Campaign) -> list[tuple[int, int]]:
+    """[(unit id, player id)] of the units off the map, oldest first, rows locked."""
+    return list(Unit.objects.select_for_update()
+                .filter(player__campaign=campaign, status=Unit.Status.OFF_MAP)
+                .order_by("pk").values_list("pk", "player_id"))
