@@ -359,7 +359,7 @@ def do_withdraw(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_exchange(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Move phase: one weapon passes from one pilot's unit to another's."""
     _need(params, "player", "from", "to", "weapon")
-    exchange = service("campaign.services.orders.equipment_exchange")
+    exchange = service("economy.services.exchange.equipment_exchange")
     weapon = params["weapon"]
     if isinstance(weapon, str) and weapon in ctx.weapons:
         weapon = ctx.weapons[weapon].pk

@@ -25,6 +25,7 @@ from economy.services import (
     commerce,
     corrections,
     energy,
+    exchange,
     trades,
     units,
 )
@@ -353,3 +354,30 @@ class ArtifactHouseView(APIView):
         artifact = artifacts.artifact_house(player=player, territory_id=territory_id,
                                             laboratory=data.get("laboratory"))
         return Response(artifacts.artifact_as_dict(artifact))
+
+
+class ExchangeInSerializer(serializers.Serializer):
+    from_unit = serializers.IntegerField(min_value=1)
+    to_unit = serializers.IntegerField(min_value=1)
+    weapon = serializers.IntegerField(min_value=1)
+
+
+class ExchangeOutSerializer(serializers.Serializer):
+    weapon = serializers.IntegerField()
+    unit = serializers.IntegerField()
+    slot = serializers.IntegerField(allow_null=True)
+
+
+class ExchangeView(APIView):
+    @extend_schema(request=ExchangeInSerializer, responses={201: ExchangeOutSerializer},
+                   description="Move phase: move one weapon from one of your piloted units "
+                   "to another in the same connected group of your territories.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        player = require_player(member)
+        data = validated(ExchangeInSerializer, request.data)
+        weapon = exchange.equipment_exchange(player=player, from_unit_id=data["from_unit"],
+                                             to_unit_id=data["to_unit"],
+                                             weapon_id=data["weapon"])
+        return Response({"weapon": weapon.pk, "unit": weapon.unit_id, "slot": weapon.slot},
+                        status=status.HTTP_201_CREATED)

@@ -36,4 +36,5 @@ urlpatterns = [
     path("artifacts/<int:territory_id>/house/", v.ArtifactHouseView.as_view(),
          name="api-artifact-house"),
     path("corrections/", v.CorrectionView.as_view(), name="api-corrections"),
+    path("exchanges/", v.ExchangeView.as_view(), name="api-exchanges"),
 ]

@@ -71,18 +71,6 @@ class EventSerializer(serializers.Serializer):
     data = serializers.JSONField()
 
 
-class ExchangeInSerializer(serializers.Serializer):
-    from_unit = serializers.IntegerField(min_value=1)
-    to_unit = serializers.IntegerField(min_value=1)
-    weapon = serializers.IntegerField(min_value=1)
-
-
-class ExchangeOutSerializer(serializers.Serializer):
-    weapon = serializers.IntegerField()
-    unit = serializers.IntegerField()
-    slot = serializers.IntegerField(allow_null=True)
-
-
 class DeadlineInSerializer(serializers.Serializer):
     deadline = serializers.DateTimeField(allow_null=True)
 
@@ -153,21 +141,6 @@ class OrderDetailView(APIView):
         player = require_player(member)
         orders.order_withdraw(player=player, order_id=order_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class ExchangeView(APIView):
-    @extend_schema(request=ExchangeInSerializer, responses={201: ExchangeOutSerializer},
-                   description="Move phase: move one weapon from one of your piloted units "
-                   "to another in the same connected group of your territories.")
-    def post(self, request: Request, campaign_id: int) -> Response:
-        member = membership(request.user, campaign_id)
-        player = require_player(member)
-        data = validated(ExchangeInSerializer, request.data)
-        weapon = orders.equipment_exchange(player=player, from_unit_id=data["from_unit"],
-                                           to_unit_id=data["to_unit"],
-                                           weapon_id=data["weapon"])
-        return Response({"weapon": weapon.pk, "unit": weapon.unit_id, "slot": weapon.slot},
-                        status=status.HTTP_201_CREATED)
 
 
 # ---------------------------------------------------------------------------

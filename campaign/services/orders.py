@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import logging
 
-import networkx as nx
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
-from campaign.rules.tables import RuleViolation
-from campaign.services.journal import record_event, record_private
+from campaign.services.journal import record_event
 
 log = logging.getLogger(__name__)
 
@@ -45,24 +43,12 @@ def _legal_destinations(*, player: Player, origin_id: int) -> set[int]:
     return set(movement.legal_destinations(player, origin_id)) - {origin_id}
 
 
-def _group_of(player: Player, territory_id: int) -> set[int]:
-    """The connected group of the player's controlled territories (owned, or held by a
-    right of passage) holding `territory_id` (R-ORD-5); empty if not controlled."""
-    from territories.services import movement
-
-    controlled = movement.passable_territories(player)
-    if territory_id not in controlled:
-        return set()
-    graph = movement.movement_graph(player.campaign)
-    return set(nx.node_connected_component(graph.subgraph(controlled), territory_id))
-
-
 # ---------------------------------------------------------------------------
 # Orders
 # ---------------------------------------------------------------------------
 
 
-def _lock_campaign_in_phase(campaign_id: int, phase: str, what: str) -> Campaign:
+def lock_campaign_in_phase(campaign_id: int, phase: str, what: str) -> Campaign:
     campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
     if campaign.status != Campaign.Status.RUNNING or campaign.phase != phase:
         now = f"in the {campaign.phase} phase" if campaign.phase else campaign.status
@@ -85,7 +71,7 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
     from territories.models import Territory
 
     with transaction.atomic():
-        campaign = _lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
+        campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
                                            "Orders are given")
         unit = _own_unit(player, unit_id)
         if unit.status == Unit.Status.DESTROYED:
@@ -134,7 +120,7 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
 def order_withdraw(*, player: Player, order_id: int) -> None:
     """Withdraw one of the player's sealed orders (the unit stays put)."""
     with transaction.atomic():
-        campaign = _lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
+        campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
                                            "Orders are withdrawn")
         order = Order.objects.filter(campaign=campaign, player=player,
                                      public_id=order_id).first()
@@ -143,66 +129,6 @@ def order_withdraw(*, player: Player, order_id: int) -> None:
         if order.turn != campaign.turn or order.status != Order.Status.OPEN:
             raise Conflict("This order was already carried out.", code="order_closed")
         order.delete()
-
-
-# ---------------------------------------------------------------------------
-# Equipment exchange
-# ---------------------------------------------------------------------------
-
-
-def equipment_exchange(*, player: Player, from_unit_id: int, to_unit_id: int,
-                       weapon_id: int) -> object:
-    """Move one weapon from one piloted unit to another of the same player, both in the
-    same connected group of controlled territories ("In this phase, any two pilots in
-    the same group of territories can exchange equipment."). Returns the weapon."""
-    from campaign.rules.formulas import validate_loadout, vehicle_slots
-    from campaign.rules.tables import weapon_size
-    from economy.models import Unit, Weapon
-
-    with transaction.atomic():
-        campaign = _lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
-                                           "Equipment is exchanged between pilots")
-        giver = _own_unit(player, from_unit_id)
-        taker = _own_unit(player, to_unit_id)
-        weapon = Weapon.objects.select_for_update().filter(pk=weapon_id, player=player).first()
-        if weapon is None:
-            raise NotFound("No such weapon.")
-        if giver.pk == taker.pk:
-            raise InvalidInput("Choose two different units.", code="same_unit")
-        if weapon.unit_id != giver.pk:
-            raise InvalidInput("That weapon is not fitted to the giving unit.",
-                               code="not_fitted")
-        for unit in (giver, taker):
-            if unit.locked_until_turn > campaign.turn:  # R-ECO-14: 409 even off the map
-                raise Conflict(f"{unit} cannot change equipment before turn "
-                               f"{unit.locked_until_turn}.", code="unit_locked")
-            if unit.status != Unit.Status.READY or unit.territory_id is None:
-                raise InvalidInput(f"{unit} is not on the map.", code="unit_unavailable")
-            if unit.pilot_id is None:
-                raise InvalidInput(f"{unit} has no pilot: equipment is exchanged between "
-                                   "two pilots.", code="no_pilot")
-            if unit.locked_until_turn > campaign.turn:
-                raise Conflict(f"{unit} cannot change equipment before turn "
-                               f"{unit.locked_until_turn}.", code="unit_locked")
-        if taker.territory_id not in _group_of(player, giver.territory_id):
-            raise InvalidInput("The two pilots are not in the same group of territories.",
-                               code="not_same_group")
-        sizes = [weapon_size(w.weapon, w.templates) for w in taker.weapons.all()]
-        try:
-            validate_loadout(taker.model, [*sizes, weapon_size(weapon.weapon, weapon.templates)],
-                             extension=taker.extension)
-            slots = vehicle_slots(taker.model, extension=taker.extension)
-        except RuleViolation as exc:
-            raise InvalidInput(str(exc), code="does_not_fit") from exc
-        used = set(taker.weapons.exclude(slot=None).values_list("slot", flat=True))
-        free = [i for i in range(len(slots)) if i not in used]
-        weapon.unit = taker
-        weapon.slot = free[0] if free else None
-        weapon.territory_id = taker.territory_id
-        weapon.save(update_fields=["unit", "slot", "territory"])
-        record_private(player=player, kind="equipment_exchanged",
-                       data={"weapon": weapon.pk, "from_unit": giver.pk, "to_unit": taker.pk})
-    return weapon
 
 
 # ---------------------------------------------------------------------------

@@ -14,8 +14,8 @@ import pytest
 
 from campaign.errors import Conflict
 from campaign.models import Event
-from campaign.services import orders
 from economy.models import Operative, Unit, Weapon
+from economy.services import exchange
 from tests.economy.conftest import snapshot
 
 
@@ -78,7 +78,7 @@ def test_a_locked_unit_cannot_take_part_in_an_equipment_exchange(world):
     Weapon.objects.filter(pk=gun.pk).update(unit=other, slot=0)
     before = snapshot()
     with pytest.raises(Conflict) as err:
-        orders.equipment_exchange(player=world.alice, from_unit_id=other.pk,
+        exchange.equipment_exchange(player=world.alice, from_unit_id=other.pk,
                                   to_unit_id=golem.pk, weapon_id=gun.pk)
     assert err.value.code == "unit_locked"
     assert snapshot() == before
