@@ -107,3 +107,11 @@ def owners_and_names(campaign: Any) -> dict[int, tuple[int | None, str]]:
     """{territory id: (owner id or None, name)} (one query; the reveal's map)."""
     return {pk: (owner, name) for pk, owner, name in
             Territory.objects.filter(campaign=campaign).values_list("pk", "owner_id", "name")}
+
+
+def territory_for_order(campaign: Any, territory_id: int) -> tuple[int | None, str] | None:
+    """(owner id, name) of a territory of the campaign, or None (a sealed order's
+    destination)."""
+    row = (Territory.objects.filter(pk=territory_id, campaign=campaign)
+           .values_list("owner_id", "name").first())
+    return (row[0], row[1]) if row else None

@@ -17,6 +17,9 @@ a gap); the orders are journaled, privately and sealed, at the reveal.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -32,15 +35,33 @@ NO_SUCH_ORDER = "No such order."
 
 
 # ---------------------------------------------------------------------------
-# The movement graph (territories.services.movement decides; orders only ask)
+# What orders ask the apps that own units and the map (registered in their ready(): the
+# core imports neither). Territories: "territory" (campaign, territory id) -> (owner id or
+# None, name) or None, and "legal_destinations" (player, origin id) -> territory ids.
+# Economy: "unit" (player, unit id) -> OrderedUnit or None, the unit's row locked.
 # ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OrderedUnit:
+    id: int
+    status: str  # "ready", "off_map" or "destroyed"
+    territory_id: int | None
+    label: str
+
+
+_providers: dict[str, Callable[..., Any]] = {}
+
+
+def register_order_provider(name: str, provider: Callable[..., Any]) -> None:
+    if name not in ("territory", "legal_destinations", "unit"):
+        raise ValueError(f"no order provider called {name!r}")
+    _providers[name] = provider
 
 
 def _legal_destinations(*, player: Player, origin_id: int) -> set[int]:
     """The one place orders ask the movement graph where a unit may go."""
-    from territories.services import movement
-
-    return set(movement.legal_destinations(player, origin_id)) - {origin_id}
+    return set(_providers["legal_destinations"](player, origin_id)) - {origin_id}
 
 
 # ---------------------------------------------------------------------------
@@ -56,10 +77,8 @@ def lock_campaign_in_phase(campaign_id: int, phase: str, what: str) -> Campaign:
     return campaign
 
 
-def _own_unit(player: Player, unit_id: int):
-    from economy.models import Unit
-
-    unit = Unit.objects.select_for_update().filter(pk=unit_id, player=player).first()
+def _own_unit(player: Player, unit_id: int) -> OrderedUnit:
+    unit = _providers["unit"](player, unit_id)
     if unit is None:
         raise NotFound(NO_SUCH_UNIT)
     return unit
@@ -67,52 +86,51 @@ def _own_unit(player: Player, unit_id: int):
 
 def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
     """Seal (or replace) the order for one of the player's units this turn."""
-    from economy.models import Unit
-    from territories.models import Territory
-
     with transaction.atomic():
         campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
                                            "Orders are given")
         unit = _own_unit(player, unit_id)
-        if unit.status == Unit.Status.DESTROYED:
+        if unit.status == "destroyed":
             raise InvalidInput("This unit is destroyed.", code="unit_destroyed")
-        destination = Territory.objects.filter(pk=destination_id, campaign=campaign).first()
+        destination = _providers["territory"](campaign, destination_id)
         if destination is None:
             raise InvalidInput("No such territory in this campaign.",
                                fields={"destination": ["No such territory."]})
-        if unit.status == Unit.Status.OFF_MAP:
+        owner_id, destination_name = destination
+        if unit.status == "off_map":
             # "they are removed from the map and reappear at the beginning of the next
             # Movement phase on any territory that unit's player controls" (R-ORD-4).
             origin_id = None
-            if destination.owner_id != player.pk:
+            if owner_id != player.pk:
                 raise InvalidInput("A unit coming back onto the map must reappear on a "
                                    "territory you control.", code="unreachable")
         else:
             origin_id = unit.territory_id
             if origin_id is None:
                 raise InvalidInput("This unit is not on the map.", code="unreachable")
-            if destination.pk == origin_id:
+            if destination_id == origin_id:
                 raise InvalidInput("The unit is already there; withdraw its order to keep "
                                    "it in place.", code="already_there")
-            if destination.pk not in _legal_destinations(player=player, origin_id=origin_id):
+            if destination_id not in _legal_destinations(player=player, origin_id=origin_id):
                 raise InvalidInput(
-                    f"{unit} cannot reach {destination.name}: a unit travels only through "
+                    f"{unit.label} cannot reach {destination_name}: a unit travels only through "
                     "territories you control and may end on one of them or next to one.",
                     code="unreachable")
-        order = Order.objects.filter(campaign=campaign, turn=campaign.turn, unit=unit).first()
+        order = Order.objects.filter(campaign=campaign, turn=campaign.turn,
+                                     unit_id=unit.id).first()
         if order is None:
             try:
                 with transaction.atomic():
-                    order = Order.objects.create(campaign=campaign, turn=campaign.turn,
-                                                 player=player, unit=unit,
-                                                 origin_id=origin_id, destination=destination)
+                    order = Order.objects.create(
+                        campaign=campaign, turn=campaign.turn, player=player,
+                        unit_id=unit.id, origin_id=origin_id, destination_id=destination_id)
             except IntegrityError:  # a public_id collision: astronomically rare, retry once
-                order = Order.objects.create(campaign=campaign, turn=campaign.turn,
-                                             player=player, unit=unit, origin_id=origin_id,
-                                             destination=destination)
+                order = Order.objects.create(
+                    campaign=campaign, turn=campaign.turn, player=player, unit_id=unit.id,
+                    origin_id=origin_id, destination_id=destination_id)
         else:
             order.origin_id = origin_id
-            order.destination = destination
+            order.destination_id = destination_id
             order.save(update_fields=["origin", "destination", "updated_at"])
     return order
 

@@ -5,7 +5,8 @@ move the units, which are the economy's rows. Call inside the advancing transact
 
 from __future__ import annotations
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Player
+from campaign.services.orders import OrderedUnit
 from economy.models import Unit
 
 
@@ -32,3 +33,13 @@ def off_map_units(campaign: Campaign) -> list[tuple[int, int]]:
     return list(Unit.objects.select_for_update()
                 .filter(player__campaign=campaign, status=Unit.Status.OFF_MAP)
                 .order_by("pk").values_list("pk", "player_id"))
+
+
+def unit_to_order(player: Player, unit_id: int) -> OrderedUnit | None:
+    """One of the player's units as a sealed order needs it, its row locked (None when it
+    is not theirs: answered like a unit that does not exist, R-ORD-1)."""
+    unit = Unit.objects.select_for_update().filter(pk=unit_id, player=player).first()
+    if unit is None:
+        return None
+    return OrderedUnit(id=unit.pk, status=unit.status, territory_id=unit.territory_id,
+                       label=str(unit))
