@@ -9,13 +9,18 @@ class BattlesConfig(AppConfig):
     def ready(self) -> None:
         """Tell the core which tactical rulesets this site offers (the core imports no
         other app; it reads them from `campaign.rulesets`)."""
+        from battles.pages import battle_alerts, troubled_battles
         from battles.rulesets.registry import all_rulesets
         from battles.services.jobs import refuse_while_battles_unfinished
         from battles.services.opening import open_battles
         from campaign import rulesets
         from campaign.models import Phase
+        from campaign.pages.campaigns import register_dashboard_alerts
+        from campaign.pages.umpire import register_console_panel
         from campaign.services.clock import register_phase_hook
 
+        register_dashboard_alerts(battle_alerts, order=20)
+        register_console_panel(troubled_battles)
         # After the core's reveal (order 10) has moved the units: open the battles.
         register_phase_hook("enter", Phase.TACTICAL, open_battles, order=20)
         # Before anything else leaves the tactical phase: every battle must be recorded.

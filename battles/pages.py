@@ -245,3 +245,37 @@ def odds_status(request: HttpRequest, member: Membership, odds_id: int) -> HttpR
     except NotFound as exc:
         raise Http404(exc.detail) from None
     return render_campaign(request, member, "pages/_odds.html", {"o": _odds_view(item)})
+
+
+def battle_alerts(member: Membership) -> list[dict[str, str]]:
+    """Dashboard alerts (registered in BattlesConfig.ready()): the turn's battles."""
+    from django.db.models import Count, Q
+
+    from campaign.pages.campaigns import maybe_url
+
+    campaign, cid = member.campaign, member.campaign.pk
+    battles = Battle.objects.filter(campaign=campaign, turn=campaign.turn).aggregate(
+        finished=Count("id", filter=Q(status=Battle.Status.FINISHED)),
+        failed=Count("id", filter=Q(status=Battle.Status.FAILED)),
+        open=Count("id", filter=Q(status__in=[Battle.Status.QUEUED, Battle.Status.RUNNING])),
+    )
+    url = maybe_url("battles", cid)
+    alerts: list[dict[str, str]] = []
+    if battles["finished"]:
+        alerts.append({"level": "ok", "text": f"{battles['finished']} battle(s) of this turn "
+                                              "are finished: read the reports.", "url": url})
+    if battles["open"]:
+        alerts.append({"level": "info", "text": f"{battles['open']} battle(s) are being "
+                                                "resolved.", "url": url})
+    if battles["failed"] and member.is_umpire:
+        alerts.append({"level": "bad", "text": f"{battles['failed']} battle job(s) failed: "
+                                               "retry them from the umpire console.",
+                       "url": maybe_url("umpire", cid)})
+    return alerts
+
+
+def troubled_battles(member: Membership) -> dict[str, Any]:
+    """Umpire console panel (registered in BattlesConfig.ready()): unfinished battles."""
+    return {"troubled": list(Battle.objects.filter(campaign=member.campaign)
+                             .exclude(status=Battle.Status.FINISHED)
+                             .select_related("territory").order_by("turn", "order"))}

@@ -8,11 +8,13 @@ class EconomyConfig(AppConfig):
 
     def ready(self) -> None:
         from campaign.models import Phase
+        from campaign.pages.campaigns import register_dashboard_alerts
         from campaign.services.clock import register_phase_hook
         from campaign.services.orders import register_order_provider
         from campaign.services.reveal import register_reveal_provider
         from campaign.services.setup import register_start_hook
         from campaign.services.snapshots import register_counter
+        from economy.pages import trade_alerts
         from economy.selectors import territories_with_station, units_standing
         from economy.services import moves
         from economy.services.production import production_run
@@ -23,6 +25,7 @@ class EconomyConfig(AppConfig):
         register_counter("units", units_standing)
         register_reveal_provider("units", moves.unit_states)
         register_order_provider("unit", moves.unit_to_order)
+        register_dashboard_alerts(trade_alerts, order=10)
         register_reveal_provider("move_units", moves.move_units)
         register_reveal_provider("off_map_units", moves.off_map_units)
         # After the territories hook (10) has placed the players; before the

@@ -375,3 +375,49 @@ def unit_change(request: HttpRequest, member: Membership, unit_id: int) -> HttpR
     attempt(request, lambda: unit_update(player=player, unit_id=unit_id, **kwargs),
             success="Unit updated.")
     return redirect("forces", member.campaign.pk)
+
+
+def trade_alerts(member: Membership) -> list[dict[str, str]]:
+    """Dashboard alert (registered in EconomyConfig.ready()): offers waiting for the
+    caller's answer."""
+    from campaign.pages.campaigns import maybe_url
+
+    if member.player is None:
+        return []
+    pending = Trade.objects.filter(to_player=member.player, status=Trade.Status.OPEN).count()
+    if not pending:
+        return []
+    return [{"level": "info", "text": f"{pending} trade offer(s) wait for your answer.",
+             "url": maybe_url("economy", member.campaign.pk) + "#trades"}]
+
+
+@require_POST
+@campaign_page
+def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The umpire console's correction form: credits granted or taken, with a reason and
+    the page's one-time key (a double click applies once)."""
+    from django.contrib import messages
+    from django.db import transaction
+
+    from campaign.pages.common import require_umpire_page
+    from campaign.services import request_keys
+    from economy.services.corrections import correction_create
+
+    require_umpire_page(member)
+    done = redirect("umpire", member.campaign.pk)
+    try:
+        credits = int(request.POST.get("credits", ""))
+        player_id = int(request.POST.get("player", ""))
+    except ValueError:
+        messages.error(request, "Give a player and a whole number of credits.")
+        return done
+
+    def apply() -> object:
+        with transaction.atomic():  # the form's one-time key and the correction
+            request_keys.claim(campaign_id=member.campaign.pk,
+                               key=request.POST.get("request_id"))
+            return correction_create(campaign=member.campaign, player_id=player_id,
+                                     reason=request.POST.get("reason", ""), credits=credits)
+
+    attempt(request, apply, success="Correction recorded in the ledger and the journal.")
+    return done

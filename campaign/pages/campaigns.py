@@ -3,12 +3,13 @@ ready, the caller's credits and research points, alerts)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.db import connection
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -104,10 +105,20 @@ def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return render(request, "pages/join.html", {"target": campaign})
 
 
+#: Other apps add what needs attention on the dashboard (registered in their ready():
+#: economy, trade offers; battles, the turn's battles): (order, provider) where a provider
+#: takes the membership and returns alerts `{"level", "text", "url"?}`.
+AlertProvider = Callable[[Membership], list[dict[str, str]]]
+_alert_providers: list[tuple[int, AlertProvider]] = []
+
+
+def register_dashboard_alerts(provider: AlertProvider, *, order: int) -> None:
+    kept = [(o, p) for o, p in _alert_providers if p is not provider]
+    _alert_providers[:] = sorted([*kept, (order, provider)], key=lambda item: item[0])
+
+
 def _alerts(member: Membership) -> list[dict[str, str]]:
     """What needs the caller's attention, as short sentences with a link."""
-    from battles.models import Battle
-
     campaign = member.campaign
     alerts: list[dict[str, str]] = []
     cid = campaign.pk
@@ -126,24 +137,9 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
 
             if not Order.objects.filter(player=player, turn=campaign.turn).exists():
                 alerts.append({"level": "warn", "text": "You have no move orders this turn.",
-                               "url": _maybe_url("orders", cid)})
-        _trade_alert(alerts, player, cid)
-    battles = Battle.objects.filter(campaign=campaign, turn=campaign.turn).aggregate(
-        finished=Count("id", filter=Q(status=Battle.Status.FINISHED)),
-        failed=Count("id", filter=Q(status=Battle.Status.FAILED)),
-        open=Count("id", filter=Q(status__in=[Battle.Status.QUEUED, Battle.Status.RUNNING])),
-    )
-    url = _maybe_url("battles", cid)
-    if battles["finished"]:
-        alerts.append({"level": "ok", "text": f"{battles['finished']} battle(s) of this turn "
-                                              "are finished: read the reports.", "url": url})
-    if battles["open"]:
-        alerts.append({"level": "info", "text": f"{battles['open']} battle(s) are being "
-                                                "resolved.", "url": url})
-    if battles["failed"] and member.is_umpire:
-        alerts.append({"level": "bad", "text": f"{battles['failed']} battle job(s) failed: "
-                                               "retry them from the umpire console.",
-                       "url": _maybe_url("umpire", cid)})
+                               "url": maybe_url("orders", cid)})
+    for _order, provider in _alert_providers:
+        alerts.extend(provider(member))
     if member.is_umpire:
         limit = campaign.settings.missed_turns_alert
         absent = [p.user.username for p in Player.objects.filter(
@@ -155,22 +151,11 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
     return alerts
 
 
-def _trade_alert(alerts: list[dict[str, str]], player: Player, cid: int) -> None:
-    try:
-        from economy.models import Trade
-    except ImportError:  # pragma: no cover
-        return
-    pending = Trade.objects.filter(to_player=player, status=Trade.Status.OPEN).count()
-    if pending:
-        alerts.append({"level": "info", "text": f"{pending} trade offer(s) wait for your answer.",
-                       "url": _maybe_url("economy", cid) + "#trades"})
-
-
 def _has_orders_page() -> bool:
-    return bool(_maybe_url("orders", 1))
+    return bool(maybe_url("orders", 1))
 
 
-def _maybe_url(name: str, cid: int) -> str:
+def maybe_url(name: str, cid: int) -> str:
     from django.urls import NoReverseMatch
 
     try:

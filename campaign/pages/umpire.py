@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -18,7 +18,7 @@ from campaign.access import Membership
 from campaign.models import Player
 from campaign.options import OPTIONS
 from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
-from campaign.services import clock, outbox, request_keys
+from campaign.services import clock, outbox
 
 
 def _options(member: Membership) -> list[dict[str, Any]]:
@@ -36,17 +36,25 @@ def _options(member: Membership) -> list[dict[str, Any]]:
 
 @campaign_page
 def console(request: HttpRequest, member: Membership) -> HttpResponse:
-    from battles.models import Battle
-
     require_umpire_page(member)
     players = list(Player.objects.filter(campaign=member.campaign).select_related("user"))
-    troubled = list(Battle.objects.filter(campaign=member.campaign)
-                    .exclude(status=Battle.Status.FINISHED)
-                    .select_related("territory").order_by("turn", "order"))
-    return render_campaign(request, member, "pages/umpire.html", {
-        "players": players, "options": _options(member), "troubled": troubled,
+    context: dict[str, Any] = {
+        "players": players, "options": _options(member), "troubled": [],
         # One key per page load: a double-clicked correction form applies once.
-        "request_id": uuid.uuid4().hex})
+        "request_id": uuid.uuid4().hex}
+    for panel in _console_panels:
+        context.update(panel(member))
+    return render_campaign(request, member, "pages/umpire.html", context)
+
+
+#: Other apps add to the console (registered in their ready(); battles: the unfinished
+#: battles): each takes the membership and returns template context.
+_console_panels: list[Callable[[Membership], dict[str, Any]]] = []
+
+
+def register_console_panel(panel: Callable[[Membership], dict[str, Any]]) -> None:
+    if panel not in _console_panels:
+        _console_panels.append(panel)
 
 
 def _done(member: Membership) -> HttpResponse:
@@ -145,31 +153,6 @@ def settings_update(request: HttpRequest, member: Membership) -> HttpResponse:
         attempt(request, lambda: campaign_update_settings(campaign=member.campaign,
                                                           changes=changes),
                 success=f"Settings saved ({', '.join(sorted(changes))}).")
-    return _done(member)
-
-
-@require_POST
-@campaign_page
-def correction(request: HttpRequest, member: Membership) -> HttpResponse:
-    from economy.services.corrections import correction_create
-
-    require_umpire_page(member)
-    try:
-        credits = int(request.POST.get("credits", ""))
-        player_id = int(request.POST.get("player", ""))
-    except ValueError:
-        from django.contrib import messages
-
-        messages.error(request, "Give a player and a whole number of credits.")
-        return _done(member)
-    def apply() -> object:
-        with transaction.atomic():  # the form's one-time key and the correction
-            request_keys.claim(campaign_id=member.campaign.pk,
-                               key=request.POST.get("request_id"))
-            return correction_create(campaign=member.campaign, player_id=player_id,
-                                     reason=request.POST.get("reason", ""), credits=credits)
-
-    attempt(request, apply, success="Correction recorded in the ledger and the journal.")
     return _done(member)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+from battles import order_pages
 from battles import pages as battle_pages
-from campaign.pages import accounts, campaigns, compliance, history, orders, umpire
+from campaign.pages import accounts, campaigns, compliance, history, umpire
 from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
 from economy import pages as economy_pages
 from territories import pages as territory_pages
@@ -53,9 +54,9 @@ campaign_pages = [
          name="artifact-action"),
     path("forces/", economy_pages.forces, name="forces"),
     path("forces/units/<int:unit_id>/", economy_pages.unit_change, name="unit-change"),
-    path("orders/", orders.orders, name="orders"),
-    path("orders/submit/", orders.submit, name="order-submit"),
-    path("orders/<int:order_id>/withdraw/", orders.withdraw, name="order-withdraw"),
+    path("orders/", order_pages.orders, name="orders"),
+    path("orders/submit/", order_pages.submit, name="order-submit"),
+    path("orders/<int:order_id>/withdraw/", order_pages.withdraw, name="order-withdraw"),
     path("odds/", battle_pages.odds_new, name="odds-new"),
     path("odds/<int:odds_id>/", battle_pages.odds_status, name="odds-status"),
     path("battles/", battle_pages.battle_list, name="battles"),
@@ -67,7 +68,7 @@ campaign_pages = [
     path("umpire/deadline/", umpire.deadline, name="umpire-deadline"),
     path("umpire/pause/", umpire.pause, name="umpire-pause"),
     path("umpire/settings/", umpire.settings_update, name="umpire-settings"),
-    path("umpire/corrections/", umpire.correction, name="umpire-correction"),
+    path("umpire/corrections/", economy_pages.umpire_correction, name="umpire-correction"),
     path("umpire/handover/", umpire.handover, name="umpire-handover"),
 ]
 

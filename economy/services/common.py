@@ -8,8 +8,6 @@ operatives of another player are not.
 
 from __future__ import annotations
 
-import hashlib
-
 from campaign.errors import Conflict, Forbidden, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Player
 from territories.models import Territory
@@ -55,21 +53,3 @@ def own_territory(*, player: Player, territory_id: object, for_update: bool = Fa
     if territory.owner_id != player.pk:
         raise Forbidden(f"{territory.name} is not your territory.", code="not_your_territory")
     return territory
-
-
-def stable_seed(*parts: object) -> int:
-    """A seed derived from the parts, stable across processes (no hash randomisation)."""
-    text = "|".join(str(p) for p in parts).encode()
-    return int.from_bytes(hashlib.sha256(text).digest()[:8], "big")
-
-
-def campaign_dice(campaign: Campaign, purpose: str):
-    """Campaign-level dice (campaign.dice, owned by the territories area); a seeded
-    fallback keeps production deterministic until that module exists."""
-    try:
-        from campaign.dice import campaign_dice as _campaign_dice
-    except ImportError:  # pragma: no cover - until campaign/dice.py lands
-        from battles.rulesets.unlimit3d8.engine.dice import Dice
-
-        return Dice(stable_seed(campaign.seed, campaign.pk, purpose))
-    return _campaign_dice(campaign, purpose)

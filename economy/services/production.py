@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 
+from campaign.dice import campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
 from campaign.rules.formulas import factory_limit
@@ -42,7 +43,6 @@ from campaign.rules.tables import (
 from campaign.services.journal import record_private
 from economy.models import Building, BuildingKit, Operative, Unit, Weapon
 from economy.services import ledger
-from economy.services.common import campaign_dice
 from economy.services.energy import player_pools
 from economy.services.storage import Holdings, add_stock, load_holdings, take_stock
 from territories.models import Exploration
