@@ -154,9 +154,12 @@ class BattleConfirmView(APIView):
 
 class OddsRequestSerializer(serializers.Serializer):
     territory = serializers.IntegerField()
-    units = serializers.ListField(child=serializers.IntegerField(), allow_empty=False)
+    units = serializers.ListField(child=serializers.IntegerField(), allow_empty=False,
+                                  max_length=50)
     simulations = serializers.IntegerField(required=False, min_value=1)
-    enemy = serializers.ListField(child=serializers.DictField(), required=False)
+    # A bound on every list (issue 11): a hypothetical enemy is at most a large battle.
+    enemy = serializers.ListField(child=serializers.DictField(), required=False,
+                                  max_length=50)
 
 
 def odds_data(item: OddsRequest) -> dict[str, Any]:

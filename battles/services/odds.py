@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle, OddsRequest
+from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
 from battles.services.inputs import building_input, unit_input
 from battles.services.seeds import derived_seed
@@ -131,19 +132,8 @@ def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
 
 
 def _simulate(battle: BattleInput, n: int, seed: int) -> dict[str, Any]:
-    try:
-        from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
-    except ImportError:  # pragma: no cover - the engine ships montecarlo
-        estimate_odds = None
-    if estimate_odds is not None:
-        return estimate_odds(battle, n, seed)
-    from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
-
-    wins: dict[str, int] = dict.fromkeys([*battle.sides, "none"], 0)
-    for i in range(n):
-        result = resolve_battle(replace(battle, seed=seed + i), keep_log=False)
-        wins[result.winner or "none"] += 1
-    return {"n": n, "seed": seed, "win_probability": {k: v / n for k, v in wins.items()}}
+    """One Monte Carlo for every odds request: the ruleset's own (Unlimit3d 8's engine)."""
+    return find_ruleset("unlimit3d8").odds(battle.to_dict(), simulations=n, seed=seed)
 
 
 def run_odds_job(*, odds_id: int) -> str:

@@ -147,3 +147,18 @@ def test_odds_refuse_someone_elses_units(world, client_for, alice, bob):
         {"territory": w.t["Beta"].pk, "units": [theirs.pk],
          "enemy": [{"model": "golem"}]}, format="json")
     assert response.status_code == 400 and response.json()["code"] == "invalid_units"
+
+
+def test_odds_refuse_an_enemy_list_beyond_its_bound(world, client_for, alice):
+    """Every list has an upper bound (issue 11): 51 described enemies answer 400 and no
+    odds request is made (each would cost simulated battles)."""
+    w = world(owners={"Alpha": "alice", "Beta": "bob"})
+    mine = w.unit("alice", "Alpha")
+    enemy = {"model": "golem", "pilot_class": "soldier", "pilot_level": 1,
+             "weapons": ["machine_gun"]}
+    response = client_for(alice).post(
+        f"/api/campaigns/{w.campaign.pk}/odds/",
+        {"territory": w.t["Beta"].pk, "units": [mine.pk], "enemy": [enemy] * 51},
+        format="json")
+    assert response.status_code == 400 and "enemy" in response.json()["fields"]
+    assert not OddsRequest.objects.exists()
