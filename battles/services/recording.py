@@ -30,6 +30,8 @@ from battles.services.experience import award_discovery_xp, award_xp, battle_xp_
 from battles.services.opening import _adjacency, take_territory
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
+from campaign.services.research import transfer_research_points
+from economy.services import battle_effects
 
 log = logging.getLogger(__name__)
 
@@ -224,24 +226,12 @@ def _campaign_effects(campaign: Campaign, battle: Battle, outcome: BattleResult,
 
 def _spend_missiles(battle: Battle, used: dict[str, int]) -> list[dict[str, Any]]:
     """The engine spends a side's listed missiles in order (nearest silo first): the first
-    `used` entries of the side's list name the silos to empty, never below zero."""
-    from economy.models import Building
-
+    `used` entries of the side's list name the silos to empty (the economy spends them)."""
     listed = (battle.input or {}).get("missiles") or {}
     spent: list[dict[str, Any]] = []
     for side, count in sorted(used.items()):
         silos = [m.get("silo") for m in (listed.get(side) or [])[:max(0, int(count))]]
-        for silo_id in silos:
-            silo = (Building.objects.select_for_update().filter(pk=silo_id).first()
-                    if silo_id is not None else None)
-            if silo is None:
-                spent.append({"side": side, "silo": silo_id, "spent": False})
-                continue
-            if silo.missiles > 0:
-                silo.missiles -= 1
-                silo.save(update_fields=["missiles"])
-            spent.append({"side": side, "silo": silo.pk, "spent": True,
-                          "left": silo.missiles})
+        spent += [{"side": side, **entry} for entry in battle_effects.spend_missiles(silos)]
     return spent
 
 
@@ -250,9 +240,9 @@ def _move_cargo(battle: Battle, cargo: Any, units: dict[int, Any], sides: dict[s
     """R-BJ-12: a container `taken` by a side that now holds the battlefield stays there
     (the stock is the territory's); one carried off by a unit that retreated goes to the
     territory that unit retreated to, what does not fit in its warehouses is lost; a
-    carrier off the map or destroyed, or a lorry destroyed (`lost`), loses it."""
+    carrier off the map or destroyed, or a lorry destroyed (`lost`), loses it. The
+    economy moves the stock."""
     from battles.services.inputs import parse_cargo_id
-    from economy.services.storage import add_stock, load_holdings, stock_units, take_stock
 
     territory = battle.territory
     moved: list[dict[str, Any]] = []
@@ -262,7 +252,8 @@ def _move_cargo(battle: Battle, cargo: Any, units: dict[int, Any], sides: dict[s
         if fate == "left" or parsed is None:
             continue
         key, _n = parsed
-        units_here = min(int(getattr(c, "units", 0)), stock_units(territory, key))
+        units_here = min(int(getattr(c, "units", 0)),
+                         battle_effects.stock_on(territory.pk, key))
         taker = sides.get(str(getattr(c, "taken_by", None)))
         entry: dict[str, Any] = {"container": c.id, "resource": key[0], "refined": key[1],
                                  "pure": key[2], "units": units_here, "fate": fate,
@@ -271,19 +262,15 @@ def _move_cargo(battle: Battle, cargo: Any, units: dict[int, Any], sides: dict[s
             entry["to"] = territory.pk  # the taker holds the field: nothing moves
             moved.append(entry)
             continue
-        take_stock(territory=territory, key=key, units=units_here)
         carrier = units.get(int(c.carrier)) if getattr(c, "carrier", None) is not None \
             and str(c.carrier).isdigit() else None
         destination = (carrier.territory_id if fate == "taken" and carrier is not None
                        and carrier.status == "ready" and carrier.territory_id != territory.pk
                        else None)
-        if destination is not None:
-            room = load_holdings(destination).room_for(key)
-            kept = min(room, units_here)
-            add_stock(territory=destination, key=key, units=kept)
-            entry.update(to=destination, stored=kept, lost=units_here - kept)
-        else:
-            entry.update(to=None, stored=0, lost=units_here)
+        stored, lost = battle_effects.carry_off(battlefield_id=territory.pk, key=key,
+                                                units=units_here,
+                                                destination_id=destination)
+        entry.update(to=destination, stored=stored, lost=lost)
         moved.append(entry)
     return moved
 
@@ -293,9 +280,7 @@ def _rob_laboratories(campaign: Campaign, battle: Battle, attempts: Any,
                       ) -> list[dict[str, Any]]:
     """R-BJ-13: a successful piracy on a laboratory steals research points from the
     laboratory's owner (the defender): as many as the difficulty beaten, at most what the
-    owner has; they go to the pirate's player."""
-    from django.db.models import F
-
+    owner has; they go to the pirate's player (the core moves them)."""
     robbed: list[dict[str, Any]] = []
     owner_id = battle.defender_id
     for attempt in attempts:
@@ -304,13 +289,8 @@ def _rob_laboratories(campaign: Campaign, battle: Battle, attempts: Any,
         thief = sides.get(str(attempt.get("side")))
         if thief is None or owner_id is None or thief == owner_id:
             continue
-        owner = Player.objects.select_for_update().get(pk=owner_id)
-        points = min(int(attempt.get("difficulty") or 0), owner.research_points)
-        if points > 0:
-            Player.objects.filter(pk=owner_id).update(
-                research_points=F("research_points") - points)
-            Player.objects.filter(pk=thief).update(
-                research_points=F("research_points") + points)
+        points = transfer_research_points(from_player_id=owner_id, to_player_id=thief,
+                                          points=int(attempt.get("difficulty") or 0))
         robbed.append({"laboratory": attempt.get("laboratory"), "unit": attempt.get("unit"),
                        "from": owner_id, "to": thief, "research_points": points})
     return robbed

@@ -1,0 +1,47 @@
+"""What a battle does to the economy's rows beyond units: silo missiles spent (R-BJ-11)
+and containers carried off the battlefield (R-BJ-12). Called by the battles app's
+recording (one function per effect), inside its transaction, with the battle's row
+locked; each function takes the row locks it needs itself, in the global lock order
+(docs/ARCHITECTURE.md, "Locks": territories before buildings before stock)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from economy.models import Building
+from economy.services.storage import add_stock, load_holdings, stock_units, take_stock
+
+ResourceKey = tuple[str, bool, bool]
+
+
+def spend_missiles(silo_ids: list[int | None]) -> list[dict[str, Any]]:
+    """One missile off each silo named (in order; a silo named twice fires twice), never
+    below zero; a silo that no longer stands spends nothing."""
+    spent: list[dict[str, Any]] = []
+    for silo_id in silo_ids:
+        silo = (Building.objects.select_for_update().filter(pk=silo_id).first()
+                if silo_id is not None else None)
+        if silo is None:
+            spent.append({"silo": silo_id, "spent": False})
+            continue
+        if silo.missiles > 0:
+            silo.missiles -= 1
+            silo.save(update_fields=["missiles"])
+        spent.append({"silo": silo.pk, "spent": True, "left": silo.missiles})
+    return spent
+
+
+def stock_on(territory_id: int, key: ResourceKey) -> int:
+    return stock_units(territory_id, key)
+
+
+def carry_off(*, battlefield_id: int, key: ResourceKey, units: int,
+              destination_id: int | None) -> tuple[int, int]:
+    """Take `units` of `key` off the battlefield's stock; put what fits in the warehouses
+    of `destination_id` (None: all is lost). Returns (stored, lost)."""
+    take_stock(territory=battlefield_id, key=key, units=units)
+    if destination_id is None:
+        return 0, units
+    kept = min(load_holdings(destination_id).room_for(key), units)
+    add_stock(territory=destination_id, key=key, units=kept)
+    return kept, units - kept
