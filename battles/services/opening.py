@@ -53,22 +53,13 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     it): they earn the discovery bonus XP of their class (R-XP-3). Weapons fitted to the
     territory's turrets go with the buildings to the new owner (R-ECO-17). Returns the
     exploration made now, or None. Call inside a transaction."""
-    from economy.models import Weapon
-    from territories.models import Territory
+    from economy.services.battle_effects import turrets_change_hands
+    from territories.services.exploration import change_owner
 
     previous = territory.owner_id
     explored_now = not territory.ever_owned
-    Territory.objects.filter(pk=territory.pk).update(owner=player)
-    territory.owner_id = player.pk
-    territory.owner = player
-    Weapon.objects.filter(turret__territory_id=territory.pk).update(player=player)
-    exploration = None
-    if explored_now:
-        from territories.services.exploration import explore
-
-        exploration = explore(territory=territory, player=player)
-        Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
-        territory.ever_owned = True
+    exploration = change_owner(territory=territory, player=player)
+    turrets_change_hands(territory_id=territory.pk, player_id=player.pk)
     record_event(campaign=player.campaign, kind="territory_taken",
                  data={"territory": territory.pk, "name": territory.name,
                        "player": player.pk, "previous_owner": previous,

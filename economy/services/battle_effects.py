@@ -45,3 +45,11 @@ def carry_off(*, battlefield_id: int, key: ResourceKey, units: int,
     kept = min(load_holdings(destination_id).room_for(key), units)
     add_stock(territory=destination_id, key=key, units=kept)
     return kept, units - kept
+
+
+def turrets_change_hands(*, territory_id: int, player_id: int) -> None:
+    """R-ECO-17: weapons fitted to a territory's turrets go with the buildings to its new
+    owner."""
+    from economy.models import Weapon
+
+    Weapon.objects.filter(turret__territory_id=territory_id).update(player_id=player_id)

@@ -131,3 +131,22 @@ def exploration_data(exploration: Exploration, territory: Territory | None = Non
         "discoveries": [d for d in (exploration.discovery,) if d]
         + (["pure_deposit"] if exploration.pure else []),
     }
+
+
+def change_owner(*, territory: Any, player: Any) -> Any:
+    """`player` takes possession of `territory` (a battle won, a territory entered
+    unopposed); a never-owned one gets its exploration roll ("When you take control of a
+    territory no-one owned before, you make an exploration roll"). Returns that
+    exploration, or None. Updates the instance too. Call inside a transaction."""
+    from territories.models import Territory
+
+    explored_now = not territory.ever_owned
+    Territory.objects.filter(pk=territory.pk).update(owner=player)
+    territory.owner_id = player.pk
+    territory.owner = player
+    if not explored_now:
+        return None
+    exploration = explore(territory=territory, player=player)
+    Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
+    territory.ever_owned = True
+    return exploration
