@@ -71,7 +71,7 @@ def record_result(*, battle_id: int, result: dict[str, Any] | BattleResult,
 
 
 def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[str, Any]:
-    from economy.models import Building, Operative, Unit, Weapon
+    from economy.models import Operative, Unit
 
     territory = battle.territory
     sides = {str(s["player"]): s["player"] for s in battle.sides}
@@ -190,16 +190,11 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
 
     extras = _campaign_effects(campaign, battle, outcome, units, sides, players, winner_id)
 
-    destroyed = [int(b) for b in outcome.buildings_destroyed]
-    gone = list(Building.objects.filter(territory=territory, pk__in=destroyed)
-                .values("pk", "kind", "weapon_id"))
-    Building.objects.filter(territory=territory, pk__in=destroyed).delete()
-    # R-ECO-17: a turret's weapon is destroyed with it.
-    Weapon.objects.filter(pk__in=[b["weapon_id"] for b in gone if b["weapon_id"]]).delete()
-    for b in outcome.buildings:
-        if not b.destroyed:
-            Building.objects.filter(territory=territory, pk=int(b.id)).update(
-                hit_points=max(0, b.hit_points_left))
+    gone = battle_effects.destroy_buildings(
+        territory_id=territory.pk, building_ids=[int(b) for b in outcome.buildings_destroyed])
+    battle_effects.set_building_hit_points(
+        territory_id=territory.pk,
+        hit_points={int(b.id): b.hit_points_left for b in outcome.buildings if not b.destroyed})
     return {
         "territory": territory.pk, "name": territory.name, "winner": winner_id,
         "owner_before": owner_before, "owner": territory.owner_id,

@@ -53,3 +53,22 @@ def turrets_change_hands(*, territory_id: int, player_id: int) -> None:
     from economy.models import Weapon
 
     Weapon.objects.filter(turret__territory_id=territory_id).update(player_id=player_id)
+
+
+def destroy_buildings(*, territory_id: int, building_ids: list[int]) -> list[dict[str, Any]]:
+    """Buildings destroyed in a battle are gone; R-ECO-17: a turret's weapon is destroyed
+    with it. Returns `[{"pk", "kind", "weapon_id"}]` of what was destroyed."""
+    from economy.models import Weapon
+
+    gone = list(Building.objects.filter(territory_id=territory_id, pk__in=building_ids)
+                .values("pk", "kind", "weapon_id"))
+    Building.objects.filter(territory_id=territory_id, pk__in=building_ids).delete()
+    Weapon.objects.filter(pk__in=[b["weapon_id"] for b in gone if b["weapon_id"]]).delete()
+    return gone
+
+
+def set_building_hit_points(*, territory_id: int, hit_points: dict[int, int]) -> None:
+    """Damage taken by buildings still standing (never below zero)."""
+    for pk, left in hit_points.items():
+        Building.objects.filter(territory_id=territory_id, pk=pk).update(
+            hit_points=max(0, left))
