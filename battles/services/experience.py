@@ -17,6 +17,7 @@ from typing import Any
 from campaign.models import Campaign
 from campaign.rules import tables as T
 from campaign.services.journal import record_private
+from economy.services.battle_effects import save_experience
 
 SURVIVED = "survived"
 
@@ -57,7 +58,7 @@ def award_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
     operative.xp += gained
     reached = T.level_for_xp(operative.xp, reading=xp_reading(campaign))
     operative.level = max(operative.level, reached)
-    operative.save(update_fields=["xp", "level"])
+    save_experience(operative)
     award = Award(operative.pk, kinds, gained, operative.xp, before, operative.level)
     data: dict[str, Any] = {"operative": operative.pk, "class": operative.klass,
                             "kinds": list(kinds), "xp": gained, "total": operative.xp,

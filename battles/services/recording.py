@@ -128,11 +128,11 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
             if pilot is not None:
                 if pilot_rule == "dies":
                     pilot.alive = False
-                    pilot.save(update_fields=["alive"])
+                    battle_effects.save_pilot(pilot, fields=["alive"])
                 else:  # R-BJ-6: the pilot ejects and goes where a retreat would go
                     pilot.territory_id = _retreat_to(unit, participant, origins, graph,
                                                      owned, territory.pk)
-                    pilot.save(update_fields=["territory"])
+                    battle_effects.save_pilot(pilot, fields=["territory"])
         elif fate == "retreated":
             destination = _retreat_to(unit, participant, origins, graph, owned,
                                       territory.pk)
@@ -146,12 +146,11 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
                 retreats.append({"unit": uid, "to": destination})
         else:
             unit.territory_id = territory.pk  # reinforcements stay where they fought
-        unit.save(update_fields=["damage_repairable", "damage_unrepairable", "status",
-                                 "pilot", "territory", "locked_until_turn"])
+        battle_effects.save_unit(unit)
         if pilot is not None and pilot.pk == participant.pilot_id:
             if pilot.territory_id != unit.territory_id and fate != "destroyed":
                 pilot.territory_id = unit.territory_id
-                pilot.save(update_fields=["territory"])
+                battle_effects.save_pilot(pilot, fields=["territory"])
             alive = not (fate == "destroyed" and pilot_rule == "dies")
             kinds = battle_xp_kinds(class_key=pilot.klass, events=xp_by_unit.get(uid, []),
                                     survived=fate != "destroyed") if alive else []
@@ -186,7 +185,7 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
             else:
                 unit.territory_id = destination
                 retreats.append({"unit": unit.pk, "to": destination})
-            unit.save(update_fields=["status", "territory", "locked_until_turn"])
+            battle_effects.save_unit(unit)
 
     extras = _campaign_effects(campaign, battle, outcome, units, sides, players, winner_id)
 

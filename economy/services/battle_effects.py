@@ -72,3 +72,25 @@ def set_building_hit_points(*, territory_id: int, hit_points: dict[int, int]) ->
     for pk, left in hit_points.items():
         Building.objects.filter(territory_id=territory_id, pk=pk).update(
             hit_points=max(0, left))
+
+
+UNIT_BATTLE_FIELDS = ["damage_repairable", "damage_unrepairable", "status", "pilot",
+                      "territory", "locked_until_turn"]
+
+
+def save_unit(unit: Any) -> None:
+    """A unit after a battle: its damage, status (destroyed, off the map), crew and where
+    it stands. The caller holds the unit's row lock (select_for_update)."""
+    unit.save(update_fields=UNIT_BATTLE_FIELDS)
+
+
+def save_pilot(operative: Any, *, fields: list[str]) -> None:
+    """A pilot after a battle: dead (`alive`) or where they went (`territory`). The caller
+    holds the operative's row lock."""
+    operative.save(update_fields=[f for f in fields if f in ("alive", "territory")])
+
+
+def save_experience(operative: Any) -> None:
+    """An operative's XP and level after an award (the rules are the battles app's,
+    battles.services.experience). The caller holds the operative's row lock."""
+    operative.save(update_fields=["xp", "level"])
