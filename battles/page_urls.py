@@ -1,0 +1,18 @@
+"""The battles app's pages (and the orders page, which composes every app), mounted under
+/campaigns/<id>/ by the project's page URLs (by name, so the core imports no app above
+it)."""
+
+from django.urls import path
+
+from battles import order_pages, pages
+
+urlpatterns = [
+    path("orders/", order_pages.orders, name="orders"),
+    path("orders/submit/", order_pages.submit, name="order-submit"),
+    path("orders/<int:order_id>/withdraw/", order_pages.withdraw, name="order-withdraw"),
+    path("odds/", pages.odds_new, name="odds-new"),
+    path("odds/<int:odds_id>/", pages.odds_status, name="odds-status"),
+    path("battles/", pages.battle_list, name="battles"),
+    path("battles/<int:battle_id>/", pages.battle_report, name="battle"),
+    path("battles/<int:battle_id>/retry/", pages.battle_retry, name="battle-retry"),
+]

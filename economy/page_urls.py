@@ -1,0 +1,22 @@
+"""The economy's pages, mounted under /campaigns/<id>/ by the project's page URLs (by
+name, so the core imports no app above it)."""
+
+from django.urls import path
+
+from economy import pages
+
+urlpatterns = [
+    path("economy/", pages.economy, name="economy"),
+    path("economy/price/", pages.weapon_price, name="economy-price"),
+    path("economy/buy/", pages.buy, name="economy-buy"),
+    path("economy/ship/", pages.ship, name="economy-ship"),
+    path("trades/new/", pages.trade_new, name="trade-new"),
+    path("trades/<int:trade_id>/<str:action>/", pages.trade_action, name="trade-action"),
+    path("passages/grant/", pages.passage_grant, name="passage-grant"),
+    path("passages/revoke/", pages.passage_revoke, name="passage-revoke"),
+    path("artifacts/<int:territory_id>/<str:action>/", pages.artifact_action,
+         name="artifact-action"),
+    path("forces/", pages.forces, name="forces"),
+    path("forces/units/<int:unit_id>/", pages.unit_change, name="unit-change"),
+    path("umpire/corrections/", pages.umpire_correction, name="umpire-correction"),
+]
