@@ -593,3 +593,7 @@ def do_run_job(ctx: Ctx, params: dict[str, Any]) -> Any:
                    resolver=lambda battle_input: resolve_battle(battle_input, dice=ctx.dice))
     finally:
         jobs_log.disabled = quiet
+
+
+# The ruleset-neutral steps register themselves on import (after ACTIONS exists).
+from casebook import ruleset_steps  # noqa: E402,F401

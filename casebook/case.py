@@ -11,7 +11,7 @@ import yaml
 
 CASE_SUFFIXES = (".yaml", ".yml")
 TOP_KEYS = frozenset({"id", "title", "rule", "ruling", "status", "reason", "given", "dice",
-                      "when", "then", "notes"})
+                      "when", "then", "notes", "ruleset"})
 STATUSES = ("active", "pending")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -33,6 +33,7 @@ class Case:
     status: str = "active"
     reason: str = ""
     title: str = ""
+    ruleset: str = "unlimit3d8"
 
     @property
     def area(self) -> str:
@@ -85,7 +86,10 @@ def parse_case(data: Any, path: Path) -> Case:
     dice = data.get("dice")
     if dice is not None and (not isinstance(dice, list)
                              or not all(isinstance(f, int) and 1 <= f <= 8 for f in dice)):
-        raise _fail(path, "'dice' must be a list of d8 faces (1..8)")
+        raise _fail(path, "'dice' must be a list of die faces (1..8)")
+    ruleset = data.get("ruleset", "unlimit3d8")
+    if not isinstance(ruleset, str) or not ruleset:
+        raise _fail(path, "'ruleset' must be a ruleset name")
     when = data.get("when") or []
     if isinstance(when, dict):
         when = [when]
@@ -97,7 +101,7 @@ def parse_case(data: Any, path: Path) -> Case:
         raise _fail(path, "'given' and 'then' must be mappings")
     return Case(id=case_id.strip(), path=path, rule=rule, given=given, dice=dice, when=when,
                 then=then, rulings=rulings, status=status, reason=str(data.get("reason", "")),
-                title=str(data.get("title", "")))
+                title=str(data.get("title", "")), ruleset=ruleset)
 
 
 def load_case(path: Path) -> Case:

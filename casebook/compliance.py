@@ -83,22 +83,14 @@ def ruling_ids() -> list[str]:
 STATUS_MARK = {"passed": "passed", "failed": "FAILED", "error": "ERROR", "pending": "pending"}
 
 
-def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
-    """The compliance report as plain data (the Markdown page and the site page both
-    render it). `cases` maps case id -> Case (for its section, title and rulings)."""
-    sections = seed_sections()
-    by_section: dict[str, list[Outcome]] = defaultdict(list)
-    by_ruling: dict[str, list[Outcome]] = defaultdict(list)
-    for outcome in summary.outcomes:
-        # The section comes from the case (its `rule`), never from where the file lies.
-        case = cases.get(outcome.case_id)
-        if case is None:
-            continue
-        section = canonical_section(case.section, sections)  # type: ignore[attr-defined]
-        by_section[section].append(outcome)
-        for ruling in case.rulings:  # type: ignore[attr-defined]
-            by_ruling[ruling].append(outcome)
+def _status(outs: list[Outcome]) -> str:
+    passed = sum(1 for o in outs if o.status == "passed")
+    failed = sum(1 for o in outs if o.status in ("failed", "error"))
+    return "covered" if passed and not failed else ("FAILING" if failed else "pending only")
 
+
+def _section_rows(sections: list[str], by_section: dict[str, list[Outcome]],
+                  reasons: dict[str, str], cases: dict[str, object]) -> list[dict[str, Any]]:
     def item(o: Outcome) -> dict[str, Any]:
         case = cases[o.case_id]
         return {"id": o.case_id, "status": o.status, "title": getattr(case, "title", "") or "",
@@ -108,24 +100,24 @@ def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
     rows = []
     for section in sections:
         outs = sorted(by_section.get(section, []), key=lambda o: o.case_id)
-        passed = sum(1 for o in outs if o.status == "passed")
-        failed = sum(1 for o in outs if o.status in ("failed", "error"))
-        pending = sum(1 for o in outs if o.status == "pending")
         if outs:
-            status = "covered" if passed and not failed else ("FAILING" if failed
-                                                             else "pending only")
-        elif section in NOT_APPLICABLE:
+            status = _status(outs)
+        elif section in reasons:
             status = "not applicable"
         else:
             status = "NOT COVERED"
-        rows.append({"section": section, "cases": len(outs), "passed": passed,
-                     "failed": failed, "pending": pending, "status": status,
-                     "reason": NOT_APPLICABLE.get(section, "") if not outs else "",
+        rows.append({"section": section, "cases": len(outs),
+                     "passed": sum(1 for o in outs if o.status == "passed"),
+                     "failed": sum(1 for o in outs if o.status in ("failed", "error")),
+                     "pending": sum(1 for o in outs if o.status == "pending"),
+                     "status": status, "reason": reasons.get(section, "") if not outs else "",
                      "items": [item(o) for o in outs]})
-    unknown = {section: [o.case_id for o in by_section[section]]
-               for section in sorted(set(by_section) - set(sections))}
+    return rows
+
+
+def _ruling_rows(ids: list[str], by_ruling: dict[str, list[Outcome]]) -> list[dict[str, Any]]:
     rulings = []
-    for ruling in ruling_ids():
+    for ruling in ids:
         outs = by_ruling.get(ruling, [])
         ok = sum(1 for o in outs if o.status == "passed")
         status = ("NO CASE" if not outs else "passed" if ok == len(outs)
@@ -135,9 +127,75 @@ def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
             status = "outside the book"
         rulings.append({"ruling": ruling, "cases": [o.case_id for o in outs],
                         "status": status, "note": note})
+    return rulings
+
+
+def ruleset_ruling_ids(name: str) -> list[str]:
+    """The rulings of a tactical ruleset other than Unlimit3d 8 (docs/rulings/NAME.md)."""
+    path = RULINGS.parent / "rulings" / f"{name}.md"
+    if not path.exists():
+        return []
+    return re.findall(r"^- \*\*(R-[A-Z]+-\d+)", path.read_text(encoding="utf-8"),
+                      re.MULTILINE)
+
+
+def _ruleset_report(name: str, outcomes: list[Outcome],
+                    cases: dict[str, object]) -> dict[str, Any]:
+    from battles.rulesets.registry import find_ruleset
+
+    ruleset = find_ruleset(name)
+    listed = ruleset.sections() if hasattr(ruleset, "sections") else []
+    sections = [str(s["section"]) for s in listed]
+    reasons = {str(s["section"]): str(s["reason"]) for s in listed if s.get("reason")}
+    by_section: dict[str, list[Outcome]] = defaultdict(list)
+    by_ruling: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:
+        case = cases[outcome.case_id]
+        by_section[canonical_section(case.section, sections)].append(  # type: ignore[attr-defined]
+            outcome)
+        for ruling in case.rulings:  # type: ignore[attr-defined]
+            by_ruling[ruling].append(outcome)
+    return {"name": name, "title": ruleset.title, "seed": ruleset.seed_file,
+            "passed": sum(1 for o in outcomes if o.status == "passed"),
+            "failed": sum(1 for o in outcomes if o.status in ("failed", "error")),
+            "pending": sum(1 for o in outcomes if o.status == "pending"),
+            "total": len(outcomes),
+            "sections": _section_rows(sections, by_section, reasons, cases),
+            "unknown_sections": {s: [o.case_id for o in by_section[s]]
+                                 for s in sorted(set(by_section) - set(sections))},
+            "rulings": _ruling_rows(ruleset_ruling_ids(name), by_ruling)}
+
+
+def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
+    """The compliance report as plain data (the Markdown page and the site page both
+    render it). `cases` maps case id -> Case (for its section, title, rulings and
+    ruleset). The top level is Unlimit3d 8's seed (the strategic layer and its own
+    battles); `rulesets` holds one report per further tactical ruleset with cases."""
+    sections = seed_sections()
+    by_section: dict[str, list[Outcome]] = defaultdict(list)
+    by_ruling: dict[str, list[Outcome]] = defaultdict(list)
+    others: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in summary.outcomes:
+        # The section comes from the case (its `rule`), never from where the file lies.
+        case = cases.get(outcome.case_id)
+        if case is None:
+            continue
+        ruleset = getattr(case, "ruleset", "unlimit3d8")
+        if ruleset != "unlimit3d8":
+            others[ruleset].append(outcome)
+            continue
+        section = canonical_section(case.section, sections)  # type: ignore[attr-defined]
+        by_section[section].append(outcome)
+        for ruling in case.rulings:  # type: ignore[attr-defined]
+            by_ruling[ruling].append(outcome)
+    rows = _section_rows(sections, by_section, NOT_APPLICABLE, cases)
+    unknown = {section: [o.case_id for o in by_section[section]]
+               for section in sorted(set(by_section) - set(sections))}
     return {"passed": summary.passed, "failed": summary.failed, "pending": summary.pending,
             "total": len(summary.outcomes), "sections": rows, "unknown_sections": unknown,
-            "rulings": rulings}
+            "rulings": _ruling_rows(ruling_ids(), by_ruling),
+            "rulesets": [_ruleset_report(name, outs, cases)
+                         for name, outs in sorted(others.items())]}
 
 
 def render(summary: Summary, cases: dict[str, object]) -> str:
@@ -191,4 +249,33 @@ def render_report(report: dict[str, Any]) -> str:
         status = f"outside the book: {r['note']}" if r["note"] else r["status"]
         lines.append(f"| {r['ruling']} | {ids} | {status} |")
     lines.append("")
+    for rs in report.get("rulesets", []):
+        lines += _render_ruleset(rs)
     return "\n".join(lines)
+
+
+def _render_ruleset(rs: dict[str, Any]) -> list[str]:
+    lines = [f"# Ruleset {rs['title']} (`{rs['name']}`, seed {rs['seed']})", "",
+             f"**{rs['passed']} passed, {rs['failed']} failed, {rs['pending']} pending** "
+             f"({rs['total']} cases); rulings in docs/rulings/{rs['name']}.md.", "",
+             "| section | cases | passed | failed | status |", "|---|---|---|---|---|"]
+    for row in rs["sections"]:
+        status = (f"{row['status']}: {row['reason']}" if row["reason"] else row["status"])
+        lines.append(f"| {row['section']} | {row['cases']} | {row['passed']} | "
+                     f"{row['failed']} | {status} |")
+    lines.append("")
+    for row in rs["sections"]:
+        for it in row["items"]:
+            note = f" — {it['note']}" if it["note"] else ""
+            lines.append(f"- `{it['id']}` {STATUS_MARK[it['status']]} ({row['section']}): "
+                         f"{it['title']}{note}")
+    if rs["unknown_sections"]:
+        lines += ["", "Cases naming no section of this seed: "
+                  + ", ".join(f"{s!r} ({', '.join(ids)})"
+                              for s, ids in rs["unknown_sections"].items())]
+    lines += ["", "| ruling | cases | status |", "|---|---|---|"]
+    for r in rs["rulings"]:
+        lines.append(f"| {r['ruling']} | {', '.join(f'`{i}`' for i in r['cases'][:6])} | "
+                     f"{r['status']} |")
+    lines.append("")
+    return lines

@@ -50,6 +50,7 @@ class Ctx:
     dice: Any = None
     battles: dict[str, Any] = field(default_factory=dict)
     kits: dict[str, Any] = field(default_factory=dict)
+    ruleset: str = "unlimit3d8"
 
     # --- look-ups by the names the case uses ---------------------------------------
     def player(self, name: Any) -> Player:

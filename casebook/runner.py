@@ -130,6 +130,7 @@ def snapshot_diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 def _refusal(exc: BaseException) -> Refusal | None:
     """The refusal an exception stands for, or None for a crash."""
+    from battles.rulesets.base import RulesetError
     from campaign.errors import GameError
     from campaign.rules import RuleViolation
 
@@ -139,6 +140,8 @@ def _refusal(exc: BaseException) -> Refusal | None:
         return Refusal(exc.code, exc.detail)
     if isinstance(exc, RuleViolation):
         return Refusal("rule_violation", str(exc))
+    if isinstance(exc, RulesetError):
+        return Refusal("ruleset_error", str(exc))
     return None
 
 
@@ -189,6 +192,7 @@ def _play(case: Case) -> list[str]:
     from campaign.models import Event
 
     ctx = build(case.given)
+    ctx.ruleset = case.ruleset
     last_event = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     ctx.results["__first_event__"] = last_event
     then = dict(case.then)

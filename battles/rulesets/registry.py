@@ -4,6 +4,7 @@ python-chess's `VARIANTS`). Everything else finds a ruleset here by name."""
 from __future__ import annotations
 
 from importlib import import_module
+from importlib.util import find_spec
 
 from battles.rulesets.base import Ruleset, RulesetError
 
@@ -11,6 +12,8 @@ from battles.rulesets.base import Ruleset, RulesetError
 #: ruleset cannot stop the others (and tests can register a toy one).
 _PATHS: dict[str, str] = {
     "unlimit3d8": "battles.rulesets.unlimit3d8.ruleset:RULESET",
+    "onepage": "battles.rulesets.onepage.ruleset:RULESET",
+    "battledice": "battles.rulesets.battledice.ruleset:RULESET",
 }
 
 _LOADED: dict[str, Ruleset] = {}
@@ -27,9 +30,17 @@ def unregister(name: str) -> None:
     _LOADED.pop(name, None)
 
 
+def _installed(path: str) -> bool:
+    module = path.partition(":")[0]
+    try:
+        return find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
 def names() -> list[str]:
-    """Every registered ruleset name, in registry order."""
-    return list(dict.fromkeys([*_PATHS, *_LOADED]))
+    """Every registered ruleset name whose package is present, in registry order."""
+    return list(dict.fromkeys([*(n for n, p in _PATHS.items() if _installed(p)), *_LOADED]))
 
 
 def find_ruleset(name: str | None) -> Ruleset:
