@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -11,9 +13,9 @@ class BattlesConfig(AppConfig):
         other app; it reads them from `campaign.rulesets`)."""
         from battles.pages import battle_alerts, troubled_battles
         from battles.rulesets.registry import all_rulesets
+        from battles.services import unlimit3d8_effects  # noqa: F401 (registers handlers)
         from battles.services.jobs import refuse_while_battles_unfinished
         from battles.services.opening import open_battles
-        from campaign import rulesets
         from campaign.models import Phase
         from campaign.pages.campaigns import register_dashboard_alerts
         from campaign.pages.umpire import register_console_panel
@@ -27,10 +29,27 @@ class BattlesConfig(AppConfig):
         register_phase_hook("leave", Phase.TACTICAL, refuse_while_battles_unfinished,
                             order=0)
 
+        from django.conf import settings
+
+        from battles.rulesets.registry import add_path
+
+        for name, path in getattr(settings, "EXTRA_RULESETS", {}).items():
+            add_path(name, path)
         for ruleset in all_rulesets():
-            rulesets.register(rulesets.RulesetInfo(
-                name=ruleset.name, title=ruleset.title, version=ruleset.version,
-                seed=ruleset.seed_file, dice=tuple(ruleset.dice),
-                factions=tuple(ruleset.factions), tables=ruleset.tables,
-                catalogue=lambda faction, r=ruleset: [
-                    e.to_dict() for e in r.catalogue(faction=faction)]))
+            offer(ruleset)
+
+
+def offer(ruleset: Any) -> None:
+    """Tell the core about one tactical ruleset (name, title, tables, catalogue, its own
+    options, how a bought unit starts and what repairing it costs)."""
+    from campaign import rulesets
+
+    rulesets.register(rulesets.RulesetInfo(
+        name=ruleset.name, title=ruleset.title, version=ruleset.version,
+        seed=ruleset.seed_file, dice=tuple(ruleset.dice), factions=tuple(ruleset.factions),
+        tables=ruleset.tables,
+        catalogue=lambda faction, r=ruleset: [e.to_dict() for e in r.catalogue(faction=faction)],
+        options=dict(ruleset.tables().get("options") or {}) if ruleset.name != "unlimit3d8"
+        else {},
+        initial_state=getattr(ruleset, "initial_state", lambda key: {}),
+        repair=getattr(ruleset, "repair", lambda profile, state: (0, dict(state)))))

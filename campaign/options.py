@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campaign.rulesets import check_name as check_ruleset
+from campaign.rulesets import check_ruleset_options
 from campaign.webhooks import validate_webhook_url
 
 
@@ -40,6 +41,8 @@ class Option:
                 raise ValueError(f"'{self.key}' must be at most {self.maximum}.")
         elif expected is str and not isinstance(value, str):
             raise ValueError(f"'{self.key}' must be a string.")
+        elif expected is dict and not isinstance(value, dict):
+            raise ValueError(f"'{self.key}' must be an object.")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
             raise ValueError(f"'{self.key}' must be one of {allowed}.")
@@ -57,6 +60,9 @@ OPTIONS: dict[str, Option] = {
         Option("ruleset", "unlimit3d8", "The tactical ruleset battles are fought with: "
                "chosen when the campaign is created, fixed once it starts.",
                validator=check_ruleset),
+        Option("ruleset_options", {}, "The tactical ruleset's own settings (name -> value; "
+               "GET /api/rules/?ruleset=NAME lists them under \"options\" with their "
+               "defaults).", validator=check_ruleset_options),
         # --- clock and deadlines (campaign/services/clock.py) ---
         Option("commercial_seconds", 48 * _HOUR, "Default length of the commercial phase "
                "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),

@@ -9,7 +9,7 @@ to read its rule tables and catalogue. Campaign settings, `GET /api/rulesets/`,
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 DEFAULT = "unlimit3d8"
@@ -25,6 +25,18 @@ class RulesetInfo:
     factions: tuple[str, ...]
     tables: Callable[[], dict[str, Any]]
     catalogue: Callable[[str | None], list[dict[str, Any]]]
+    #: The ruleset's own campaign settings (name -> default), set through the campaign
+    #: setting `ruleset_options`.
+    options: dict[str, Any] = field(default_factory=dict)
+    #: The campaign state of a unit just bought (catalogue key -> state).
+    initial_state: Callable[[str], dict[str, Any]] = lambda key: {}
+    #: (profile, state) -> (SC to restore it, the restored state).
+    repair: Callable[[dict[str, Any], dict[str, Any]], tuple[int, dict[str, Any]]] = (
+        lambda profile, state: (0, dict(state)))
+
+    def entry(self, key: str, faction: str | None = None) -> dict[str, Any] | None:
+        """The catalogue entry called `key`, or None."""
+        return next((e for e in self.catalogue(faction) if e["key"] == key), None)
 
     def summary(self) -> dict[str, Any]:
         """The `GET /api/rulesets/` row (API.md, "Rulesets")."""
@@ -37,6 +49,10 @@ _registered: dict[str, RulesetInfo] = {}
 
 def register(info: RulesetInfo) -> None:
     _registered[info.name] = info
+
+
+def unregister(name: str) -> None:
+    _registered.pop(name, None)
 
 
 def get(name: str) -> RulesetInfo | None:
@@ -52,3 +68,24 @@ def check_name(value: Any) -> None:
     if value not in _registered:
         known = ", ".join(sorted(_registered)) or "none"
         raise ValueError(f"'ruleset' must be one of the rulesets this site offers: {known}.")
+
+
+def check_ruleset_options(value: Any) -> None:
+    """Option validator for `ruleset_options`: names a registered ruleset declares, each
+    with a value of its default's type."""
+    if not isinstance(value, dict):
+        raise ValueError("'ruleset_options' must be an object of option names to values.")
+    known: dict[str, Any] = {}
+    for info in _registered.values():
+        for key, default in info.options.items():
+            known.setdefault(key, default)
+    for key, val in value.items():
+        if key not in known:
+            names = ", ".join(sorted(known)) or "none"
+            raise ValueError(f"unknown ruleset option '{key}' (known: {names}).")
+        default = known[key]
+        if isinstance(default, bool) != isinstance(val, bool) or (
+                not isinstance(default, bool)
+                and not isinstance(val, type(default))
+                and not (isinstance(default, float) and isinstance(val, int))):
+            raise ValueError(f"ruleset option '{key}' must be like {default!r}.")

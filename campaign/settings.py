@@ -207,6 +207,13 @@ CLOCK_SWEEP_SECONDS = envint("CLOCK_SWEEP_SECONDS", 30)
 # Redis restart) are sent again by the battle sweeper. Both are idempotent.
 OUTBOX_SWEEP_SECONDS = envint("OUTBOX_SWEEP_SECONDS", 10)
 BATTLE_LEASE_SECONDS = envint("BATTLE_LEASE_SECONDS", 120)
+
+# Further tactical rulesets installed beside the built-in ones, "name=module:attribute"
+# separated by commas (a ruleset package outside this repository; the tests' toy
+# coin-flip ruleset in the integration suite's workers).
+EXTRA_RULESETS = dict(
+    item.strip().split("=", 1)
+    for item in envstr("EXTRA_RULESETS", "").split(",") if "=" in item)
 CELERY_BEAT_SCHEDULE = {
     "advance-campaigns-past-deadline": {
         "task": "campaign.tasks.sweep_deadlines",

@@ -126,7 +126,10 @@ class Operative(models.Model):
 
 
 class Unit(models.Model):
-    """A vehicle or exo armour, with its crew and damage."""
+    """A unit a player fields: an Unlimit3d 8 vehicle or exo armour (with its pilot, fitted
+    weapons and damage), or a unit of the campaign's tactical ruleset (`model` is its
+    catalogue key, `profile` what it was bought as, `state` its campaign state in that
+    ruleset's terms: figures left, training, vehicle damage...)."""
 
     class Status(models.TextChoices):
         READY = "ready", "Ready"
@@ -137,8 +140,10 @@ class Unit(models.Model):
     player = models.ForeignKey("campaign.Player", on_delete=models.CASCADE, related_name="units")
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="units")
-    model = models.CharField(max_length=30)
+    model = models.CharField(max_length=60)
     name = models.CharField(max_length=60, blank=True, default="")
+    profile = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(default=dict, blank=True)
     pilot = models.OneToOneField(Operative, null=True, blank=True, on_delete=models.SET_NULL,
                                  related_name="unit")
     damage_repairable = models.PositiveIntegerField(default=0)

@@ -104,6 +104,9 @@ class UnitFate:
     fate: str
     state: Json = field(default_factory=dict)
     captured_by: int | None = None
+    #: What the battle report shows beyond the state (hit points left, figures lost...);
+    #: never written to the unit.
+    detail: Json = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.fate not in FATES:
@@ -165,6 +168,9 @@ class Ruleset(Protocol):
     dice: tuple[str, ...]
     factions: tuple[str, ...]
     effects: tuple[str, ...]
+    #: Units fight only with a hired pilot aboard (Unlimit3d 8); other rulesets' units
+    #: come with their crew.
+    pilots: bool
 
     def tables(self) -> Json:
         """The ruleset's rule tables, as served by `GET /api/rules/?ruleset=NAME`."""
@@ -187,6 +193,15 @@ class Ruleset(Protocol):
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         """Fight the battle with `dice` (every die through the seam) and a named policy
         (None: the deterministic default)."""
+        ...
+
+    def document(self, outcome: Outcome) -> Json:
+        """The JSON result document the campaign stores on the battle for `outcome`."""
+        ...
+
+    def outcome(self, result: Json) -> Outcome:
+        """The outcome a stored result document (`document`'s, as kept on the battle, or
+        a tabletop result in the same form) stands for."""
         ...
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
@@ -218,6 +233,24 @@ class RulesetBase:
 
     factions: tuple[str, ...] = ()
     effects: tuple[str, ...] = ()
+    pilots = False
+
+    def initial_state(self, key: str) -> Json:
+        """The campaign state of a unit just bought (its catalogue key)."""
+        return {}
+
+    def repair(self, profile: Json, state: Json) -> tuple[int, Json]:
+        """What restoring a damaged unit costs (SC) and the state it is restored to."""
+        return 0, dict(state)
+
+    def document(self, outcome: Outcome) -> Json:
+        """The result document the campaign stores for an outcome (default: the neutral
+        fields plus the ruleset's own, `outcome_document`); `outcome` reads it back."""
+        return outcome_document(outcome)
+
+    def outcome(self, result: Json) -> Outcome:
+        """Default: the result document holds the neutral fields (`outcome_document`)."""
+        return outcome_from_document(result)
 
     def probe(self, rule: str, args: Json, dice: Dice) -> Json:
         raise RulesetError(f"{type(self).__name__} has no rule probe {rule!r}.")
@@ -233,3 +266,49 @@ class RulesetBase:
     def sample_battle(self, seed: int = 0) -> Json:
         """A typical battle input (two sides of a few units)."""
         raise RulesetError(f"{type(self).__name__} has no sample battle.")
+
+
+def outcome_document(outcome: Outcome) -> Json:
+    """A neutral outcome as a JSON result document (for rulesets whose own result is
+    the neutral one); `outcome_from_document` reads it back."""
+    return {
+        "winner": outcome.winner, "rounds": outcome.rounds, "end_reason": outcome.end_reason,
+        "units": [{"id": f.unit, "side": f.player, "fate": f.fate, "state": dict(f.state),
+                   "captured_by": f.captured_by, "detail": dict(f.detail)}
+                  for f in outcome.units],
+        "xp": [{"unit": x.unit, "kind": x.kind, "amount": x.amount, "crew": x.crew}
+               for x in outcome.xp],
+        "buildings_destroyed": list(outcome.buildings_destroyed),
+        "building_hit_points": {str(k): v for k, v in outcome.building_hit_points.items()},
+        "effects": [{"kind": e.kind, "data": e.data} for e in outcome.effects],
+        **{k: v for k, v in outcome.result.items()
+           if k not in ("winner", "rounds", "end_reason", "units", "xp", "effects",
+                        "buildings_destroyed", "building_hit_points", "log")},
+        "log": list(outcome.log),
+    }
+
+
+def outcome_from_document(doc: Json) -> Outcome:
+    """The neutral outcome a result document written by `outcome_document` holds."""
+    try:
+        winner = doc.get("winner")
+        return Outcome(
+            winner=int(winner) if winner is not None else None,
+            units=tuple(UnitFate(unit=int(u["id"]), player=int(u["side"]), fate=u["fate"],
+                                 state=dict(u.get("state") or {}),
+                                 captured_by=u.get("captured_by"),
+                                 detail=dict(u.get("detail") or {}))
+                        for u in doc.get("units") or ()),
+            xp=tuple(XpAward(unit=int(x["unit"]), kind=str(x["kind"]),
+                             amount=int(x.get("amount", 1)), crew=x.get("crew"))
+                     for x in doc.get("xp") or ()),
+            buildings_destroyed=tuple(int(b) for b in doc.get("buildings_destroyed") or ()),
+            building_hit_points={int(k): int(v) for k, v in
+                                 (doc.get("building_hit_points") or {}).items()},
+            effects=tuple(Effect(str(e["kind"]), dict(e.get("data") or {}))
+                          for e in doc.get("effects") or ()),
+            rounds=int(doc.get("rounds") or 0), end_reason=str(doc.get("end_reason") or ""),
+            result={k: v for k, v in doc.items() if k != "log"},
+            log=tuple(doc.get("log") or ()))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RulesetError(f"This result document cannot be read: {exc}.") from exc

@@ -21,6 +21,12 @@ _LOADED: dict[str, Ruleset] = {}
 DEFAULT = "unlimit3d8"
 
 
+def add_path(name: str, path: str) -> None:
+    """Offer a ruleset installed outside this package ("module:attribute"), imported on
+    first use like the built-in ones."""
+    _PATHS[name] = path
+
+
 def register(ruleset: Ruleset) -> None:
     """Register a ruleset object under its name (tests register toy rulesets this way)."""
     _LOADED[ruleset.name] = ruleset

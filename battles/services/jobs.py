@@ -25,6 +25,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from battles.models import Battle, BattleRecord
+from battles.rulesets.base import Outcome
 from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
 from campaign.errors import Conflict, NotFound
@@ -42,12 +43,12 @@ Resolver = Callable[[BattleInput], BattleResult]
 DELAY_ENV = "BATTLE_TEST_DELAY_SECONDS"
 
 
-def default_resolver(battle_input: dict[str, Any], ruleset_name: str) -> dict[str, Any]:
+def default_resolver(battle_input: dict[str, Any], ruleset_name: str) -> Outcome:
     """Resolve with the ruleset the battle was opened with (the registry), its dice seeded
-    from the stored input: the ruleset's own result document, as stored on the battle."""
+    from the stored input: the ruleset-neutral outcome the campaign records."""
     ruleset = find_ruleset(ruleset_name)
     dice = Dice(random.Random(int(battle_input.get("seed", 0))))
-    return dict(ruleset.resolve(battle_input, dice).result)
+    return ruleset.resolve(battle_input, dice)
 
 
 RUN_TASK = "battles.tasks.run_battle"
@@ -174,6 +175,7 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None) -> str:
     if delay > 0:
         time.sleep(delay)
     try:
+        payload: Outcome | dict[str, Any]
         if resolver is not None:  # an engine-level resolver (tests, the case book)
             payload = resolver(BattleInput.from_dict(data)).to_dict()
         else:

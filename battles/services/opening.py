@@ -25,8 +25,7 @@ from typing import Any
 
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
-from battles.rulesets.unlimit3d8.engine.model import MissileInput
-from battles.services.inputs import battle_input, cargo_inputs, side_key
+from battles.services.inputs import battlefield, cargo_inputs, side_key
 from battles.services.seeds import derived_random, derived_seed
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
@@ -105,10 +104,12 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     units = list(Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
                                      territory__isnull=False)
                  .select_related("pilot").prefetch_related("weapons").order_by("pk"))
-    # R-BJ-1: a unit without a pilot neither fights nor makes a battle.
+    # R-BJ-1: a unit without a pilot neither fights nor makes a battle (in a ruleset whose
+    # units need hired pilots; other rulesets' units come with their crew).
+    needs_pilot = find_ruleset(campaign.settings.ruleset).pilots
     present: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
     for unit in units:
-        if unit.pilot_id is not None:
+        if unit.pilot_id is not None or not needs_pilot:
             present[unit.territory_id][unit.player_id].append(unit)
     moved_in = set(Order.objects.filter(campaign=campaign, turn=turn,
                                         status=Order.Status.EXECUTED)
@@ -155,7 +156,8 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     for territory, pid in lone:
         if territory.owner_id != pid:
             take_territory(territory=territory, player=players[pid], reason="unopposed",
-                           explorers=[u.pilot for u in present[territory.pk][pid]])
+                           explorers=[u.pilot for u in present[territory.pk][pid]
+                                      if u.pilot is not None])
     battles_to_open: list[Contest] = []
     for contest in contests:
         if len(contest.forces) >= 2:
@@ -164,7 +166,8 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
             (pid,) = contest.forces
             take_territory(territory=contest.territory, player=players[pid],
                            reason="unopposed",
-                           explorers=[u.pilot for u in contest.forces[pid]])
+                           explorers=[u.pilot for u in contest.forces[pid]
+                                      if u.pilot is not None])
     if not battles_to_open:
         return []
 
@@ -238,7 +241,7 @@ def _distances(graph: dict[int, set[int]], start: int) -> dict[int, int]:
 
 def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
               graph: dict[int, set[int]], reserved: Counter[int]
-              ) -> dict[str, list[MissileInput]]:
+              ) -> dict[str, list[dict[str, Any]]]:
     """R-BJ-11: each side's silo missiles, nearest silo first (then silo id): operating
     silos (standing, active, an active radar on their territory) of the player on the
     territories the player owns, with the number of territories between silo and battle.
@@ -250,17 +253,16 @@ def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
     radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
                                          active=True, hit_points__gt=0)
                  .values_list("territory_id", flat=True))
-    result: dict[str, list[MissileInput]] = {}
+    result: dict[str, list[dict[str, Any]]] = {}
     for pid in players:
         silos = [b for b in Building.objects.filter(
             territory__owner_id=pid, territory__campaign=campaign, kind="missile_silo",
             active=True, hit_points__gt=0, missiles__gt=0)
             if b.territory_id in radars and b.territory_id in dist]
-        listed: list[MissileInput] = []
+        listed: list[dict[str, Any]] = []
         for silo in sorted(silos, key=lambda b: (dist[b.territory_id], b.pk)):
             for _ in range(max(0, silo.missiles - reserved[silo.pk])):
-                listed.append(MissileInput(silo_distance=dist[silo.territory_id],
-                                           silo=silo.pk))
+                listed.append({"silo_distance": dist[silo.territory_id], "silo": silo.pk})
                 reserved[silo.pk] += 1
         if listed:
             result[side_key(pid)] = listed
@@ -277,6 +279,14 @@ def engine_options(campaign: Campaign) -> dict[str, Any]:
             "force_field_projectile": settings.battle_force_field_projectile}
 
 
+def ruleset_options(campaign: Campaign, ruleset: Any) -> dict[str, Any]:
+    """The options a battle of this campaign's ruleset is fought with: Unlimit3d 8's
+    engine options, or the campaign's `ruleset_options` for the others."""
+    if ruleset.name == "unlimit3d8":
+        return engine_options(campaign)
+    return dict(campaign.settings.ruleset_options or {})
+
+
 def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
                    graph: dict[int, set[int]], reserved: Counter[int]) -> Battle:
     from economy.models import Building, Stock
@@ -284,20 +294,25 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
     territory = contest.territory
     defender = contest.defender
     assert defender is not None
+    ruleset = find_ruleset(campaign.settings.ruleset)
     with_buildings = territory.owner_id == defender
     buildings = (list(Building.objects.filter(territory=territory, hit_points__gt=0)
                       .select_related("weapon"))
                  if with_buildings else [])
-    cargo = (cargo_inputs(Stock.objects.filter(territory=territory, units__gt=0),
-                          [b for b in buildings if b.kind == "warehouse"])
-             if with_buildings else [])
+    # Declared effects bring their inputs: silo missiles (R-BJ-11), the defender's cargo
+    # (R-BJ-12).
+    extras: dict[str, Any] = {}
+    if "cargo" in ruleset.effects and with_buildings:
+        extras["cargo"] = cargo_inputs(Stock.objects.filter(territory=territory, units__gt=0),
+                                       [b for b in buildings if b.kind == "warehouse"])
+    if "missiles_spent" in ruleset.effects:
+        extras["missiles"] = _missiles(campaign, territory, sorted(contest.forces), graph,
+                                       reserved)
     seed = derived_seed(campaign.seed, "battle", campaign.turn, territory.name)
-    engine_input = battle_input(
-        territory_id=territory.pk, defender=side_key(defender),
-        sides={side_key(pid): us for pid, us in contest.forces.items()},
-        buildings=buildings, seed=seed,
-        missiles=_missiles(campaign, territory, sorted(contest.forces), graph, reserved),
-        cargo=cargo, options=engine_options(campaign))
+    engine_input = ruleset.forces(battlefield(
+        territory_id=territory.pk, defender=defender, sides=contest.forces,
+        reinforcements=contest.reinforcements, buildings=buildings, seed=seed,
+        options=ruleset_options(campaign, ruleset), extras=extras))
     sides = []
     for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
         sides.append({
@@ -307,10 +322,9 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
                       for u in contest.forces[pid]],
         })
     mode = campaign.settings.battle_mode
-    ruleset = find_ruleset(campaign.settings.ruleset)
     battle = Battle.objects.create(
         campaign=campaign, turn=campaign.turn, territory=territory, order=position,
-        sides=sides, defender_id=defender, seed=seed, input=engine_input.to_dict(),
+        sides=sides, defender_id=defender, seed=seed, input=engine_input,
         mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version)
     BattleParticipant.objects.bulk_create([
         BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,

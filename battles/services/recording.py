@@ -25,23 +25,31 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from battles.models import Battle, BattleParticipant, BattleRecord
-from battles.rulesets.unlimit3d8.engine.model import BattleResult
+from battles.rulesets.base import Outcome, Ruleset, XpAward
+from battles.rulesets.registry import find_ruleset
+from battles.services.effects import Recording, apply_effects
 from battles.services.experience import award_discovery_xp, award_xp, battle_xp_kinds
-from battles.services.opening import _adjacency, take_territory
+from battles.services.opening import _adjacency, ruleset_options, take_territory
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
-from campaign.services.research import transfer_research_points
 from economy.services import battle_effects
 
 log = logging.getLogger(__name__)
 
 
-def record_result(*, battle_id: int, result: dict[str, Any] | BattleResult,
+def record_result(*, battle_id: int, result: dict[str, Any] | Outcome | Any,
                   source: str = "engine") -> bool:
-    """Apply `result` (a `BattleResult` or its dict) to the campaign. Returns False when
-    the battle was already recorded (nothing changes)."""
-    data = result.to_dict() if isinstance(result, BattleResult) else dict(result)
-    outcome = BattleResult.from_dict(data)
+    """Apply a battle's result to the campaign: a ruleset-neutral `Outcome`, or a result
+    document of the battle's ruleset (what `Outcome.result` holds; Unlimit3d 8's
+    `BattleResult` or its dict). Returns False when the battle was already recorded
+    (nothing changes)."""
+    ruleset_name = Battle.objects.filter(pk=battle_id).values_list("ruleset_name", flat=True)
+    ruleset = find_ruleset(ruleset_name.get())
+    if isinstance(result, Outcome):
+        outcome = result
+    else:
+        data = result.to_dict() if hasattr(result, "to_dict") else dict(result)
+        outcome = ruleset.outcome(data)
     campaign_id = Battle.objects.filter(pk=battle_id).values_list("campaign_id", flat=True)
     with transaction.atomic():
         # Lock order: campaign, then battle (as the clock does), so recordings of one
@@ -56,10 +64,10 @@ def record_result(*, battle_id: int, result: dict[str, Any] | BattleResult,
                 BattleRecord.objects.create(battle=battle, source=source)
         except IntegrityError:
             return False
-        summary = _apply(campaign, battle, outcome)
-        stored = {k: v for k, v in data.items() if k != "log"}
-        battle.result = stored
-        battle.log = list(data.get("log") or [])
+        summary = _apply(campaign, battle, outcome, ruleset)
+        document = ruleset.document(outcome)
+        battle.result = {k: v for k, v in document.items() if k != "log"}
+        battle.log = list(document.get("log") or outcome.log)
         battle.status = Battle.Status.FINISHED
         battle.finished_at = timezone.now()
         battle.proposed_result = None
@@ -70,7 +78,8 @@ def record_result(*, battle_id: int, result: dict[str, Any] | BattleResult,
     return True
 
 
-def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[str, Any]:
+def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
+           ruleset: Ruleset) -> dict[str, Any]:
     from economy.models import Operative, Unit
 
     territory = battle.territory
@@ -89,7 +98,7 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
                                         status=Order.Status.EXECUTED)
                    .values_list("unit_id", "origin_id"))
     pilot_rule = campaign.settings.pilot_of_destroyed_unit
-    outcomes = {int(u.id): u for u in outcome.units}
+    outcomes = {u.unit: u for u in outcome.units}
 
     # Ownership first: the winner's units now stand on a territory with no enemy.
     owner_before = territory.owner_id
@@ -105,22 +114,21 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
     report: list[dict[str, Any]] = []
     retreats: list[dict[str, Any]] = []
     off_map: list[int] = []
-    xp_by_unit: dict[int, list[str]] = defaultdict(list)
-    for event in outcome.xp_events:
-        xp_by_unit[int(event.unit_id)].append(event.kind)
+    awards: dict[int, list[XpAward]] = defaultdict(list)
+    for award in outcome.xp:
+        awards[award.unit].append(award)
     owned = _owned_territories(campaign)
+    options = ruleset_options(campaign, ruleset)
     for uid, participant in participants.items():
         unit = units[uid]
         result = outcomes.get(uid)
         fate = result.fate if result else "intact"
         if result is not None:
-            unit.damage_repairable = result.repairable
-            unit.damage_unrepairable = result.unrepairable
+            battle_effects.set_unit_state(unit, result.state)
         # R-BJ-5: a side that did not win leaves the field: what is not destroyed retreats.
         if fate in ("intact", "damaged") and winner_id is not None \
                 and participant.player_id != winner_id:
             fate = "retreated"
-        destination = None
         pilot = pilots.get(participant.pilot_id) if participant.pilot_id else None
         if fate == "destroyed":
             unit.status = Unit.Status.DESTROYED
@@ -146,22 +154,33 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
                 retreats.append({"unit": uid, "to": destination})
         else:
             unit.territory_id = territory.pk  # reinforcements stay where they fought
+        if pilot is None and fate != "destroyed" and awards.get(uid):
+            # A unit that learns itself (a training ladder): the ruleset's veterancy.
+            battle_effects.set_unit_state(
+                unit, ruleset.veterancy(dict(unit.state or {}), awards[uid], options))
         battle_effects.save_unit(unit)
         if pilot is not None and pilot.pk == participant.pilot_id:
             if pilot.territory_id != unit.territory_id and fate != "destroyed":
                 pilot.territory_id = unit.territory_id
                 battle_effects.save_pilot(pilot, fields=["territory"])
             alive = not (fate == "destroyed" and pilot_rule == "dies")
-            kinds = battle_xp_kinds(class_key=pilot.klass, events=xp_by_unit.get(uid, []),
+            kinds = battle_xp_kinds(class_key=pilot.klass,
+                                    events=[a.kind for a in awards.get(uid, [])],
                                     survived=fate != "destroyed") if alive else []
             if kinds:
                 pilot.player = players[participant.player_id]
                 pilot.player.campaign = campaign
                 award_xp(operative=pilot, kinds=kinds, campaign=campaign,
                          context={"battle": battle.pk, "unit": uid})
-        report.append({"unit": uid, "player": participant.player_id, "model": unit.model,
-                       "fate": fate, "hit_points_left": result.hit_points_left
-                       if result else None, "reinforcement": participant.reinforcement})
+        line = {"unit": uid, "player": participant.player_id, "model": unit.model,
+                "fate": fate, "reinforcement": participant.reinforcement}
+        if result is not None:
+            line.update(result.detail)
+        if ruleset.pilots:
+            line.setdefault("hit_points_left", None)
+        else:
+            line["state"] = dict(unit.state or {})
+        report.append(line)
 
     if exploration is not None:  # R-XP-3: the winner's pilots standing on it explored it
         explorers = [pilots[p.pilot_id] for uid, p in participants.items()
@@ -187,13 +206,14 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
                 retreats.append({"unit": unit.pk, "to": destination})
             battle_effects.save_unit(unit)
 
-    extras = _campaign_effects(campaign, battle, outcome, units, sides, players, winner_id)
+    extras = apply_effects(Recording(campaign=campaign, battle=battle, units=units,
+                                     sides=sides, players=players, winner_id=winner_id),
+                           ruleset.effects, outcome.effects)
 
     gone = battle_effects.destroy_buildings(
-        territory_id=territory.pk, building_ids=[int(b) for b in outcome.buildings_destroyed])
+        territory_id=territory.pk, building_ids=list(outcome.buildings_destroyed))
     battle_effects.set_building_hit_points(
-        territory_id=territory.pk,
-        hit_points={int(b.id): b.hit_points_left for b in outcome.buildings if not b.destroyed})
+        territory_id=territory.pk, hit_points=dict(outcome.building_hit_points))
     return {
         "territory": territory.pk, "name": territory.name, "winner": winner_id,
         "owner_before": owner_before, "owner": territory.owner_id,
@@ -202,92 +222,6 @@ def _apply(campaign: Campaign, battle: Battle, outcome: BattleResult) -> dict[st
         "buildings_destroyed": [{"id": b["pk"], "kind": b["kind"]} for b in gone],
         "rounds": outcome.rounds, "end_reason": outcome.end_reason, **extras,
     }
-
-
-def _campaign_effects(campaign: Campaign, battle: Battle, outcome: BattleResult,
-                      units: dict[int, Any], sides: dict[str, int],
-                      players: dict[int, Player], winner_id: int | None) -> dict[str, Any]:
-    """What the engine reports for the campaign beyond units and buildings: silo missiles
-    spent (R-BJ-11), containers carried off (R-BJ-12) and laboratories robbed (R-BJ-13).
-    Results from before these outputs existed have none of them and record as before."""
-    missiles = _spend_missiles(battle, getattr(outcome, "missiles_used", None) or {})
-    cargo = _move_cargo(battle, getattr(outcome, "cargo", None) or (), units, sides,
-                        winner_id)
-    piracies = _rob_laboratories(campaign, battle, getattr(outcome, "lab_piracies", None)
-                                 or (), sides, players)
-    return {"missiles_fired": missiles, "cargo": cargo, "lab_piracies": piracies}
-
-
-def _spend_missiles(battle: Battle, used: dict[str, int]) -> list[dict[str, Any]]:
-    """The engine spends a side's listed missiles in order (nearest silo first): the first
-    `used` entries of the side's list name the silos to empty (the economy spends them)."""
-    listed = (battle.input or {}).get("missiles") or {}
-    spent: list[dict[str, Any]] = []
-    for side, count in sorted(used.items()):
-        silos = [m.get("silo") for m in (listed.get(side) or [])[:max(0, int(count))]]
-        spent += [{"side": side, **entry} for entry in battle_effects.spend_missiles(silos)]
-    return spent
-
-
-def _move_cargo(battle: Battle, cargo: Any, units: dict[int, Any], sides: dict[str, int],
-                winner_id: int | None) -> list[dict[str, Any]]:
-    """R-BJ-12: a container `taken` by a side that now holds the battlefield stays there
-    (the stock is the territory's); one carried off by a unit that retreated goes to the
-    territory that unit retreated to, what does not fit in its warehouses is lost; a
-    carrier off the map or destroyed, or a lorry destroyed (`lost`), loses it. The
-    economy moves the stock."""
-    from battles.services.inputs import parse_cargo_id
-
-    territory = battle.territory
-    moved: list[dict[str, Any]] = []
-    for c in cargo:
-        fate = getattr(c, "fate", "left")
-        parsed = parse_cargo_id(getattr(c, "id", ""))
-        if fate == "left" or parsed is None:
-            continue
-        key, _n = parsed
-        units_here = min(int(getattr(c, "units", 0)),
-                         battle_effects.stock_on(territory.pk, key))
-        taker = sides.get(str(getattr(c, "taken_by", None)))
-        entry: dict[str, Any] = {"container": c.id, "resource": key[0], "refined": key[1],
-                                 "pure": key[2], "units": units_here, "fate": fate,
-                                 "taken_by": taker}
-        if fate == "taken" and taker is not None and taker == territory.owner_id:
-            entry["to"] = territory.pk  # the taker holds the field: nothing moves
-            moved.append(entry)
-            continue
-        carrier = units.get(int(c.carrier)) if getattr(c, "carrier", None) is not None \
-            and str(c.carrier).isdigit() else None
-        destination = (carrier.territory_id if fate == "taken" and carrier is not None
-                       and carrier.status == "ready" and carrier.territory_id != territory.pk
-                       else None)
-        stored, lost = battle_effects.carry_off(battlefield_id=territory.pk, key=key,
-                                                units=units_here,
-                                                destination_id=destination)
-        entry.update(to=destination, stored=stored, lost=lost)
-        moved.append(entry)
-    return moved
-
-
-def _rob_laboratories(campaign: Campaign, battle: Battle, attempts: Any,
-                      sides: dict[str, int], players: dict[int, Player]
-                      ) -> list[dict[str, Any]]:
-    """R-BJ-13: a successful piracy on a laboratory steals research points from the
-    laboratory's owner (the defender): as many as the difficulty beaten, at most what the
-    owner has; they go to the pirate's player (the core moves them)."""
-    robbed: list[dict[str, Any]] = []
-    owner_id = battle.defender_id
-    for attempt in attempts:
-        if not isinstance(attempt, dict) or not attempt.get("success"):
-            continue
-        thief = sides.get(str(attempt.get("side")))
-        if thief is None or owner_id is None or thief == owner_id:
-            continue
-        points = transfer_research_points(from_player_id=owner_id, to_player_id=thief,
-                                          points=int(attempt.get("difficulty") or 0))
-        robbed.append({"laboratory": attempt.get("laboratory"), "unit": attempt.get("unit"),
-                       "from": owner_id, "to": thief, "research_points": points})
-    return robbed
 
 
 def _owned_territories(campaign: Campaign) -> dict[int, int | None]:

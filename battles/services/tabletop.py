@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from jsonschema import Draft202012Validator
 
 from battles.models import Battle
+from battles.rulesets.base import RulesetError
+from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import FATES
 from battles.services.experience import SURVIVED, bonus_kinds
 from battles.services.recording import record_result
@@ -47,11 +50,36 @@ def _check_actor(member: Membership, battle: Battle) -> None:
                         "or confirm its result.", code="not_involved")
 
 
+def clean_ruleset_report(battle: Battle, data: Any) -> dict[str, Any]:
+    """A tabletop report of a ruleset other than Unlimit3d 8, checked against the JSON
+    Schema the ruleset publishes (its own words: figures lost, vehicle damage, hits,
+    void shields...) and then by the ruleset against the battle: the result document
+    the campaign records."""
+    ruleset = find_ruleset(battle.ruleset_name)
+    validator = Draft202012Validator(ruleset.tabletop_schema())
+    problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    if problems:
+        first = problems[0]
+        where = "/".join(str(p) for p in first.absolute_path) or "the report"
+        raise InvalidInput(f"{where}: {first.message}", code="invalid_report",
+                           fields={where: [e.message for e in problems[:5]]})
+    try:
+        outcome = ruleset.outcome_from_report(battle.input, data)
+    except RulesetError as exc:
+        raise InvalidInput(str(exc), code="invalid_report") from exc
+    document = ruleset.document(outcome)
+    document["log"] = [{"event": "tabletop", "entered": data}]
+    return document
+
+
 def clean_result(battle: Battle, data: Any) -> dict[str, Any]:
-    """Turn the entered result into the engine's `BattleResult` dict. Units not listed
-    keep their damage and count as intact; the survival XP is derived, not entered."""
+    """Turn the entered result into the result document the battle's ruleset records
+    (Unlimit3d 8: the engine's `BattleResult` dict). Units not listed keep their damage
+    and count as intact; the survival XP is derived, not entered."""
     if not isinstance(data, dict):
         raise InvalidInput("Send the result as an object.")
+    if battle.ruleset_name != "unlimit3d8":
+        return clean_ruleset_report(battle, data)
     sides = {str(p) for p in _involved(battle)}
     winner = data.get("winner")
     if winner is not None and str(winner) not in sides:

@@ -74,8 +74,23 @@ def set_building_hit_points(*, territory_id: int, hit_points: dict[int, int]) ->
             hit_points=max(0, left))
 
 
-UNIT_BATTLE_FIELDS = ["damage_repairable", "damage_unrepairable", "status", "pilot",
-                      "territory", "locked_until_turn"]
+UNIT_BATTLE_FIELDS = ["damage_repairable", "damage_unrepairable", "state", "status",
+                      "pilot", "territory", "locked_until_turn"]
+#: Campaign state keys an Unlimit3d 8 unit keeps in its own columns.
+UNIT_STATE_COLUMNS = ("damage_repairable", "damage_unrepairable")
+
+
+def set_unit_state(unit: Any, state: dict[str, Any]) -> None:
+    """A ruleset's new campaign state for a unit (merged over the old one): Unlimit3d 8's
+    damage goes to its columns, every other ruleset's keys to `state`. Saved by
+    `save_unit`."""
+    rest = dict(unit.state or {})
+    for key, value in state.items():
+        if key in UNIT_STATE_COLUMNS:
+            setattr(unit, key, max(0, int(value)))
+        else:
+            rest[key] = value
+    unit.state = rest
 
 
 def save_unit(unit: Any) -> None:

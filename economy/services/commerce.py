@@ -24,6 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 
+from campaign import rulesets
 from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules.formulas import shipping_value, vehicle_slots
@@ -176,13 +177,20 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
                             kind=item.get("building") or item.get("type"),
                             x=item.get("x"), y=item.get("y"), kit=item.get("kit"))
         return {"building": b.pk}
-    handlers = {"vehicle": _buy_vehicle, "operative": _buy_operative, "weapon": _buy_weapon,
-                "equipment": _buy_equipment}
+    ruleset_name = player.campaign.settings.ruleset
+    handlers: dict[str, Any] = ({"vehicle": _buy_vehicle, "operative": _buy_operative,
+                                 "weapon": _buy_weapon, "equipment": _buy_equipment}
+                                if ruleset_name == "unlimit3d8" else {"unit": _buy_unit})
     handler = handlers.get(kind)
     if handler is None:
-        raise InvalidInput(f"Unknown item kind {kind!r}: vehicle, weapon, equipment, "
-                           "operative or building.", code="unknown_item",
-                           fields={"item": ["Unknown kind."]})
+        if ruleset_name == "unlimit3d8":
+            message = (f"Unknown item kind {kind!r}: vehicle, weapon, equipment, operative "
+                       "or building.")
+        else:
+            message = (f"This campaign fields the units of its ruleset ({ruleset_name}): buy "
+                       "{\"kind\": \"unit\", \"key\": KEY} from its catalogue, or a "
+                       f"building; not {kind!r}.")
+        raise InvalidInput(message, code="unknown_item", fields={"item": ["Unknown kind."]})
     with transaction.atomic():
         territory = own_territory(player=player, territory_id=territory_id, for_update=True)
         _need_landing_pad(territory)
@@ -197,6 +205,33 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
                        data={"territory": territory.pk, "item": label, what: pk,
                              "cost": price})
     return result
+
+
+def _buy_unit(*, player: Player, territory: Territory, item: dict
+              ) -> tuple[dict[str, int], int, str]:
+    """API.md, "Rulesets": a unit from the catalogue of the campaign's ruleset (and the
+    player's faction), ready to be ordered: its crew comes with it. Its profile is copied
+    from the catalogue, so later catalogue changes do not change it."""
+    info = rulesets.get(player.campaign.settings.ruleset)
+    if info is None:
+        raise Conflict("This campaign's ruleset is not offered on this site any more.",
+                       code="unknown_ruleset")
+    key = item.get("key")
+    entry = info.entry(key, getattr(player, "faction", None) or None) \
+        if isinstance(key, str) else None
+    if entry is None:
+        raise InvalidInput(f"No unit {key!r} in the {info.title} catalogue; "
+                           f"GET /api/campaigns/{player.campaign_id}/catalogue/ lists them.",
+                           code="invalid_item", fields={"item": ["Unknown key."]})
+    name = item.get("name")
+    if name is not None and (not isinstance(name, str) or len(name) > 60):
+        raise InvalidInput("'name' is a text of at most 60 characters.",
+                           code="invalid_item")
+    unit = Unit.objects.create(player=player, territory=territory, model=entry["key"],
+                               name=(name or "").strip() or entry["name"],
+                               profile=dict(entry.get("profile") or {}),
+                               state=dict(info.initial_state(entry["key"])))
+    return {"unit": unit.pk}, int(entry["price"]), entry["name"]
 
 
 def _buy_vehicle(*, player: Player, territory: Territory, item: dict

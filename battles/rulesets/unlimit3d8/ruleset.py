@@ -12,8 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from battles.rulesets.base import (
+    Battlefield,
     CatalogueEntry,
     Effect,
+    FieldUnit,
     Json,
     Outcome,
     RulesetBase,
@@ -21,7 +23,15 @@ from battles.rulesets.base import (
     UnitFate,
     XpAward,
 )
-from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
+from battles.rulesets.unlimit3d8.engine.model import (
+    BattleInput,
+    BattleResult,
+    BuildingInput,
+    CargoInput,
+    MissileInput,
+    UnitInput,
+    WeaponInput,
+)
 from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
 from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 from campaign.rules import tables as T
@@ -38,6 +48,8 @@ class Unlimit3d8(RulesetBase):
     factions: tuple[str, ...] = ()
     #: Declared campaign effects of a battle (applied by the campaign's effect handlers).
     effects = ("missiles_spent", "cargo", "lab_piracy")
+    #: Seed, "Pilots": a vehicle fights only with a hired pilot aboard (R-BJ-1).
+    pilots = True
 
     def tables(self) -> Json:
         return rules_as_json()
@@ -64,6 +76,36 @@ class Unlimit3d8(RulesetBase):
         """Pilots, not vehicles, learn (seed, "Experience"): a unit's state is unchanged;
         the campaign awards each pilot's XP (battles.services.experience)."""
         return dict(state)
+
+    def forces(self, battlefield: Battlefield) -> Json:
+        """The engine's input: the defender's side first, attackers after in player order;
+        each unit with its pilot (`crew`: id, class, level), its weapons in slot order
+        (`profile["weapons"]`) and its damage (`state`); the territory's buildings with
+        their fitted turret weapons; `extras`: each side's silo missiles (R-BJ-11) and the
+        defender's cargo (R-BJ-12)."""
+        if battlefield.defender is None:
+            raise RulesetError("An Unlimit3d 8 battle needs a defender.")
+        defender = str(battlefield.defender)
+        order = [battlefield.defender, *sorted(p for p in battlefield.sides
+                                               if p != battlefield.defender)]
+        sides = {str(pid): tuple(unit_input_of(u, str(pid)) for u in battlefield.sides[pid])
+                 for pid in order}
+        extras = battlefield.extras
+        missiles = {str(k): tuple(MissileInput.from_dict(m) for m in v)
+                    for k, v in (extras.get("missiles") or {}).items() if v}
+        return BattleInput(
+            territory=battlefield.territory, defender=defender, sides=sides,
+            buildings=tuple(building_input_of(b) for b in battlefield.buildings),
+            seed=battlefield.seed, options=dict(battlefield.options), missiles=missiles,
+            cargo=tuple(CargoInput.from_dict(c) for c in extras.get("cargo") or ()),
+        ).to_dict()
+
+    def document(self, outcome: Outcome) -> Json:
+        """The engine's own `BattleResult` document (kept as `Outcome.result`)."""
+        return {**outcome.result, "log": list(outcome.log)}
+
+    def outcome(self, result: Json) -> Outcome:
+        return outcome_of(BattleResult.from_dict(result))
 
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
@@ -117,7 +159,8 @@ def outcome_of(result: BattleResult) -> Outcome:
     data = result.to_dict()
     fates = tuple(UnitFate(unit=int(u.id), player=int(u.side), fate=u.fate,
                            state={"damage_repairable": u.repairable,
-                                  "damage_unrepairable": u.unrepairable})
+                                  "damage_unrepairable": u.unrepairable},
+                           detail={"hit_points_left": u.hit_points_left})
                   for u in result.units)
     xp = tuple(XpAward(unit=int(e.unit_id), kind=e.kind, amount=e.xp,
                        crew=int(e.pilot_id) if e.pilot_id is not None else None)
@@ -139,6 +182,32 @@ def outcome_of(result: BattleResult) -> Outcome:
                              if not b.destroyed},
         effects=tuple(effects), rounds=result.rounds, end_reason=result.end_reason,
         result=data, log=tuple(result.log))
+
+
+def weapon_input_of(data: Json) -> WeaponInput:
+    return WeaponInput(key=T.weapon(str(data["key"])).key,
+                       templates=tuple(str(t).lower() for t in data.get("templates") or ()))
+
+
+def unit_input_of(unit: FieldUnit, side: str) -> UnitInput:
+    crew = unit.crew
+    if crew is None:
+        raise RulesetError(f"{unit.name or unit.id} has no pilot and cannot fight.")
+    return UnitInput(
+        id=unit.id, side=side, name=unit.name, vehicle=T.vehicle(unit.key).key,
+        pilot_class=str(crew["class"]).lower(), pilot_level=int(crew["level"]),
+        weapons=tuple(weapon_input_of(w) for w in unit.profile.get("weapons") or ()),
+        hit_points_lost_repairable=int(unit.state.get("damage_repairable", 0)),
+        hit_points_lost_unrepairable=int(unit.state.get("damage_unrepairable", 0)),
+        is_character=True, pilot_id=crew["id"])
+
+
+def building_input_of(data: Json) -> BuildingInput:
+    weapon = data.get("weapon")
+    return BuildingInput(id=data["id"], kind=data["kind"], x=int(data["x"]), y=int(data["y"]),
+                         hit_points=int(data["hit_points"]), active=bool(data["active"]),
+                         upgrades=tuple(data.get("upgrades") or ()),
+                         weapon=weapon_input_of(weapon) if weapon else None)
 
 
 def seeded_dice(battle_input: Json) -> Dice:
