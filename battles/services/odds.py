@@ -19,9 +19,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle, OddsRequest
+from battles.rulesets.base import FieldUnit
 from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
-from battles.services.inputs import building_input, unit_input
+from battles.services.inputs import battlefield, building_input, unit_input
+from battles.services.opening import ruleset_options
 from battles.services.seeds import derived_seed
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
@@ -91,16 +93,21 @@ def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
             or not all(isinstance(u, int) for u in unit_ids):
         raise InvalidInput("Name at least one of your units by id.", code="invalid_units",
                            fields={"units": ["A non-empty list of unit ids."]})
-    units = list(Unit.objects.filter(player=player, pk__in=unit_ids,
-                                     status=Unit.Status.READY, pilot__isnull=False)
-                 .select_related("pilot").prefetch_related("weapons"))
+    ruleset = find_ruleset(campaign.settings.ruleset)
+    ready = Unit.objects.filter(player=player, pk__in=unit_ids, status=Unit.Status.READY)
+    if ruleset.pilots:
+        ready = ready.filter(pilot__isnull=False)
+    units = list(ready.select_related("pilot").prefetch_related("weapons"))
     if len(units) != len(set(unit_ids)):
-        raise InvalidInput("Every unit must be one of your own piloted, ready units.",
+        what = "piloted, ready" if ruleset.pilots else "ready"
+        raise InvalidInput(f"Every unit must be one of your own {what} units.",
                            code="invalid_units", fields={"units": ["Not your unit."]})
     limit = campaign.settings.odds_max_simulations
     n = DEFAULT_SIMULATIONS if simulations is None else simulations
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
         raise InvalidInput(f"simulations must be 1 to {limit}.", code="invalid_simulations")
+    if ruleset.name != "unlimit3d8":
+        return _ruleset_odds(player, territory, units, enemy, n, ruleset)
     enemies = _revealed_enemies(player, territory)
     if enemy is not None:
         if not isinstance(enemy, list):
@@ -131,9 +138,102 @@ def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
     return odds
 
 
-def _simulate(battle: BattleInput, n: int, seed: int) -> dict[str, Any]:
-    """One Monte Carlo for every odds request: the ruleset's own (Unlimit3d 8's engine)."""
-    return find_ruleset("unlimit3d8").odds(battle.to_dict(), simulations=n, seed=seed)
+#: The side a request's enemy takes in a ruleset's battle input (no player has this id).
+ENEMY_PLAYER = 0
+
+
+def _catalogue_unit(ruleset: Any, index: int, key: Any, state: Any = None,
+                    uid: int | None = None, name: str | None = None) -> FieldUnit:
+    entry = next((e for e in ruleset.catalogue() if e.key == key), None)
+    if entry is None:
+        raise InvalidInput(f"Enemy {index + 1}: no unit {key!r} in the {ruleset.title} "
+                           "catalogue.", code="invalid_enemy")
+    if state is not None and not isinstance(state, dict):
+        raise InvalidInput(f"Enemy {index + 1}: 'state' is an object.", code="invalid_enemy")
+    return FieldUnit(id=uid if uid is not None else -(index + 1), player=ENEMY_PLAYER,
+                     key=entry.key, name=name or f"enemy {entry.name}",
+                     profile=dict(entry.profile),
+                     state={**ruleset.initial_state(entry.key), **(state or {})})
+
+
+def _revealed_field_units(player: Player, territory: Any, ruleset: Any) -> list[FieldUnit]:
+    """R-BJ-8 for every ruleset: the winner's surviving units of the last battle fought on
+    the territory, as that battle's public result recorded them."""
+    last = (Battle.objects.filter(campaign_id=player.campaign_id, territory=territory,
+                                  status=Battle.Status.FINISHED)
+            .order_by("-turn", "-order").first())
+    if last is None or not last.result or last.winner_id in (None, player.pk):
+        return []
+    fates = {int(u["id"]): u for u in last.result.get("units", [])}
+    found = []
+    for side in last.sides:
+        if side["player"] != last.winner_id:
+            continue
+        for i, unit in enumerate(side["units"]):
+            fate = fates.get(int(unit["id"]))
+            if fate is None or fate.get("fate") not in ("intact", "damaged"):
+                continue
+            found.append(_catalogue_unit(ruleset, i, unit["model"], fate.get("state"),
+                                         uid=int(unit["id"]), name=unit.get("name")))
+    return found
+
+
+def _ruleset_odds(player: Player, territory: Any, units: list[Any], enemy: Any, n: int,
+                  ruleset: Any) -> OddsRequest:
+    """Odds in a ruleset other than Unlimit3d 8: the player's units against the enemy they
+    may know of (revealed, or described as `{"key", "state"}` from the catalogue), built
+    by the ruleset's own `forces` and estimated by its own Monte Carlo."""
+    from economy.models import Building
+
+    enemies = _revealed_field_units(player, territory, ruleset)
+    if enemy is not None:
+        if not isinstance(enemy, list):
+            raise InvalidInput("enemy must be a list of units.", code="invalid_enemy")
+        for i, e in enumerate(enemy):
+            if not isinstance(e, dict):
+                raise InvalidInput("Each enemy is an object with a catalogue 'key'.",
+                                   code="invalid_enemy")
+            enemies.append(_catalogue_unit(ruleset, i, e.get("key"), e.get("state")))
+    if not enemies:
+        raise InvalidInput("No enemy is known on that territory; describe one with "
+                           "\"enemy\".", code="no_known_enemy")
+    campaign = player.campaign
+    owns = territory.owner_id == player.pk
+    count = OddsRequest.objects.filter(player=player).count()
+    seed = derived_seed(campaign.seed, "odds", player.pk, count + 1)
+    field = battlefield(
+        territory_id=territory.pk, defender=player.pk if owns else ENEMY_PLAYER,
+        sides={player.pk: units}, seed=seed, options=ruleset_options(campaign, ruleset),
+        buildings=(Building.objects.filter(territory=territory, hit_points__gt=0)
+                   if owns else ()))
+    field = replace(field, sides={**field.sides, ENEMY_PLAYER: tuple(enemies)})
+    data = ruleset.forces(field)
+    with transaction.atomic():
+        odds = OddsRequest.objects.create(
+            campaign=campaign, player=player, territory=territory,
+            units=sorted(u.pk for u in units), simulations=n, seed=seed,
+            input={"ruleset": ruleset.name, "you": str(player.pk), "battle": data})
+        outbox.send_later("battles.tasks.estimate_odds", odds.pk)
+    return odds
+
+
+def _simulate(data: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
+    """The Monte Carlo of the ruleset the request was made in; sides named "you" and
+    "enemy" whatever the ruleset calls them."""
+    if "ruleset" not in data:  # Unlimit3d 8's engine input, sides already you/enemy
+        return find_ruleset("unlimit3d8").odds(data, simulations=n, seed=seed)
+    estimate = find_ruleset(data["ruleset"]).odds(data["battle"], simulations=n, seed=seed)
+    you = data["you"]
+
+    def named(values: Any) -> Any:
+        if not isinstance(values, dict):
+            return values
+        return {(OWN if k == you else "none" if k == "none" else ENEMY): v
+                for k, v in values.items()}
+
+    return {k: named(v) if k in ("win_probability", "expected_units_lost",
+                                 "expected_hit_points_lost") else v
+            for k, v in estimate.items()}
 
 
 def run_odds_job(*, odds_id: int) -> str:
@@ -148,7 +248,7 @@ def run_odds_job(*, odds_id: int) -> str:
         data, n, seed = odds.input, odds.simulations, odds.seed
     started = time.perf_counter()
     try:
-        estimate = _simulate(BattleInput.from_dict(data), n, seed)
+        estimate = _simulate(data, n, seed)
     except Exception as exc:
         log.exception("odds %s failed", odds_id)
         OddsRequest.objects.filter(pk=odds_id).update(

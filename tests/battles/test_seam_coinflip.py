@@ -97,3 +97,23 @@ def test_a_toy_ruleset_plays_a_whole_turn_through_the_real_pipeline(
 
     assert run_battle_job(battle_id=battle.pk) == "skipped"
     assert Event.objects.filter(campaign=w.campaign, kind="battle_result").count() == 1
+
+
+def test_odds_in_a_toy_ruleset_use_its_own_monte_carlo(
+        coinflip, world, client_for, alice, django_capture_on_commit_callbacks):
+    w = world(options={"ruleset": "coinflip"}, owners={"Alpha": "alice"})
+    unit = Unit.objects.create(player=w.players["alice"], territory=w.t["Alpha"],
+                               model="coin", state={"figures": 2, "wins": 0})
+    api = client_for(alice)
+    bad = api.post(f"/api/campaigns/{w.campaign.pk}/odds/",
+                   {"territory": w.t["Beta"].pk, "units": [unit.pk],
+                    "enemy": [{"key": "golem"}]}, format="json")
+    assert bad.status_code == 400 and "catalogue" in bad.json()["detail"]
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = api.post(f"/api/campaigns/{w.campaign.pk}/odds/",
+                         {"territory": w.t["Beta"].pk, "units": [unit.pk],
+                          "enemy": [{"key": "coin"}], "simulations": 10}, format="json")
+    assert asked.status_code in (201, 202), asked.content
+    done = api.get(f"/api/campaigns/{w.campaign.pk}/odds/{asked.json()['id']}/").json()
+    assert done["status"] == "finished", done
+    assert done["result"]["win_probability"] == {"you": 0.5, "enemy": 0.5}
