@@ -1,0 +1,374 @@
+"""A whole one-page battle, played by a deterministic default policy for every side.
+
+The table is abstracted to one axis (R-OP-5): the defender deploys on its line (x = 0),
+the attackers on theirs (x = gap), each side's table edge 6 cm behind its line; the
+ground between is cut into 6 cm strips whose cover comes from the territory's buildings
+(the defender's strip) and the battle's seed (the others). Distances are along the axis.
+Every die goes through the `Dice` seam, in the order the rules call for them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.rulesets.onepage import rules as R
+from battles.rulesets.onepage import tables as T
+from campaign.rules.dice import Dice
+
+STRIP_CM = 6
+EDGE_BEHIND_CM = 6
+
+
+@dataclass
+class Unit:
+    id: int
+    side: str
+    name: str
+    type: str
+    training: str
+    save: int
+    weapons: list[str]  # infantry: one per figure (first figures fall last); vehicles: all
+    figures: int
+    figures_start: int
+    figures_max: int
+    x: float
+    damage: list[str] = field(default_factory=list)
+    spent: list[str] = field(default_factory=list)  # single-shot weapons fired
+    suppressed: int = 0
+    stunned: bool = False
+    aimed: bool = False
+    off_table: bool = False
+    destroyed: bool = False
+    turn_damage: list[str] = field(default_factory=list)
+
+    @property
+    def vehicle(self) -> bool:
+        return T.UNIT_TYPES[self.type].vehicle
+
+    @property
+    def on_table(self) -> bool:
+        return not (self.destroyed or self.off_table)
+
+    @property
+    def immobilised(self) -> bool:
+        return "immobilised" in self.damage
+
+    def firing_weapons(self) -> list[str]:
+        """Vehicles fire every weapon not destroyed (R-OP-10); each infantry figure not
+        suppressed fires its one weapon. Fired single-shot weapons are spent."""
+        if self.vehicle:
+            working = list(self.weapons)
+            for lost in (d for d in self.damage if d.startswith("weapon:")):
+                key = lost.split(":", 1)[1]
+                if key in working:
+                    working.remove(key)
+        else:
+            working = self.weapons[:max(0, self.figures - self.suppressed)]
+        for key in self.spent:
+            if key in working:
+                working.remove(key)
+        return working
+
+
+@dataclass
+class Battle:
+    sides: list[str]
+    defender: str | None
+    attacker: str | None
+    units: list[Unit]
+    terrain: list[str]
+    gap: float
+    options: dict[str, Any]
+    dice: Dice
+    log: list[dict[str, Any]] = field(default_factory=list)
+    keep_log: bool = True
+    turn: int = 0
+
+    def note(self, **entry: Any) -> None:
+        if self.keep_log:
+            self.log.append({"turn": self.turn, **entry})
+
+    def edge(self, side: str) -> float:
+        return -EDGE_BEHIND_CM if side == self.defender else self.gap + EDGE_BEHIND_CM
+
+    def beyond_own_edge(self, unit: Unit) -> bool:
+        edge = self.edge(unit.side)
+        return unit.x <= edge if unit.side == self.defender else unit.x >= edge
+
+    def cover_at(self, x: float) -> str:
+        if x < 0 or x > self.gap:
+            return "open"
+        return self.terrain[min(len(self.terrain) - 1, int(x // STRIP_CM))]
+
+    def enemies(self, unit: Unit) -> list[Unit]:
+        return [u for u in self.units if u.on_table and u.side != unit.side]
+
+    def standing_sides(self) -> list[str]:
+        return [s for s in self.sides if any(u.on_table and u.side == s for u in self.units)]
+
+
+def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Battle:
+    units = []
+    for side, roster in battle_input["sides"].items():
+        for u in roster:
+            units.append(Unit(
+                id=int(u["id"]), side=str(side), name=str(u.get("name") or u["id"]),
+                type=u["type"], training=u.get("training", "green"), save=int(u["save"]),
+                weapons=list(u.get("weapons") or ()), figures=int(u["figures"]),
+                figures_start=int(u["figures"]),
+                figures_max=int(u.get("figures_max", u["figures"])),
+                x=float(u.get("x", 0)), damage=list(u.get("damage") or ()),
+                spent=list(u.get("spent") or ())))
+    defender = battle_input.get("defender")
+    sides = [str(s) for s in battle_input["sides"]]
+    attacker = next((s for s in sides if s != defender), None)
+    return Battle(sides=sides, defender=defender, attacker=attacker, units=units,
+                  terrain=list(battle_input["terrain"]), gap=float(battle_input["gap_cm"]),
+                  options=dict(battle_input.get("options") or {}), dice=dice,
+                  keep_log=keep_log)
+
+
+def _distance(a: Unit, b: Unit) -> float:
+    return abs(a.x - b.x)
+
+
+def _nearest(b: Battle, unit: Unit) -> Unit | None:
+    enemies = b.enemies(unit)
+    return min(enemies, key=lambda e: (_distance(unit, e), e.id)) if enemies else None
+
+
+def _in_range(unit: Unit, target: Unit) -> bool:
+    d = _distance(unit, target)
+    return any(R.fire_points(w, d) > 0 and R.affects(w, vehicle=target.vehicle,
+                                                       save=target.save)
+               for w in unit.firing_weapons())
+
+
+def _visible_enemy_in_range(b: Battle, unit: Unit) -> bool:
+    return any(_in_range(unit, e) for e in b.enemies(unit))
+
+
+def _move(b: Battle, unit: Unit, toward: float, budget: float, *, stop_at: float = 0.0,
+          ends_on_open: bool = False) -> float:
+    """Move up to `budget` cm toward `toward`, stopping `stop_at` cm short of it, paying
+    terrain as `rules.movement` says, 1 cm at a time. Returns the distance moved."""
+    if unit.immobilised:
+        return 0.0
+    step = 1.0 if toward > unit.x else -1.0
+    start = unit.x
+    left = budget
+    while left > 0 and abs(toward - unit.x) > stop_at:
+        nxt = unit.x + step
+        rule = R.movement(unit.type, b.cover_at(nxt), save=unit.save)
+        if not rule["allowed"]:
+            break
+        cost = 1.0 if rule["cm"] >= T.UNIT_TYPES[unit.type].move_cm else 2.0
+        if cost > left:
+            break
+        unit.x = nxt
+        left -= cost
+        if b.beyond_own_edge(unit):
+            break
+    if ends_on_open and unit.type == "hover":
+        while b.cover_at(unit.x) not in ("open", "water") and unit.x != start:
+            unit.x -= step  # back to the last open ground (may not end on terrain)
+    return abs(unit.x - start)
+
+
+def _take_hits(b: Battle, shooter: Unit, target: Unit, unsaved: int, *,
+               assault: bool = False) -> dict[str, Any]:
+    if unsaved <= 0:
+        return {}
+    if target.vehicle:
+        dmg = R.vehicle_damage(b.dice, unsaved, target.turn_damage)
+        for effect in dmg["effects"]:
+            target.turn_damage.append(effect)
+            if effect == "destroyed":
+                target.destroyed = True
+            elif effect == "stunned":
+                target.stunned = True
+            elif effect == "immobilised":
+                if "immobilised" not in target.damage:
+                    target.damage.append("immobilised")
+            elif effect == "weapon_destroyed":
+                working = target.firing_weapons()
+                if working:  # "owner chooses": the weakest weapon goes (R-OP-11)
+                    lost = min(working, key=lambda k: (T.weapon(k).fire_points
+                                                       * T.weapon(k).range_cm, k))
+                    target.damage.append(f"weapon:{lost}")
+        return {"damage": dmg}
+    if assault:
+        losses = {"casualties": min(target.figures, unsaved), "suppressed": target.suppressed}
+    else:
+        losses = R.infantry_losses(unsaved, figures=target.figures,
+                                   suppressed=target.suppressed, level=target.training,
+                                   suppress_first=bool(b.options.get(
+                                       "onepage_suppress_first", True)))
+    target.figures -= losses["casualties"]
+    target.suppressed = min(target.figures, losses["suppressed"])
+    if target.figures <= 0:
+        target.destroyed = True
+    return {"losses": losses}
+
+
+def _fire(b: Battle, unit: Unit, target: Unit) -> None:
+    d = _distance(unit, target)
+    weapons = [w for w in unit.firing_weapons() if R.fire_points(w, d) > 0]
+    cover = b.cover_at(target.x)
+    shot = R.fire(b.dice, weapons=weapons, range_cm=d,
+                  expertise=T.training(unit.training).expertise, cover=cover, aim=unit.aimed,
+                  target_vehicle=target.vehicle, target_save=target.save)
+    unit.aimed = False
+    for w in weapons:
+        if T.weapon(w).single_shot and R.affects(w, vehicle=target.vehicle, save=target.save):
+            unit.spent.append(w)
+    effect = _take_hits(b, unit, target, shot["unsaved"])
+    b.note(side=unit.side, unit=unit.id, action="fire", target=target.id,
+           range_cm=d, cover=cover, hits=shot["hits"], unsaved=shot["unsaved"],
+           rolls=shot["rolls"] + shot["saves"], **effect,
+           text=f"{unit.name} fires at {target.name} ({d:g} cm, {cover}): {shot['hits']} "
+                f"hit(s), {shot['unsaved']} unsaved" + _effect_text(target, effect))
+
+
+def _effect_text(target: Unit, effect: dict[str, Any]) -> str:
+    if "damage" in effect:
+        return f"; {target.name}: " + ", ".join(effect["damage"]["effects"])
+    if "losses" in effect:
+        lost = effect["losses"]
+        return (f"; {target.name} loses {lost['casualties']} figure(s), "
+                f"{lost['suppressed']} suppressed")
+    return ""
+
+
+def _assault(b: Battle, unit: Unit, target: Unit) -> None:
+    unit.x = target.x  # into base contact
+    fight = R.assault(b.dice, attackers=unit.figures,
+                      attacker_expertise=T.training(unit.training).expertise,
+                      attacker_save=unit.save, defenders=target.figures,
+                      defender_expertise=T.training(target.training).expertise,
+                      defender_save=target.save)
+    to_target = _take_hits(b, unit, target, fight["defender_casualties"], assault=True)
+    to_unit = _take_hits(b, target, unit, fight["attacker_casualties"], assault=True)
+    b.note(side=unit.side, unit=unit.id, action="assault", target=target.id,
+           rolls=fight["attacker_rolls"] + fight["defender_rolls"],
+           attacker_casualties=fight["attacker_casualties"],
+           defender_casualties=fight["defender_casualties"],
+           text=f"{unit.name} assaults {target.name}: {target.name} loses "
+                f"{fight['defender_casualties']}, {unit.name} loses "
+                f"{fight['attacker_casualties']}" + _effect_text(target, to_target)
+                + _effect_text(unit, to_unit))
+
+
+def _act(b: Battle, unit: Unit) -> None:
+    """The default policy's one Action: assault adjacent infantry (infantry only), else
+    fire at the nearest enemy in range, else move toward it (stopping in range), else aim."""
+    target = _nearest(b, unit)
+    if target is None:
+        return
+    kind = T.UNIT_TYPES[unit.type]
+    d = _distance(unit, target)
+    if not unit.vehicle and not target.vehicle and d <= kind.move_cm / 2:
+        _assault(b, unit, target)
+        return
+    if _in_range(unit, target):
+        _fire(b, unit, target)
+        return
+    reach = max((T.weapon(w).range_cm for w in unit.firing_weapons()
+                 if R.affects(w, vehicle=target.vehicle, save=target.save)), default=0)
+    moved = _move(b, unit, target.x, kind.move_cm, stop_at=max(0.0, reach - 1),
+                  ends_on_open=True)
+    if moved:
+        b.note(side=unit.side, unit=unit.id, action="move", to=unit.x, cm=moved,
+               text=f"{unit.name} moves {moved:g} cm (now {_distance(unit, target):g} cm "
+                    f"from {target.name})")
+    else:
+        unit.aimed = True
+        b.note(side=unit.side, unit=unit.id, action="aim",
+               text=f"{unit.name} aims")
+
+
+def _activate(b: Battle, unit: Unit) -> bool:
+    half = (not unit.vehicle) and unit.figures * 2 <= unit.figures_max
+    roll = R.activation(b.dice, unit.training, suppressed=unit.suppressed,
+                        no_enemy_in_range=not _visible_enemy_in_range(b, unit),
+                        stunned=unit.stunned, half_casualties=half)
+    unit.suppressed = 0  # "After each Activation roll ... remove all Suppression markers"
+    unit.stunned = False
+    b.note(side=unit.side, unit=unit.id, action="activation", rolls=[roll["roll"]],
+           success=roll["success"], actions=roll["actions"],
+           text=f"{unit.name} {'activates' if roll['success'] else 'fails to activate'} "
+                f"({roll['roll']}{roll['modifier']:+d} vs {roll['needed']}+)")
+    if roll["falls_back"]:
+        kind = T.UNIT_TYPES[unit.type]
+        moved = _move(b, unit, b.edge(unit.side), kind.move_cm * 2)
+        if b.beyond_own_edge(unit):
+            unit.off_table = True
+        b.note(side=unit.side, unit=unit.id, action="fall_back", cm=moved,
+               off_table=unit.off_table,
+               text=f"{unit.name} falls back {moved:g} cm"
+                    + (" and leaves the table" if unit.off_table else ""))
+        return False
+    for _ in range(roll["actions"]):
+        if not unit.on_table or len(b.standing_sides()) < 2:
+            break
+        _act(b, unit)
+    return bool(roll["success"])
+
+
+def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
+    b = build(battle_input, dice, keep_log)
+    max_turns = int(b.options.get("onepage_max_turns", T.OPTIONS["onepage_max_turns"]))
+    last_lower: str | None = None
+    end = "turn_limit"
+    while b.turn < max_turns:
+        b.turn += 1
+        standing = b.standing_sides()
+        if len(standing) < 2:
+            end = "one_side_left"
+            break
+        for u in b.units:
+            u.turn_damage = []
+        init = R.initiative(dice, standing, last_lower=last_lower, first_turn=b.turn == 1,
+                            attacker=b.attacker)
+        last_lower = init["lowest"]
+        b.note(action="initiative", rolls=list(init["rolls"].values()),
+               winner=init["winner"], text=f"Initiative: side {init['winner']} "
+               f"({', '.join(f'{s}: {r}' for s, r in init['rolls'].items())})")
+        pending = {s: [u for u in b.units if u.side == s and u.on_table] for s in standing}
+        order: Sequence[str] = init["order"]
+        current = 0
+        while any(pending.values()):
+            side = order[current % len(order)]
+            if not pending[side]:
+                current += 1
+                continue
+            unit = pending[side].pop(0)
+            if not unit.on_table:
+                continue
+            if len(b.standing_sides()) < 2:
+                pending = {}
+                break
+            if not _activate(b, unit):
+                current += 1  # a failed Activation passes the initiative
+        if len(b.standing_sides()) < 2:
+            end = "one_side_left"
+            break
+    return _finish(b, end)
+
+
+def _finish(b: Battle, end: str) -> Battle:
+    standing = b.standing_sides()
+    if len(standing) == 1:
+        b.options["winner"] = standing[0]
+    elif not standing:
+        b.options["winner"] = None
+    elif b.defender in standing:
+        b.options["winner"] = b.defender  # R-OP-6: at the turn limit the defender holds
+    else:
+        b.options["winner"] = max(standing, key=lambda s: (
+            sum(u.figures for u in b.units if u.side == s and u.on_table),
+            -b.sides.index(s)))
+    b.options["end_reason"] = end
+    return b
