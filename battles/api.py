@@ -117,10 +117,13 @@ class BattleRetryView(APIView):
 
 class TabletopResultSerializer(serializers.Serializer):
     winner = serializers.IntegerField(allow_null=True)
-    units = serializers.ListField(child=serializers.DictField(), required=False)
-    xp_events = serializers.ListField(child=serializers.DictField(), required=False)
+    # Bounded lists (issue 11): a battle has at most a few hundred units and buildings.
+    units = serializers.ListField(child=serializers.DictField(), required=False,
+                                  max_length=500)
+    xp_events = serializers.ListField(child=serializers.DictField(), required=False,
+                                      max_length=2000)
     buildings_destroyed = serializers.ListField(child=serializers.IntegerField(),
-                                                required=False)
+                                                required=False, max_length=500)
 
 
 class BattleResultView(APIView):

@@ -26,6 +26,7 @@ from economy.services import (
     corrections,
     energy,
     exchange,
+    repairs,
     trades,
     units,
 )
@@ -220,6 +221,15 @@ class UnitDetailView(APIView):
         kwargs = {k: data[k] for k in ("pilot", "weapons") if k in data}
         unit = units.unit_update(player=player, unit_id=unit_id, **kwargs)
         return Response(next(u for u in selectors.units_of(player) if u["id"] == unit.pk))
+
+
+class UnitRepairView(APIView):
+    @extend_schema(request=None, responses={200: dict},
+                   description="Commercial phase, rulesets other than Unlimit3d 8: restore a "
+                   "unit (lost figures, lasting damage) for the SC its ruleset prices.")
+    def post(self, request: Request, campaign_id: int, unit_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        return Response(repairs.repair_unit(player=player, unit_id=unit_id))
 
 
 class PilotListView(APIView):

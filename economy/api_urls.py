@@ -19,6 +19,7 @@ urlpatterns = [
     path("purchases/", v.PurchaseView.as_view(), name="api-purchases"),
     path("units/", v.UnitListView.as_view(), name="api-units"),
     path("units/<int:unit_id>/", v.UnitDetailView.as_view(), name="api-unit"),
+    path("units/<int:unit_id>/repair/", v.UnitRepairView.as_view(), name="api-unit-repair"),
     path("pilots/", v.PilotListView.as_view(), name="api-pilots"),
     path("weapons/", v.WeaponListView.as_view(), name="api-weapons"),
     path("trades/", v.TradeListView.as_view(), name="api-trades"),

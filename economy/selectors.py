@@ -30,6 +30,7 @@ def _unit_dict(unit: Unit) -> dict[str, Any]:
         "hit_points": max(0, max_hp - unit.damage_repairable - unit.damage_unrepairable),
         "max_hit_points": max_hp,
         "status": unit.status,
+        "state": unit.state or {},
     }
 
 

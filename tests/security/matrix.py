@@ -250,6 +250,10 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         lambda w: c(w) + f"units/{w.id('unit_alice2')}/",
         lambda w: {"pilot": w.id("pilot_alice2")},
         (*PLAYERS, PHASE("activity"), HIDDEN("unit_alice2"))),
+    ("api-unit-repair", PO): Endpoint(
+        lambda w: c(w) + f"units/{w.id('unit_alice2')}/repair/", None,
+        (*PLAYERS, PHASE("commercial")), ok="409",
+        why="an Unlimit3d 8 campaign: its vehicles are not repaired this way (no_repairs)"),
     ("api-pilots", G): Endpoint(lambda w: c(w) + "pilots/", None, PLAYERS),
     ("api-weapons", G): Endpoint(lambda w: c(w) + "weapons/", None, PLAYERS),
     ("api-trades", G): Endpoint(lambda w: c(w) + "trades/", None, MEMBERS),

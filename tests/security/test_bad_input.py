@@ -38,7 +38,7 @@ RAW: list[bytes] = [b"", b"not json", b"null", b'{"a": NaN}', b"\xff\xfe",
 WHERE = {
     "commercial": ("api-buildings", "api-building-upgrades", "api-shipments", "api-purchases",
                    "api-trades", "api-trade-accept", "api-trade-decline", "api-trade-cancel",
-                   "api-artifact-sell", "api-building-product"),
+                   "api-artifact-sell", "api-building-product", "api-unit-repair"),
     "activity": ("api-unit", "api-activation", "api-building-weapon", "api-artifact-house",
                  "api-odds", "api-passages", "api-passage", "api-notifications",
                  "api-campaign-ready"),

@@ -1,0 +1,151 @@
+"""Campaigns of the light rulesets play whole turns (issue 12): units bought from the
+ruleset's catalogue through the API, ordered like any other, their battle opened by the
+ruleset's `forces`, resolved by the job with seeded dice, recorded once from the neutral
+outcome (figures lost, vehicle damage, training climbing), and repaired for credits."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from battles.models import Battle
+from battles.rulesets.registry import find_ruleset
+from campaign.models import Event, PhaseChange
+from campaign.rules.dice import Dice
+from campaign.services import clock
+from economy.models import LedgerEntry, Unit
+from economy.services import ledger
+
+pytestmark = pytest.mark.django_db
+
+#: ruleset -> (attacker's purchases, defender's purchases)
+ARMIES = {
+    "onepage": (["rifle_squad", "light_tank"], ["rifle_squad", "anti_tank_team"]),
+}
+
+
+def _buy(api, w, where, key):
+    r = api.post(f"/api/campaigns/{w.campaign.pk}/purchases/",
+                 {"territory": w.t[where].pk, "item": {"kind": "unit", "key": key}},
+                 format="json")
+    assert r.status_code == 201, r.content
+    return Unit.objects.get(pk=r.json()["unit"])
+
+
+def _campaign(world, ruleset, **options):
+    w = world(options={"ruleset": ruleset, **options},
+              owners={"Alpha": "alice", "Beta": "bob"})
+    for where in ("Alpha", "Beta"):
+        w.building(where, "landing_pad")
+    w.campaign.phase = "commercial"
+    w.campaign.save()
+    PhaseChange.objects.filter(campaign=w.campaign).update(phase="commercial")
+    for who in ("alice", "bob"):
+        ledger.post(player=w.players[who], amount=1000, reason="umpire_grant")
+    return w
+
+
+@pytest.mark.parametrize("ruleset", list(ARMIES))
+def test_a_campaign_of_the_ruleset_plays_a_whole_turn(
+        ruleset, world, client_for, alice, bob, django_capture_on_commit_callbacks):
+    w = _campaign(world, ruleset)
+    api_a, api_b = client_for(alice), client_for(bob)
+    attack, defence = ARMIES[ruleset]
+    catalogue = {e["key"]: e for e in
+                 api_a.get(f"/api/campaigns/{w.campaign.pk}/catalogue/").json()}
+    mine = [_buy(api_a, w, "Alpha", k) for k in attack]
+    theirs = [_buy(api_b, w, "Beta", k) for k in defence]
+    w.players["alice"].refresh_from_db()
+    assert w.players["alice"].credits == 1000 - sum(catalogue[k]["price"] for k in attack)
+    assert all(u.pilot_id is None and u.state for u in mine)
+
+    clock.advance(campaign_id=w.campaign.pk, by="umpire")
+    clock.advance(campaign_id=w.campaign.pk, by="umpire")
+    for unit in mine:
+        r = api_a.post(f"/api/campaigns/{w.campaign.pk}/orders/",
+                       {"unit": unit.pk, "destination": w.t["Beta"].pk}, format="json")
+        assert r.status_code == 201, r.content
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.advance(campaign_id=w.campaign.pk, by="umpire")
+
+    battle = Battle.objects.get(campaign=w.campaign)
+    assert (battle.ruleset_name, battle.status) == (ruleset, "finished")
+    rules = find_ruleset(ruleset)
+    outcome = rules.resolve(battle.input, Dice(random.Random(battle.input["seed"])))
+    assert battle.winner_id == outcome.winner
+    assert battle.log == list(outcome.log)  # the ruleset's own log, kept whole
+    fates = {f.unit: f for f in outcome.units}
+    for unit in [*mine, *theirs]:
+        unit.refresh_from_db()
+        fate = fates[unit.pk]
+        if fate.fate == "destroyed":
+            assert unit.status == "destroyed"
+        else:
+            for key, value in fate.state.items():
+                assert unit.state[key] == value
+            assert unit.state["battles"] == 1  # survived: the ruleset's veterancy
+    assert Event.objects.filter(campaign=w.campaign, kind="battle_result").count() == 1
+    shown = api_a.get(f"/api/campaigns/{w.campaign.pk}/battles/{battle.pk}/").json()
+    assert shown["ruleset"] == {"name": ruleset, "version": rules.version}
+
+
+def test_a_damaged_unit_is_repaired_for_what_its_ruleset_prices(world, client_for, alice):
+    w = _campaign(world, "onepage")
+    api = client_for(alice)
+    squad = _buy(api, w, "Alpha", "rifle_squad")
+    url = f"/api/campaigns/{w.campaign.pk}/units/{squad.pk}/repair/"
+    nothing = api.post(url)
+    assert nothing.status_code == 409 and nothing.json()["code"] == "nothing_to_repair"
+    Unit.objects.filter(pk=squad.pk).update(state={**squad.state, "figures": 4})
+    before = LedgerEntry.objects.count()
+    r = api.post(url)
+    assert r.status_code == 200, r.content
+    assert r.json()["cost"] == 16  # R-OP-12: 2 of 6 figures of a 48 SC squad
+    squad.refresh_from_db()
+    assert squad.state["figures"] == 6
+    assert LedgerEntry.objects.count() == before + 1
+    w.players["alice"].refresh_from_db()
+    assert w.players["alice"].credits == 1000 - 48 - 16
+    other = client_for(w.players["bob"].user).post(url)
+    assert other.status_code == 404  # someone else's unit: as if it did not exist
+
+
+def test_a_tabletop_report_in_the_rulesets_words_is_recorded(
+        world, client_for, uma, alice, bob):
+    from battles.services.opening import open_battles
+
+    w = world(options={"ruleset": "onepage", "battle_mode": "tabletop"},
+              owners={"Alpha": "alice", "Beta": "bob"})
+    rules = find_ruleset("onepage")
+    squad = Unit.objects.create(player=w.players["alice"], territory=w.t["Beta"],
+                                model="rifle_squad", name="Reds",
+                                profile=next(e.profile for e in rules.catalogue()
+                                             if e.key == "rifle_squad"),
+                                state=rules.initial_state("rifle_squad"))
+    tank = Unit.objects.create(player=w.players["bob"], territory=w.t["Beta"],
+                               model="light_tank", name="Blue tank",
+                               profile=next(e.profile for e in rules.catalogue()
+                                            if e.key == "light_tank"),
+                               state=rules.initial_state("light_tank"))
+    w.campaign.phase = "tactical"
+    w.campaign.save()
+    (battle,) = open_battles(campaign=w.campaign)
+    url = f"/api/campaigns/{w.campaign.pk}/battles/{battle.pk}/result/"
+    umpire = client_for(uma)
+    wrong = umpire.post(url, {"winner": w.players["alice"].pk,
+                              "units": [{"id": squad.pk, "figures_lost": 9}]}, format="json")
+    assert wrong.status_code == 400 and "cannot lose" in wrong.json()["detail"]
+    junk = umpire.post(url, {"winner": "x"}, format="json")
+    assert junk.status_code == 400 and "winner" in str(junk.json())
+    assert Battle.objects.get(pk=battle.pk).status != "finished"
+    ok = umpire.post(url, {"winner": w.players["bob"].pk,
+                           "units": [{"id": squad.pk, "figures_lost": 2},
+                                     {"id": tank.pk, "vehicle_damage": ["immobilised"]}]},
+                     format="json")
+    assert ok.status_code in (200, 201), ok.content
+    squad.refresh_from_db()
+    tank.refresh_from_db()
+    assert squad.state["figures"] == 4
+    assert tank.state["damage"] == ["immobilised"]
+    assert Battle.objects.get(pk=battle.pk).winner_id == w.players["bob"].pk
