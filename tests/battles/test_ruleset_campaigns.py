@@ -22,6 +22,7 @@ pytestmark = pytest.mark.django_db
 #: ruleset -> (attacker's purchases, defender's purchases)
 ARMIES = {
     "onepage": (["rifle_squad", "light_tank"], ["rifle_squad", "anti_tank_team"]),
+    "battledice": (["medium_infantry", "heavy_vehicle"], ["medium_infantry", "light_vehicle"]),
 }
 
 

@@ -1,0 +1,302 @@
+"""A whole battle-dice battle on the hex board, played by a deterministic default policy.
+
+Sides take turns (the defender first, R-BD-6): play an order card, order that many units
+(nearest the enemy first), move them one at a time, battle with them one at a time,
+draw a card. Every die goes through the `Dice` seam.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.rulesets.battledice import hexes as H
+from battles.rulesets.battledice import rules as R
+from battles.rulesets.battledice import tables as T
+from campaign.rules.dice import Dice
+
+
+def to_axial(col: int, row: int) -> H.Hex:
+    return col - (row - (row & 1)) // 2, row
+
+
+def to_offset(h: H.Hex) -> tuple[int, int]:
+    q, r = h
+    return q + (r - (r & 1)) // 2, r
+
+
+def on_board(h: H.Hex) -> bool:
+    col, row = to_offset(h)
+    return 0 <= col < T.COLUMNS and 0 <= row < T.ROWS
+
+
+@dataclass
+class Unit:
+    id: int
+    side: str
+    name: str
+    key: str
+    models: int
+    models_start: int
+    damage: int
+    damage_start: int
+    rank: int
+    at: H.Hex
+    leader_of: int | None = None  # a single Leader attached to this unit id
+    off_board: bool = False
+
+    @property
+    def stats(self) -> T.Stats:
+        return T.stats(self.key)
+
+    @property
+    def destroyed(self) -> bool:
+        return self.models <= 0
+
+    @property
+    def alive(self) -> bool:
+        return not self.destroyed and not self.off_board
+
+    @property
+    def single(self) -> bool:
+        return self.models == 1 and self.stats.unit_class != "infantry"
+
+
+@dataclass
+class Battle:
+    sides: list[str]
+    defender: str | None
+    units: list[Unit]
+    terrain: dict[H.Hex, str]
+    options: dict[str, Any]
+    hands: dict[str, list[int]]
+    deck: list[int]
+    dice: Dice
+    faces: tuple[str, ...]
+    log: list[dict[str, Any]] = field(default_factory=list)
+    keep_log: bool = True
+    turn: int = 0
+
+    def note(self, **entry: Any) -> None:
+        if self.keep_log:
+            self.log.append({"turn": self.turn, **entry})
+
+    def at(self, h: H.Hex) -> Unit | None:
+        return next((u for u in self.units if u.alive and u.at == h and u.leader_of is None),
+                    None)
+
+    def leader_with(self, unit: Unit) -> Unit | None:
+        return next((u for u in self.units if u.alive and u.leader_of == unit.id), None)
+
+    def enemies(self, unit: Unit) -> list[Unit]:
+        return [u for u in self.units if u.alive and u.side != unit.side
+                and u.leader_of is None]
+
+    def standing(self) -> list[str]:
+        return [s for s in self.sides if any(u.alive and u.side == s for u in self.units)]
+
+    def hex_size(self, h: H.Hex) -> int:
+        occupant = self.at(h)
+        terrain = T.TERRAIN_SIZE.get(self.terrain.get(h, "open"), 0)
+        return max(terrain, occupant.stats.size if occupant else 0)
+
+
+def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Battle:
+    units = []
+    for side, roster in battle_input["sides"].items():
+        for u in roster:
+            units.append(Unit(id=int(u["id"]), side=str(side), name=str(u["name"]),
+                              key=u["key"], models=int(u["models"]),
+                              models_start=int(u["models"]), damage=int(u.get("damage", 0)),
+                              damage_start=int(u.get("damage", 0)), rank=int(u.get("rank", 0)),
+                              at=to_axial(*u["at"]), leader_of=u.get("leader_of")))
+    terrain = {to_axial(int(c), int(r)): kind for c, r, kind in battle_input["terrain"]}
+    options = dict(battle_input.get("options") or {})
+    deck = list(battle_input["deck"])
+    hands = {}
+    for side in battle_input["sides"]:
+        hands[str(side)], deck = deck[:T.HAND_SIZE], deck[T.HAND_SIZE:]
+    return Battle(sides=[str(s) for s in battle_input["sides"]],
+                  defender=battle_input.get("defender"), units=units, terrain=terrain,
+                  options=options, hands=hands, deck=deck, dice=dice,
+                  faces=R.faces_of(options), keep_log=keep_log)
+
+
+def _nearest(b: Battle, unit: Unit) -> Unit | None:
+    enemies = b.enemies(unit)
+    return min(enemies, key=lambda e: (H.distance(unit.at, e.at), e.id)) if enemies else None
+
+
+def _can_see(b: Battle, unit: Unit, target: Unit) -> bool:
+    between = H.line(unit.at, target.at)[1:-1]
+    sizes = [b.hex_size(h) for h in between]
+    adjacent = [b.hex_size(h) for h in between if H.distance(h, unit.at) == 1
+                or H.distance(h, target.at) == 1]
+    return R.line_of_sight(firer_size=unit.stats.size, target_size=target.stats.size,
+                           blocking=[s for s in sizes if s > 0],
+                           firer_is_god_machine=unit.stats.unit_class == "god_machine",
+                           target_is_god_machine=target.stats.unit_class == "god_machine",
+                           adjacent_blocking=adjacent)
+
+
+def _move(b: Battle, unit: Unit, goal: Unit) -> int:
+    """Step hex by hex toward `goal`, never through or onto an occupied hex, stopping in
+    range and sight (or adjacent); returns hexes moved."""
+    moved = 0
+    leader = b.leader_with(unit)
+    while moved < unit.stats.move:
+        d = H.distance(unit.at, goal.at)
+        if d <= 1 or (d <= unit.stats.range and _can_see(b, unit, goal)):
+            break
+        options = [h for h in H.neighbours(unit.at) if on_board(h) and b.at(h) is None
+                   and H.distance(h, goal.at) < d]
+        if not options:
+            break
+        unit.at = min(options, key=lambda h: (H.distance(h, goal.at), to_offset(h)))
+        if leader is not None:
+            leader.at = unit.at  # "a single Leader moves as the unit"
+        moved += 1
+    return moved
+
+
+def _retreat(b: Battle, source: Unit, target: Unit, steps: int) -> list[str]:
+    """"For each retreat symbol rolled on the battle dice, a unit must move one hex
+    directly away from the unit that caused it to Retreat." Blocked: R-BD-5."""
+    notes = []
+    leader = b.leader_with(target)
+    for _ in range(steps):
+        if not target.alive:
+            break
+        nxt = H.away(source.at, target.at)
+        if not on_board(nxt):
+            target.off_board = True
+            if leader is not None:
+                leader.off_board = True
+            notes.append("leaves the field")
+            break
+        if b.at(nxt) is not None:
+            if b.options.get("battledice_blocked_retreat", "hit") == "hit":
+                _damage(b, target, 1)
+                notes.append("cannot retreat and takes a hit")
+            else:
+                notes.append("cannot retreat and holds")
+            continue
+        target.at = nxt
+        if leader is not None:
+            leader.at = nxt
+        notes.append(f"retreats to {to_offset(nxt)}")
+    return notes
+
+
+def _damage(b: Battle, target: Unit, hits: int) -> dict[str, Any]:
+    result = R.apply_hits(models=target.models, size=target.stats.size,
+                          damage=target.damage, hits=hits,
+                          unit_class=target.stats.unit_class)
+    target.models, target.damage = result["models"], result["damage"]
+    if target.destroyed:
+        leader = b.leader_with(target)
+        if leader is not None:
+            leader.leader_of = None  # the Leader stays on the hex, on its own (R-BD-9)
+    return result
+
+
+def _battle(b: Battle, unit: Unit, target: Unit) -> None:
+    d = H.distance(unit.at, target.at)
+    close = d == 1
+    n = R.battle_dice(dice=unit.stats.dice, rank=unit.rank, close_assault=close,
+                      distance=d, range_=unit.stats.range,
+                      target_in_cover=b.terrain.get(target.at) in T.COVER_TERRAIN)
+    symbols = R.roll_symbols(b.dice, n, b.faces)
+    read = R.hits_from(symbols, attacker_class=unit.stats.unit_class,
+                       attacker_type=unit.stats.unit_type,
+                       target=R.Target(target.stats.unit_class, target.stats.unit_type,
+                                       models=target.models, size=target.stats.size,
+                                       damage=target.damage,
+                                       leader_attached=b.leader_with(target) is not None),
+                       attacker_has_leader=b.leader_with(unit) is not None)
+    hits = read["hits"]
+    shields: dict[str, Any] = {}
+    if hits and target.stats.unit_class == "god_machine":
+        shields = R.void_shields(b.dice, capacity=target.stats.size, damage=target.damage,
+                                 hits=hits, faces=b.faces)
+        hits = shields["hits"]
+    if read["leader_lost"]:
+        leader = b.leader_with(target)
+        if leader is not None:
+            leader.models = 0
+    damage = _damage(b, target, hits) if hits else {}
+    moves = _retreat(b, unit, target, read["retreats"]) if target.alive else []
+    b.note(side=unit.side, unit=unit.id, action="close_assault" if close else "fire",
+           target=target.id, symbols=symbols, shields=shields.get("symbols", []),
+           hits=hits, retreats=read["retreats"], leader_lost=read["leader_lost"],
+           destroyed=damage.get("destroyed", False),
+           text=f"{unit.name} {'close-assaults' if close else 'fires at'} {target.name}: "
+                f"{', '.join(symbols)}" + (f"; void shields {', '.join(shields['symbols'])}"
+                                           if shields.get("symbols") else "")
+                + f" -> {hits} hit(s)" + (", destroyed" if damage.get("destroyed") else "")
+                + (f"; {target.name} " + ", ".join(moves) if moves else ""))
+
+
+def _side_turn(b: Battle, side: str) -> None:
+    count, b.hands[side], b.deck = R.hand_after_play(b.hands[side], b.deck)
+    mine = [u for u in b.units if u.side == side and u.alive and u.leader_of is None]
+    ordered = sorted(mine, key=lambda u: (min((H.distance(u.at, e.at) for e in b.enemies(u)),
+                                              default=99), u.id))[:count]
+    b.note(side=side, action="order", card=count, ordered=[u.id for u in ordered],
+           text=f"Side {side} plays an order card for {count} unit(s): "
+                + ", ".join(u.name for u in ordered))
+    for unit in ordered:  # MOVE, one at a time
+        goal = _nearest(b, unit)
+        if goal is None:
+            return
+        if any(H.distance(unit.at, e.at) == 1 for e in b.enemies(unit)):
+            continue  # engaged: stays to close-assault
+        moved = _move(b, unit, goal)
+        if moved:
+            b.note(side=side, unit=unit.id, action="move", to=list(to_offset(unit.at)),
+                   hexes=moved, text=f"{unit.name} moves {moved} hex(es) to "
+                   f"{to_offset(unit.at)}")
+    for unit in ordered:  # BATTLE, one at a time
+        if not unit.alive:
+            continue
+        adjacent = [e for e in b.enemies(unit) if H.distance(unit.at, e.at) == 1]
+        if R.must_close_assault(len(adjacent)):
+            target = min(adjacent, key=lambda e: (e.stats.size * 10 - e.models, e.id))
+        else:
+            visible = [e for e in b.enemies(unit) if H.distance(unit.at, e.at)
+                       <= unit.stats.range and _can_see(b, unit, e)]
+            if not visible:
+                continue
+            target = min(visible, key=lambda e: (H.distance(unit.at, e.at), e.id))
+        _battle(b, unit, target)
+        if len(b.standing()) < 2:
+            return
+
+
+def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
+    b = build(battle_input, dice, keep_log)
+    max_turns = int(b.options.get("battledice_max_turns", T.OPTIONS["battledice_max_turns"]))
+    order = ([b.defender] if b.defender in b.sides else []) + [s for s in b.sides
+                                                               if s != b.defender]
+    end = "turn_limit"
+    while b.turn < max_turns and end == "turn_limit":
+        b.turn += 1
+        for side in order:
+            if len(b.standing()) < 2:
+                end = "one_side_left"
+                break
+            if side in b.standing():
+                _side_turn(b, side)
+        if len(b.standing()) < 2:
+            end = "one_side_left"
+    standing = b.standing()
+    if len(standing) == 1:
+        winner: str | None = standing[0]
+    elif not standing:
+        winner = None
+    elif b.defender in standing:
+        winner = b.defender  # R-BD-6: at the turn limit the defender holds
+    else:
+        winner = standing[0]
+    b.options["winner"], b.options["end_reason"] = winner, end
+    return b
