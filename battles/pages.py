@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from battles import replay
 from battles.models import Battle
+from battles.rulesets.registry import find_ruleset
 from campaign.access import Membership
 from campaign.models import Player
 from campaign.pages.common import (
@@ -134,7 +135,17 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
     names = {pk: name for pk, (name, _) in players.items()}
     finished = battle.status == Battle.Status.FINISHED
     turns: OrderedDict[Any, list[dict[str, Any]]] = OrderedDict()
-    if finished:
+    own_replay = battle.ruleset_name != "unlimit3d8"
+    if finished and own_replay:
+        # Another ruleset's log: its own replay steps, in its own words (names, dice).
+        ruleset = find_ruleset(battle.ruleset_name)
+        for step in ruleset.replay(battle.input, battle.result or {}, battle.log or []):
+            rolls = step.get("rolls") or []
+            text = str(step.get("text", "")) + (
+                f" [dice: {', '.join(str(r) for r in rolls)}]" if rolls else "")
+            turns.setdefault(step.get("round") or 0, []).append(
+                {"round": step.get("round"), "event": "", "text": text})
+    elif finished:
         for entry in battle.log or []:
             if not isinstance(entry, dict):
                 continue
@@ -145,8 +156,9 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
            "winner_name": names.get(battle.winner_id, ""), "finished": finished,
            "turns": list(turns.items()), "show_error": member.is_umpire
            and not member.umpire_plays, "result": battle.result if finished else None,
-           "step": _replay_step(battle, players, request.GET.get("turn")) if finished
-           else None}
+           "ruleset_title": find_ruleset(battle.ruleset_name).title if own_replay else "",
+           "step": _replay_step(battle, players, request.GET.get("turn"))
+           if finished and not own_replay else None}
     if is_htmx(request):
         return render_campaign(request, member, "pages/_replay.html", ctx)
     return render_campaign(request, member, "pages/battle.html", ctx)

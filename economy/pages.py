@@ -76,7 +76,14 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     laboratories = list(Building.objects.filter(territory__owner=player, kind="laboratory",
                                                 hit_points__gt=0)
                         .select_related("territory").order_by("territory__name", "pk"))
+    from campaign import rulesets
+
+    ruleset_name = member.campaign.settings.ruleset
+    info = rulesets.get(ruleset_name)
+    catalogue = (info.catalogue(getattr(player, "faction", None) or None)
+                 if info is not None and ruleset_name != "unlimit3d8" else None)
     return render_campaign(request, member, "pages/economy.html", {
+        "catalogue": catalogue, "ruleset_title": info.title if info else ruleset_name,
         "territories": territories, "ledger": ledger,
         "vehicles": list(tables.VEHICLES.values()),
         "classes": list(tables.PILOT_CLASSES.values()),
@@ -150,6 +157,10 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
     elif kind in ("weapon", "equipment"):
         item[kind] = request.POST.get("weapon", "")
         item["templates"] = request.POST.getlist("templates")
+    elif kind == "unit":
+        item["key"] = request.POST.get("key", "")
+        if request.POST.get("name"):
+            item["name"] = request.POST.get("name", "")
     attempt(request, lambda: purchase(player=player,
                                       territory_id=optional_int(request.POST.get("territory")),
                                       item=item),

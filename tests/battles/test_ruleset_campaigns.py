@@ -89,6 +89,17 @@ def test_a_campaign_of_the_ruleset_plays_a_whole_turn(
     assert Event.objects.filter(campaign=w.campaign, kind="battle_result").count() == 1
     shown = api_a.get(f"/api/campaigns/{w.campaign.pk}/battles/{battle.pk}/").json()
     assert shown["ruleset"] == {"name": ruleset, "version": rules.version}
+    # The battle page reads the ruleset's own replay: names and dice, turn by turn.
+    from django.test import Client
+
+    page = Client()
+    page.force_login(alice)
+    html = page.get(f"/campaigns/{w.campaign.pk}/battles/{battle.pk}/").content.decode()
+    assert rules.title in html
+    first = next(step["text"] for step in outcome.log if step.get("text"))
+    from html import escape
+
+    assert escape(first) in html
 
 
 def test_a_damaged_unit_is_repaired_for_what_its_ruleset_prices(world, client_for, alice):
@@ -150,3 +161,17 @@ def test_a_tabletop_report_in_the_rulesets_words_is_recorded(
     assert squad.state["figures"] == 4
     assert tank.state["damage"] == ["immobilised"]
     assert Battle.objects.get(pk=battle.pk).winner_id == w.players["bob"].pk
+
+
+def test_the_economy_page_sells_the_rulesets_catalogue(world, client_for, alice):
+    from django.test import Client
+
+    w = _campaign(world, "battledice")
+    page = Client()
+    page.force_login(alice)
+    html = page.get(f"/campaigns/{w.campaign.pk}/economy/").content.decode()
+    assert "Light God Machine" in html and "Buy vehicle" not in html
+    r = page.post(f"/campaigns/{w.campaign.pk}/economy/buy/",
+                  {"kind": "unit", "key": "light_infantry", "territory": w.t["Alpha"].pk})
+    assert r.status_code == 302
+    assert Unit.objects.filter(player=w.players["alice"], model="light_infantry").count() == 1
