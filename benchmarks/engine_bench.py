@@ -4,6 +4,7 @@ count): typical 4-vs-4 battles per second on one core, and the time of a
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 from pathlib import Path
@@ -65,6 +66,30 @@ def main() -> None:
     odds = estimate_odds(typical_battle(), 1000, seed=42)
     elapsed = time.process_time() - start
     print(f"estimate_odds(n=1000)    : {elapsed:8.2f} s  -> {odds['win_probability']}")
+    rulesets_bench()
+
+
+def rulesets_bench() -> None:
+    """Every other registered ruleset: its sample battle (two sides of a few units), with
+    the log the campaign keeps, and a 1,000-simulation odds estimate."""
+    from battles.rulesets.registry import all_rulesets
+    from campaign.rules.dice import Dice
+
+    for ruleset in all_rulesets():
+        if ruleset.name == "unlimit3d8":
+            continue
+        n = 300
+        battles = [ruleset.sample_battle(seed) for seed in range(n)]
+        start = time.process_time()
+        rounds = 0
+        for b in battles:
+            rounds += ruleset.resolve(b, Dice(random.Random(b["seed"]))).rounds
+        elapsed = time.process_time() - start
+        print(f"{ruleset.name:12s} battles, full log: {n / elapsed:8.1f} battles/s "
+              f"({rounds / n:.1f} turns on average)")
+        start = time.process_time()
+        ruleset.odds(battles[0], simulations=1000, seed=42)
+        print(f"{ruleset.name:12s} odds(n=1000)   : {time.process_time() - start:8.2f} s")
 
 
 if __name__ == "__main__":

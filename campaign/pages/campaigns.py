@@ -49,6 +49,18 @@ class CampaignCreateForm(forms.Form):
                                      max_value=5000, initial=12)
     seed = forms.IntegerField(label="Seed", min_value=0, required=False,
                               help_text="Same seed, same map and dice. Leave empty for 1.")
+    ruleset = forms.ChoiceField(
+        label="Tactical ruleset", choices=(),
+        help_text="The game battles are fought with, and what players buy and field. It "
+                  "cannot change once the campaign starts.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from campaign import rulesets
+
+        offered = rulesets.all_rulesets()
+        self.fields["ruleset"].choices = [(r.name, r.title) for r in offered]
+        self.fields["ruleset"].initial = rulesets.DEFAULT
 
 
 @login_required
@@ -61,7 +73,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         outcome = attempt(request, lambda: campaign_create(
             umpire=request.user, name=data["name"], seed=seed,
             map_spec={"generator": data["generator"], "territories": data["territories"],
-                      "seed": seed}),
+                      "seed": seed}, options={"ruleset": data["ruleset"]}),
             success="Campaign created. Share the invitation link with your players.")
         if outcome.ok:
             return redirect("campaign-dashboard", outcome.value.pk)

@@ -72,3 +72,40 @@ def test_a_worker_resolves_and_records_a_toy_rulesets_battle(coinflip, celery_pr
     assert states[battle.winner_id] == ("ready", {"figures": 2, "wins": 1})
     assert states[loser][0] == "destroyed"
     assert Territory.objects.get(pk=land["Beta"].pk).owner_id == battle.winner_id
+
+
+@pytest.mark.parametrize(("ruleset", "key"), [("onepage", "rifle_squad"),
+                                              ("battledice", "medium_infantry")])
+def test_a_worker_plays_a_battle_of_each_light_ruleset(ruleset, key, celery_process):
+    import random
+
+    from battles.rulesets.registry import find_ruleset
+    from campaign.rules.dice import Dice
+
+    rules = find_ruleset(ruleset)
+    entry = next(e for e in rules.catalogue() if e.key == key)
+    users = {n: get_user_model().objects.create_user(username=n, password="x" * 12)
+             for n in ("uma", "alice", "bob")}
+    campaign = Campaign.objects.create(name=f"{ruleset} league", umpire=users["uma"],
+                                       status=Campaign.Status.RUNNING, turn=1, phase="move",
+                                       seed=9, options={"ruleset": ruleset})
+    PhaseChange.objects.create(campaign=campaign, turn=1, phase="move", opened_by="start")
+    players = {n: Player.objects.create(campaign=campaign, user=users[n])
+               for n in ("alice", "bob")}
+    beta = Territory.objects.create(campaign=campaign, name="Beta")
+    Territory.objects.filter(pk=beta.pk).update(owner=players["bob"], ever_owned=True)
+    for who in ("alice", "bob", "bob"):
+        Unit.objects.create(player=players[who], territory=beta, model=key, name=entry.name,
+                            profile=dict(entry.profile), state=rules.initial_state(key))
+
+    celery_process("worker")
+    clock.advance(campaign_id=campaign.pk, by="umpire")
+    battle = Battle.objects.get(campaign=campaign)
+    wait_for(lambda: Battle.objects.filter(pk=battle.pk, status="finished").exists(),
+             timeout=90, what=f"the worker to record the {ruleset} battle")
+    battle.refresh_from_db()
+    expected = rules.resolve(battle.input, Dice(random.Random(battle.input["seed"])))
+    assert battle.winner_id == expected.winner
+    assert battle.log == list(expected.log)
+    assert BattleRecord.objects.filter(battle=battle).count() == 1
+    assert Event.objects.filter(campaign=campaign, kind="battle_result").count() == 1
