@@ -29,6 +29,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest -m "not integration and not e2e" -q
 	@if [ -n "$$CI" ] || [ -n "$$INTEGRATION" ]; then \
@@ -57,6 +58,7 @@ test-e2e: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 casebook: $(STAMP)
 	$(PY) manage.py casebook tests/casebook

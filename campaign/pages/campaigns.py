@@ -50,7 +50,7 @@ class CampaignCreateForm(forms.Form):
     seed = forms.IntegerField(label="Seed", min_value=0, required=False,
                               help_text="Same seed, same map and dice. Leave empty for 1.")
     ruleset = forms.ChoiceField(
-        label="Tactical ruleset", choices=(),
+        label="Tactical ruleset", choices=(), required=False,
         help_text="The game battles are fought with, and what players buy and field. It "
                   "cannot change once the campaign starts.")
 
@@ -73,7 +73,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         outcome = attempt(request, lambda: campaign_create(
             umpire=request.user, name=data["name"], seed=seed,
             map_spec={"generator": data["generator"], "territories": data["territories"],
-                      "seed": seed}, options={"ruleset": data["ruleset"]}),
+                      "seed": seed}, options={"ruleset": data["ruleset"] or "unlimit3d8"}),
             success="Campaign created. Share the invitation link with your players.")
         if outcome.ok:
             return redirect("campaign-dashboard", outcome.value.pk)

@@ -24,7 +24,7 @@ def _plain(value: Any) -> Any:
 
 
 def _without_key(spec: Any) -> dict[str, Any]:
-    data = _plain(spec)
+    data: dict[str, Any] = _plain(spec)
     data.pop("key", None)
     return data
 
@@ -61,14 +61,14 @@ def rules_as_json(*, bandit_level8_row: str = "corrected",
             "bonus_xp_text": [t.BONUS_XP_TEXT[b] for b in spec.bonus_xp],
         }
     weapons = {}
-    for key, spec in t.WEAPONS.items():
-        data = _without_key(spec)
+    for key, weapon_spec in t.WEAPONS.items():
+        data = _without_key(weapon_spec)
         data["size"] = t.weapon_size(key)
         weapons[key] = data
     templates = {}
-    for key, spec in t.TEMPLATES.items():
-        data = _without_key(spec)
-        data["cost"] = spec.cost_text
+    for key, template_spec in t.TEMPLATES.items():
+        data = _without_key(template_spec)
+        data["cost"] = template_spec.cost_text
         templates[key] = data
     return {
         "buildings": {k: _without_key(b) for k, b in t.BUILDINGS.items()},

@@ -227,7 +227,8 @@ class BattleDice(RulesetBase):
         except KeyError:
             raise RulesetError(f"Battle dice has no probe {rule!r}.") from None
         try:
-            return fn(dice, **args)
+            answer: Json = fn(dice, **args)
+            return answer
         except (TypeError, KeyError) as exc:
             raise RulesetError(f"probe {rule}: {exc}") from exc
 
@@ -338,7 +339,7 @@ _PROBES: dict[str, Any] = {
     "stats": lambda dice, key: {k: getattr(T.stats(key), k) for k in
                                 ("models", "size", "move", "range", "dice")},
     "price": lambda dice, key: {"price": next(e.price for e in CATALOGUE if e.key == key)},
-    "veterancy": lambda dice, state, battles=1, options=None: RULESET.veterancy(
+    "veterancy": lambda dice, state, battles=1, options=None: _self().veterancy(
         state, [XpAward(unit=0, kind=SURVIVED, amount=battles)], options),
     "fight": lambda dice, input: _fight(dice, input),
 }
@@ -352,8 +353,12 @@ def _fight(dice: Dice, battle_input: Json) -> Json:
         for u in b.units}}
 
 
+def _self() -> BattleDice:
+    return RULESET
+
+
 def seeded_dice(battle_input: Json) -> Dice:
     return Dice(random.Random(int(battle_input.get("seed", 0))))
 
 
-RULESET = BattleDice()
+RULESET: BattleDice = BattleDice()

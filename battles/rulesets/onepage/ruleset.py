@@ -282,7 +282,8 @@ class OnePage(RulesetBase):
         except KeyError:
             raise RulesetError(f"The one-page rules have no probe {rule!r}.") from None
         try:
-            return fn(dice, **args)
+            answer: Json = fn(dice, **args)
+            return answer
         except (TypeError, KeyError) as exc:
             raise RulesetError(f"probe {rule}: {exc}") from exc
 
@@ -377,9 +378,9 @@ _PROBES: dict[str, Any] = {
     "coherency": lambda dice, gaps_cm: {"penalty": rules.Coherency(list(gaps_cm)).penalty()},
     "can_target": lambda dice, **kw: {"can_target": rules.can_target(**kw)},
     "price": lambda dice, key: {"price": _entry(key).price},
-    "veterancy": lambda dice, state, battles=1, options=None: RULESET.veterancy(
+    "veterancy": lambda dice, state, battles=1, options=None: _self().veterancy(
         state, [XpAward(unit=0, kind=SURVIVED, amount=battles)], options),
-    "repair": lambda dice, key, state: dict(zip(("cost", "state"), RULESET.repair(
+    "repair": lambda dice, key, state: dict(zip(("cost", "state"), _self().repair(
         _entry(key).profile, state), strict=True)),
     "training": lambda dice, level: {
         "activation": T.training(level).activation, "expertise": T.training(level).expertise,
@@ -387,8 +388,12 @@ _PROBES: dict[str, Any] = {
 }
 
 
+def _self() -> OnePage:
+    return RULESET
+
+
 def seeded_dice(battle_input: Json) -> Dice:
     return Dice(random.Random(int(battle_input.get("seed", 0))))
 
 
-RULESET = OnePage()
+RULESET: OnePage = OnePage()

@@ -407,9 +407,9 @@ class DefaultPolicy:
         spot = toward(unit.pos, foe.pos, jump)
         steps = max(1, math.ceil(distance(unit.pos, spot) / step - 1e-9))
         reach = state.options["contact_distance"]
-        crowd = [*[u for u in state.units.values() if u.active and u is not unit],
-                 *[b for b in state.buildings.values() if not b.destroyed]]
-        if any(distance(x.pos, spot) <= reach + 1e-9 for x in crowd):
+        crowd = [u.pos for u in state.units.values() if u.active and u is not unit] + [
+            b.pos for b in state.buildings.values() if not b.destroyed]
+        if any(distance(pos, spot) <= reach + 1e-9 for pos in crowd):
             return None
         if any(distance(u.pos, spot) <= steps for u in state.active_units(unit.side)
                if u is not unit):
@@ -536,16 +536,16 @@ class DefaultPolicy:
                     best_value, best_label, best = value, label, ("ram", target, None)
         if best is None:
             return best_value, None
-        how, target, weapon = best
+        how, target, chosen = best
         action: Action
         if how == "ram":
             action = Ram(unit.id, target.id)
         elif how == "ranged":
-            assert weapon is not None
-            action = RangedAttack(unit.id, weapon.key, target.id, _kind(target))
+            assert chosen is not None
+            action = RangedAttack(unit.id, chosen.key, target.id, _kind(target))
         else:
-            assert weapon is not None
-            action = CloseCombat(unit.id, weapon.key, target.id, _kind(target))
+            assert chosen is not None
+            action = CloseCombat(unit.id, chosen.key, target.id, _kind(target))
         return best_value, action
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
@@ -707,7 +707,7 @@ class _TargetInfo:
         self._cover: int | None = None
         self.defense = defense_of(target, close=False)
         self.close_defense = defense_of(target, close=True)
-        self.hp = target.hp_left + (0 if self.is_building else target.shield_hp)
+        self.hp = target.hp_left + (target.shield_hp if isinstance(target, UnitState) else 0)
         self._armor: dict[str | None, int] = {}
 
     @property

@@ -50,17 +50,17 @@ def play_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -
     if isinstance(action, Pass):
         state.record("pass", side=side)
         return
-    unit = state.units.get(action.unit)
-    if unit is None or unit.side != side or not unit.active or unit.cdt > 0:
+    actor = state.units.get(action.unit)
+    if actor is None or actor.side != side or not actor.active or actor.cdt > 0:
         raise IllegalActionError(f"{side} cannot act with unit {action.unit!r} now")
     if state.keep_log:
         state.record("action", side=side, **action.describe())
-    cdt = perform(state, unit, action)
-    if unit.active:
-        unit.cdt += cdt
-        if cdt >= 2 and unit.combustion:
-            unit.combustion = False
-            state.record("combustion_out", unit=unit.id)
+    cdt = perform(state, actor, action)
+    if actor.active:
+        actor.cdt += cdt
+        if cdt >= 2 and actor.combustion:
+            actor.combustion = False
+            state.record("combustion_out", unit=actor.id)
 
 
 def _turrets(state: BattleState, side: str, policy: Policy, view: BattleView) -> None:

@@ -51,7 +51,7 @@ def target_of(state: BattleState, target_id: Any, kind: str) -> Target:
 
 
 def in_contact(state: BattleState, a: Point, b: Point) -> bool:
-    return distance(a, b) <= state.options["contact_distance"] + 1e-9
+    return bool(distance(a, b) <= state.options["contact_distance"] + 1e-9)
 
 
 def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingState | None]:

@@ -19,7 +19,7 @@ class Action:
 
     def describe(self) -> dict[str, Any]:
         """JSON-native description for the log."""
-        data = _plain(self)
+        data: dict[str, Any] = _plain(self)
         data["action"] = self.name
         return data
 

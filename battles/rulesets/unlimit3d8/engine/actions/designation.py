@@ -52,7 +52,7 @@ def perform_designate(state: BattleState, unit: UnitState, action: Designate) ->
         strike_missile(state, pending)
     else:
         state.pending_missiles.append(pending)
-    return cdt
+    return int(cdt)
 
 
 def missiles_due(state: BattleState, side: str) -> None:

@@ -34,7 +34,8 @@ def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:
         raise IllegalActionError("warp target is off the battlefield")
     occupied = [u for u in state.units.values() if u.active and u is not unit]
     occupied_b = [b for b in state.buildings.values() if not b.destroyed]
-    if any(in_contact(state, x.pos, action.to) for x in [*occupied, *occupied_b]):
+    spots = [u.pos for u in occupied] + [b.pos for b in occupied_b]
+    if any(in_contact(state, pos, action.to) for pos in spots):
         raise IllegalActionError("a warp must aim where there is no building or unit")
     dist = distance(unit.pos, action.to)
     step = F.warp_increment_inches(drive.size)
