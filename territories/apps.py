@@ -28,3 +28,19 @@ class TerritoriesConfig(AppConfig):
         register_order_provider("legal_destinations", legal_destinations)
         register_start_hook(place_players, order=10)
         register_start_hook(explore_starts, order=EXPLORE_ORDER)
+
+        from django.db.models.signals import post_delete, post_save
+
+        from territories.models import Adjacency, Territory
+        from territories.services.graph import forget
+
+        def _map_changed(sender: type, instance: Territory | Adjacency, **kwargs: object) -> None:
+            if sender is Territory and kwargs.get("created") is False:
+                return  # an owner or a name changed, not the map
+            forget(instance.campaign_id)
+
+        for model in (Territory, Adjacency):
+            post_save.connect(_map_changed, sender=model, weak=False,
+                              dispatch_uid=f"graph-{model.__name__}-save")
+            post_delete.connect(_map_changed, sender=model, weak=False,
+                                dispatch_uid=f"graph-{model.__name__}-delete")

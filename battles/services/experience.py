@@ -22,10 +22,7 @@ from economy.services.battle_effects import save_experience
 SURVIVED = "survived"
 
 
-def battle_kind(bonus_key: str) -> str:
-    """The engine's event kind for a pilot-class bonus key
-    ("destroy_unit_once_per_battle" -> "destroy_unit")."""
-    return bonus_key.removesuffix("_once_per_battle")
+battle_kind = T.battle_kind
 
 
 def bonus_kinds(class_key: str) -> frozenset[str]:

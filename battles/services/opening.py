@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,14 +71,11 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     return exploration
 
 
-def _adjacency(campaign: Campaign) -> dict[int, set[int]]:
-    from territories.models import Adjacency
+def _adjacency(campaign: Campaign) -> Mapping[int, Iterable[int]]:
+    """{territory id: its neighbours}: the campaign's one shared map graph (read-only)."""
+    from territories.services.graph import campaign_graph
 
-    graph: dict[int, set[int]] = defaultdict(set)
-    for a, b in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
-        graph[a].add(b)
-        graph[b].add(a)
-    return graph
+    return campaign_graph(campaign).adj
 
 
 def _active_command_centers(campaign: Campaign) -> set[int]:
@@ -224,23 +221,15 @@ def _battle_order(campaign: Campaign, contests: list[Contest],
     return ordered
 
 
-def _distances(graph: dict[int, set[int]], start: int) -> dict[int, int]:
+def _distances(campaign: Campaign, start: int) -> dict[int, int]:
     """Hops from `start` to every territory reachable on the meta-map."""
-    dist = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for t in frontier:
-            for n in sorted(graph.get(t, ())):
-                if n not in dist:
-                    dist[n] = dist[t] + 1
-                    nxt.append(n)
-        frontier = nxt
-    return dist
+    from territories.services.graph import hops_from
+
+    return hops_from(campaign, start)
 
 
 def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
-              graph: dict[int, set[int]], reserved: Counter[int]
+              graph: Mapping[int, Iterable[int]], reserved: Counter[int]
               ) -> dict[str, list[dict[str, Any]]]:
     """R-BJ-11: each side's silo missiles, nearest silo first (then silo id): operating
     silos (standing, active, an active radar on their territory) of the player on the
@@ -249,7 +238,7 @@ def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
     again, so simultaneous battles cannot fire the same missile twice."""
     from economy.models import Building
 
-    dist = _distances(graph, territory.pk)
+    dist = _distances(campaign, territory.pk)
     radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
                                          active=True, hit_points__gt=0)
                  .values_list("territory_id", flat=True))
@@ -288,7 +277,7 @@ def ruleset_options(campaign: Campaign, ruleset: Any) -> dict[str, Any]:
 
 
 def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
-                   graph: dict[int, set[int]], reserved: Counter[int]) -> Battle:
+                   graph: Mapping[int, Iterable[int]], reserved: Counter[int]) -> Battle:
     from economy.models import Building, Stock
 
     territory = contest.territory

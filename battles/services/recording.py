@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -231,7 +232,7 @@ def _owned_territories(campaign: Campaign) -> dict[int, int | None]:
 
 
 def _retreat_to(unit: Any, participant: BattleParticipant | None, origins: dict[int, int],
-                graph: dict[int, set[int]], owned: dict[int, int | None],
+                graph: Mapping[int, Iterable[int]], owned: dict[int, int | None],
                 battlefield: int) -> int | None:
     """R-BJ-7: a retreat goes to an adjacent territory the unit's player controls: the one
     it came from if that qualifies (its move's origin, or a reinforcement's territory),

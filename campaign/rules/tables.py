@@ -350,6 +350,19 @@ BONUS_XP_TEXT: Final[dict[str, str]] = {
 }
 
 
+def battle_kind(bonus_key: str) -> str:
+    """The battle event kind of a pilot-class bonus key
+    ("destroy_unit_once_per_battle" -> "destroy_unit")."""
+    return bonus_key.removesuffix("_once_per_battle")
+
+
+def battle_bonus_kinds(class_key: str) -> tuple[str, ...]:
+    """The bonus-XP conditions of a class that a battle can earn, in the seed's order
+    (the others are discoveries: "..._discovery")."""
+    return tuple(battle_kind(k) for k in pilot_class(class_key).bonus_xp
+                 if not k.endswith("_discovery"))
+
+
 def pilot_class(key: str) -> PilotClassSpec:
     """The pilot class with this key ("bandit", "scientist", "soldier", "worker")."""
     try:
@@ -953,6 +966,8 @@ __all__ = [
     "UpgradeSpec",
     "VehicleSpec",
     "WeaponSpec",
+    "battle_bonus_kinds",
+    "battle_kind",
     "column_for_sum",
     "discovery_for_face",
     "level_for_xp",

@@ -24,6 +24,7 @@ import networkx as nx
 from campaign.dice import seeded_random
 from campaign.errors import InvalidInput
 from territories.models import Adjacency, Territory
+from territories.services.graph import forget
 
 MIN_TERRITORIES = 2
 MAX_TERRITORIES = 5000
@@ -403,6 +404,7 @@ def build_map(*, campaign: Any, spec: dict[str, Any]) -> list[Territory]:
          for i, j in shape.edges],
         batch_size=1000,
     )
+    forget(campaign.pk)  # the cached graph of a campaign whose id was reused
     return territories
 
 

@@ -27,9 +27,8 @@ import networkx as nx
 from django.db.models import F
 
 from campaign.models import Player
-from territories.models import Adjacency, Passage, Territory
-
-_CACHE_ATTR = "_movement_graph_cache"
+from territories.models import Passage, Territory
+from territories.services.graph import campaign_graph
 
 #: Who says where the stations stand: the economy (which owns buildings) registers a
 #: function (campaign id) -> ids of territories with a standing station, in its ready().
@@ -49,16 +48,8 @@ def station_territories(campaign_id: int) -> set[int]:
 
 
 def movement_graph(campaign: Any) -> nx.Graph:
-    """The meta-map as a graph of territory ids, cached on the campaign instance (one
-    request's lifetime; the map never changes once built)."""
-    cached = getattr(campaign, _CACHE_ATTR, None)
-    if cached is not None:
-        return cached
-    graph = nx.Graph()
-    graph.add_nodes_from(Territory.objects.filter(campaign=campaign).values_list("pk", flat=True))
-    graph.add_edges_from(Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"))
-    setattr(campaign, _CACHE_ATTR, graph)
-    return graph
+    """The meta-map as a graph of territory ids (`graph.campaign_graph`, shared)."""
+    return campaign_graph(campaign)
 
 
 def passable_territories(player: Player) -> set[int]:

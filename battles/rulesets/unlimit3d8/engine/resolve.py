@@ -49,14 +49,10 @@ from campaign.rules import tables as T
 
 MIN_DEPLOY_DISTANCE = 4.0
 
-# Bonus XP each class earns in battle (seed, the lists after each pilot-class table), at most
-# once per battle per kind (R-BAT-24).
+# Bonus XP each class earns in battle (seed, the lists after each pilot-class table, read
+# from the one table in campaign.rules.tables), at most once per battle per kind (R-BAT-24).
 CLASS_BONUS: dict[str, tuple[str, ...]] = {
-    "soldier": ("destroy_unit", "destroy_building"),
-    "bandit": ("steal_cargo", "destroy_unit"),
-    "worker": ("repair_other_unit",),
-    "scientist": ("piracy_success",),
-}
+    key: T.battle_bonus_kinds(key) for key in T.PILOT_CLASSES}
 
 
 def _tactic_control_bonus(battle: BattleInput) -> Any:
