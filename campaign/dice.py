@@ -13,6 +13,7 @@ faces are consumed in the order the services roll them.
 from __future__ import annotations
 
 import contextvars
+import hashlib
 import random
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -20,8 +21,8 @@ from typing import Any
 
 from campaign.rules.dice import Dice, DiceExhaustedError, ForcedDice, Roll
 
-__all__ = ["Dice", "DiceExhaustedError", "ForcedDice", "Roll", "campaign_dice", "forced_dice",
-           "seeded_random"]
+__all__ = ["Dice", "DiceExhaustedError", "ForcedDice", "Roll", "campaign_dice",
+           "derived_random", "derived_seed", "forced_dice", "seeded_random"]
 
 _forced: contextvars.ContextVar[ForcedDice | None] = contextvars.ContextVar(
     "campaign_forced_dice", default=None
@@ -31,6 +32,18 @@ _forced: contextvars.ContextVar[ForcedDice | None] = contextvars.ContextVar(
 def seeded_random(seed: int, purpose: str) -> random.Random:
     """A private generator for (seed, purpose); never the global one."""
     return random.Random(f"{seed}:{purpose}")
+
+
+def derived_seed(campaign_seed: int, *parts: object) -> int:
+    """A stable 63-bit seed for (campaign seed, purpose parts): the seed a battle or an
+    odds request stores, so it replays without the campaign."""
+    text = ":".join(str(p) for p in (campaign_seed, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") & ((1 << 63) - 1)
+
+
+def derived_random(campaign_seed: int, *parts: object) -> random.Random:
+    """A private generator for one purpose (never the global one)."""
+    return random.Random(derived_seed(campaign_seed, *parts))
 
 
 def campaign_dice(campaign: Any, purpose: str) -> Dice:

@@ -24,7 +24,7 @@ from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
 from battles.services.inputs import battlefield, building_input, unit_input
 from battles.services.opening import ruleset_options
-from battles.services.seeds import derived_seed
+from campaign.dice import derived_seed
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules import tables as T

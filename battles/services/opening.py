@@ -26,7 +26,7 @@ from typing import Any
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
-from battles.services.seeds import derived_random, derived_seed
+from campaign.dice import derived_random, derived_seed
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
 
