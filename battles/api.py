@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from battles.models import Battle, OddsRequest
 from battles.services import jobs, odds, tabletop
+from battles.services.report import battle_report
 from campaign.access import Membership, membership, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import InvalidInput, NotFound
@@ -45,6 +46,7 @@ def battle_detail(battle: Battle, member: Membership) -> dict[str, Any]:
         "attempts": battle.attempts,
         "quarantined": battle.quarantined,
         "started_at": battle.started_at, "finished_at": battle.finished_at,
+        "report": battle_report(battle) if finished else None,
     })
     if umpire:
         data["error"] = battle.error

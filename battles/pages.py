@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from battles import replay
 from battles.models import Battle
 from battles.rulesets.registry import find_ruleset
+from battles.services.report import battle_report as after_action_report
 from campaign.access import Membership
 from campaign.models import Player
 from campaign.pages.common import (
@@ -157,6 +158,7 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
            "turns": list(turns.items()), "show_error": member.is_umpire
            and not member.umpire_plays, "result": battle.result if finished else None,
            "ruleset_title": find_ruleset(battle.ruleset_name).title if own_replay else "",
+           "report": after_action_report(battle) if finished else None,
            "step": _replay_step(battle, players, request.GET.get("turn"))
            if finished and not own_replay else None}
     if is_htmx(request):

@@ -175,3 +175,33 @@ def test_the_economy_page_sells_the_rulesets_catalogue(world, client_for, alice)
                   {"kind": "unit", "key": "light_infantry", "territory": w.t["Alpha"].pk})
     assert r.status_code == 302
     assert Unit.objects.filter(player=w.players["alice"], model="light_infantry").count() == 1
+
+
+def test_a_finished_battle_has_a_report_in_names_a_player_knows(
+        world, client_for, alice, bob, django_capture_on_commit_callbacks):
+    """API.md "History, spectators, people": `report` with a narrative and named sides."""
+    w = _campaign(world, "onepage")
+    api_a, api_b = client_for(alice), client_for(bob)
+    mine = _buy(api_a, w, "Alpha", "rifle_squad")
+    _buy(api_b, w, "Beta", "militia_squad")
+    clock.advance(campaign_id=w.campaign.pk, by="umpire")
+    clock.advance(campaign_id=w.campaign.pk, by="umpire")
+    api_a.post(f"/api/campaigns/{w.campaign.pk}/orders/",
+               {"unit": mine.pk, "destination": w.t["Beta"].pk}, format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.advance(campaign_id=w.campaign.pk, by="umpire")
+    battle = Battle.objects.get(campaign=w.campaign)
+    report = api_b.get(f"/api/campaigns/{w.campaign.pk}/battles/{battle.pk}/").json()["report"]
+    assert report["territory"]["name"] == "Beta"
+    names = {s["username"]: s for s in report["sides"]}
+    assert set(names) == {"alice", "bob"}
+    assert names["alice"]["units"][0]["name"] == "Rifle squad"
+    assert names["alice"]["units"][0]["id"] == mine.pk  # ids kept for clients
+    assert "alice attacked Beta, defended by bob (its owner)" in report["narrative"]
+    winner = report["winner"]["username"]
+    assert f"{winner} won" in report["narrative"]
+    assert report["dice"]["dice"] > 0
+    queued = Battle.objects.create(campaign=w.campaign, turn=2, territory=w.t["Alpha"],
+                                   order=1, sides=[], input={}, seed=1)
+    unfinished = api_a.get(f"/api/campaigns/{w.campaign.pk}/battles/{queued.pk}/").json()
+    assert unfinished["report"] is None
