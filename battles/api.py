@@ -12,6 +12,7 @@ from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +20,7 @@ from rest_framework.views import APIView
 from battles.models import Battle, OddsRequest
 from battles.services import jobs, odds, tabletop
 from battles.services.report import battle_report
-from campaign.access import Membership, membership, require_player, require_umpire
+from campaign.access import Membership, membership, reader, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import InvalidInput, NotFound
 from campaign.throttling import ScopedThrottle
@@ -78,13 +79,16 @@ BattleSummaries = inline_serializer("BattleSummary", many=True, fields={
 
 
 class BattleListView(APIView):
+    permission_classes = [AllowAny]  # a public league's battles are anyone's to read
     @extend_schema(responses={200: BattleSummaries}, operation_id="battles_list",
                    summary="The campaign's battles",
                    description="Every battle of the campaign (or of `?turn=N`), in order "
                    "of play. Public to the campaign's members.")
     def get(self, request: Request, campaign_id: int) -> Response:
-        member = membership(request.user, campaign_id)
+        member = reader(request.user, campaign_id)
         qs = Battle.objects.filter(campaign=member.campaign).only(*LIST_FIELDS)
+        if member.spectator:  # a public league shows its finished battles
+            qs = qs.filter(status=Battle.Status.FINISHED)
         turn = request.query_params.get("turn")
         if turn is not None:
             if not turn.isdigit():
@@ -94,13 +98,17 @@ class BattleListView(APIView):
 
 
 class BattleDetailView(APIView):
+    permission_classes = [AllowAny]
     @extend_schema(responses={200: dict}, operation_id="battles_detail",
                    summary="One battle with its full log",
                    description="The log of rolls and actions (and the result) once the "
                    "battle is finished; the job error for the umpire.")
     def get(self, request: Request, campaign_id: int, battle_id: int) -> Response:
-        member = membership(request.user, campaign_id)
-        return Response(battle_detail(_battle(member, battle_id), member))
+        member = reader(request.user, campaign_id)
+        battle = _battle(member, battle_id)
+        if member.spectator and battle.status != Battle.Status.FINISHED:
+            raise NotFound("No such battle.")
+        return Response(battle_detail(battle, member))
 
 
 class BattleRetryView(APIView):

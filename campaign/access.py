@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
+from rest_framework.exceptions import NotAuthenticated
 
 from campaign.errors import Forbidden, NotFound
 from campaign.models import Campaign, Player
@@ -22,6 +23,9 @@ class Membership:
     campaign: Campaign
     player: Player | None
     is_umpire: bool
+    #: Someone outside a public campaign reading it (API.md, "History, spectators,
+    #: people"): the map, finished battles and their reports, nothing else.
+    spectator: bool = False
 
     @property
     def is_player(self) -> bool:
@@ -52,6 +56,24 @@ def campaigns_of(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
     return Campaign.objects.filter(Q(umpire=user) | Q(players__user=user)).distinct()
+
+
+def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Membership:
+    """Who may read a campaign: its members, or anyone (signed in or not) when the
+    campaign is public and past set-up (a spectator). NotFound otherwise, as for
+    `membership`."""
+    try:
+        return membership(user, campaign_id)
+    except NotFound:
+        pass
+    campaign = Campaign.objects.select_related("umpire").filter(
+        pk=int(campaign_id) if str(campaign_id).isdigit() else -1).first()
+    if campaign is None or campaign.status == Campaign.Status.SETUP \
+            or not campaign.settings.public:
+        if not user.is_authenticated:  # as on every other route: sign in first
+            raise NotAuthenticated()
+        raise NotFound("No such campaign.")
+    return Membership(campaign=campaign, player=None, is_umpire=False, spectator=True)
 
 
 def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,

@@ -87,6 +87,9 @@ OPTIONS: dict[str, Option] = {
         Option("webhook_url", "", "Optional URL that receives a JSON POST on phase "
                "changes and results (public http(s) addresses only).",
                validator=validate_webhook_url),
+        Option("public", False, "A public league: anyone, signed in or not, reads the map, "
+               "the finished battles and their reports (never orders, private journal "
+               "entries, deposits or credits)."),
         # --- map and exploration ---
         Option("deposits_public", False, "Players may see the deposits of territories "
                "they do not own.", ruling="R-MAP-7"),

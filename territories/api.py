@@ -7,11 +7,12 @@ from __future__ import annotations
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaign.access import membership, require_player
+from campaign.access import membership, reader, require_player
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from territories.models import Passage
@@ -55,9 +56,11 @@ class TerritoryOut(serializers.Serializer):
 
 
 class TerritoryListView(APIView):
+    permission_classes = [AllowAny]  # a public league's map is anyone's to read
+
     @extend_schema(responses={200: TerritoryOut(many=True)})
     def get(self, request: Request, campaign_id: int) -> Response:
-        member = membership(request.user, campaign_id)
+        member = reader(request.user, campaign_id)
         return Response(territories_for(member))
 
 

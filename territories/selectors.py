@@ -72,7 +72,8 @@ def territories_for(member: Membership, only: int | None = None) -> list[dict[st
     units = dict(unit_qs.values("territory_id").annotate(n=Count("pk"))
                  .values_list("territory_id", "n"))
 
-    deposits_public = bool(campaign.settings.deposits_public)
+    # A spectator of a public league never reads deposits (API.md).
+    deposits_public = bool(campaign.settings.deposits_public) and not member.spectator
     exploration_qs = Exploration.objects.filter(campaign=campaign)
     if not (sees_all or deposits_public):
         exploration_qs = exploration_qs.filter(territory__owner_id__in=visible_owner_ids)

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign import rulesets
-from campaign.access import campaigns_of, membership, require_player, require_umpire
+from campaign.access import campaigns_of, membership, reader, require_player, require_umpire
 from campaign.api import serializers as s
 from campaign.errors import (
     Conflict,
@@ -95,13 +95,23 @@ class CampaignListView(APIView):
 
 
 class CampaignDetailView(APIView):
+    permission_classes = [AllowAny]
+
     @extend_schema(responses={200: s.CampaignSerializer})
     def get(self, request: Request, campaign_id: int) -> Response:
-        membership(request.user, campaign_id)
+        member = reader(request.user, campaign_id)
         campaign = campaign_queryset().get(pk=campaign_id)
-        response = Response(s.CampaignSerializer(campaign).data)
+        data = s.CampaignSerializer(campaign).data
+        if member.spectator:  # a public league's reader: no member's business
+            data["settings"] = {k: v for k, v in data["settings"].items()
+                                if k not in SPECTATOR_HIDDEN_SETTINGS}
+        response = Response(data)
         response["ETag"] = campaign_etag(campaign)
         return response
+
+
+#: Settings a spectator of a public league does not read.
+SPECTATOR_HIDDEN_SETTINGS = frozenset({"webhook_url"})
 
 
 class CampaignSettingsView(APIView):
