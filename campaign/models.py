@@ -28,6 +28,8 @@ class Profile(models.Model):
                                 related_name="profile")
     time_zone = models.CharField(max_length=64, default="UTC")
     email_notifications = models.BooleanField(default=True)
+    #: The secret in the user's calendar feed address (`GET /api/users/me/`).
+    calendar_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

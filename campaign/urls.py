@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from campaign.api.profile import calendar_feed
+
 urlpatterns = [
     path("", include("campaign.pages.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
@@ -9,6 +11,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("campaign.api.urls")),
+    path("calendar/<str:token>.ics", calendar_feed, name="calendar-feed"),
 ]
 
 handler500 = "campaign.errors.server_error"

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -11,6 +14,7 @@ from rest_framework.views import APIView
 
 from campaign.api.views import validated
 from campaign.models import Profile
+from campaign.services.calendar import calendar_token, feed_for_token
 from campaign.services.profiles import known_time_zones, profile_of, profile_update
 
 
@@ -47,3 +51,23 @@ class ProfileView(APIView):
     def patch(self, request: Request) -> Response:
         data = validated(ProfileUpdateSerializer, request.data)
         return Response(_out(profile_update(user=request.user, **data)))
+
+
+class MeView(APIView):
+    @extend_schema(operation_id="users_me", responses={200: dict},
+                   description="The caller: username, email and the secret address of their "
+                   "deadlines calendar (iCalendar, no sign-in needed to read it).")
+    def get(self, request: Request) -> Response:
+        token = calendar_token(user=request.user)
+        url = request.build_absolute_uri(reverse("calendar-feed", args=[token]))
+        return Response({"username": request.user.get_username(),
+                         "email": getattr(request.user, "email", ""), "calendar_url": url})
+
+
+@require_GET
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """The feed a calendar program polls: its address is its only key (404 otherwise)."""
+    body = feed_for_token(token)
+    if body is None:
+        raise Http404("No such calendar.")
+    return HttpResponse(body, content_type="text/calendar; charset=utf-8")

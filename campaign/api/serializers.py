@@ -14,6 +14,7 @@ from campaign.models import Campaign, Player
 class UserCreateSerializer(serializers.Serializer):
     username = serializers.RegexField(r"^[\w.@+-]+$", max_length=150)
     password = serializers.CharField(write_only=True, max_length=128)
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
 
     def validate_username(self, value: str) -> str:
         if get_user_model().objects.filter(username__iexact=value).exists():

@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from campaign.api import views
-from campaign.api.profile import ProfileView
+from campaign.api.profile import MeView, ProfileView
 
 campaign_urls = [
     path("", views.CampaignDetailView.as_view(), name="api-campaign"),
@@ -19,6 +19,7 @@ campaign_urls = [
 
 urlpatterns = [
     path("users/", views.UserCreateView.as_view(), name="api-users"),
+    path("users/me/", MeView.as_view(), name="api-users-me"),
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
     path("profile/", ProfileView.as_view(), name="api-profile"),
     path("rules/", views.RulesView.as_view(), name="api-rules"),

@@ -54,8 +54,9 @@ class UserCreateView(APIView):
             raise Forbidden("Sign-up is closed on this site.", code="signup_closed")
         data = validated(s.UserCreateSerializer, request.data)
         user = get_user_model().objects.create_user(username=data["username"],
-                                                     password=data["password"])
-        return Response({"id": user.pk, "username": user.username},
+                                                     password=data["password"],
+                                                     email=data.get("email") or "")
+        return Response({"id": user.pk, "username": user.username, "email": user.email},
                         status=status.HTTP_201_CREATED)
 
 

@@ -141,6 +141,7 @@ TABLE: dict[tuple[str, str], Endpoint] = {
     ("api-docs", G): Endpoint(lambda w: "/api/docs/", None, ()),
     ("api-campaigns", G): Endpoint(lambda w: "/api/campaigns/", None, (AUTH,)),
     ("api-profile", G): Endpoint(lambda w: "/api/profile/", None, (AUTH,)),
+    ("api-users-me", G): Endpoint(lambda w: "/api/users/me/", None, (AUTH,)),
     ("api-profile", PA): Endpoint(lambda w: "/api/profile/",
                                   lambda w: {"time_zone": "Europe/Paris"}, (AUTH,)),
     ("api-campaigns", PO): Endpoint(

@@ -1,0 +1,61 @@
+"""Every deadline of a user's campaigns as an iCalendar feed (issue 17; API.md "History,
+spectators, people": `calendar_url`, secret, answers `text/calendar`).
+
+The feed's address holds a random token (`Profile.calendar_token`) instead of a login, so
+calendar programs can poll it; anyone holding the address reads the user's deadlines and
+nothing else. Written with the `icalendar` library (RFC 5545 folding, escaping and
+dates are its business, not ours).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from icalendar import Calendar, Event
+
+from campaign.access import campaigns_of
+from campaign.models import Campaign, Profile
+from campaign.services.profiles import profile_of
+
+
+def calendar_token(*, user: Any) -> str:
+    """The user's feed token, made on first use."""
+    profile = profile_of(user=user)
+    if profile.calendar_token:
+        return profile.calendar_token
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(pk=profile.pk)
+        if not profile.calendar_token:
+            profile.calendar_token = secrets.token_urlsafe(32)
+            profile.save(update_fields=["calendar_token"])
+    return profile.calendar_token
+
+
+def feed_for_token(token: str) -> bytes | None:
+    """The iCalendar text of the feed with this token (None: no such feed)."""
+    profile = (Profile.objects.filter(calendar_token=token).select_related("user").first()
+               if token else None)
+    if profile is None:
+        return None
+    cal = Calendar()
+    cal.add("prodid", "-//Unlimit3d campaign manager//deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", f"Campaign deadlines of {profile.user.get_username()}")
+    running = (campaigns_of(profile.user).filter(status=Campaign.Status.RUNNING,
+                                                 phase_deadline__isnull=False)
+               .order_by("phase_deadline", "pk"))
+    for campaign in running:
+        event = Event()
+        phase = campaign.get_phase_display() if campaign.phase else ""
+        event.add("uid", f"campaign-{campaign.pk}-turn-{campaign.turn}-{campaign.phase}"
+                         "@unlimit3d")
+        event.add("summary", f"{campaign.name}: {phase} phase of turn {campaign.turn} ends")
+        event.add("dtstart", campaign.phase_deadline)
+        event.add("dtend", campaign.phase_deadline)
+        event.add("dtstamp", campaign.phase_deadline)
+        event.add("description", "Submit your sealed orders and ready up before this "
+                                 "deadline.")
+        cal.add_component(event)
+    return cal.to_ical()
