@@ -298,3 +298,26 @@ class RequestKey(models.Model):
 
     def __str__(self) -> str:
         return f"request {self.key}"
+
+
+class Message(models.Model):
+    """A message between players (API.md "History, spectators, people"): to one player,
+    or to everyone (`recipient` empty). Random ids, so their count says nothing of the
+    private messages between others (R-SEC-1)."""
+
+    id = models.BigIntegerField(primary_key=True, default=new_order_public_id, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="messages")
+    sender = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="sent_messages")
+    recipient = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="received_messages")
+    text = models.TextField(max_length=2000)
+    turn = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=10, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["campaign", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"message {self.pk} in campaign {self.campaign_id}"

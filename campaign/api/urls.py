@@ -10,6 +10,7 @@ campaign_urls = [
     path("start/", views.StartView.as_view(), name="api-campaign-start"),
     path("advance/", views.AdvanceView.as_view(), name="api-campaign-advance"),
     path("ready/", views.ReadyView.as_view(), name="api-campaign-ready"),
+    path("messages/", views.MessagesView.as_view(), name="api-messages"),
     path("catalogue/", views.CatalogueView.as_view(), name="api-campaign-catalogue"),
     path("", include("territories.api_urls")),
     path("", include("economy.api_urls")),

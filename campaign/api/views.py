@@ -6,7 +6,7 @@ from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count, Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -25,7 +25,7 @@ from campaign.errors import (
 )
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
-from campaign.services import clock, outbox
+from campaign.services import clock, messages, outbox
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
 
@@ -56,7 +56,7 @@ class UserCreateView(APIView):
         user = get_user_model().objects.create_user(username=data["username"],
                                                      password=data["password"],
                                                      email=data.get("email") or "")
-        return Response({"id": user.pk, "username": user.username, "email": user.email},
+        return Response({"id": user.pk, "username": user.username},
                         status=status.HTTP_201_CREATED)
 
 
@@ -207,6 +207,30 @@ class AdvanceView(APIView):
         response = Response(body)
         response["ETag"] = campaign_etag(result.campaign)
         return response
+
+
+class MessageIn(serializers.Serializer):
+    to = serializers.IntegerField(allow_null=True, required=False,
+                                  help_text="a player id, or null for everyone")
+    text = serializers.CharField(max_length=2000)
+
+
+class MessagesView(APIView):
+    @extend_schema(responses={200: OBJECTS}, operation_id="messages_list",
+                   description="The messages the caller may read (the latest 200, oldest "
+                   "first): to everyone, from or to the caller.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        return Response(messages.latest(membership(request.user, campaign_id)))
+
+    @extend_schema(request=MessageIn, responses={201: dict}, operation_id="messages_create",
+                   description="Players: a message to one player or (to: null) to everyone.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        if not isinstance(request.data, dict):
+            raise InvalidInput("Send a JSON object.")
+        message = messages.send_message(member=member, to=request.data.get("to"),
+                                        text=request.data.get("text"))
+        return Response(messages.message_data(message), status=status.HTTP_201_CREATED)
 
 
 class ReadyView(APIView):

@@ -246,6 +246,9 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         lambda w: {"laboratory": w.id("factory_alice")},
         (*PLAYERS, PHASE("commercial", "activity")), ok="404",
         why="no artifact was found on alice's home"),
+    ("api-messages", G): Endpoint(lambda w: c(w) + "messages/", None, MEMBERS),
+    ("api-messages", PO): Endpoint(lambda w: c(w) + "messages/",
+                                   lambda w: {"to": None, "text": "Greetings."}, PLAYERS),
     ("api-units", G): Endpoint(lambda w: c(w) + "units/", None, PLAYERS),
     ("api-unit", PA): Endpoint(
         lambda w: c(w) + f"units/{w.id('unit_alice2')}/",
