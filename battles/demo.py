@@ -175,7 +175,7 @@ def play_demo_league(*, turns: int = 3, seed: int = 8, territories: int = 24) ->
         seed=seed,
     )
     for user in users:
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     report = DemoReport(campaign=campaign, turns=turns)
     rng = random.Random(seed)

@@ -35,6 +35,11 @@ class Profile(models.Model):
         return f"profile of {self.user}"
 
 
+def new_invite_code() -> str:
+    """An unguessable invitation code (a campaign's number alone admits nobody)."""
+    return secrets.token_urlsafe(12)
+
+
 class Campaign(models.Model):
     class Status(models.TextChoices):
         SETUP = "setup", "Set-up"
@@ -49,6 +54,8 @@ class Campaign(models.Model):
     phase = models.CharField(max_length=10, choices=Phase.choices, blank=True, default="")
     phase_started_at = models.DateTimeField(null=True, blank=True)
     phase_deadline = models.DateTimeField(null=True, blank=True)
+    invite_code = models.CharField(max_length=32, default=new_invite_code,
+                                   help_text="Players join with it (setting invite_only).")
     paused = models.BooleanField(default=False)
     paused_remaining = models.DurationField(null=True, blank=True)
     seed = models.BigIntegerField(default=0, help_text="Seeds every die of this campaign.")

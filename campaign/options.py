@@ -87,6 +87,9 @@ OPTIONS: dict[str, Option] = {
         Option("webhook_url", "", "Optional URL that receives a JSON POST on phase "
                "changes and results (public http(s) addresses only).",
                validator=validate_webhook_url),
+        Option("invite_only", True, "Players join only with the campaign's invite code (the "
+               "umpire's invitation link carries it); off, anyone signed in may take a "
+               "seat during set-up."),
         Option("public", False, "A public league: anyone, signed in or not, reads the map, "
                "the finished battles and their reports (never orders, private journal "
                "entries, deposits or credits)."),

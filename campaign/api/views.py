@@ -106,6 +106,8 @@ class CampaignDetailView(APIView):
         if member.spectator:  # a public league's reader: no member's business
             data["settings"] = {k: v for k, v in data["settings"].items()
                                 if k not in SPECTATOR_HIDDEN_SETTINGS}
+        if member.is_umpire:  # API.md: the umpire reads the invite code
+            data["invite_code"] = campaign.invite_code
         response = Response(data)
         response["ETag"] = campaign_etag(campaign)
         return response
@@ -135,7 +137,8 @@ class JoinView(APIView):
             # A campaign past set-up is nobody's business but its members' (a 409 here
             # would tell an outsider that a running campaign has this id).
             raise_not_found()
-        player = campaign_join(campaign_id=campaign.pk, user=request.user)
+        invite = request.data.get("invite") if isinstance(request.data, dict) else None
+        player = campaign_join(campaign_id=campaign.pk, user=request.user, invite=invite)
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -108,13 +109,16 @@ def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
         return redirect("campaign-dashboard", campaign.pk)
     if campaign.status != Campaign.Status.SETUP:
         raise Http404("No such campaign.")
+    invite = request.POST.get("invite") or request.GET.get("invite") or ""
     if request.method == "POST":
         outcome = attempt(request, lambda: campaign_join(campaign_id=campaign.pk,
-                                                         user=request.user),
+                                                         user=request.user, invite=invite),
                           success=f"You joined {campaign.name}.")
         if outcome.ok:
             return redirect("campaign-dashboard", campaign.pk)
-    return render(request, "pages/join.html", {"target": campaign})
+    return render(request, "pages/join.html", {
+        "target": campaign, "invite": invite,
+        "needs_code": bool(campaign.settings.invite_only)})
 
 
 #: Other apps add what needs attention on the dashboard (registered in their ready():
@@ -186,8 +190,10 @@ def dashboard(request: HttpRequest, member: Membership) -> HttpResponse:
     ctx = _status_context(member)
     if is_htmx(request):
         return render_campaign(request, member, "pages/_dashboard_status.html", ctx)
-    ctx["invite_url"] = request.build_absolute_uri(reverse("campaign-join",
-                                                           args=[member.campaign.pk]))
+    link = reverse("campaign-join", args=[member.campaign.pk])
+    if member.is_umpire and member.campaign.settings.invite_only:
+        link += "?" + urlencode({"invite": member.campaign.invite_code})
+    ctx["invite_url"] = request.build_absolute_uri(link) if member.is_umpire else ""
     return render_campaign(request, member, "pages/dashboard.html", ctx)
 
 

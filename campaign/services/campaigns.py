@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
-from campaign.errors import Conflict, InvalidInput
+from campaign.errors import Conflict, Forbidden, InvalidInput
 from campaign.models import Campaign, Player
 from campaign.options import clean_options
 from campaign.services.journal import record_event
@@ -53,13 +54,21 @@ def campaign_create(*, umpire: AbstractBaseUser, name: str, map_spec: dict[str, 
     return campaign
 
 
-def campaign_join(*, campaign_id: int, user: AbstractBaseUser) -> Player:
-    """Take a seat while the campaign is in set-up."""
+def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
+                  invite: object = None) -> Player:
+    """Take a seat while the campaign is in set-up; with the setting `invite_only` (the
+    default) only with the campaign's invite code (403 `invite_required` otherwise)."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         if campaign.status != Campaign.Status.SETUP:
             raise Conflict("Players can only join while the campaign is in set-up.",
                            code="not_in_setup")
+        if campaign.settings.invite_only and not (
+                isinstance(invite, str)
+                and secrets.compare_digest(invite.encode(), campaign.invite_code.encode())):
+            raise Forbidden("This campaign takes players by invitation: join with the "
+                            "invitation link (or invite code) the umpire sent you.",
+                            code="invite_required")
         if Player.objects.filter(campaign=campaign, user=user).exists():
             raise Conflict("You already play in this campaign.", code="already_joined")
         count = Player.objects.filter(campaign=campaign).count()

@@ -16,7 +16,7 @@ def started(uma, alice, bob, make_campaign):
 
     campaign = make_campaign(uma)
     for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     return campaign
 

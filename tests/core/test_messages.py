@@ -54,3 +54,22 @@ def test_the_umpire_who_does_not_play_cannot_post(league, client_for, uma):
     r = client_for(uma).post(f"/api/campaigns/{campaign.pk}/messages/",
                              {"to": None, "text": "hi"}, format="json")
     assert r.status_code == 403 and Message.objects.count() == 0
+
+
+def test_joining_takes_the_invite_code_and_only_the_umpire_reads_it(client_for, uma, alice,
+                                                                    bob, make_campaign):
+    """API.md: the umpire reads "invite_code"; with "invite_only" (the default) POST join
+    needs {"invite": code}, 403 otherwise; the setting off, anyone may take a seat."""
+    campaign = make_campaign(uma)
+    url = f"/api/campaigns/{campaign.pk}/"
+    code = client_for(uma).get(url).json()["invite_code"]
+    assert code == campaign.invite_code and len(code) >= 16
+    for bad in ({}, {"invite": "guess"}, {"invite": 12}):
+        r = client_for(alice).post(url + "join/", bad, format="json")
+        assert r.status_code == 403 and r.json()["code"] == "invite_required"
+    assert not Player.objects.filter(campaign=campaign).exists()
+    assert client_for(alice).post(url + "join/", {"invite": code},
+                                  format="json").status_code == 201
+    assert "invite_code" not in client_for(alice).get(url).json()
+    Campaign.objects.filter(pk=campaign.pk).update(options={"invite_only": False})
+    assert client_for(bob).post(url + "join/").status_code == 201

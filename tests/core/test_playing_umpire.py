@@ -21,7 +21,7 @@ def league(uma, alice, bob, make_campaign):
 
     campaign = make_campaign(uma)
     for user in (uma, alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     return campaign
@@ -67,7 +67,7 @@ def test_an_umpire_without_a_seat_reads_private_business(uma, alice, bob, make_c
 
     campaign = make_campaign(uma)
     for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     trade = _alice_and_bob_trade(campaign)

@@ -39,10 +39,12 @@ def test_a_light_ruleset_campaign_in_the_browser(browser, live_server, shoot, um
     assert campaign.settings.ruleset == ruleset
     cid = campaign.pk
 
+    umpire_invite = umpire.locator("code", has_text="/join/").first.inner_text()
+    assert "invite=" in umpire_invite
     pages: dict[str, Any] = {}
     for name in ("alice", "bob"):
         page = _login(browser, base, name)
-        page.goto(f"{base}/campaigns/{cid}/join/")
+        page.goto(umpire_invite)
         page.get_by_role("button", name="Take a seat").click()
         page.wait_for_url(f"{base}/campaigns/{cid}/")
         pages[name] = page

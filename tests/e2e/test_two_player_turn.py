@@ -60,10 +60,13 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     shoot(umpire, "01-setup-dashboard")
 
     # --- two players join by the invitation link
+    # the invitation link the umpire reads on the dashboard carries the invite code
+    umpire_invite = umpire.locator("code", has_text="/join/").first.inner_text()
+    assert "invite=" in umpire_invite
     players = {}
     for name in ("alice", "bob"):
         page = _login(browser, base, name)
-        page.goto(f"{base}/campaigns/{cid}/join/")
+        page.goto(umpire_invite)
         page.get_by_role("button", name="Take a seat").click()
         page.wait_for_url(f"{base}/campaigns/{cid}/")
         players[name] = page

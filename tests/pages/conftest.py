@@ -28,8 +28,8 @@ def setup_campaign(make_campaign, uma, alice, bob):
     from campaign.services.campaigns import campaign_join
 
     campaign = make_campaign(uma)
-    campaign_join(campaign_id=campaign.pk, user=alice)
-    campaign_join(campaign_id=campaign.pk, user=bob)
+    campaign_join(campaign_id=campaign.pk, user=alice, invite=campaign.invite_code)
+    campaign_join(campaign_id=campaign.pk, user=bob, invite=campaign.invite_code)
     return campaign
 
 
@@ -65,8 +65,8 @@ def played_campaign(make_campaign, uma, alice, bob, django_capture_on_commit_cal
     from territories.models import Territory
 
     campaign = make_campaign(uma, name="Duel", map_spec=DUEL_MAP)
-    a = campaign_join(campaign_id=campaign.pk, user=alice)
-    b = campaign_join(campaign_id=campaign.pk, user=bob)
+    a = campaign_join(campaign_id=campaign.pk, user=alice, invite=campaign.invite_code)
+    b = campaign_join(campaign_id=campaign.pk, user=bob, invite=campaign.invite_code)
     with django_capture_on_commit_callbacks(execute=True):
         campaign_start(campaign_id=campaign.pk)
     a.refresh_from_db()

@@ -41,9 +41,15 @@ def test_a_refused_map_is_shown_not_crashed(web_client, alice) -> None:
 def test_join_by_invitation_while_in_setup(web_client, make_campaign, uma, charlie) -> None:
     campaign = make_campaign(uma)
     client = web_client(charlie)
-    page = client.get(f"/campaigns/{campaign.pk}/join/")
+    page = client.get(f"/campaigns/{campaign.pk}/join/?invite={campaign.invite_code}")
     assert page.status_code == 200 and campaign.name.encode() in page.content
-    response = client.post(f"/campaigns/{campaign.pk}/join/")
+    assert campaign.invite_code.encode() in page.content  # the form carries the code
+    # The campaign's number alone admits nobody (issue 17): a 403 that seats no one.
+    refused = client.post(f"/campaigns/{campaign.pk}/join/")
+    assert not Player.objects.filter(campaign=campaign, user=charlie).exists()
+    assert b"invitation" in refused.content
+    response = client.post(f"/campaigns/{campaign.pk}/join/",
+                           {"invite": campaign.invite_code})
     assert response.status_code == 302
     assert Player.objects.filter(campaign=campaign, user=charlie).exists()
     lookup = client.post("/campaigns/join/", {"campaign": campaign.pk})

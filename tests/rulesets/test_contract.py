@@ -61,7 +61,7 @@ def test_the_ruleset_is_fixed_once_the_campaign_starts(client_for, uma, alice, b
     api = client_for(uma)
     assert api.patch(url, {"ruleset": "unlimit3d8"}, format="json").status_code == 200
     for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     options = Campaign.objects.get(pk=campaign.pk).options
     refused = api.patch(url, {"ruleset": "nonesuch"}, format="json")
@@ -86,7 +86,7 @@ def test_the_catalogue_is_for_players_cheapest_first_in_bounded_queries(
 
     campaign = make_campaign(uma)
     for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     url = f"/api/campaigns/{campaign.pk}/catalogue/"
     api = client_for(alice)

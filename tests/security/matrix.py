@@ -153,7 +153,7 @@ TABLE: dict[tuple[str, str], Endpoint] = {
     ("api-campaign-settings", PA): Endpoint(
         lambda w: c(w) + "settings/", lambda w: {"reminder_seconds": 3600}, UMPIRES),
     ("api-campaign-join", PO): Endpoint(
-        lambda w: c(w) + "join/", None,
+        lambda w: c(w) + "join/", lambda w: {"invite": w.campaign.invite_code},
         (AUTH,
          # anyone may find a campaign in set-up (to join it); a running one they are
          # not in does not exist for them

@@ -31,7 +31,7 @@ def seat(make_campaign, uma, alice, bob):
 
     campaign = make_campaign(uma)
     for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     return campaign.pk, Token.objects.get_or_create(user=alice)[0].key
 

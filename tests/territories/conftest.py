@@ -19,7 +19,7 @@ def started(make_campaign, uma, alice, bob) -> Callable[..., Any]:
              users: tuple = ()):
         campaign = make_campaign(uma, map_spec=map_spec, options=options, seed=seed)
         for user in (alice, bob, *users):
-            campaign_join(campaign_id=campaign.pk, user=user)
+            campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
         campaign_start(campaign_id=campaign.pk)
         campaign.refresh_from_db()
         return campaign

@@ -151,13 +151,13 @@ def test_node_link_import_accepts_plain_json(client_for, uma):
 def test_join_while_setup_then_refused_twice_or_after_start(client_for, make_campaign, uma,
                                                           alice, bob, charlie):
     campaign = make_campaign(uma)
-    res = client_for(alice).post(f"/api/campaigns/{campaign.pk}/join/")
+    res = client_for(alice).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
     assert res.status_code == 201 and res.json()["username"] == "alice"
-    again = client_for(alice).post(f"/api/campaigns/{campaign.pk}/join/")
+    again = client_for(alice).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
     assert again.status_code == 409 and again.json()["code"] == "already_joined"
-    assert client_for(bob).post(f"/api/campaigns/{campaign.pk}/join/").status_code == 201
+    assert client_for(bob).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json").status_code == 201
     assert client_for(uma).post(f"/api/campaigns/{campaign.pk}/start/").status_code == 200
-    late = client_for(charlie).post(f"/api/campaigns/{campaign.pk}/join/")
+    late = client_for(charlie).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
     # a started campaign is invisible to outsiders: 404, as for an id that does not exist
     # (tests/security/test_permission_matrix.py)
     assert late.status_code == 404 and late.json()["code"] == "not_found"
@@ -169,7 +169,7 @@ def test_join_while_setup_then_refused_twice_or_after_start(client_for, make_cam
 def joined(make_campaign, client_for, uma, users, **kwargs):
     campaign = make_campaign(uma, **kwargs)
     for user in users:
-        assert client_for(user).post(f"/api/campaigns/{campaign.pk}/join/").status_code == 201
+        assert client_for(user).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json").status_code == 201
     return campaign
 
 
@@ -238,7 +238,7 @@ def test_start_is_reproducible_from_the_seed(make_campaign, uma, alice, bob, cha
         campaign = make_campaign(uma, map_spec={"generator": "random", "territories": 60,
                                                 "seed": 9}, seed=9)
         for user in (alice, bob, charlie):
-            campaign_join(campaign_id=campaign.pk, user=user)
+            campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
         campaign_start(campaign_id=campaign.pk)
         names = Territory.objects.filter(campaign=campaign, owner__isnull=False)
         return sorted((t.owner.user.username, t.name, t.exploration.resource) for t in names)

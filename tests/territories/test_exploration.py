@@ -26,8 +26,8 @@ def world(make_campaign, uma, alice, bob):
     from campaign.services.setup import campaign_start
 
     campaign = make_campaign(uma, map_spec=EIGHT, seed=7)
-    campaign_join(campaign_id=campaign.pk, user=alice)
-    campaign_join(campaign_id=campaign.pk, user=bob)
+    campaign_join(campaign_id=campaign.pk, user=alice, invite=campaign.invite_code)
+    campaign_join(campaign_id=campaign.pk, user=bob, invite=campaign.invite_code)
     with forced_dice([1, 1, 1] * 2):  # plain water, no discovery, for both starts
         campaign_start(campaign_id=campaign.pk)
     campaign.refresh_from_db()
@@ -188,8 +188,8 @@ def test_deposits_public_option_shows_deposits_to_all(make_campaign, uma, alice,
     from campaign.services.setup import campaign_start
 
     campaign = make_campaign(uma, map_spec=EIGHT, options={"deposits_public": True})
-    campaign_join(campaign_id=campaign.pk, user=alice)
-    campaign_join(campaign_id=campaign.pk, user=bob)
+    campaign_join(campaign_id=campaign.pk, user=alice, invite=campaign.invite_code)
+    campaign_join(campaign_id=campaign.pk, user=bob, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     assert set(Event.objects.filter(kind="territory_explored")
                .values_list("visibility", flat=True)) == {"public"}
@@ -219,8 +219,8 @@ def test_starting_exploration_uses_the_campaign_dice(make_campaign, uma, alice, 
     from campaign.services.setup import campaign_start
 
     campaign = make_campaign(uma, map_spec=EIGHT)
-    campaign_join(campaign_id=campaign.pk, user=alice)
-    campaign_join(campaign_id=campaign.pk, user=bob)
+    campaign_join(campaign_id=campaign.pk, user=alice, invite=campaign.invite_code)
+    campaign_join(campaign_id=campaign.pk, user=bob, invite=campaign.invite_code)
     with forced_dice([8, 8, 8, 5, 2, 3, 2, 3]):
         campaign_start(campaign_id=campaign.pk)
     explorations = list(Exploration.objects.filter(campaign=campaign).order_by("pk"))

@@ -80,6 +80,6 @@ def test_a_map_holds_at_most_one_player_per_territory(make_campaign, uma, alice,
                                                       client_for):
     campaign = make_campaign(uma, map_spec={"nodes": ["A", "B"], "edges": [["A", "B"]]})
     for user in (alice, bob):
-        assert client_for(user).post(f"/api/campaigns/{campaign.pk}/join/").status_code == 201
-    res = client_for(charlie).post(f"/api/campaigns/{campaign.pk}/join/")
+        assert client_for(user).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json").status_code == 201
+    res = client_for(charlie).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
     assert res.status_code == 409 and res.json()["code"] == "campaign_full"

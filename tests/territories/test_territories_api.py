@@ -122,8 +122,8 @@ def test_big_map_listing_and_svg_in_bounded_queries(make_campaign, uma, alice, b
 
     campaign = make_campaign(uma, map_spec={"generator": "random", "territories": 500,
                                             "seed": 3})
-    campaign_join(campaign_id=campaign.pk, user=alice)
-    campaign_join(campaign_id=campaign.pk, user=bob)
+    campaign_join(campaign_id=campaign.pk, user=alice, invite=campaign.invite_code)
+    campaign_join(campaign_id=campaign.pk, user=bob, invite=campaign.invite_code)
     campaign_start(campaign_id=campaign.pk)
     client, umpire = client_for(alice), client_for(uma)
     with django_assert_max_num_queries(9):
