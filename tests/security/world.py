@@ -93,7 +93,8 @@ def build_world(*, config: str, phase: str) -> World:
                                options=options, seed=7)
     players = {}
     for name in ("alice", "bob", *(("uma",) if plays else ())):
-        players[name] = campaign_join(campaign_id=campaign.pk, user=u[name], invite=campaign.invite_code)
+        players[name] = campaign_join(campaign_id=campaign.pk, user=u[name],
+                                      invite=campaign.invite_code)
     world = World(campaign=campaign, config=config, phase=phase, players=players)
     ids = world.ids
     ids.update({f"player_{n}": p.pk for n, p in players.items()})

@@ -16,6 +16,12 @@ from territories.services.maps import export_map
 pytestmark = pytest.mark.django_db
 
 
+def join(campaign):
+    """The arguments of a join request with the campaign's invite code."""
+    return f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, "json"
+
+
+
 def create(client, map_spec, **extra):
     return client.post("/api/campaigns/", {"name": "League", "map": map_spec, **extra},
                        format="json")
@@ -151,13 +157,13 @@ def test_node_link_import_accepts_plain_json(client_for, uma):
 def test_join_while_setup_then_refused_twice_or_after_start(client_for, make_campaign, uma,
                                                           alice, bob, charlie):
     campaign = make_campaign(uma)
-    res = client_for(alice).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
+    res = client_for(alice).post(*join(campaign))
     assert res.status_code == 201 and res.json()["username"] == "alice"
-    again = client_for(alice).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
+    again = client_for(alice).post(*join(campaign))
     assert again.status_code == 409 and again.json()["code"] == "already_joined"
-    assert client_for(bob).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json").status_code == 201
+    assert client_for(bob).post(*join(campaign)).status_code == 201
     assert client_for(uma).post(f"/api/campaigns/{campaign.pk}/start/").status_code == 200
-    late = client_for(charlie).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
+    late = client_for(charlie).post(*join(campaign))
     # a started campaign is invisible to outsiders: 404, as for an id that does not exist
     # (tests/security/test_permission_matrix.py)
     assert late.status_code == 404 and late.json()["code"] == "not_found"
@@ -169,7 +175,7 @@ def test_join_while_setup_then_refused_twice_or_after_start(client_for, make_cam
 def joined(make_campaign, client_for, uma, users, **kwargs):
     campaign = make_campaign(uma, **kwargs)
     for user in users:
-        assert client_for(user).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json").status_code == 201
+        assert client_for(user).post(*join(campaign)).status_code == 201
     return campaign
 
 

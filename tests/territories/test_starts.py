@@ -14,6 +14,11 @@ from territories.services.maps import hex_map, random_map
 from territories.services.starts import _bfs, min_pairwise_distance, spread_starts
 
 
+def join(campaign):
+    """The arguments of a join request with the campaign's invite code."""
+    return f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, "json"
+
+
 def adjacency_of(graph: nx.Graph) -> list[list[int]]:
     nodes = sorted(graph.nodes)
     index = {n: i for i, n in enumerate(nodes)}
@@ -80,6 +85,6 @@ def test_a_map_holds_at_most_one_player_per_territory(make_campaign, uma, alice,
                                                       client_for):
     campaign = make_campaign(uma, map_spec={"nodes": ["A", "B"], "edges": [["A", "B"]]})
     for user in (alice, bob):
-        assert client_for(user).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json").status_code == 201
-    res = client_for(charlie).post(f"/api/campaigns/{campaign.pk}/join/", {"invite": campaign.invite_code}, format="json")
+        assert client_for(user).post(*join(campaign)).status_code == 201
+    res = client_for(charlie).post(*join(campaign))
     assert res.status_code == 409 and res.json()["code"] == "campaign_full"
