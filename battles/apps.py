@@ -16,11 +16,14 @@ class BattlesConfig(AppConfig):
         from battles.services import unlimit3d8_effects  # noqa: F401 (registers handlers)
         from battles.services.jobs import refuse_while_battles_unfinished
         from battles.services.opening import open_battles
+        from battles.services.verify import verify_battles
         from campaign.models import Phase
         from campaign.pages.campaigns import register_dashboard_alerts
         from campaign.pages.umpire import register_console_panel
         from campaign.services.clock import register_phase_hook
+        from campaign.services.commitments import register_verifier
 
+        register_verifier("battle", verify_battles)
         register_dashboard_alerts(battle_alerts, order=20)
         register_console_panel(troubled_battles)
         # After the core's reveal (order 10) has moved the units: open the battles.

@@ -21,8 +21,9 @@ from typing import Any
 
 from campaign.rules.dice import Dice, DiceExhaustedError, ForcedDice, Roll
 
-__all__ = ["Dice", "DiceExhaustedError", "ForcedDice", "Roll", "campaign_dice",
-           "derived_random", "derived_seed", "forced_dice", "seeded_random"]
+__all__ = ["Dice", "DiceExhaustedError", "ForcedDice", "Roll", "battle_seed", "campaign_dice",
+           "derived_random", "derived_seed", "dice_for", "forced_dice", "phase_secret",
+           "rolling", "rolling_phase", "seeded_random"]
 
 _forced: contextvars.ContextVar[ForcedDice | None] = contextvars.ContextVar(
     "campaign_forced_dice", default=None
@@ -34,7 +35,7 @@ def seeded_random(seed: int, purpose: str) -> random.Random:
     return random.Random(f"{seed}:{purpose}")
 
 
-def derived_seed(campaign_seed: int, *parts: object) -> int:
+def derived_seed(campaign_seed: int | str, *parts: object) -> int:
     """A stable 63-bit seed for (campaign seed, purpose parts): the seed a battle or an
     odds request stores, so it replays without the campaign."""
     text = ":".join(str(p) for p in (campaign_seed, *parts))
@@ -46,12 +47,63 @@ def derived_random(campaign_seed: int, *parts: object) -> random.Random:
     return random.Random(derived_seed(campaign_seed, *parts))
 
 
+#: (campaign id, turn, phase) whose dice are rolling now: the clock sets it around the
+#: hooks it runs (leaving a phase rolls that phase's dice; entering one, the new one's).
+_rolling: contextvars.ContextVar[tuple[int, int, str] | None] = contextvars.ContextVar(
+    "campaign_rolling_phase", default=None)
+
+
+@contextmanager
+def rolling(campaign: Any, turn: int, phase: str) -> Iterator[None]:
+    """Roll the dice of (turn, phase) inside this block."""
+    token = _rolling.set((campaign.pk, turn, phase))
+    try:
+        yield
+    finally:
+        _rolling.reset(token)
+
+
+def rolling_phase(campaign: Any) -> tuple[int, str]:
+    """The (turn, phase) whose dice roll now for this campaign."""
+    current = _rolling.get()
+    if current is not None and current[0] == campaign.pk:
+        return current[1], current[2]
+    return int(campaign.turn), str(campaign.phase or "setup")
+
+
+def phase_secret(campaign: Any) -> str | None:
+    """The secret seed of the phase rolling now (None for a campaign, or a phase, from
+    before seeds were committed: its dice come from the campaign seed)."""
+    from campaign.models import PhaseSeed
+
+    turn, phase = rolling_phase(campaign)
+    return (PhaseSeed.objects.filter(campaign_id=campaign.pk, turn=turn, phase=phase)
+            .values_list("secret", flat=True).first())
+
+
+def dice_for(secret: str | None, campaign_seed: int, purpose: str) -> Dice:
+    """The dice of one purpose: from the phase's secret seed, or (no secret) from the
+    campaign's seed as before commitments existed. Verification rebuilds them so."""
+    if secret:
+        return Dice(random.Random(f"{secret}:{purpose}"))
+    return Dice(seeded_random(int(campaign_seed), purpose))
+
+
 def campaign_dice(campaign: Any, purpose: str) -> Dice:
-    """Dice for one purpose of one campaign (the forced dice inside `forced_dice`)."""
+    """Dice for one purpose of one campaign, from the secret seed of the phase rolling
+    now (the forced dice inside `forced_dice`)."""
     forced = _forced.get()
     if forced is not None:
         return forced
-    return Dice(seeded_random(int(campaign.seed), purpose))
+    return dice_for(phase_secret(campaign), campaign.seed, purpose)
+
+
+def battle_seed(campaign: Any, turn: int, territory_name: str) -> int:
+    """The seed a battle is fought with: from the phase's secret seed (committed when the
+    tactical phase opened), else from the campaign's seed."""
+    secret = phase_secret(campaign)
+    return derived_seed(secret if secret else int(campaign.seed), "battle", turn,
+                        territory_name)
 
 
 @contextmanager

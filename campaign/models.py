@@ -328,3 +328,25 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"message {self.pk} in campaign {self.campaign_id}"
+
+
+class PhaseSeed(models.Model):
+    """The secret seed of one phase's dice and its public commitment (issue 18): the
+    SHA-256 of the seed is published when the phase opens; the seed itself once the
+    phase is over, so anyone can recompute every roll of it."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="seeds")
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=10)
+    secret = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["turn", "created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "turn", "phase"],
+                                               name="one_seed_per_phase")]
+
+    def __str__(self) -> str:
+        return f"dice of {self.campaign_id} turn {self.turn} {self.phase}"

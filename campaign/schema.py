@@ -62,6 +62,8 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
                 statuses.update(WRITES)
             if path.endswith("/advance/"):
                 statuses.update(ADVANCE)
+            if path.endswith("/verify/"):  # a phase not over (or never played)
+                statuses["409"] = WRITES["409"]
             for code, description in statuses.items():
                 operation["responses"].setdefault(code, {
                     "description": description,

@@ -207,6 +207,9 @@ CLOCK_SWEEP_SECONDS = envint("CLOCK_SWEEP_SECONDS", 30)
 # Redis restart) are sent again by the battle sweeper. Both are idempotent.
 OUTBOX_SWEEP_SECONDS = envint("OUTBOX_SWEEP_SECONDS", 10)
 BATTLE_LEASE_SECONDS = envint("BATTLE_LEASE_SECONDS", 120)
+# Where each phase's secret dice seed comes from (R-DICE-1): "random" (real leagues), or
+# "campaign_seed" (reproducible tests and demos: predictable by anyone who knows the seed).
+DICE_SECRETS = envstr("DICE_SECRETS", "random")
 
 # Further tactical rulesets installed beside the built-in ones, "name=module:attribute"
 # separated by commas (a ruleset package outside this repository; the tests' toy

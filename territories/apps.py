@@ -29,6 +29,11 @@ class TerritoriesConfig(AppConfig):
         register_start_hook(place_players, order=10)
         register_start_hook(explore_starts, order=EXPLORE_ORDER)
 
+        from campaign.services.commitments import register_verifier
+        from territories.services.verify import verify_explorations
+
+        register_verifier("exploration", verify_explorations)
+
         from django.db.models.signals import post_delete, post_save
 
         from territories.models import Adjacency, Territory

@@ -82,6 +82,8 @@ class Exploration(models.Model):
     player = models.ForeignKey("campaign.Player", null=True, on_delete=models.SET_NULL,
                                related_name="explorations")
     turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=10, blank=True, default="",
+                             help_text="The phase whose dice rolled it (verifiable dice).")
     active_die = models.PositiveSmallIntegerField()
     passive_die = models.PositiveSmallIntegerField()
     nemesis_die = models.PositiveSmallIntegerField()

@@ -15,6 +15,13 @@ PASSWORD = "correct-horse-battery-staple"
 
 
 @pytest.fixture(autouse=True)
+def _reproducible_dice(settings) -> None:
+    """The suite's campaigns roll reproducible dice (R-DICE-1, DICE_SECRETS =
+    "campaign_seed"); tests of verifiable dice switch to real secrets themselves."""
+    settings.DICE_SECRETS = "campaign_seed"
+
+
+@pytest.fixture(autouse=True)
 def _fresh_throttle_counts() -> None:
     """Throttle counts live in the cache (locmem in tests): each test starts with none."""
     from django.core.cache import cache

@@ -26,7 +26,7 @@ from typing import Any
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
-from campaign.dice import derived_random, derived_seed
+from campaign.dice import battle_seed, derived_random
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
 
@@ -297,7 +297,7 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
     if "missiles_spent" in ruleset.effects:
         extras["missiles"] = _missiles(campaign, territory, sorted(contest.forces), graph,
                                        reserved)
-    seed = derived_seed(campaign.seed, "battle", campaign.turn, territory.name)
+    seed = battle_seed(campaign, campaign.turn, territory.name)
     engine_input = ruleset.forces(battlefield(
         territory_id=territory.pk, defender=defender, sides=contest.forces,
         reinforcements=contest.reinforcements, buildings=buildings, seed=seed,

@@ -11,6 +11,8 @@ campaign_urls = [
     path("advance/", views.AdvanceView.as_view(), name="api-campaign-advance"),
     path("ready/", views.ReadyView.as_view(), name="api-campaign-ready"),
     path("messages/", views.MessagesView.as_view(), name="api-messages"),
+    path("dice/", views.DiceView.as_view(), name="api-dice"),
+    path("verify/", views.VerifyView.as_view(), name="api-verify"),
     path("catalogue/", views.CatalogueView.as_view(), name="api-campaign-catalogue"),
     path("", include("territories.api_urls")),
     path("", include("economy.api_urls")),

@@ -25,7 +25,7 @@ from campaign.errors import (
 )
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
-from campaign.services import clock, messages, outbox
+from campaign.services import clock, commitments, messages, outbox
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
 
@@ -234,6 +234,28 @@ class MessagesView(APIView):
         message = messages.send_message(member=member, to=request.data.get("to"),
                                         text=request.data.get("text"))
         return Response(messages.message_data(message), status=status.HTTP_201_CREATED)
+
+
+class DiceView(APIView):
+    @extend_schema(responses={200: OBJECTS}, operation_id="dice_list",
+                   description="Members: every phase's dice commitment (SHA-256 of its "
+                   "secret seed) and, once the phase is over, the seed itself.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        return Response(commitments.dice_rows(member.campaign))
+
+
+class VerifyView(APIView):
+    @extend_schema(parameters=[OpenApiParameter("turn", int, required=True),
+                               OpenApiParameter("phase", str, required=True)],
+                   responses={200: dict}, operation_id="dice_verify",
+                   description="Members: recompute every roll of a finished phase from its "
+                   "revealed seed (explorations, every battle): verified, rolls, mismatches.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        return Response(commitments.verify_phase(member.campaign,
+                                                 request.query_params.get("turn"),
+                                                 request.query_params.get("phase")))
 
 
 class ReadyView(APIView):

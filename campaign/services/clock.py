@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from campaign.dice import rolling
 from campaign.errors import Conflict, InvalidInput
 from campaign.models import PHASE_ORDER, Campaign, PhaseChange, Player
+from campaign.services.commitments import commit, reveal
 from campaign.services.journal import record_event
 
 log = logging.getLogger(__name__)
@@ -102,8 +104,10 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
                  data={"turn": turn, "phase": phase, "by": by,
                        "deadline": campaign.phase_deadline.isoformat()
                        if campaign.phase_deadline else None})
-    for hook in phase_hooks("enter", phase):
-        hook.run(campaign=campaign)
+    commit(campaign, turn, phase)  # the phase's dice: committed before any is rolled
+    with rolling(campaign, turn, phase):
+        for hook in phase_hooks("enter", phase):
+            hook.run(campaign=campaign)
     from campaign.services import notifications
 
     notifications.phase_opened(campaign=campaign)
@@ -134,13 +138,16 @@ def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = Non
             return AdvanceResult(campaign=campaign, changed=False)
         # A leave hook may refuse (Conflict): the battles app's, first, refuses to end the
         # tactical phase while a battle is unfinished; nothing is changed then.
-        for hook in phase_hooks("leave", campaign.phase):
-            hook.run(campaign=campaign)
+        with rolling(campaign, *current):
+            for hook in phase_hooks("leave", campaign.phase):
+                hook.run(campaign=campaign)
         turn, phase = next_phase(*current)
         changed = open_phase(campaign=campaign, turn=turn, phase=phase, by=by)
         if not changed:
             transaction.set_rollback(True)
             campaign.refresh_from_db()
+        else:
+            reveal(campaign, *current)  # its rolls are all made: anyone may check them
     return AdvanceResult(campaign=campaign, changed=changed)
 
 

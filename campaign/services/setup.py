@@ -16,9 +16,11 @@ from typing import Any
 
 from django.db import transaction
 
+from campaign.dice import rolling
 from campaign.errors import Conflict
 from campaign.models import Campaign, Player
 from campaign.services import clock
+from campaign.services.commitments import commit, reveal
 from campaign.services.journal import record_event
 
 StartHook = Callable[..., None]  # hook(campaign=, players=, context=)
@@ -50,12 +52,16 @@ def campaign_start(*, campaign_id: int) -> Campaign:
             raise Conflict(f"A campaign needs at least {MIN_PLAYERS} players to start; it has "
                            f"{len(players)}.", code="not_enough_players")
         context: dict[str, Any] = {}
-        for order, _name, hook in _start_hooks:
-            if order >= EXPLORE_ORDER and "journaled" not in context:
-                _journal_start(campaign, players, context)
-            hook(campaign=campaign, players=players, context=context)
+        turn = int(campaign.turn)
+        commit(campaign, turn, "setup")  # the start's dice (explorations), committed first
+        with rolling(campaign, turn, "setup"):
+            for order, _name, hook in _start_hooks:
+                if order >= EXPLORE_ORDER and "journaled" not in context:
+                    _journal_start(campaign, players, context)
+                hook(campaign=campaign, players=players, context=context)
         if "journaled" not in context:
             _journal_start(campaign, players, context)
+        reveal(campaign, turn, "setup")
         campaign.status = Campaign.Status.RUNNING
         campaign.save(update_fields=["status"])
         clock.open_phase(campaign=campaign, turn=1, phase="commercial", by="start")

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from campaign.dice import Dice, campaign_dice
+from campaign.dice import Dice, campaign_dice, rolling_phase
 from campaign.models import Event, Player
 from campaign.rules import (
     DISCOVERIES_BY_KEY,
@@ -56,7 +56,8 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
         resource = resource_for_score(roll.total)
         fields: dict[str, Any] = {
             "campaign": campaign, "territory": territory, "player": player,
-            "turn": campaign.turn, "active_die": roll.active, "passive_die": roll.passive,
+            "turn": campaign.turn, "phase": rolling_phase(campaign)[1],
+            "active_die": roll.active, "passive_die": roll.passive,
             "nemesis_die": roll.nemesis, "resource": resource.key,
             "units_per_shaft": MINE_YIELD[roll.active],
             "pure": roll.passive >= PURE_PASSIVE_MIN,

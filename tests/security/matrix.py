@@ -249,6 +249,11 @@ TABLE: dict[tuple[str, str], Endpoint] = {
     ("api-messages", G): Endpoint(lambda w: c(w) + "messages/", None, MEMBERS),
     ("api-messages", PO): Endpoint(lambda w: c(w) + "messages/",
                                    lambda w: {"to": None, "text": "Greetings."}, PLAYERS),
+    ("api-dice", G): Endpoint(lambda w: c(w) + "dice/", None, MEMBERS),
+    ("api-verify", G): Endpoint(lambda w: c(w) + "verify/?turn=0&phase=setup", None,
+                                (*MEMBERS, PHASE("commercial", "activity", "move",
+                                                 "tactical", "finished")),
+                                why="the start's dice are verifiable once it has started"),
     ("api-units", G): Endpoint(lambda w: c(w) + "units/", None, PLAYERS),
     ("api-unit", PA): Endpoint(
         lambda w: c(w) + f"units/{w.id('unit_alice2')}/",
