@@ -181,8 +181,13 @@ def maybe_url(name: str, cid: int) -> str:
 
 
 def _status_context(member: Membership) -> dict[str, Any]:
+    from campaign.models import PhaseSeed
+
     players = list(Player.objects.filter(campaign=member.campaign).select_related("user"))
-    return {"players": players, "alerts": _alerts(member)}
+    current = (PhaseSeed.objects.filter(campaign=member.campaign, turn=member.campaign.turn,
+                                        phase=member.campaign.phase)
+               .values_list("commitment", flat=True).first())
+    return {"players": players, "alerts": _alerts(member), "dice_commitment": current}
 
 
 @campaign_page
