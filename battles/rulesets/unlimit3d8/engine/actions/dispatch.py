@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from battles.rulesets.unlimit3d8.engine.actions import base as A
 from battles.rulesets.unlimit3d8.engine.actions.close_combat import perform_close_combat
 from battles.rulesets.unlimit3d8.engine.actions.designation import perform_designate
@@ -23,38 +26,32 @@ SHELTERED_ACTIONS = (A.Move, A.RangedAttack, A.Assault, A.Order, A.Designate, A.
                      A.Pass)
 
 
+def _pass(state: BattleState, unit: UnitState, action: A.Action) -> int:
+    return 0
+
+
+def _order(state: BattleState, unit: UnitState, action: A.Action) -> int:
+    assert isinstance(action, A.Order)
+    return perform_order(state, unit, action, perform)
+
+
+Performer = Callable[[BattleState, UnitState, Any], int]
+
+#: Every action type and the function that resolves it (one table, no isinstance chain).
+PERFORMERS: dict[type[A.Action], Performer] = {
+    A.Move: perform_move, A.RangedAttack: perform_ranged, A.Assault: perform_assault,
+    A.CloseCombat: perform_close_combat, A.Tackle: perform_tackle, A.Ram: perform_ram,
+    A.Order: _order, A.Repair: perform_repair, A.Warp: perform_warp,
+    A.Piracy: perform_piracy, A.Retreat: perform_retreat, A.Designate: perform_designate,
+    A.Lift: perform_lift, A.EnterBunker: perform_enter_bunker, A.Pass: _pass,
+}
+
+
 def perform(state: BattleState, unit: UnitState, action: A.Action) -> int:
     """Resolve `action` for `unit` and return the CDT it costs."""
     if unit.in_bunker is not None and not isinstance(action, SHELTERED_ACTIONS):
         raise IllegalActionError(f"unit {unit.id} is inside a bunker: {action.name} refused")
-    if isinstance(action, A.Move):
-        return perform_move(state, unit, action)
-    if isinstance(action, A.RangedAttack):
-        return perform_ranged(state, unit, action)
-    if isinstance(action, A.Assault):
-        return perform_assault(state, unit, action)
-    if isinstance(action, A.CloseCombat):
-        return perform_close_combat(state, unit, action)
-    if isinstance(action, A.Tackle):
-        return perform_tackle(state, unit, action)
-    if isinstance(action, A.Ram):
-        return perform_ram(state, unit, action)
-    if isinstance(action, A.Order):
-        return perform_order(state, unit, action, perform)
-    if isinstance(action, A.Repair):
-        return perform_repair(state, unit, action)
-    if isinstance(action, A.Warp):
-        return perform_warp(state, unit, action)
-    if isinstance(action, A.Piracy):
-        return perform_piracy(state, unit, action)
-    if isinstance(action, A.Retreat):
-        return perform_retreat(state, unit, action)
-    if isinstance(action, A.Designate):
-        return perform_designate(state, unit, action)
-    if isinstance(action, A.Lift):
-        return perform_lift(state, unit, action)
-    if isinstance(action, A.EnterBunker):
-        return perform_enter_bunker(state, unit, action)
-    if isinstance(action, A.Pass):
-        return 0
-    raise IllegalActionError(f"unknown action {action!r}")
+    performer = PERFORMERS.get(type(action))
+    if performer is None:
+        raise IllegalActionError(f"unknown action {action!r}")
+    return performer(state, unit, action)
