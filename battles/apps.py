@@ -24,6 +24,11 @@ class BattlesConfig(AppConfig):
         from campaign.services.commitments import register_verifier
 
         register_verifier("battle", verify_battles)
+
+        from battles.services.export import export_sections
+        from campaign.services.export import register_exporter
+
+        register_exporter("battles", export_sections)
         register_dashboard_alerts(battle_alerts, order=20)
         register_console_panel(troubled_battles)
         # After the core's reveal (order 10) has moved the units: open the battles.

@@ -7,6 +7,10 @@ class EconomyConfig(AppConfig):
     name = "economy"
 
     def ready(self) -> None:
+        from campaign.services.export import register_exporter
+        from economy.services.export import export_sections
+
+        register_exporter("economy", export_sections)
         from campaign.models import Phase
         from campaign.pages.campaigns import register_dashboard_alerts
         from campaign.services.clock import register_phase_hook

@@ -34,6 +34,11 @@ class TerritoriesConfig(AppConfig):
 
         register_verifier("exploration", verify_explorations)
 
+        from campaign.services.export import register_exporter
+        from territories.services.export import export_sections
+
+        register_exporter("territories", export_sections)
+
         from django.db.models.signals import post_delete, post_save
 
         from territories.models import Adjacency, Territory

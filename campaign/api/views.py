@@ -25,7 +25,7 @@ from campaign.errors import (
 )
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
-from campaign.services import clock, commitments, messages, outbox
+from campaign.services import clock, commitments, export, messages, outbox
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
 
@@ -256,6 +256,21 @@ class VerifyView(APIView):
         return Response(commitments.verify_phase(member.campaign,
                                                  request.query_params.get("turn"),
                                                  request.query_params.get("phase")))
+
+
+class ExportView(APIView):
+    @extend_schema(responses={200: dict}, operation_id="campaign_export",
+                   description="The umpire: the whole campaign as one versioned JSON document "
+                   "(format unlimit3d-campaign; schema in docs/export.schema.json). Sealed "
+                   "orders and the open phase's seed are never in it.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        if not member.sees_private:
+            raise Forbidden("An umpire who also plays exports the campaign only when the "
+                            "campaign lets them read players' private business (setting "
+                            "playing_umpire_sees_private).", code="export_private")
+        return Response(export.export_campaign(member.campaign))
 
 
 class ReadyView(APIView):

@@ -254,6 +254,10 @@ TABLE: dict[tuple[str, str], Endpoint] = {
                                 (*MEMBERS, PHASE("commercial", "activity", "move",
                                                  "tactical", "finished")),
                                 why="the start's dice are verifiable once it has started"),
+    ("api-export", G): Endpoint(lambda w: c(w) + "export/", None,
+                                (*UMPIRES, ROLE("plays", "403")),
+                                why="an umpire who plays exports only with "
+                                    "playing_umpire_sees_private (R-ORD-10)"),
     ("api-units", G): Endpoint(lambda w: c(w) + "units/", None, PLAYERS),
     ("api-unit", PA): Endpoint(
         lambda w: c(w) + f"units/{w.id('unit_alice2')}/",

@@ -1,0 +1,73 @@
+"""A whole campaign as one versioned JSON document (issue 18; API.md "Trust":
+`GET /api/campaigns/{id}/export/` for the umpire, `manage.py export_campaign`).
+
+The core writes its own tables (campaign, settings and ruleset, players, phases, the
+journal with each entry's visibility, orders once revealed, the dice: commitments, and
+seeds once revealed); every other app registers the sections of its tables
+(`register_exporter`): territories (map, explorations, passages), economy (holdings,
+ledger, trades...), battles (inputs, logs, records). The document's shape is published as
+a JSON Schema (docs/export.schema.json). Never in it: sealed orders, an open phase's
+seed, the invite code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db.models import Model, QuerySet
+from django.utils import timezone
+
+from campaign import rulesets
+from campaign.models import Campaign, Event, Order, PhaseChange, PhaseSeed, Player
+
+FORMAT = "unlimit3d-campaign"
+VERSION = 1
+
+Exporter = Callable[[Campaign], dict[str, list[dict[str, Any]]]]
+_exporters: dict[str, Exporter] = {}
+
+
+def register_exporter(app: str, exporter: Exporter) -> None:
+    """An app's sections of the document: {section name: rows}."""
+    _exporters[app] = exporter
+
+
+def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """Every concrete field of every row (foreign keys as ids), in id order."""
+    model: type[Model] = qs.model
+    names = [f.attname for f in model._meta.concrete_fields if f.name not in exclude]
+    return [dict(r) for r in qs.order_by("pk").values(*names)]
+
+
+def export_campaign(campaign: Campaign) -> dict[str, Any]:
+    info = rulesets.get(campaign.settings.ruleset)
+    document: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION, "exported_at": timezone.now(),
+        "campaign": {"id": campaign.pk, "name": campaign.name, "status": campaign.status,
+                     "turn": campaign.turn, "phase": campaign.phase, "seed": campaign.seed,
+                     "created_at": campaign.created_at, "umpire": campaign.umpire.username},
+        "settings": campaign.settings.as_dict(),
+        "ruleset": {"name": campaign.settings.ruleset,
+                    "version": info.version if info else None},
+        "catalogue": info.catalogue(None) if info else [],
+        "players": [{"id": p.pk, "username": p.user.get_username(), "color": p.color,
+                     "credits": p.credits, "research_points": p.research_points,
+                     "missed_turns": p.missed_turns}
+                    for p in Player.objects.filter(campaign=campaign).select_related("user")
+                    .order_by("pk")],
+        "phases": rows(PhaseChange.objects.filter(campaign=campaign)),
+        "journal": rows(Event.objects.filter(campaign=campaign)),
+        # Sealed orders are nobody's business until the reveal.
+        "orders": rows(Order.objects.filter(campaign=campaign)
+                       .exclude(status=Order.Status.OPEN)),
+        "dice": [{"turn": s.turn, "phase": s.phase, "commitment": s.commitment,
+                  "seed": s.secret if s.revealed_at else None}
+                 for s in PhaseSeed.objects.filter(campaign=campaign)],
+    }
+    for _app, exporter in sorted(_exporters.items()):
+        document.update(exporter(campaign))
+    # One JSON round trip: dates as ISO text, the same document whatever the caller.
+    return json.loads(json.dumps(document, cls=DjangoJSONEncoder))
