@@ -29,6 +29,14 @@ class BattlesConfig(AppConfig):
         from campaign.services.export import register_exporter
 
         register_exporter("battles", export_sections)
+
+        from battles.models import Battle, BattleParticipant, BattleRecord
+        from campaign.services.imports import Table, register_table
+
+        for order, section, model in ((60, "battles", Battle),
+                                      (61, "battle_participants", BattleParticipant),
+                                      (62, "battle_records", BattleRecord)):
+            register_table(Table(order, section, model))
         register_dashboard_alerts(battle_alerts, order=20)
         register_console_panel(troubled_battles)
         # After the core's reveal (order 10) has moved the units: open the battles.

@@ -11,6 +11,17 @@ class EconomyConfig(AppConfig):
         from economy.services.export import export_sections
 
         register_exporter("economy", export_sections)
+
+        from campaign.services.imports import Table, register_table
+        from economy import models as m
+
+        for table in (Table(20, "buildings", m.Building, deferred=("weapon",)),
+                      Table(21, "stock", m.Stock), Table(22, "operatives", m.Operative),
+                      Table(23, "units", m.Unit), Table(24, "weapons", m.Weapon),
+                      Table(25, "ledger", m.LedgerEntry), Table(26, "shipments", m.Shipment),
+                      Table(27, "trades", m.Trade), Table(28, "kits", m.BuildingKit),
+                      Table(29, "artifacts", m.Artifact)):
+            register_table(table)
         from campaign.models import Phase
         from campaign.pages.campaigns import register_dashboard_alerts
         from campaign.services.clock import register_phase_hook

@@ -39,6 +39,15 @@ class TerritoriesConfig(AppConfig):
 
         register_exporter("territories", export_sections)
 
+        from campaign.services.imports import Table, register_table
+        from territories.models import Adjacency, Exploration, Passage, Territory
+
+        for order, section, model in ((10, "territories", Territory),
+                                      (11, "adjacency", Adjacency),
+                                      (12, "explorations", Exploration),
+                                      (13, "passages", Passage)):
+            register_table(Table(order, section, model))
+
         from django.db.models.signals import post_delete, post_save
 
         from territories.models import Adjacency, Territory

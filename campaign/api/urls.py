@@ -29,5 +29,6 @@ urlpatterns = [
     path("rules/", views.RulesView.as_view(), name="api-rules"),
     path("rulesets/", views.RulesetListView.as_view(), name="api-rulesets"),
     path("campaigns/", views.CampaignListView.as_view(), name="api-campaigns"),
+    path("campaigns/import/", views.ImportView.as_view(), name="api-campaign-import"),
     path("campaigns/<int:campaign_id>/", include(campaign_urls)),
 ]

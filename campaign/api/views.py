@@ -25,7 +25,7 @@ from campaign.errors import (
 )
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
-from campaign.services import clock, commitments, export, messages, outbox
+from campaign.services import clock, commitments, export, imports, messages, outbox
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
 
@@ -256,6 +256,15 @@ class VerifyView(APIView):
         return Response(commitments.verify_phase(member.campaign,
                                                  request.query_params.get("turn"),
                                                  request.query_params.get("phase")))
+
+
+class ImportView(APIView):
+    @extend_schema(request=dict, responses={201: dict}, operation_id="campaign_import",
+                   description="Any user: a campaign export document -> a copy under new ids, "
+                   "whose umpire the caller becomes.")
+    def post(self, request: Request) -> Response:
+        campaign = imports.import_campaign(document=request.data, umpire=request.user)
+        return Response({"id": campaign.pk}, status=status.HTTP_201_CREATED)
 
 
 class ExportView(APIView):

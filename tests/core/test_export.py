@@ -70,3 +70,76 @@ def test_the_umpire_exports_the_whole_campaign_and_nothing_secret(league, client
 def test_only_the_umpire_exports(league, client_for, alice):
     r = client_for(alice).get(f"/api/campaigns/{league.pk}/export/")
     assert r.status_code == 403
+
+
+def _normal(doc: dict) -> dict:
+    """The document without its ids (and the open phase's fresh commitment, which a copy
+    draws anew): what must survive export -> import -> export unchanged."""
+    open_phases = {(d["turn"], d["phase"]) for d in doc["dice"] if d["seed"] is None}
+    doc = {**doc, "journal": [e for e in doc["journal"] if not (
+        e["kind"] == "dice_committed"
+        and (e["data"]["turn"], e["data"]["phase"]) in open_phases)]}
+    out = {}
+    for key, value in doc.items():
+        if key in ("exported_at",):
+            continue
+        if key == "campaign":
+            out[key] = {k: v for k, v in value.items() if k != "id"}
+        elif key == "dice":
+            out[key] = sorted(json.dumps({**d, "commitment": d["commitment"]
+                                          if d["seed"] else None}, sort_keys=True)
+                              for d in value)
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            out[key] = sorted(json.dumps({k: v for k, v in row.items()
+                                          if k not in ("id", "public_id")
+                                          and not k.endswith("_id")}, sort_keys=True)
+                              for row in value)
+        else:
+            out[key] = value
+    return out
+
+
+def test_export_import_export_is_identical_up_to_ids(league, client_for, uma, alice, bob,
+                                                     django_capture_on_commit_callbacks):
+    from battles.models import Battle
+    from economy.models import Operative, Weapon
+
+    target = Territory.objects.get(campaign=league, owner__user=bob)
+    for who in (alice, bob):
+        player = league.players.get(user=who)
+        pilot = Operative.objects.create(player=player, territory=target, klass="soldier",
+                                         name=f"{who.username}'s pilot")
+        unit = Unit.objects.create(player=player, territory=target, model="golem",
+                                   pilot=pilot, name=f"{who.username}'s golem")
+        Weapon.objects.create(player=player, weapon="machine_gun", unit=unit, slot=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.advance(campaign_id=league.pk, by="umpire")  # -> tactical: a battle
+    assert Battle.objects.get(campaign=league).status == "finished"
+    first = client_for(uma).get(f"/api/campaigns/{league.pk}/export/").json()
+
+    made = client_for(uma).post("/api/campaigns/import/", first, format="json")
+    assert made.status_code == 201, made.content
+    copy = made.json()["id"]
+    assert copy != league.pk
+    second = client_for(uma).get(f"/api/campaigns/{copy}/export/").json()
+    assert _normal(second) == _normal(first)
+    # The copy is a campaign of its own: its battle's rows point at its own units.
+    battle = Battle.objects.get(campaign_id=copy)
+    assert {p.unit.player.campaign_id for p in battle.participants.all()} == {copy}
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    (lambda d: d.update(format="other"), "invalid_import"),
+    (lambda d: d.update(version=99), "unsupported_version"),
+    (lambda d: d["units"].append({"id": 1, "player_id": 999999, "model": "golem"}),
+     "invalid_import"),
+])
+def test_a_bad_document_is_refused_and_creates_nothing(league, client_for, uma, change, code):
+    from campaign.models import Campaign
+
+    doc = client_for(uma).get(f"/api/campaigns/{league.pk}/export/").json()
+    change(doc)
+    before = Campaign.objects.count()
+    r = client_for(uma).post("/api/campaigns/import/", doc, format="json")
+    assert r.status_code == 400 and r.json()["code"] == code
+    assert Campaign.objects.count() == before
