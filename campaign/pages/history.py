@@ -27,10 +27,15 @@ def _summary(data: dict[str, Any]) -> str:
 
 @campaign_page
 def history(request: HttpRequest, member: Membership) -> HttpResponse:
+    from campaign.journal_labels import PHASE_WORDS, label, sentence
+    from campaign.models import Player
     from campaign.selectors import events_visible_to
 
     visible = events_visible_to(member)
-    kinds = sorted(set(visible.values_list("kind", flat=True)))
+    kinds = [(k, label(k)) for k in sorted(set(visible.values_list("kind", flat=True)),
+                                           key=label)]
+    names = {pk: name for pk, name in Player.objects.filter(campaign=member.campaign)
+             .values_list("pk", "user__username")}
     qs = visible
     turn = request.GET.get("turn", "")
     kind = request.GET.get("kind", "")
@@ -39,12 +44,16 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
     if kind:
         qs = qs.filter(kind=kind)
     events = list(qs.order_by("-id")[:PAGE_SIZE])
-    groups: dict[int, list[Any]] = {}
+    groups: dict[tuple[int, str], list[Any]] = {}
     for e in events:
-        e.summary = _summary(e.data)
-        e.label = e.kind.replace("_", " ")
-        groups.setdefault(e.turn, []).append(e)
-    ctx = {"groups": sorted(groups.items(), reverse=True), "kinds": kinds,
+        e.summary = sentence(e.kind, e.data or {}, names) or _summary(e.data)
+        e.label = label(e.kind)
+        e.phase_words = PHASE_WORDS.get(e.phase or "", e.phase)
+        groups.setdefault((e.turn, e.phase or ""), []).append(e)
+    headed = [{"turn": turn, "phase": PHASE_WORDS.get(phase, phase), "events": items,
+               "count": f"{len(items)} entr{'y' if len(items) == 1 else 'ies'}"}
+              for (turn, phase), items in groups.items()]
+    ctx = {"groups": headed, "kinds": kinds,
            "turns": range(member.campaign.turn, -1, -1), "turn": turn, "kind": kind,
            "truncated": len(events) == PAGE_SIZE}
     if is_htmx(request):

@@ -50,7 +50,12 @@ def test_history_shows_only_what_the_viewer_may_read(web_client, played_campaign
     assert not mark.search(web_client(bob).get(url).content)
     filtered = web_client(alice).get(f"/campaigns/{played_campaign.pk}/history/?kind="
                                      "phase_opened")
-    assert b"Purchase" not in filtered.content and b"Phase opened" in filtered.content
+    assert b'<span class="kind">Purchase</span>' not in filtered.content
+    assert b'<span class="kind">Phase opens</span>' in filtered.content
+    # Human words (issue 16): labels in the filter, sentences with names, counts that read.
+    assert b'<option value="phase_opened" selected>Phase opens</option>' in filtered.content
+    assert b"the commercial phase opens." in filtered.content
+    assert re.search(rb"\((\d+ entries|1 entry)\)", filtered.content)
 
 
 def test_orders_page_in_the_move_phase_lists_legal_destinations(
