@@ -34,8 +34,8 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
     visible = events_visible_to(member)
     kinds = [(k, label(k)) for k in sorted(set(visible.values_list("kind", flat=True)),
                                            key=label)]
-    names = {pk: name for pk, name in Player.objects.filter(campaign=member.campaign)
-             .values_list("pk", "user__username")}
+    names = dict(Player.objects.filter(campaign=member.campaign)
+                 .values_list("pk", "user__username"))
     qs = visible
     turn = request.GET.get("turn", "")
     kind = request.GET.get("kind", "")
