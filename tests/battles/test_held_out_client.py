@@ -1,0 +1,60 @@
+"""A held-out client plays a turn of a one-page campaign through the routes of API.md
+only (issue 12): create with the ruleset, join with the invite code, start, read the
+catalogue, buy units ({"kind": "unit", "key"}), seal an order, advance to the tactical
+phase, and read the battle (its ruleset, its report)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_client_plays_a_turn_of_a_onepage_campaign(client_for, uma, alice, bob,
+                                                     django_capture_on_commit_callbacks):
+    umpire, a, b = client_for(uma), client_for(alice), client_for(bob)
+    made = umpire.post("/api/campaigns/", {
+        "name": "Skirmish league", "map": {"generator": "hex", "territories": 2, "seed": 3},
+        "settings": {"ruleset": "onepage"}}, format="json")
+    assert made.status_code == 201, made.content
+    cid = made.json()["id"]
+    base = f"/api/campaigns/{cid}/"
+    detail = umpire.get(base).json()
+    assert detail["ruleset"] == {"name": "onepage", "version": "1"}
+    for client in (a, b):
+        joined = client.post(base + "join/", {"invite": detail["invite_code"]}, format="json")
+        assert joined.status_code == 201, joined.content
+    assert umpire.post(base + "start/").status_code == 200
+    started = umpire.patch(base + "settings/", {"ruleset": "battledice"}, format="json")
+    assert started.status_code == 409  # fixed once the campaign starts
+
+    def home(client):
+        return next(t for t in client.get(base + "territories/").json() if t["mine"])
+
+    mine, theirs = home(a), home(b)
+    catalogue = a.get(base + "catalogue/").json()
+    assert catalogue == sorted(catalogue, key=lambda e: e["price"])
+    squad = a.post(base + "purchases/", {"territory": mine["id"],
+                                         "item": {"kind": "unit", "key": "rifle_squad"}},
+                   format="json")
+    assert squad.status_code == 201, squad.content
+    guard = b.post(base + "purchases/", {"territory": theirs["id"],
+                                         "item": {"kind": "unit", "key": "militia_squad"}},
+                   format="json")
+    assert guard.status_code == 201
+    for phase in ("commercial", "activity"):
+        turn = umpire.get(base).json()["turn"]
+        assert umpire.post(base + "advance/", {"turn": turn, "phase": phase},
+                           format="json").status_code == 200
+    order = a.post(base + "orders/", {"unit": squad.json()["unit"],
+                                      "destination": theirs["id"]}, format="json")
+    assert order.status_code == 201, order.content
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = umpire.post(base + "advance/", {"turn": 1, "phase": "move"}, format="json")
+    assert moved.status_code == 200
+    (battle,) = a.get(base + "battles/").json()
+    shown = a.get(base + f"battles/{battle['id']}/").json()
+    assert shown["status"] == "finished"
+    assert shown["ruleset"] == {"name": "onepage", "version": "1"}
+    assert shown["report"]["narrative"].startswith("On turn 1, alice attacked")
+    assert shown["log"] and all("text" in step for step in shown["log"])
