@@ -9,13 +9,14 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
-from campaign.models import Player
+from campaign.models import Order, Player
 from campaign.options import OPTIONS
 from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
 from campaign.services import clock, outbox
@@ -37,7 +38,10 @@ def _options(member: Membership) -> list[dict[str, Any]]:
 @campaign_page
 def console(request: HttpRequest, member: Membership) -> HttpResponse:
     require_umpire_page(member)
-    players = list(Player.objects.filter(campaign=member.campaign).select_related("user"))
+    players = list(Player.objects.filter(campaign=member.campaign).select_related("user")
+                   .annotate(sealed=Count("orders", filter=Q(
+                       orders__turn=member.campaign.turn,
+                       orders__status=Order.Status.OPEN))))
     context: dict[str, Any] = {
         "players": players, "options": _options(member), "troubled": [],
         # One key per page load: a double-clicked correction form applies once.

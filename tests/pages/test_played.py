@@ -103,6 +103,28 @@ def test_other_players_do_not_see_a_sealed_order(web_client, running_campaign, a
         assert f"to {dest_name}".encode() not in page.content
 
 
+def test_the_umpire_sees_who_sealed_orders_never_where(web_client, running_campaign, alice,
+                                                       uma) -> None:
+    """Issue 17: the console counts each seat's sealed orders (the umpire who does not
+    play); the content stays sealed."""
+    from campaign.services.orders import order_submit
+    from economy.models import Unit
+    from territories.models import Territory
+    from territories.services.movement import legal_destinations
+
+    home = Territory.objects.get(campaign=running_campaign, owner__user=alice)
+    unit = Unit.objects.create(player=home.owner, territory=home, model="golem")
+    Campaign.objects.filter(pk=running_campaign.pk).update(phase="move")
+    seat = home.owner
+    seat.campaign = Campaign.objects.get(pk=running_campaign.pk)
+    dest = sorted(legal_destinations(seat, home.pk) - {home.pk})[0]
+    order_submit(player=seat, unit_id=unit.pk, destination_id=dest)
+    page = web_client(uma).get(f"/campaigns/{running_campaign.pk}/umpire/").content.decode()
+    row = page[page.index("alice", page.index('id="seats-h"')):]
+    assert '<td class="num">1</td>' in row[:600]
+    assert Territory.objects.get(pk=dest).name not in row[:600]
+
+
 def test_umpire_console_advances_and_sets_settings(web_client, running_campaign, uma,
                                                    alice) -> None:
     client = web_client(uma)
