@@ -42,6 +42,22 @@ def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any
     return [dict(r) for r in qs.order_by("pk").values(*names)]
 
 
+def _journal(campaign: Campaign) -> list[dict[str, Any]]:
+    """Every entry with its visibility and readers; entries that hold sealed orders are
+    left out until those orders are revealed (the move phase of this turn)."""
+    qs = Event.objects.filter(campaign=campaign)
+    if campaign.phase == "move":
+        qs = qs.exclude(sealed=True, turn=campaign.turn)
+    readers: dict[int, list[int]] = {}
+    for event_id, player_id in Event.viewers.through.objects.filter(
+            event__campaign=campaign).values_list("event_id", "player_id"):
+        readers.setdefault(event_id, []).append(player_id)
+    found = rows(qs)
+    for row in found:
+        row["viewers"] = sorted(readers.get(row["id"], []))
+    return found
+
+
 def export_campaign(campaign: Campaign) -> dict[str, Any]:
     info = rulesets.get(campaign.settings.ruleset)
     document: dict[str, Any] = {
@@ -59,7 +75,7 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
                     for p in Player.objects.filter(campaign=campaign).select_related("user")
                     .order_by("pk")],
         "phases": rows(PhaseChange.objects.filter(campaign=campaign)),
-        "journal": rows(Event.objects.filter(campaign=campaign)),
+        "journal": _journal(campaign),
         # Sealed orders are nobody's business until the reveal.
         "orders": rows(Order.objects.filter(campaign=campaign)
                        .exclude(status=Order.Status.OPEN)),

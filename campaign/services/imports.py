@@ -96,6 +96,8 @@ class _Importer:
         for row in rows:
             if table.keep is not None and not table.keep(row):
                 continue
+            extra = {k: row[k] for k in ("viewers",) if k in row and model is Event}
+            row = {k: v for k, v in row.items() if k not in extra}
             unknown = set(row) - known
             if unknown:
                 raise InvalidInput(f"{table.section}: unknown field(s) "
@@ -111,10 +113,17 @@ class _Importer:
                     data[name] = self.target(field, data[name], table.section)
             obj = model(**data)
             obj.save(force_insert=True)
+            if extra.get("viewers"):
+                readers = extra["viewers"]
+                if not isinstance(readers, list):
+                    raise InvalidInput(f"{table.section}: viewers is a list of player ids.",
+                                       code="invalid_import")
+                obj.viewers.set([self.maps[Player][p] for p in readers  # type: ignore[attr-defined]
+                                 if p in self.maps[Player]])
             created.append((row.get(model._meta.pk.attname), obj, later))
         self.maps.setdefault(model, {}).update({old: obj.pk for old, obj, _ in created})
         if stamps:  # keep the exported times (auto_now_add would say "now")
-            by_old = {old: row for row in rows
+            by_old = {old: {k: v for k, v in row.items() if k != "viewers"} for row in rows
                       if (old := row.get(model._meta.pk.attname)) is not None}
             objs = []
             for old, obj, _later in created:

@@ -90,7 +90,8 @@ def _normal(doc: dict) -> dict:
                                           if d["seed"] else None}, sort_keys=True)
                               for d in value)
         elif isinstance(value, list) and value and isinstance(value[0], dict):
-            out[key] = sorted(json.dumps({k: v for k, v in row.items()
+            out[key] = sorted(json.dumps({k: (len(v) if k == "viewers" else v)
+                                          for k, v in row.items()
                                           if k not in ("id", "public_id")
                                           and not k.endswith("_id")}, sort_keys=True)
                               for row in value)
@@ -143,3 +144,24 @@ def test_a_bad_document_is_refused_and_creates_nothing(league, client_for, uma, 
     r = client_for(uma).post("/api/campaigns/import/", doc, format="json")
     assert r.status_code == 400 and r.json()["code"] == code
     assert Campaign.objects.count() == before
+
+
+def test_private_journal_entries_keep_their_readers_through_import(league, client_for, uma,
+                                                                   alice, bob):
+    from campaign.models import Event
+
+    doc = client_for(uma).get(f"/api/campaigns/{league.pk}/export/").json()
+    private = [e for e in doc["journal"] if e["visibility"] == "private"]
+    assert private and all(e["viewers"] for e in private)
+    copy = client_for(uma).post("/api/campaigns/import/", doc, format="json").json()["id"]
+    hers = Event.objects.filter(campaign_id=copy, visibility="private",
+                                viewers__user=alice).count()
+    assert hers == sum(1 for e in private
+                       if any(p["username"] == "alice" and p["id"] in e["viewers"]
+                              for p in doc["players"]))
+    assert hers > 0
+    # what bob reads of the copy's journal is what bob read of the original
+    theirs = {e["kind"] for e in client_for(bob).get(f"/api/campaigns/{copy}/events/").json()}
+    original = {e["kind"] for e in client_for(bob).get(
+        f"/api/campaigns/{league.pk}/events/").json()}
+    assert theirs == original
