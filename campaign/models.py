@@ -350,3 +350,23 @@ class PhaseSeed(models.Model):
 
     def __str__(self) -> str:
         return f"dice of {self.campaign_id} turn {self.turn} {self.phase}"
+
+
+class PhaseStart(models.Model):
+    """The whole campaign as it stood when a phase opened (after the clock's work), kept
+    so the umpire can roll back to it (issue 18). Internal: it holds sealed orders and
+    secret seeds, and no route ever shows it."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="starts")
+    turn = models.PositiveIntegerField()
+    phase = models.CharField(max_length=10)
+    document = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["turn", "created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "turn", "phase"],
+                                               name="one_start_per_phase")]
+
+    def __str__(self) -> str:
+        return f"start of turn {self.turn} {self.phase} of {self.campaign_id}"

@@ -14,6 +14,7 @@ campaign_urls = [
     path("dice/", views.DiceView.as_view(), name="api-dice"),
     path("verify/", views.VerifyView.as_view(), name="api-verify"),
     path("export/", views.ExportView.as_view(), name="api-export"),
+    path("rollback/", views.RollbackView.as_view(), name="api-rollback"),
     path("catalogue/", views.CatalogueView.as_view(), name="api-campaign-catalogue"),
     path("", include("territories.api_urls")),
     path("", include("economy.api_urls")),

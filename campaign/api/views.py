@@ -25,7 +25,15 @@ from campaign.errors import (
 )
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
-from campaign.services import clock, commitments, export, imports, messages, outbox
+from campaign.services import (
+    clock,
+    commitments,
+    export,
+    imports,
+    messages,
+    outbox,
+    rollback,
+)
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
 
@@ -256,6 +264,21 @@ class VerifyView(APIView):
         return Response(commitments.verify_phase(member.campaign,
                                                  request.query_params.get("turn"),
                                                  request.query_params.get("phase")))
+
+
+class RollbackView(APIView):
+    @extend_schema(request=dict, responses={200: s.CampaignSerializer},
+                   operation_id="campaign_rollback",
+                   description="The umpire: roll the campaign back to the start of its current "
+                   "or previous phase ({turn, phase, reason}); everything since is undone.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        require_umpire(member)
+        data = request.data if isinstance(request.data, dict) else {}
+        rollback.rollback(campaign_id=member.campaign.pk, turn=data.get("turn"),
+                          phase=data.get("phase"), by=request.user.get_username(),
+                          reason=str(data.get("reason") or ""))
+        return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
 
 
 class ImportView(APIView):

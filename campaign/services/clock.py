@@ -111,6 +111,9 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
     from campaign.services import notifications
 
     notifications.phase_opened(campaign=campaign)
+    from campaign.services.rollback import remember_start
+
+    remember_start(campaign)  # the point a rollback returns to
     return True
 
 

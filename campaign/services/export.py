@@ -42,11 +42,11 @@ def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any
     return [dict(r) for r in qs.order_by("pk").values(*names)]
 
 
-def _journal(campaign: Campaign) -> list[dict[str, Any]]:
+def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]:
     """Every entry with its visibility and readers; entries that hold sealed orders are
     left out until those orders are revealed (the move phase of this turn)."""
     qs = Event.objects.filter(campaign=campaign)
-    if campaign.phase == "move":
+    if campaign.phase == "move" and not complete:
         qs = qs.exclude(sealed=True, turn=campaign.turn)
     readers: dict[int, list[int]] = {}
     for event_id, player_id in Event.viewers.through.objects.filter(
@@ -58,7 +58,9 @@ def _journal(campaign: Campaign) -> list[dict[str, Any]]:
     return found
 
 
-def export_campaign(campaign: Campaign) -> dict[str, Any]:
+def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, Any]:
+    """The document; `complete` (a rollback point, never shown to anyone) also keeps
+    sealed orders, the entries that hold them, every seed and the seats' state."""
     info = rulesets.get(campaign.settings.ruleset)
     document: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "exported_at": timezone.now(),
@@ -75,14 +77,19 @@ def export_campaign(campaign: Campaign) -> dict[str, Any]:
                     for p in Player.objects.filter(campaign=campaign).select_related("user")
                     .order_by("pk")],
         "phases": rows(PhaseChange.objects.filter(campaign=campaign)),
-        "journal": _journal(campaign),
+        "journal": _journal(campaign, complete),
         # Sealed orders are nobody's business until the reveal.
         "orders": rows(Order.objects.filter(campaign=campaign)
+                       if complete else Order.objects.filter(campaign=campaign)
                        .exclude(status=Order.Status.OPEN)),
         "dice": [{"turn": s.turn, "phase": s.phase, "commitment": s.commitment,
                   "seed": s.secret if s.revealed_at else None}
                  for s in PhaseSeed.objects.filter(campaign=campaign)],
     }
+    if complete:
+        document["seeds"] = rows(PhaseSeed.objects.filter(campaign=campaign))
+        document["seats"] = rows(Player.objects.filter(campaign=campaign))
+        document["campaign_row"] = rows(Campaign.objects.filter(pk=campaign.pk))[0]
     for _app, exporter in sorted(_exporters.items()):
         document.update(exporter(campaign))
     # One JSON round trip: dates as ISO text, the same document whatever the caller.

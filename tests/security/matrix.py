@@ -261,6 +261,11 @@ TABLE: dict[tuple[str, str], Endpoint] = {
                                 (*UMPIRES, ROLE("plays", "403")),
                                 why="an umpire who plays exports only with "
                                     "playing_umpire_sees_private (R-ORD-10)"),
+    ("api-rollback", PO): Endpoint(lambda w: c(w) + "rollback/",
+                                   lambda w: {"turn": 0, "phase": "commercial"},
+                                   (*UMPIRES, RUNNING), ok="409",
+                                   why="turn 0 is no rollback point: invalid_rollback (a real "
+                                       "rollback would undo the world the matrix reads)"),
     ("api-units", G): Endpoint(lambda w: c(w) + "units/", None, PLAYERS),
     ("api-unit", PA): Endpoint(
         lambda w: c(w) + f"units/{w.id('unit_alice2')}/",

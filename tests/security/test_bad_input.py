@@ -39,7 +39,7 @@ WHERE = {
     "commercial": ("api-buildings", "api-building-upgrades", "api-shipments", "api-purchases",
                    "api-trades", "api-trade-accept", "api-trade-decline", "api-trade-cancel",
                    "api-artifact-sell", "api-building-product", "api-unit-repair",
-                   "api-messages", "api-campaign-import"),
+                   "api-messages", "api-campaign-import", "api-rollback"),
     "activity": ("api-unit", "api-activation", "api-building-weapon", "api-artifact-house",
                  "api-odds", "api-passages", "api-passage", "api-notifications",
                  "api-campaign-ready"),

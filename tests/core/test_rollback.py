@@ -1,0 +1,84 @@
+"""Issue 18, rollback (API.md "Trust"): the umpire rolls the campaign back to the start of
+its current or previous phase; everything since is undone exactly (ledger, holdings,
+units, orders, battles, journal, dice), with a journal entry saying who and why."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaign.models import Campaign, Event, PhaseStart
+from campaign.services import clock
+from campaign.services.campaigns import campaign_join
+from campaign.services.export import export_campaign
+from campaign.services.setup import campaign_start
+from economy.models import LedgerEntry, Unit
+from territories.models import Territory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(make_campaign, uma, alice, bob, settings):
+    settings.DICE_SECRETS = "random"
+    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
+                             seed=4)
+    for user in (alice, bob):
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
+    campaign_start(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    return campaign
+
+
+def _state(campaign: Campaign) -> dict:
+    doc = export_campaign(Campaign.objects.get(pk=campaign.pk), complete=True)
+    doc.pop("exported_at")
+    doc["journal"] = [e for e in doc["journal"] if e["kind"] != "campaign_rolled_back"]
+    row = doc.pop("campaign_row")
+    doc["head"] = {k: row[k] for k in ("turn", "phase", "status")}
+    return doc
+
+
+def test_a_rollback_restores_the_start_of_the_phase_exactly(league, client_for, uma, alice):
+    start = PhaseStart.objects.get(campaign=league, turn=1, phase="commercial").document
+    api = client_for(alice)
+    home = Territory.objects.get(campaign=league, owner__user=alice)
+    bought = api.post(f"/api/campaigns/{league.pk}/purchases/",
+                      {"territory": home.pk, "item": {"kind": "vehicle", "model": "golem"}},
+                      format="json")
+    assert bought.status_code == 201, bought.content
+    clock.advance(campaign_id=league.pk, by="umpire")  # -> activity (production ran)
+    assert Unit.objects.filter(player__campaign=league).count() == 1
+
+    r = client_for(uma).post(f"/api/campaigns/{league.pk}/rollback/",
+                             {"turn": 1, "phase": "commercial", "reason": "wrong purchase"},
+                             format="json")
+    assert r.status_code == 200, r.content
+    assert r.json()["phase"] == "commercial"
+    assert not Unit.objects.filter(player__campaign=league).exists()
+    restored = _state(league)
+    expected = dict(start)
+    expected.pop("exported_at")
+    row = expected.pop("campaign_row")
+    expected["head"] = {k: row[k] for k in ("turn", "phase", "status")}
+    assert restored == expected
+    entry = Event.objects.get(campaign=league, kind="campaign_rolled_back")
+    assert entry.data == {"to_turn": 1, "to_phase": "commercial", "by": "uma",
+                          "reason": "wrong purchase"}
+    # the phase can be played again: the same advance opens the activity phase anew
+    assert clock.advance(campaign_id=league.pk, by="umpire").changed
+
+
+def test_only_the_current_or_previous_phase_and_only_the_umpire(league, client_for, uma,
+                                                                alice):
+    url = f"/api/campaigns/{league.pk}/rollback/"
+    clock.advance(campaign_id=league.pk, by="umpire")
+    clock.advance(campaign_id=league.pk, by="umpire")  # -> move
+    before = LedgerEntry.objects.count()
+    too_far = client_for(uma).post(url, {"turn": 1, "phase": "commercial"}, format="json")
+    assert too_far.status_code == 409 and too_far.json()["code"] == "invalid_rollback"
+    assert client_for(alice).post(url, {"turn": 1, "phase": "activity"},
+                                  format="json").status_code == 403
+    assert LedgerEntry.objects.count() == before
+    assert client_for(uma).post(url, {"turn": 1, "phase": "activity"},
+                                format="json").status_code == 200
+    assert Campaign.objects.get(pk=league.pk).phase == "activity"
