@@ -14,5 +14,7 @@ urlpatterns = [
     path("odds/<int:odds_id>/", pages.odds_status, name="odds-status"),
     path("battles/", pages.battle_list, name="battles"),
     path("battles/<int:battle_id>/", pages.battle_report, name="battle"),
+    path("battles/<int:battle_id>/report.md", pages.battle_report_markdown,
+         name="battle-report-md"),
     path("battles/<int:battle_id>/retry/", pages.battle_retry, name="battle-retry"),
 ]

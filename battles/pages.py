@@ -166,6 +166,21 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
     return render_campaign(request, member, "pages/battle.html", ctx)
 
 
+@campaign_page
+def battle_report_markdown(request: HttpRequest, member: Membership,
+                           battle_id: int) -> HttpResponse:
+    """The after-action report as Markdown (forum- and Discord-ready)."""
+    from battles.services.report import report_markdown
+
+    battle = (Battle.objects.filter(campaign=member.campaign, pk=battle_id)
+              .select_related("territory").first())
+    report = after_action_report(battle) if battle is not None else None
+    if battle is None or report is None:
+        raise Http404("No finished battle here.")
+    return HttpResponse(report_markdown(battle, report),
+                        content_type="text/markdown; charset=utf-8")
+
+
 @require_POST
 @campaign_page
 def battle_retry(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:

@@ -171,3 +171,22 @@ def narrative(battle: Battle, report: dict[str, Any]) -> str:
     if dice["rolls"]:
         text.append(f"{dice['rolls']} roll(s), {dice['dice']} dice in all.")
     return " ".join(text)
+
+
+def report_markdown(battle: Battle, report: dict[str, Any]) -> str:
+    """The report as Markdown a league pastes into its forum or Discord (issue 16)."""
+    lines = [f"## Battle of {report['territory']['name']}, turn {battle.turn}", "",
+             report["narrative"], ""]
+    for side in report["sides"]:
+        role = f" ({side['role']})" if side.get("role") else ""
+        lines.append(f"**{side['username']}**{role}")
+        for unit in side["units"]:
+            pilot = (f", pilot {unit['pilot']['name']} ({unit['pilot']['class']}, level "
+                     f"{unit['pilot']['level']})" if unit.get("pilot") else "")
+            where = (f" to {unit['retreated_to']['name']}" if unit.get("retreated_to")
+                     else "")
+            lines.append(f"- {unit['name']}{pilot}: {unit['fate']}{where}")
+        lines.append("")
+    dice = report["dice"]
+    lines.append(f"_{dice['rolls']} roll(s), {dice['dice']} dice._")
+    return "\n".join(lines) + "\n"

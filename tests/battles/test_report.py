@@ -36,3 +36,8 @@ def test_an_unlimit3d8_report_names_pilots_losses_and_retreats(world):
     assert "alice attacked Beta, defended by bob (its owner)." in text
     assert "alice won and took the territory" in text
     assert f"bob lost {theirs['name']}" in text
+    from battles.services.report import report_markdown
+
+    markdown = report_markdown(battle, report)
+    assert markdown.startswith("## Battle of Beta, turn 1\n\n" + text)
+    assert "pilot Vex (bandit, level" in markdown
