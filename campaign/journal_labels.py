@@ -14,6 +14,7 @@ LABELS: dict[str, str] = {
     "battle_retried": "Battle retried", "building_bought": "Building bought",
     "building_upgraded": "Building upgraded", "buildings_activated": "Buildings activated",
     "campaign_created": "Campaign created", "campaign_started": "Campaign started",
+    "campaign_rolled_back": "Rolled back",
     "clock_paused": "Clock paused", "clock_resumed": "Clock resumed",
     "deadline_set": "Deadline set", "dice_committed": "Dice committed",
     "dice_revealed": "Dice revealed", "equipment_exchanged": "Equipment exchanged",

@@ -31,7 +31,7 @@ from campaign.services import outbox
 log = logging.getLogger(__name__)
 
 WEBHOOK_TIMEOUT_SECONDS = webhooks.TIMEOUT_SECONDS
-KINDS = ("phase_opened", "reminder", "results")
+KINDS = ("phase_opened", "reminder", "results", "rolled_back")
 
 
 # ---------------------------------------------------------------------------
@@ -48,6 +48,11 @@ def _enqueue(campaign: Campaign, kind: str, player_ids: Iterable[int] | None = N
 
 def phase_opened(*, campaign: Campaign) -> None:
     _enqueue(campaign, "phase_opened")
+
+
+def rolled_back(*, campaign: Campaign) -> None:
+    """The umpire rolled the campaign back (issue 18): every seat hears of it."""
+    _enqueue(campaign, "rolled_back")
 
 
 def results_in(*, campaign: Campaign) -> None:
@@ -110,6 +115,11 @@ def message(campaign: Campaign, kind: str, turn: int, phase: str,
     elif kind == "reminder":
         subject = f"[{campaign.name}] Turn {turn}: the {phase} phase ends soon"
         body = (f"You have not marked yourself ready for the {phase} phase of turn {turn}. "
+                f"Deadline: {deadline}.")
+    elif kind == "rolled_back":
+        subject = f"[{campaign.name}] Rolled back to turn {turn}, {phase} phase"
+        body = (f"The umpire rolled the campaign back to the start of the {phase} phase of "
+                f"turn {turn}: everything since is undone (the journal says why). "
                 f"Deadline: {deadline}.")
     elif kind == "results":
         subject = f"[{campaign.name}] Turn {turn}: results are in"

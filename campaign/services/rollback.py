@@ -151,6 +151,9 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
         record_event(campaign=campaign, kind="campaign_rolled_back",
                      data={"to_turn": turn, "to_phase": str(phase), "by": str(by),
                            "reason": str(reason)[:500]})
+        from campaign.services import notifications
+
+        notifications.rolled_back(campaign=campaign)
     return campaign
 
 

@@ -61,6 +61,10 @@ def test_a_rollback_restores_the_start_of_the_phase_exactly(league, client_for, 
     row = expected.pop("campaign_row")
     expected["head"] = {k: row[k] for k in ("turn", "phase", "status")}
     assert restored == expected
+    from campaign.models import OutboxMessage
+
+    assert any(m.args[1] == "rolled_back" for m in
+               OutboxMessage.objects.filter(task="campaign.tasks.notify"))
     entry = Event.objects.get(campaign=league, kind="campaign_rolled_back")
     assert entry.data == {"to_turn": 1, "to_phase": "commercial", "by": "uma",
                           "reason": "wrong purchase"}
