@@ -185,9 +185,12 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
     url = campaign.settings.webhook_url
     if url and kind != "reminder" and claim(campaign, kind, turn, phase, "webhook"):
         subject, body = message(campaign, kind, turn, phase)
+        text = f"{subject}\n{body}"
+        # "text" is what Slack's incoming webhooks post, "content" Discord's (at most
+        # 2,000 characters); both ignore the other fields, which other clients read.
         if not post_webhook(url, {"campaign": campaign.pk, "name": campaign.name,
                                   "kind": kind, "turn": turn, "phase": phase,
-                                  "text": f"{subject}\n{body}"}):
+                                  "text": text, "content": text[:2000]}):
             release(campaign, kind, turn, phase, "webhook")
     return sent
 

@@ -107,6 +107,8 @@ def test_webhook_gets_a_json_post(build_world, mailoutbox, django_capture_on_com
     assert url == "https://93.184.216.34/hook"
     assert post_json.call_args.kwargs["timeout"] == notifications.WEBHOOK_TIMEOUT_SECONDS
     assert payload["kind"] == "phase_opened" and payload["phase"] == Phase.TACTICAL
+    # Slack ("text") and Discord ("content") post the same sentence as they are
+    assert payload["text"] == payload["content"] and "tactical phase" in payload["text"]
 
 
 def test_a_failing_webhook_never_breaks_the_clock(build_world,
