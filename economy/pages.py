@@ -253,7 +253,8 @@ def trade_action(request: HttpRequest, member: Membership, trade_id: int, action
     if service is None:
         raise Http404("No such action.")
     attempt(request, lambda: service(player=player, trade_id=trade_id),
-            success=f"Trade {action}ed." if action != "cancel" else "Trade cancelled.")
+            success={"accept": "Trade accepted.", "decline": "Trade declined.",
+                     "cancel": "Trade cancelled."}.get(action, "Trade updated."))
     return redirect("economy", member.campaign.pk)
 
 

@@ -102,12 +102,14 @@ def deadline(request: HttpRequest, member: Membership) -> HttpResponse:
     require_umpire_page(member)
     value = request.POST.get("deadline", "").strip()
     when: dt.datetime | None = None
-    if value and request.POST.get("clear") != "on":
+    clearing = request.POST.get("clear") == "on"
+    if not value and not clearing:  # an empty form sets nothing (issue 17)
+        messages.error(request, "Give a date and time, or tick \"No deadline\".")
+        return _done(member)
+    if value and not clearing:
         try:
             when = timezone.make_aware(dt.datetime.fromisoformat(value))
         except ValueError:
-            from django.contrib import messages
-
             messages.error(request, "Give a date and time, like 2030-05-01 18:00.")
             return _done(member)
     attempt(request, lambda: clock.set_deadline(campaign=member.campaign, deadline=when),

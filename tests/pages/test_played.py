@@ -166,3 +166,13 @@ def test_umpire_correction_and_handover(web_client, running_campaign, uma, alice
     client.post(base + "handover/", {"player": seat.pk, "username": "charlie"})
     seat.refresh_from_db()
     assert seat.user == charlie
+
+
+def test_an_empty_deadline_form_changes_nothing_and_says_so(web_client, running_campaign,
+                                                            uma) -> None:
+    """Issue 17: "Set deadline" with no date said "Deadline cleared"."""
+    before = Campaign.objects.get(pk=running_campaign.pk).phase_deadline
+    page = web_client(uma).post(f"/campaigns/{running_campaign.pk}/umpire/deadline/",
+                                {"deadline": ""}, follow=True)
+    assert b"Deadline cleared" not in page.content and b"No deadline" in page.content
+    assert Campaign.objects.get(pk=running_campaign.pk).phase_deadline == before
