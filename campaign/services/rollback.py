@@ -35,11 +35,19 @@ from campaign.services.journal import record_event
 KEPT_SECTIONS = ("territories", "adjacency")
 
 
+#: Rollback reaches the current or the previous phase: older starts are dropped.
+STARTS_KEPT = 2
+
+
 def remember_start(campaign: Campaign) -> None:
-    """Keep the campaign as it stands at the opening of its current phase."""
+    """Keep the campaign as it stands at the opening of its current phase (and only the
+    starts a rollback can reach)."""
     PhaseStart.objects.update_or_create(
         campaign=campaign, turn=campaign.turn, phase=campaign.phase,
         defaults={"document": export_campaign(campaign, complete=True)})
+    kept = list(PhaseStart.objects.filter(campaign=campaign).order_by("-id")
+                .values_list("pk", flat=True)[:STARTS_KEPT])
+    PhaseStart.objects.filter(campaign=campaign).exclude(pk__in=kept).delete()
 
 
 def rollback_points(campaign: Campaign) -> list[tuple[int, str]]:

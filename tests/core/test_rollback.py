@@ -83,6 +83,9 @@ def test_only_the_current_or_previous_phase_and_only_the_umpire(league, client_f
     assert client_for(alice).post(url, {"turn": 1, "phase": "activity"},
                                   format="json").status_code == 403
     assert LedgerEntry.objects.count() == before
+    # only the starts a rollback can reach are kept (a document each)
+    assert list(PhaseStart.objects.filter(campaign=league).values_list("turn", "phase")) \
+        == [(1, "activity"), (1, "move")]
     assert client_for(uma).post(url, {"turn": 1, "phase": "activity"},
                                 format="json").status_code == 200
     assert Campaign.objects.get(pk=league.pk).phase == "activity"
