@@ -31,8 +31,28 @@ def _players(campaign_id: int) -> dict[int, dict[str, str]]:
 
 @campaign_page
 def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The meta-map now, or (`?at=N`, the N-th phase opened) as it stood then: owners
+    rebuilt from the journal, with previous/next steps through the campaign's history."""
+    from territories.services.history import moments, owners_at
+
     rows = territories_for(member)
     players = _players(member.campaign.pk)
+    steps = moments(member.campaign)
+    at = optional_int(request.GET.get("at"))
+    history: dict[str, Any] | None = None
+    if at is not None and steps:
+        at = max(0, min(at, len(steps) - 1))
+        turn, phase = steps[at]
+        owners = owners_at(member.campaign, turn, phase)
+        viewer = member.player.pk if member.player else None
+        for row in rows:  # the past: who held what, nothing of today's holdings
+            row["owner"] = owners.get(row["id"])
+            row["mine"] = viewer is not None and row["owner"] == viewer
+            row["units"] = 0
+            row.pop("buildings", None)
+        history = {"turn": turn, "phase": phase, "index": at, "count": len(steps),
+                   "prev": at - 1 if at > 0 else None,
+                   "next": at + 1 if at + 1 < len(steps) else None}
     svg = meta_map_svg(campaign_id=member.campaign.pk, campaign_name=member.campaign.name,
                        territories=rows, players=players,
                        viewer=member.player.pk if member.player else None)
@@ -41,7 +61,8 @@ def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
     rows.sort(key=lambda r: (not r["mine"], r["name"]))
     return render_campaign(request, member, "pages/map.html", {
         "svg": mark_safe(svg),  # built by territories.svg with every text escaped
-        "rows": rows, "players": players})
+        "rows": rows, "players": players, "history": history,
+        "last_step": len(steps) - 1 if steps else None})
 
 
 def _territory_row(member: Membership, territory_id: int) -> dict[str, Any]:

@@ -176,3 +176,25 @@ def test_an_empty_deadline_form_changes_nothing_and_says_so(web_client, running_
                                 {"deadline": ""}, follow=True)
     assert b"Deadline cleared" not in page.content and b"No deadline" in page.content
     assert Campaign.objects.get(pk=running_campaign.pk).phase_deadline == before
+
+
+def test_the_map_as_it_stood_after_each_phase(web_client, played_campaign, alice) -> None:
+    """Issue 16: the meta-map at any phase of the campaign, rebuilt from the journal."""
+    from campaign.models import PhaseChange
+    from territories.models import Territory
+    from territories.services.history import owners_at
+
+    steps = list(PhaseChange.objects.filter(campaign=played_campaign).order_by("id")
+                 .values_list("turn", "phase"))
+    first = owners_at(played_campaign, *steps[0])
+    now = dict(Territory.objects.filter(campaign=played_campaign)
+               .values_list("pk", "owner_id"))
+    assert {t: o for t, o in now.items() if o} == {t: o for t, o in
+                                                   owners_at(played_campaign,
+                                                             *steps[-1]).items() if o}
+    assert len([o for o in first.values() if o]) == 2  # the two starting territories
+    page = web_client(alice).get(f"/campaigns/{played_campaign.pk}/map/?at=0")
+    assert page.status_code == 200
+    assert b"Turn 1, commercial phase" in page.content and b"Next phase" in page.content
+    assert web_client(alice).get(f"/campaigns/{played_campaign.pk}/map/?at=999"
+                                 ).status_code == 200
