@@ -44,3 +44,32 @@
   document.addEventListener("DOMContentLoaded", wire);
   document.addEventListener("htmx:afterSettle", wire);
 })();
+// Replay navigation (issue 16): the arrow keys and a horizontal swipe step the replay
+// (and the map's history), Home/End jump to the first and last step; keys typed into a
+// form field are left alone.
+(function () {
+  function go(which) {
+    var link = document.querySelector("[data-replay=" + which + "]") ||
+      document.querySelector("a[rel=" + which + "]");
+    if (link) link.click();
+  }
+  document.addEventListener("keydown", function (e) {
+    var t = e.target;
+    if (e.altKey || e.ctrlKey || e.metaKey || (t && /INPUT|SELECT|TEXTAREA/.test(t.tagName))) return;
+    if (!document.querySelector("#replay, .replay-controls")) return;
+    if (e.key === "ArrowRight") go("next");
+    else if (e.key === "ArrowLeft") go("prev");
+    else if (e.key === "Home") go("first");
+    else if (e.key === "End") go("last");
+  });
+  var startX = null;
+  document.addEventListener("touchstart", function (e) {
+    if (e.target.closest && e.target.closest(".replay-map, .map-frame")) startX = e.touches[0].clientX;
+  }, {passive: true});
+  document.addEventListener("touchend", function (e) {
+    if (startX === null) return;
+    var dx = e.changedTouches[0].clientX - startX;
+    startX = null;
+    if (Math.abs(dx) > 60) go(dx < 0 ? "next" : "prev");
+  }, {passive: true});
+})();

@@ -173,6 +173,10 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     assert a.locator("svg.battlefield g.unit").count() >= 1
     a.locator("#replay").scroll_into_view_if_needed()
     shoot(a, "09b-battle-replay")
+    # the arrow keys step the replay too (issue 16)
+    a.keyboard.press("ArrowLeft")
+    a.wait_for_function("document.querySelector('.replay-pos').textContent"
+                        ".includes('step 2 of')")
     a.locator("[data-replay=last]").click()
     a.wait_for_function("!document.querySelector('[data-replay=next]')")
     assert "end" in a.locator(".replay-log").inner_text()
