@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from campaign.pages import accounts, campaigns, compliance, history, umpire
+from campaign.pages import accounts, campaigns, compliance, dice, history, umpire
 from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
 
 NAV.extend([
@@ -24,6 +24,7 @@ campaign_pages = [
     path("start/", campaigns.start, name="campaign-start"),
     path("ready/", campaigns.ready, name="campaign-ready"),
     path("history/", history.history, name="history"),
+    path("dice/", dice.dice, name="dice"),
     path("umpire/", umpire.console, name="umpire"),
     path("umpire/advance/", umpire.advance, name="umpire-advance"),
     path("umpire/deadline/", umpire.deadline, name="umpire-deadline"),

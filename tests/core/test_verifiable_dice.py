@@ -101,3 +101,14 @@ def test_a_played_tactical_phase_verifies_every_battle(league, client_for, alice
     assert client_for(alice).get(
         f"/api/campaigns/{league.pk}/verify/?turn=1&phase=tactical").json()["verified"] \
         is False
+
+
+def test_the_dice_page_shows_verified_per_phase(league, alice):
+    from django.test import Client
+
+    page = Client()
+    page.force_login(alice)
+    html = page.get(f"/campaigns/{league.pk}/dice/?verify=all").content.decode()
+    assert "verified" in html and "secret until the phase is over" in html
+    secret = PhaseSeed.objects.get(campaign=league, phase="commercial").secret
+    assert secret[:16] not in html  # the open phase's seed is not on the page
