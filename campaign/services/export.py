@@ -12,6 +12,7 @@ seed, the invite code.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Callable
 from typing import Any
@@ -70,7 +71,7 @@ def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, 
         "settings": campaign.settings.as_dict(),
         "ruleset": {"name": campaign.settings.ruleset,
                     "version": info.version if info else None},
-        "catalogue": info.catalogue(None) if info else [],
+        "catalogue": info.catalogue(None, campaign.settings.ruleset_options) if info else [],
         "players": [{"id": p.pk, "username": p.user.get_username(), "color": p.color,
                      "credits": p.credits, "research_points": p.research_points,
                      "missed_turns": p.missed_turns}
@@ -93,4 +94,17 @@ def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, 
     for _app, exporter in sorted(_exporters.items()):
         document.update(exporter(campaign))
     # One JSON round trip: dates as ISO text, the same document whatever the caller.
-    return json.loads(json.dumps(document, cls=DjangoJSONEncoder))
+    return json.loads(json.dumps(document, cls=ExportEncoder))
+
+
+class ExportEncoder(DjangoJSONEncoder):
+    """Every time with its milliseconds, even when they are zero. DjangoJSONEncoder drops
+    the fraction of a time whose microseconds are 0, so a time exported as ".000Z" (and
+    stored so by an import) came back as "...56Z": an export of the copy differed from
+    the original's by its spelling alone."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, datetime.datetime) and timezone.is_aware(o):
+            return o.astimezone(datetime.UTC).isoformat(timespec="milliseconds") \
+                .replace("+00:00", "Z")
+        return super().default(o)

@@ -165,3 +165,16 @@ def test_private_journal_entries_keep_their_readers_through_import(league, clien
     original = {e["kind"] for e in client_for(bob).get(
         f"/api/campaigns/{league.pk}/events/").json()}
     assert theirs == original
+
+
+def test_a_time_on_the_whole_second_keeps_its_milliseconds():
+    """An import stores "56.000Z" as exactly 56 s; the copy's export must spell it as the
+    original's did, or export -> import -> export differs by spelling (a CI flake)."""
+    import datetime
+
+    from campaign.services.export import ExportEncoder
+
+    whole = datetime.datetime(2026, 11, 23, 4, 57, 56, tzinfo=datetime.UTC)
+    near = whole.replace(microsecond=912)
+    assert json.dumps([whole, near], cls=ExportEncoder) == \
+        '["2026-11-23T04:57:56.000Z", "2026-11-23T04:57:56.000Z"]'
