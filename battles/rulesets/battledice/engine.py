@@ -10,19 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.rulesets.battledice import hexes as H
 from battles.rulesets.battledice import rules as R
 from battles.rulesets.battledice import tables as T
+from campaign.rules import hexgrid as H
 from campaign.rules.dice import Dice
 
-
-def to_axial(col: int, row: int) -> H.Hex:
-    return col - (row - (row & 1)) // 2, row
-
-
-def to_offset(h: H.Hex) -> tuple[int, int]:
-    q, r = h
-    return q + (r - (r & 1)) // 2, r
+to_axial = H.to_axial
+to_offset = H.to_offset
 
 
 def on_board(h: H.Hex) -> bool:

@@ -22,8 +22,9 @@ from battles.rulesets.base import (
     UnitFate,
     XpAward,
 )
-from battles.rulesets.battledice import engine, hexes, rules
+from battles.rulesets.battledice import engine, rules
 from battles.rulesets.battledice import tables as T
+from campaign.rules import hexgrid as hexes
 from campaign.rules.dice import Dice
 
 SURVIVED = "battle_survived"

@@ -1,10 +1,23 @@
-"""Hex geometry on the battlefield (axial coordinates q, r): distance, neighbours, the
-hexes a line of sight crosses, and the hex "directly away" from a unit."""
+"""Hex geometry of tactical battlefields (axial coordinates q, r): distance, neighbours,
+the hexes a line of sight crosses, the hex "directly away" from a unit, and the odd-row
+offset coordinates (column, row) boards are written in. Pure Python, shared by the hex
+rulesets (battle dice, 30 Minute Missions) so no ruleset imports another."""
 
 from __future__ import annotations
 
 Hex = tuple[int, int]
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def to_axial(col: int, row: int) -> Hex:
+    """Odd-row offset (column, row) -> axial."""
+    return col - (row - (row & 1)) // 2, row
+
+
+def to_offset(h: Hex) -> tuple[int, int]:
+    """Axial -> odd-row offset (column, row)."""
+    q, r = h
+    return q + (r - (r & 1)) // 2, r
 
 
 def distance(a: Hex, b: Hex) -> int:
