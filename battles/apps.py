@@ -64,8 +64,10 @@ def offer(ruleset: Any) -> None:
         name=ruleset.name, title=ruleset.title, version=ruleset.version,
         seed=ruleset.seed_file, dice=tuple(ruleset.dice), factions=tuple(ruleset.factions),
         tables=ruleset.tables,
-        catalogue=lambda faction, r=ruleset: [e.to_dict() for e in r.catalogue(faction=faction)],
+        catalogue=lambda faction, options=None, r=ruleset: [
+            e.to_dict() for e in r.catalogue(faction=faction, options=options)],
         options=dict(ruleset.tables().get("options") or {}) if ruleset.name != "unlimit3d8"
         else {},
         initial_state=getattr(ruleset, "initial_state", lambda key: {}),
-        repair=getattr(ruleset, "repair", lambda profile, state: (0, dict(state)))))
+        repair=getattr(ruleset, "repair", lambda profile, state: (0, dict(state))),
+        check_options=getattr(ruleset, "check_options", lambda options: None)))

@@ -24,7 +24,9 @@ class RulesetInfo:
     dice: tuple[str, ...]
     factions: tuple[str, ...]
     tables: Callable[[], dict[str, Any]]
-    catalogue: Callable[[str | None], list[dict[str, Any]]]
+    #: (faction, the campaign's `ruleset_options`) -> entries; the options carry what an
+    #: umpire imported (30 Minute Missions datasheets).
+    catalogue: Callable[[str | None, dict[str, Any] | None], list[dict[str, Any]]]
     #: The ruleset's own campaign settings (name -> default), set through the campaign
     #: setting `ruleset_options`.
     options: dict[str, Any] = field(default_factory=dict)
@@ -33,10 +35,13 @@ class RulesetInfo:
     #: (profile, state) -> (SC to restore it, the restored state).
     repair: Callable[[dict[str, Any], dict[str, Any]], tuple[int, dict[str, Any]]] = (
         lambda profile, state: (0, dict(state)))
+    #: Checks the ruleset's options beyond their types (ValueError with a sentence).
+    check_options: Callable[[dict[str, Any]], None] = lambda options: None
 
-    def entry(self, key: str, faction: str | None = None) -> dict[str, Any] | None:
+    def entry(self, key: str, faction: str | None = None,
+              options: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """The catalogue entry called `key`, or None."""
-        return next((e for e in self.catalogue(faction) if e["key"] == key), None)
+        return next((e for e in self.catalogue(faction, options) if e["key"] == key), None)
 
     def summary(self) -> dict[str, Any]:
         """The `GET /api/rulesets/` row (API.md, "Rulesets")."""
@@ -89,3 +94,7 @@ def check_ruleset_options(value: Any) -> None:
                 and not isinstance(val, type(default))
                 and not (isinstance(default, float) and isinstance(val, int))):
             raise ValueError(f"ruleset option '{key}' must be like {default!r}.")
+    for info in _registered.values():
+        mine = {k: v for k, v in value.items() if k in info.options}
+        if mine:
+            info.check_options(mine)

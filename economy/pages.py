@@ -80,7 +80,8 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
 
     ruleset_name = member.campaign.settings.ruleset
     info = rulesets.get(ruleset_name)
-    catalogue = (info.catalogue(getattr(player, "faction", None) or None)
+    catalogue = (info.catalogue(getattr(player, "faction", None) or None,
+                                member.campaign.settings.ruleset_options)
                  if info is not None and ruleset_name != "unlimit3d8" else None)
     return render_campaign(request, member, "pages/economy.html", {
         "catalogue": catalogue, "ruleset_title": info.title if info else ruleset_name,

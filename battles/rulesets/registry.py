@@ -14,6 +14,7 @@ _PATHS: dict[str, str] = {
     "unlimit3d8": "battles.rulesets.unlimit3d8.ruleset:RULESET",
     "onepage": "battles.rulesets.onepage.ruleset:RULESET",
     "battledice": "battles.rulesets.battledice.ruleset:RULESET",
+    "thirtymm": "battles.rulesets.thirtymm.ruleset:RULESET",
 }
 
 _LOADED: dict[str, Ruleset] = {}

@@ -143,8 +143,9 @@ ENEMY_PLAYER = 0
 
 
 def _catalogue_unit(ruleset: Any, index: int, key: Any, state: Any = None,
-                    uid: int | None = None, name: str | None = None) -> FieldUnit:
-    entry = next((e for e in ruleset.catalogue() if e.key == key), None)
+                    uid: int | None = None, name: str | None = None,
+                    options: dict[str, Any] | None = None) -> FieldUnit:
+    entry = next((e for e in ruleset.catalogue(options=options) if e.key == key), None)
     if entry is None:
         raise InvalidInput(f"Enemy {index + 1}: no unit {key!r} in the {ruleset.title} "
                            "catalogue.", code="invalid_enemy")
@@ -174,7 +175,8 @@ def _revealed_field_units(player: Player, territory: Any, ruleset: Any) -> list[
             if fate is None or fate.get("fate") not in ("intact", "damaged"):
                 continue
             found.append(_catalogue_unit(ruleset, i, unit["model"], fate.get("state"),
-                                         uid=int(unit["id"]), name=unit.get("name")))
+                                         uid=int(unit["id"]), name=unit.get("name"),
+                                         options=ruleset_options(player.campaign, ruleset)))
     return found
 
 
@@ -193,7 +195,8 @@ def _ruleset_odds(player: Player, territory: Any, units: list[Any], enemy: Any, 
             if not isinstance(e, dict):
                 raise InvalidInput("Each enemy is an object with a catalogue 'key'.",
                                    code="invalid_enemy")
-            enemies.append(_catalogue_unit(ruleset, i, e.get("key"), e.get("state")))
+            enemies.append(_catalogue_unit(ruleset, i, e.get("key"), e.get("state"),
+                                           options=ruleset_options(player.campaign, ruleset)))
     if not enemies:
         raise InvalidInput("No enemy is known on that territory; describe one with "
                            "\"enemy\".", code="no_known_enemy")

@@ -354,4 +354,4 @@ class CatalogueView(APIView):
         if info is None:
             raise Conflict("This campaign's ruleset is not offered on this site any more.",
                            code="ruleset_unavailable")
-        return Response(info.catalogue(None))
+        return Response(info.catalogue(None, member.campaign.settings.ruleset_options))

@@ -217,7 +217,8 @@ def _buy_unit(*, player: Player, territory: Territory, item: dict
         raise Conflict("This campaign's ruleset is not offered on this site any more.",
                        code="unknown_ruleset")
     key = item.get("key")
-    entry = info.entry(key, getattr(player, "faction", None) or None) \
+    entry = info.entry(key, getattr(player, "faction", None) or None,
+                       player.campaign.settings.ruleset_options) \
         if isinstance(key, str) else None
     if entry is None:
         raise InvalidInput(f"No unit {key!r} in the {info.title} catalogue; "

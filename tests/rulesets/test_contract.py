@@ -70,7 +70,7 @@ def test_the_ruleset_is_fixed_once_the_campaign_starts(client_for, uma, alice, b
 
     registered.register(registered.RulesetInfo(
         name="toy", title="Toy", version="0", seed="", dice=("d6",), factions=(),
-        tables=dict, catalogue=lambda faction: []))
+        tables=dict, catalogue=lambda faction, options=None: []))
     try:
         fixed = api.patch(url, {"ruleset": "toy"}, format="json")
         assert fixed.status_code == 409 and fixed.json()["code"] == "ruleset_fixed"

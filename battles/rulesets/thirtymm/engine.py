@@ -1,0 +1,608 @@
+"""A whole 30 Minute Missions battle on the 16x13 hex battlefield, played by a
+deterministic default policy (R-30-14). Every die goes through the `Dice` seam.
+
+Rounds: the attacker has initiative; sides activate one unit at a time in turn (nearest to
+an enemy first) until every unit has acted. A unit's turn: roll AP, move (standard
+movement over terrain costs; aerial vehicles make a linear thruster run and strafe what
+they pass over), ranged combat phase, close combat phase, the hex's end-of-turn effect.
+Markers are scored at the end of each round; the battle ends at the mission's turn limit
+or when one side has no operative unit.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.rulesets.thirtymm import rules as R
+from battles.rulesets.thirtymm import tables as T
+from campaign.rules import hexgrid as H
+from campaign.rules.dice import Dice
+
+Json = dict[str, Any]
+_SQRT3 = math.sqrt(3)
+
+
+BOARD: frozenset[H.Hex] = frozenset(H.to_axial(c, r) for r in range(T.ROWS)
+                                     for c in range(T.row_length(r)))
+_LINES: dict[tuple[H.Hex, H.Hex], list[H.Hex]] = {}
+
+
+def on_board(h: H.Hex) -> bool:
+    return h in BOARD
+
+
+def direction_to(a: H.Hex, b: H.Hex) -> int:
+    """The hex direction (0 east, then counter-clockwise) nearest the line a -> b."""
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    x, y = _SQRT3 * (dq + dr / 2), -1.5 * dr
+    return round(math.degrees(math.atan2(y, x)) / 60) % 6
+
+
+def _p_hit(stat: int, modifier: int, basic: bool) -> float:
+    hits = sum(1 for r in range(2, 9) if (r == 8 and not basic) or r + modifier >= stat)
+    return hits / 8
+
+
+def _p_evade(stat: int, modifier: int) -> float:
+    return sum(1 for r in range(1, 9) if r + modifier >= stat) / 8
+
+
+@dataclass
+class Unit:
+    id: int
+    side: str
+    name: str
+    key: str
+    utype: str
+    systems: tuple[str, ...]
+    stats: dict[str, int]
+    sections: list[Json]
+    weapons: list[Json]
+    cls: int
+    movement: int
+    ap_bonus: int
+    cost: int
+    at: H.Hex
+    facing: int
+    elevation: int = 0
+    ap: int = 0
+    status: set[str] = field(default_factory=set)
+    out_round: int | None = None
+    #: Destroyed, inoperative or operative: recomputed whenever a section is damaged.
+    condition: str = "operative"
+
+    def refresh(self) -> None:
+        self.condition = R.condition(self.utype, self.sections)
+
+    @property
+    def operative(self) -> bool:
+        return self.condition == "operative"
+
+    @property
+    def alive(self) -> bool:
+        return self.condition != "destroyed"
+
+    def section(self, key: str) -> Json:
+        return next(s for s in self.sections if s["key"] == key)
+
+    def main(self) -> Json:
+        return next(s for s in self.sections if s["kind"] in T.MAIN_SECTIONS)
+
+    def usable(self, kind: str) -> list[Json]:
+        """Weapons of `kind` it can still use: its section stands (and, held in a hand,
+        the arm: "Unit can no longer ... attack with Weapons in that hand")."""
+        return [w for w in self.weapons if w["kind"] == kind and w["mount"] != "carried"
+                and int(self.section(w["section"])["durability"]) > 0]
+
+    def penalties(self) -> Json:
+        return R.section_penalties(self.sections)
+
+
+@dataclass
+class Battle:
+    sides: list[str]
+    defender: str | None
+    attacker: str
+    units: list[Unit]
+    colour: dict[H.Hex, str]
+    height: dict[H.Hex, int]
+    structures: dict[H.Hex, Json]
+    options: Json
+    dice: Dice
+    mission: Json = field(default_factory=dict)
+    markers: list[H.Hex] = field(default_factory=list)
+    primary: dict[str, int] = field(default_factory=dict)
+    first_out: str | None = None  # the side that lost a unit first
+    log: list[Json] = field(default_factory=list)
+    keep_log: bool = True
+    round: int = 0
+    costs: dict[tuple[Any, ...], int | None] = field(default_factory=dict)
+
+    def note(self, **entry: Any) -> None:
+        if self.keep_log:
+            self.log.append({"round": self.round, **entry})
+
+    def enemies(self, unit: Unit) -> list[Unit]:
+        return [u for u in self.units if u.side != unit.side and u.alive]
+
+    def standing(self) -> list[str]:
+        return [s for s in self.sides if any(u.side == s and u.operative for u in self.units)]
+
+    def occupant(self, h: H.Hex, elevation: int | None = None) -> Unit | None:
+        return next((u for u in self.units if u.alive and u.at == h
+                     and (elevation is None or u.elevation == elevation)), None)
+
+
+def build(battle_input: Json, dice: Dice, keep_log: bool = True) -> Battle:
+    units = []
+    for side, roster in battle_input["sides"].items():
+        for u in roster:
+            units.append(Unit(
+                id=int(u["id"]), side=str(side), name=str(u["name"]), key=str(u["key"]),
+                utype=u["type"], systems=tuple(u.get("systems") or ()),
+                stats=dict(u["stats"]), sections=[dict(s) for s in u["sections"]],
+                weapons=[dict(w) for w in u["weapons"]], cls=int(u["class"]),
+                movement=int(u["movement"]), ap_bonus=int(u["ap_bonus"]),
+                cost=int(u["cost"]), at=H.to_axial(*u["at"]), facing=int(u["facing"]),
+                elevation=int(u.get("elevation", 0))))
+    for u in units:
+        u.refresh()
+    board = battle_input["board"]
+    colour = {H.to_axial(int(c), int(r)): str(k) for c, r, k, _e in board["terrain"]}
+    height = {H.to_axial(int(c), int(r)): int(e) for c, r, _k, e in board["terrain"]}
+    structures = {H.to_axial(*s["at"]): dict(s) for s in board.get("structures") or ()}
+    sides = [str(s) for s in battle_input["sides"]]
+    defender = battle_input.get("defender")
+    attacker = next((s for s in sides if s != defender), sides[0])
+    return Battle(sides=sides, defender=defender, attacker=attacker, units=units,
+                  colour=colour, height=height, structures=structures,
+                  options=dict(battle_input.get("options") or {}), dice=dice,
+                  keep_log=keep_log)
+
+
+# -- geometry ----------------------------------------------------------------------------
+
+def _between(a: H.Hex, b: H.Hex) -> list[H.Hex]:
+    """The hexes strictly between a and b (memoised: the board never changes shape)."""
+    key = (a, b)
+    hexes = _LINES.get(key)
+    if hexes is None:
+        hexes = _LINES[key] = H.line(a, b)[1:-1]
+    return hexes
+
+
+def _blocked(b: Battle, a: H.Hex, t: H.Hex) -> H.Hex | None:
+    """The first standing structure between a and t (R-30-15: it blocks line of sight)."""
+    return next((h for h in _between(a, t) if h in b.structures), None)
+
+
+def _colours_between(b: Battle, a: H.Hex, t: H.Hex) -> list[str]:
+    return [b.colour.get(h, "grey") for h in _between(a, t)]
+
+
+def _elevation(b: Battle, u: Unit) -> int:
+    return u.elevation + b.height.get(u.at, 0) if u.elevation >= 0 else u.elevation
+
+
+# -- attacks -----------------------------------------------------------------------------
+
+def _modifiers(b: Battle, unit: Unit, target: Unit, melee: bool) -> tuple[int, int]:
+    """(attack modifier, evasion modifier) for one attack."""
+    pen = unit.penalties()
+    hgb = R.high_ground(_elevation(b, unit) - _elevation(b, target))
+    if melee:
+        attack = pen["assault"] + hgb["assault"]
+    else:
+        attack = pen["accuracy"] + hgb["accuracy"] + R.terrain_accuracy(
+            _colours_between(b, unit.at, target.at))
+        if "hold" in unit.status:
+            attack += T.HELD_ACCURACY
+    evade = 1 if (not melee and "conceal" in target.status) else 0
+    return attack, evade
+
+
+def _weapon_ap(unit: Unit, w: Json) -> int:
+    return R.weapon_ap(int(w["ap"]), unit_type=unit.utype, main_cannon=bool(w.get("main_cannon")))
+
+
+def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
+    d = H.distance(unit.at, target.at)
+    greens = sum(1 for c in _colours_between(b, unit.at, target.at) if c == "green")
+    rng = R.weapon_range(int(w["range"]), unit_type=unit.utype, green_between=greens)
+    if not R.in_range(d, rng):
+        return False
+    if R.needs_line_of_sight(unit.utype, w) and _blocked(b, unit.at, target.at):
+        return False
+    return R.field_of_view(unit.facing, direction_to(unit.at, target.at), unit.utype)
+
+
+def _expected(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
+              basic: bool = False) -> float:
+    atk, ev = _modifiers(b, unit, target, melee)
+    stat = unit.stats["assault" if melee else "accuracy"]
+    p_hit = _p_hit(stat, atk, basic)
+    p_crit = 0.0 if basic else 1 / 8
+    evades = "hold" not in target.status and "grounded" not in target.status
+    p_through = (p_hit - p_crit) * (1 - (_p_evade(target.stats["evasion"], ev)
+                                         if evades else 0.0))
+    dmg = int(w["damage"])
+    return p_through * dmg + p_crit * R.damage(dmg, True)
+
+
+def _aim(target: Unit, dmg: int) -> Json:
+    """R-30-14: the part a shot aims at: the main section when the shot (or two) can
+    destroy it; else the weakest leg, arm or head it would destroy; else the main."""
+    main = target.main()
+    if int(main["durability"]) <= 2 * dmg:
+        return main
+    order = {"leg": 0, "arm": 1, "tail": 2, "head": 3, "terra_drive": 0,
+             "aerial_drive": 0, "aquatic_drive": 0}
+    weak = sorted((s for s in target.sections if s["kind"] in order
+                   and 0 < int(s["durability"]) <= dmg),
+                  key=lambda s: (order[s["kind"]], int(s["durability"]), s["key"]))
+    return weak[0] if weak else main
+
+
+def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
+            basic: bool = False) -> None:
+    unit.ap -= int(w["ap"]) if basic else _weapon_ap(unit, w)
+    atk, ev = _modifiers(b, unit, target, melee)
+    stat = unit.stats["assault" if melee else "accuracy"]
+    roll = R.attack_roll(b.dice, stat=stat, modifier=atk, basic=basic)
+    entry: Json = {"side": unit.side, "unit": unit.id, "target": target.id,
+                   "weapon": w["key"], "action": "melee" if melee else "ranged",
+                   "attack": roll["roll"], "need": stat - atk, "hit": roll["hit"],
+                   "critical": roll["critical"]}
+    text = f"{unit.name} {'strikes' if melee else 'fires'} {w['name']} at {target.name}: " \
+           f"rolls {roll['roll']} (needs {stat - atk}+)"
+    if roll["hit"]:
+        can_evade = "hold" not in target.status and "grounded" not in target.status
+        evade = R.evasion_roll(b.dice, stat=target.stats["evasion"], modifier=ev,
+                               critical=roll["critical"], can_evade=can_evade)
+        entry["evasion"] = evade["roll"]
+        if evade["evaded"]:
+            text += f", evaded ({evade['roll']})"
+        else:
+            dmg = R.damage(int(w["damage"]), roll["critical"])
+            part = _aim(target, dmg)
+            before = int(part["durability"])
+            after = R.apply_damage(before, dmg)
+            part["durability"] = after["durability"]
+            entry.update(section=part["key"], damage=dmg, durability=after["durability"])
+            text += (", critical hit" if roll["critical"] else ", hit") + \
+                f": {dmg} damage to the {part['key'].replace('_', ' ')} " \
+                f"({before} -> {after['durability']})"
+            if after["destroyed"]:
+                text += ", destroyed"
+    else:
+        text += ", critical miss" if roll["critical_miss"] else ", miss"
+    entry["text"] = text
+    b.note(**entry)
+    _after_loss(b, target)
+
+
+def _after_loss(b: Battle, target: Unit) -> None:
+    target.refresh()
+    if not target.operative and target.out_round is None:
+        target.out_round = b.round
+        if b.first_out is None:
+            b.first_out = target.side
+        b.note(side=target.side, unit=target.id, action="out", condition=target.condition,
+               text=f"{target.name} is {target.condition}")
+
+
+def _shoot_structure(b: Battle, unit: Unit, goal: Unit) -> bool:
+    """R-30-15: the policy fires at a structure that stands between it and the enemy it
+    is closing on, when no enemy is in its sights: a guaranteed hit."""
+    h = _blocked(b, unit.at, goal.at)
+    if h is None:
+        return False
+    weapons = [w for w in unit.usable("ranged") if _weapon_ap(unit, w) <= unit.ap
+               and H.distance(unit.at, h) <= int(w["range"])]
+    if not weapons:
+        return False
+    w = max(weapons, key=lambda w: (int(w["damage"]) / _weapon_ap(unit, w), w["key"]))
+    unit.ap -= _weapon_ap(unit, w)
+    s = b.structures[h]
+    hit = R.hit_structure(int(s["defense"]), int(w["damage"]))
+    s["defense"] = hit["defense"]
+    text = f"{unit.name} fires {w['name']} at the structure at {H.to_offset(h)}: " \
+           f"{w['damage']} damage, defense {hit['defense']}"
+    if hit["falls"]:
+        del b.structures[h]
+        b.colour[h] = "black"
+        text += "; it falls (black hex)"
+    b.note(side=unit.side, unit=unit.id, action="structure", at=list(H.to_offset(h)),
+           weapon=w["key"], damage=int(w["damage"]), falls=hit["falls"], text=text)
+    return True
+
+
+def _fire_phase(b: Battle, unit: Unit, melee: bool) -> None:
+    while unit.alive and unit.ap > 0:
+        best: tuple[float, int, str, int] | None = None
+        choice: tuple[Json, Unit, bool] | None = None
+        for target in b.enemies(unit):
+            if melee:
+                if H.distance(unit.at, target.at) != 1:
+                    continue
+                options = [(w, False) for w in unit.usable("melee")] + [
+                    ({"key": "basic", "name": "a basic attack", **T.BASIC_ATTACK}, True)]
+            else:
+                options = [(w, False) for w in unit.usable("ranged")]
+            for w, basic in options:
+                cost = int(w["ap"]) if basic else _weapon_ap(unit, w)
+                if cost > unit.ap or (not basic and not _reach(b, unit, w, target)):
+                    continue
+                value = _expected(b, unit, w, target, melee, basic) / cost
+                key = (value, -cost, w["key"], -target.id)
+                if best is None or key > best:
+                    best, choice = key, (w, target, basic)
+        if choice is None:
+            return
+        w, target, basic = choice
+        _attack(b, unit, w, target, melee, basic)
+        if len(b.standing()) < 2:
+            return
+
+
+# -- movement ----------------------------------------------------------------------------
+
+def _cost(b: Battle, unit: Unit, a: H.Hex, h: H.Hex) -> int | None:
+    """Movement points from a to h for this kind of unit (memoised per battle; the
+    structures standing are part of the key)."""
+    key = (unit.utype, unit.systems, a, h, len(b.structures))
+    if key in b.costs:
+        return b.costs[key]
+    cost = None if h not in BOARD or h in b.structures else R.step_cost(
+        colour=b.colour.get(h, "grey"), climb=b.height.get(h, 0) - b.height.get(a, 0),
+        in_water=T.HEX_COLOURS[b.colour.get(a, "grey")].water,
+        to_water=T.HEX_COLOURS[b.colour.get(h, "grey")].water,
+        unit_type=unit.utype, systems=unit.systems)
+    b.costs[key] = cost
+    return cost
+
+
+def _reachable(b: Battle, unit: Unit, points: int) -> dict[H.Hex, int]:
+    best = {unit.at: 0}
+    taken = {u.at for u in b.units if u.alive and u is not unit}
+    queue = [(0, H.to_offset(unit.at), unit.at)]
+    while queue:
+        spent, _o, h = heapq.heappop(queue)
+        if spent > best.get(h, 1 << 30):
+            continue
+        for n in H.neighbours(h):
+            if n in taken:
+                continue  # R-30-14: the default policy never shares a hex
+            c = _cost(b, unit, h, n)
+            if c is None or spent + c > points or spent + c >= best.get(n, 1 << 30):
+                continue
+            best[n] = spent + c
+            heapq.heappush(queue, (spent + c, H.to_offset(n), n))
+    return best
+
+
+def _wanted_range(unit: Unit) -> int:
+    ranged = [int(w["range"]) for w in unit.usable("ranged") if _weapon_ap(unit, w) <= unit.ap]
+    return max(ranged) if ranged else 1
+
+
+def _move(b: Battle, unit: Unit, goal: Unit) -> None:
+    pen = unit.penalties()
+    water = T.HEX_COLOURS[b.colour.get(unit.at, "grey")].water and not (
+        {"cruise", "swim"} & set(unit.systems))
+    points = R.standard_movement(unit.movement, pen["movement"], water)
+    if points <= 0 or not unit.operative:
+        return
+    want = _wanted_range(unit)
+    reach = _reachable(b, unit, points)
+
+    def score(h: H.Hex) -> tuple[int, int, int, int, tuple[int, int]]:
+        d = H.distance(h, goal.at)
+        colour = b.colour.get(h, "grey")
+        hazard = 1 if colour == "red" or (colour == "dark_blue" and not (
+            {"cruise", "swim"} & set(unit.systems))) else 0
+        blocked = 1 if want > 1 and _blocked(b, h, goal.at) else 0
+        return (hazard, max(0, d - want) + blocked, -b.height.get(h, 0), reach[h],
+                H.to_offset(h))
+
+    dest = min(reach, key=score)
+    if dest != unit.at:
+        start = unit.at
+        unit.at = dest
+        b.note(side=unit.side, unit=unit.id, action="move", to=list(H.to_offset(dest)),
+               points=reach[dest], text=f"{unit.name} moves from {H.to_offset(start)} to "
+               f"{H.to_offset(dest)} ({reach[dest]} movement points)")
+
+
+def _strafe(b: Battle, unit: Unit) -> None:
+    """Aerial vehicles: thruster movement only (twice the standard movement, linear, the
+    full amount) and strafing runs over enemies "a single elevation directly above"."""
+    length = 2 * R.standard_movement(unit.movement, unit.penalties()["movement"])
+
+    def path(d: int) -> list[H.Hex]:
+        out, h = [], unit.at
+        for _ in range(length):
+            n = (h[0] + H.DIRECTIONS[d][0], h[1] + H.DIRECTIONS[d][1])
+            if not on_board(n) or n in b.structures:
+                break  # "the Unit stops one hex prior to that obstacle"
+            out.append(n)
+            h = n
+        return out
+
+    enemies = b.enemies(unit)
+    if not enemies:
+        return
+
+    def score(d: int) -> tuple[int, int, int, int]:
+        p = path(d)
+        over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
+                   == unit.elevation - 1)
+        end = p[-1] if p else unit.at
+        near = min(H.distance(end, e.at) for e in enemies)
+        return (-over, 0 if len(p) == length else 1, near, d)
+
+    d = min(range(6), key=score)
+    steps = path(d)
+    unit.facing = d
+    for h in steps:
+        unit.at = h
+        below = [e for e in b.enemies(unit) if e.at == h and e.elevation == unit.elevation - 1]
+        if below:
+            target = min(below, key=lambda e: e.id)
+            weapons = [w for w in unit.usable("ranged") if _weapon_ap(unit, w) <= unit.ap]
+            if weapons:
+                w = max(weapons, key=lambda w: (int(w["damage"]), w["key"]))
+                b.note(side=unit.side, unit=unit.id, action="strafe",
+                       at=list(H.to_offset(h)), text=f"{unit.name} strafes {target.name}")
+                _attack(b, unit, w, target, melee=False)
+    b.note(side=unit.side, unit=unit.id, action="move", to=list(H.to_offset(unit.at)),
+           points=len(steps), thruster=True,
+           text=f"{unit.name} makes a thruster run to {H.to_offset(unit.at)}")
+    if len(steps) < length:
+        main = unit.main()
+        dmg = R.fall_damage(unit.cls, unit.elevation)
+        main["durability"] = R.apply_damage(int(main["durability"]), dmg)["durability"]
+        b.note(side=unit.side, unit=unit.id, action="fall", damage=dmg,
+               text=f"{unit.name} could not use all its movement: {dmg} fall damage to "
+                    "its cockpit")
+        _after_loss(b, unit)
+
+
+def _turn(b: Battle, unit: Unit) -> None:
+    if "overheat" in unit.status:
+        unit.status.discard("overheat")
+        b.note(side=unit.side, unit=unit.id, action="overheat",
+               text=f"{unit.name} is overheated and kneels: its turn ends")
+        return
+    ap = R.roll_ap(b.dice, stored=unit.ap, ap_bonus=unit.ap_bonus)
+    unit.ap = ap["ap"]
+    b.note(side=unit.side, unit=unit.id, action="activate", ap_roll=ap["roll"], ap=unit.ap,
+           text=f"{unit.name} activates: rolls {ap['roll']} for AP, {unit.ap} AP")
+    enemies = b.enemies(unit)
+    if not enemies:
+        return
+    goal = min(enemies, key=lambda e: (H.distance(unit.at, e.at), e.id))
+    if unit.utype == "aerial":
+        _strafe(b, unit)  # thruster movement forfeits both combat phases
+    else:
+        _move(b, unit, goal)
+        unit.facing = direction_to(unit.at, goal.at) if goal.at != unit.at else unit.facing
+        _fire_phase(b, unit, melee=False)
+        if unit.ap > 0 and goal.alive and not any(_reach(b, unit, w, e) for e in b.enemies(unit)
+                                                  for w in unit.usable("ranged")):
+            _shoot_structure(b, unit, goal)
+        _fire_phase(b, unit, melee=True)
+    _end_of_turn(b, unit)
+
+
+def _end_of_turn(b: Battle, unit: Unit) -> None:
+    if not unit.alive:
+        return
+    effect = R.hex_end_of_turn(b.colour.get(unit.at, "grey"), unit.systems)
+    unit.status.discard("conceal")
+    unit.status.discard("euphotic")
+    if effect["conceal"]:
+        unit.status.add("conceal")
+    if unit.utype == "aerial":
+        return  # in the air, above the hex
+    if effect["status"]:
+        unit.status.add(effect["status"])
+    if effect["torso_damage"]:
+        main = unit.main()
+        main["durability"] = R.apply_damage(int(main["durability"]),
+                                            effect["torso_damage"])["durability"]
+        b.note(side=unit.side, unit=unit.id, action="abyss", damage=effect["torso_damage"],
+               text=f"{unit.name} is crushed by the deep: {effect['torso_damage']} damage")
+        _after_loss(b, unit)
+
+
+def _score_markers(b: Battle) -> None:
+    for m in b.markers:
+        near = {u.side for u in b.units if u.operative and H.distance(u.at, m) <= 1}
+        if len(near) == 1:
+            side = near.pop()
+            b.primary[side] = b.primary.get(side, 0) + 1
+            b.note(side=side, action="objective", at=list(H.to_offset(m)),
+                   text=f"Side {side} holds the objective at {H.to_offset(m)}")
+
+
+def _nearest_enemy(b: Battle, unit: Unit) -> int:
+    return min((H.distance(unit.at, e.at) for e in b.enemies(unit)), default=99)
+
+
+def play(battle_input: Json, dice: Dice, *, keep_log: bool = True) -> Battle:
+    b = build(battle_input, dice, keep_log)
+    size = str(battle_input.get("engagement") or "scouting")
+    b.mission = R.mission(dice, size)
+    briefing = T.BRIEFINGS[b.mission["mission"]]
+    b.markers = [H.to_axial(c, r) for c, r in briefing.markers]
+    b.note(action="mission", **b.mission,
+           text=f"{size.capitalize()}: the mission is {b.mission['mission']} "
+                f"(d8 {b.mission['roll']}, {b.mission['objective']})")
+    limit = int(b.options.get("thirtymm_max_rounds", T.OPTIONS["thirtymm_max_rounds"]))
+    end = "turn_limit"
+    while b.round < limit and end == "turn_limit":
+        b.round += 1
+        acted: set[int] = set()
+        while True:
+            ready = [u for u in b.units if u.alive and u.id not in acted]
+            if not ready:
+                break
+            # "the player with initiative activates a Unit ... then the next player"
+            turn_side = _next_side(b, acted)
+            if turn_side is None:
+                break
+            mine = [u for u in ready if u.side == turn_side]
+            unit = min(mine, key=lambda u: (_nearest_enemy(b, u), u.id))
+            acted.add(unit.id)
+            _turn(b, unit)
+            if len(b.standing()) < 2:
+                end = "one_side_left"
+                break
+        if end == "turn_limit":
+            _score_markers(b)
+    b.options["end_reason"] = end
+    return b
+
+
+def _next_side(b: Battle, acted: set[int]) -> str | None:
+    order = [b.attacker] + [s for s in b.sides if s != b.attacker]
+    counts = {s: sum(1 for u in b.units if u.side == s and u.id in acted) for s in order}
+    waiting = [s for s in order if any(u.side == s and u.alive and u.id not in acted
+                                       for u in b.units)]
+    if not waiting:
+        return None
+    return min(waiting, key=lambda s: (counts[s], order.index(s)))
+
+
+def scores(b: Battle) -> dict[str, Json]:
+    """Victory points per side (R-30-12, R-30-13)."""
+    destroy = T.BRIEFINGS[b.mission["mission"]].kind == "destroy"
+    out = {}
+    for side in b.sides:
+        enemies = [u for u in b.units if u.side != side]
+        gone = [u for u in enemies if not u.operative]
+        primary = (R.destroy_points(sum(u.cost for u in gone), sum(u.cost for u in enemies))
+                   if destroy else b.primary.get(side, 0))
+        first = b.first_out is not None and b.first_out != side
+        out[side] = R.victory_points(primary, R.secondary_points(len(gone), first))
+    return out
+
+
+def winner(b: Battle) -> str | None:
+    """R-30-13: a side with no operative unit cannot hold the field; otherwise the most
+    victory points, a tie to the defender."""
+    standing = b.standing()
+    if len(standing) == 1:
+        return standing[0]
+    if not standing:
+        return None
+    vp = scores(b)
+    top = max(vp[s]["total"] for s in standing)
+    leaders = [s for s in standing if vp[s]["total"] == top]
+    if len(leaders) == 1:
+        return leaders[0]
+    return b.defender if b.defender in leaders else leaders[0]

@@ -1,0 +1,500 @@
+"""30 Minute Missions: Wargame (seed 002) behind the ruleset seam.
+
+Pure Python (no Django). Rulings: docs/rulings/thirtymm.md (R-30-n).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from battles.rulesets.base import (
+    Battlefield,
+    CatalogueEntry,
+    FieldUnit,
+    Json,
+    Outcome,
+    RulesetBase,
+    RulesetError,
+    UnitFate,
+    XpAward,
+)
+from battles.rulesets.thirtymm import datasheets as D
+from battles.rulesets.thirtymm import engine, rules
+from battles.rulesets.thirtymm import tables as T
+from campaign.rules import hexgrid as H
+from campaign.rules.dice import Dice
+
+SURVIVED = "battle_survived"
+
+
+def _option(options: Mapping[str, Any] | None, key: str) -> Any:
+    return (options or {}).get(key, T.OPTIONS[key])
+
+
+def _entry(sheet: Json, cost_per_sc: int, ruling: str | None) -> CatalogueEntry:
+    return CatalogueEntry(key=sheet["key"], name=sheet["name"], kind=sheet["type"],
+                          price=D.price(sheet, cost_per_sc), profile=dict(sheet),
+                          ruling=ruling)
+
+
+def layout(seed: int, buildings: Sequence[Json]) -> tuple[list[list[Any]], list[Json]]:
+    """R-30-10: the battlefield. Grey ground; a river of shallow ocean along the middle
+    row; between the deployment areas about one hex in six takes a colour (green, black,
+    tan, white, red) or a +1 hill from the seed (a hash: the board is laid out before any
+    die is rolled), never next to a different colour ("different colors need to be placed
+    at least 1 hex apart"). Each building of the territory stands as a 1-hex structure at
+    +1 elevation in front of the defender's area (R-30-15)."""
+    colour: dict[tuple[int, int], str] = {}
+    height: dict[tuple[int, int], int] = {}
+    for col in range(T.row_length(T.RIVER_ROW)):
+        colour[(col, T.RIVER_ROW)] = "light_blue"
+    palette = ("green", "green", "black", "tan", "white", "red", "hill")
+    for row in range(T.ROWS):
+        if abs(row - T.RIVER_ROW) <= 1:
+            continue
+        for col in range(T.DEPLOYMENT_DEPTH, T.row_length(row) - T.DEPLOYMENT_DEPTH):
+            h = hashlib.sha256(f"30mm:{seed}:{col}:{row}".encode()).digest()
+            if h[0] % 6:
+                continue
+            pick = palette[h[1] % len(palette)]
+            if pick == "hill":
+                height[(col, row)] = 1
+                continue
+            here = H.to_axial(col, row)
+            near = {colour.get(H.to_offset(n)) for n in H.neighbours(here)} - {None, pick}
+            if not near:
+                colour[(col, row)] = pick
+    structures = []
+    spots = [(T.DEPLOYMENT_DEPTH, r) for r in (3, 9, 1, 11)]
+    for (col, row), b in zip(spots, list(buildings)[:4], strict=False):
+        colour.pop((col, row), None)
+        structures.append({"id": int(b.get("id", 0)), "kind": str(b.get("kind", "")),
+                           "at": [col, row], "elevation": 1,
+                           "defense": rules.structure_defense(1, 1)})
+    terrain = [[c, r, colour.get((c, r), "grey"), height.get((c, r), 0)]
+               for r in range(T.ROWS) for c in range(T.row_length(r))]
+    return terrain, structures
+
+
+def _slots(defending: bool) -> list[tuple[int, int]]:
+    """R-30-10: the defender deploys in the first 3 hexes from the west short edge, the
+    attacker from the east; the middle rows first, the front column first."""
+    rows = sorted(range(T.ROWS), key=lambda r: (abs(r - T.RIVER_ROW), r))
+    out = []
+    for depth in range(T.DEPLOYMENT_DEPTH - 1, -1, -1):
+        for r in rows:
+            col = depth if defending else T.row_length(r) - 1 - depth
+            out.append((col, r))
+    return out
+
+
+class ThirtyMinuteMissions(RulesetBase):
+    name = "thirtymm"
+    version = "1"
+    title = "30 Minute Missions"
+    seed_file = T.SEED_FILE
+    dice = ("d8",)
+    factions: tuple[str, ...] = ()
+    effects: tuple[str, ...] = ()
+    pilots = False
+
+    def tables(self) -> Json:
+        return {**T.as_json(), "datasheet_schema": D.SCHEMA,
+                "catalogue": [e.to_dict() for e in self.catalogue()]}
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """The umpire's imported datasheets are validated before they are stored."""
+        sheets = D.validate_all(options.get("thirtymm_datasheets", []))
+        clash = {s["key"] for s in sheets} & {s["key"] for s in D.STARTERS}
+        if clash:
+            raise RulesetError("Datasheet keys already used by the starter set: "
+                               + ", ".join(sorted(clash)) + ".")
+        size = options.get("thirtymm_engagement", "auto")
+        if size != "auto" and size not in T.ENGAGEMENTS:
+            raise RulesetError("thirtymm_engagement must be auto or one of "
+                               + ", ".join(T.ENGAGEMENTS) + ".")
+        if int(options.get("thirtymm_cost_per_sc", 5)) < 1:
+            raise RulesetError("thirtymm_cost_per_sc must be at least 1.")
+
+    def catalogue(self, *, faction: str | None = None,
+                  options: Mapping[str, Any] | None = None) -> list[CatalogueEntry]:
+        per = int(_option(options, "thirtymm_cost_per_sc"))
+        entries = [_entry(s, per, str(s.get("ruling") or "R-30-3")) for s in D.STARTERS]
+        for sheet in (options or {}).get("thirtymm_datasheets") or ():
+            entries.append(_entry(dict(sheet), per, "imported by the umpire (R-30-1)"))
+        return sorted(entries, key=lambda e: (e.price, e.key))
+
+    def initial_state(self, key: str) -> Json:
+        """Sections start whole (an absent section is at full durability)."""
+        return {"sections": {}, "battles": 0}
+
+    def veterancy(self, state: Json, awards: Sequence[XpAward],
+                  options: Mapping[str, Any] | None = None) -> Json:
+        """R-30-16: the pilot climbs Rookie -> Regular -> Veteran -> Ace with battles
+        survived; never falls."""
+        battles = int(state.get("battles", 0)) + sum(
+            a.amount for a in awards if a.kind == SURVIVED)
+        earned = 0
+        for i, key in enumerate(("thirtymm_regular_after", "thirtymm_veteran_after",
+                                 "thirtymm_ace_after"), start=1):
+            if battles >= int(_option(options, key)):
+                earned = i
+        before = T.RANKS.index(state["rank"]) if state.get("rank") in T.RANKS else 0
+        return {**state, "battles": battles, "rank": T.RANKS[max(before, earned)]}
+
+    def repair(self, profile: Json, state: Json) -> tuple[int, Json]:
+        """R-30-17: durability restored costs the unit's price times the share of its
+        total durability lost, rounded up."""
+        total = sum(int(s["durability"]) for s in profile["sections"])
+        lost = sum(int(s["durability"]) - int((state.get("sections") or {}).get(
+            s["key"], s["durability"])) for s in profile["sections"])
+        price = D.price(profile, int(_option(None, "thirtymm_cost_per_sc")))
+        return math.ceil(price * lost / total) if total else 0, {**state, "sections": {}}
+
+    def forces(self, battlefield: Battlefield) -> Json:
+        options = {k: battlefield.options.get(k, v) for k, v in T.OPTIONS.items()
+                   if k != "thirtymm_datasheets"}
+        defender = battlefield.defender
+        order = ([defender] if defender is not None else []) + sorted(
+            p for p in battlefield.sides if p != defender)
+        costs = {p: [int(u.profile.get("deployment_cost", 0)) for u in battlefield.sides[p]]
+                 for p in order}
+        size = str(options["thirtymm_engagement"])
+        if size == "auto":
+            size = rules.engagement(max((sum(c) for c in costs.values()), default=0)) \
+                or "battle"
+        if size not in T.ENGAGEMENTS:
+            raise RulesetError(f"Unknown engagement size {size!r}.")
+        limit = T.ENGAGEMENTS[size]
+        terrain, structures = layout(battlefield.seed, battlefield.buildings)
+        sides: dict[str, list[Json]] = {}
+        reserve: dict[str, list[int]] = {}
+        for index, pid in enumerate(order):
+            units = list(battlefield.sides[pid])
+            chosen = set(rules.squad_within(costs[pid], limit))
+            fielded = [u for i, u in enumerate(units) if i in chosen]
+            reserve[str(pid)] = [u.id for i, u in enumerate(units) if i not in chosen]
+            sides[str(pid)] = _deploy(fielded, defending=index == 0, taken=structures)
+        return {"seed": battlefield.seed, "territory": battlefield.territory,
+                "defender": str(defender) if defender is not None else None,
+                "engagement": size, "limit": limit, "options": options,
+                "board": {"terrain": terrain, "structures": structures},
+                "sides": sides, "reserve": reserve}
+
+    def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
+        if policy not in (None, "default"):
+            raise RulesetError(f"30 Minute Missions has no policy {policy!r}.")
+        return _outcome(engine.play(battle_input, dice), battle_input)
+
+    def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
+        if simulations <= 0:
+            raise RulesetError("simulations must be positive")
+        seeds = random.Random(seed)
+        sides = [str(s) for s in battle_input["sides"]]
+        wins = dict.fromkeys([*sides, "none"], 0)
+        lost = dict.fromkeys(sides, 0)
+        for _ in range(simulations):
+            b = engine.play(battle_input, Dice(random.Random(seeds.getrandbits(32))),
+                            keep_log=False)
+            w = engine.winner(b)
+            wins[w if w is not None else "none"] += 1
+            for u in b.units:
+                lost[u.side] += not u.alive
+        return {"n": simulations, "seed": seed,
+                "win_probability": {k: v / simulations for k, v in wins.items()},
+                "expected_units_lost": {k: v / simulations for k, v in lost.items()}}
+
+    def tabletop_schema(self) -> Json:
+        return {
+            "type": "object", "required": ["winner"], "additionalProperties": False,
+            "properties": {
+                "winner": {"type": ["integer", "null"]},
+                "mission": {"type": "string", "maxLength": 60},
+                "victory_points": {"type": "object", "maxProperties": 8,
+                                   "additionalProperties": {"type": "integer", "minimum": 0,
+                                                            "maximum": 14}},
+                "units": {"type": "array", "maxItems": 100, "items": {
+                    "type": "object", "required": ["id"], "additionalProperties": False,
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "sections_destroyed": {
+                            "type": "array", "maxItems": 12, "items": {"type": "string",
+                                                                       "maxLength": 40},
+                            "description": "Keys of the sections destroyed (a destroyed "
+                                           "torso or cockpit destroys the unit)."},
+                        "damage": {"type": "object", "maxProperties": 12,
+                                   "additionalProperties": {"type": "integer", "minimum": 0,
+                                                            "maximum": 200},
+                                   "description": "Durability lost per section key."},
+                        "ap_stored": {"type": "integer", "minimum": 0, "maximum": T.AP_CAP,
+                                      "description": "AP left on the D20 at the end."}}}},
+            },
+        }
+
+    def outcome_from_report(self, battle_input: Json, report: Json) -> Outcome:
+        roster = {int(u["id"]): (str(side), u) for side, units in battle_input["sides"].items()
+                  for u in units}
+        winner = report.get("winner")
+        if winner is not None and str(winner) not in battle_input["sides"]:
+            raise RulesetError("The winner must be one of the players who fought, or null.")
+        entered: dict[int, Json] = {}
+        for item in report.get("units") or ():
+            if int(item["id"]) not in roster:
+                raise RulesetError(f"Unit {item['id']} did not fight in this battle.")
+            entered[int(item["id"])] = item
+        fates = []
+        for uid, (side, u) in roster.items():
+            item = entered.get(uid, {})
+            sections = {s["key"]: dict(s) for s in u["sections"]}
+            for key in item.get("sections_destroyed") or ():
+                if key not in sections:
+                    raise RulesetError(f"{u['name']} has no section {key!r} (it has "
+                                       f"{', '.join(sections)}).")
+                sections[key]["durability"] = 0
+            for key, lost in (item.get("damage") or {}).items():
+                if key not in sections:
+                    raise RulesetError(f"{u['name']} has no section {key!r}.")
+                sections[key]["durability"] = max(0, int(sections[key]["durability"]) - lost)
+            fates.append(_fate(uid, side, u, list(sections.values()),
+                               {"ap_stored": item.get("ap_stored", 0)}))
+        for side, ids in (battle_input.get("reserve") or {}).items():
+            fates += [UnitFate(unit=int(i), player=int(side), fate="intact",
+                               detail={"reserve": True}) for i in ids]
+        xp = tuple(XpAward(unit=f.unit, kind=SURVIVED) for f in fates
+                   if f.fate != "destroyed" and not f.detail.get("reserve"))
+        return Outcome(winner=int(winner) if winner is not None else None, units=tuple(fates),
+                       xp=xp, end_reason="tabletop",
+                       result={"mission": report.get("mission"),
+                               "victory_points": report.get("victory_points") or {}})
+
+    def replay(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> list[Json]:
+        return [{"text": step.get("text", ""), "actor": step.get("unit"),
+                 "target": step.get("target"), "round": step.get("round"),
+                 "rolls": [r for r in (step.get("ap_roll"), step.get("attack"),
+                                       step.get("evasion")) if r is not None]}
+                for step in log]
+
+    def probes(self) -> tuple[str, ...]:
+        return tuple(_PROBES)
+
+    def probe(self, rule: str, args: Json, dice: Dice) -> Json:
+        try:
+            fn = _PROBES[rule]
+        except KeyError:
+            raise RulesetError(f"30 Minute Missions has no probe {rule!r}.") from None
+        try:
+            answer: Json = fn(dice, **args)
+            return answer
+        except (TypeError, KeyError, ValueError) as exc:
+            raise RulesetError(f"probe {rule}: {exc}") from exc
+
+    def sections(self) -> list[Json]:
+        return [{"section": s, "reason": r} for s, r in SECTIONS]
+
+    def sample_battle(self, seed: int = 0) -> Json:
+        def unit(uid: int, player: int, key: str) -> FieldUnit:
+            e = next(e for e in self.catalogue() if e.key == key)
+            return FieldUnit(id=uid, player=player, key=key, name=f"{e.name} {uid}",
+                             profile=dict(e.profile), state=self.initial_state(key))
+
+        return self.forces(Battlefield(territory=1, defender=2, seed=seed, sides={
+            1: [unit(1, 1, "standard_mech"), unit(2, 1, "assault_tank"),
+                unit(3, 1, "gunship"), unit(4, 1, "scout_drone")],
+            2: [unit(5, 2, "standard_mech"), unit(6, 2, "assault_tank"),
+                unit(7, 2, "patrol_boat"), unit(8, 2, "scout_drone")]}))
+
+
+SECTIONS: tuple[tuple[str, str | None], ...] = (
+    ("Combat Objective", None), ("Required Components", None), ("Unit Sections", None),
+    ("Unit Types", None), ("Classification", None), ("Board Setup", None),
+    ("Deployment", None), ("Phases of a Turn", None), ("Movement Phase", None),
+    ("Movement Options", None), ("Combat", None), ("Ranged Combat Phase", None),
+    ("Close Combat Phase", None), ("Basic Attacks", None), ("Grappling", None),
+    ("End of Round", None), ("Destroying Unit Sections", None),
+    ("Destroyed vs Inoperative", None), ("Command Actions", None), ("Status Effects", None),
+    ("Elevation", None), ("High Ground Bonus", None), ("Hex Colors and Effects", None),
+    ("Buildings and Structures", None), ("Battle Sequence", None), ("Glossary", None),
+    ("Non-Hex Terrain", "Scatter terrain is agreed between players at the table; the "
+                        "engine's board has none (R-30-10)."),
+)
+
+
+def _stats(u: FieldUnit) -> tuple[Json, str]:
+    sheet = u.profile
+    pilot = str(sheet.get("pilot", "rookie"))
+    rank = pilot
+    if pilot != "ai" and u.state.get("rank") in T.RANKS:
+        rank = T.RANKS[max(T.RANKS.index(pilot), T.RANKS.index(u.state["rank"]))]
+    base = {k: int(sheet[k]) for k in T.SRM_ORDER}
+    return (rules.rank_stats(base, rank) if rank != "ai" else base), rank
+
+
+def _deploy(units: list[FieldUnit], *, defending: bool, taken: list[Json]) -> list[Json]:
+    blocked = {tuple(s["at"]) for s in taken}
+    slots = [s for s in _slots(defending) if s not in blocked]
+    water = [s for s in slots if s[1] == T.RIVER_ROW]
+    used: set[tuple[int, int]] = set()
+    placed = []
+    for u in units:
+        if not u.profile.get("sections"):
+            raise RulesetError(f"{u.name} has no datasheet and cannot fight.")
+        sheet = u.profile
+        state_sections = u.state.get("sections") or {}
+        sections = [{"key": s["key"], "kind": s["kind"], "defense": int(s["defense"]),
+                     "max": int(s["durability"]),
+                     "durability": int(state_sections.get(s["key"], s["durability"]))}
+                    for s in sheet["sections"]]
+        if rules.condition(sheet["type"], sections) == "destroyed":
+            raise RulesetError(f"{u.name} is destroyed and cannot fight.")
+        pool = water if sheet["type"] == "aquatic" else [s for s in slots
+                                                          if s[1] != T.RIVER_ROW]
+        spot = next((s for s in pool if s not in used), None)
+        if spot is None:
+            raise RulesetError(f"No room left in the deployment area for {u.name}.")
+        used.add(spot)
+        cls = rules.classify(D.total_defense(sheet))
+        stats, rank = _stats(u)
+        placed.append({
+            "id": u.id, "name": u.name, "key": u.key, "type": sheet["type"],
+            "systems": list(sheet.get("systems") or ()), "stats": stats, "rank": rank,
+            "sections": sections, "weapons": [dict(w) for w in sheet["weapons"]],
+            "class": cls["class"], "movement": cls["movement"], "ap_bonus": cls["ap_bonus"],
+            "cost": int(sheet["deployment_cost"]), "at": list(spot),
+            "facing": 0 if defending else 3,
+            "elevation": 1 if sheet["type"] == "aerial" else 0})
+    return placed
+
+
+def _fate(uid: int, side: str, u: Json, sections: list[Json], detail: Json) -> UnitFate:
+    condition = rules.condition(u["type"], sections)
+    hurt = any(int(s["durability"]) < int(s["max"]) for s in sections)
+    fate = ("destroyed" if condition == "destroyed" else "damaged" if hurt else "intact")
+    lost = [s["key"] for s in sections if int(s["durability"]) <= 0]
+    return UnitFate(unit=uid, player=int(side), fate=fate,
+                    state={"sections": {s["key"]: int(s["durability"]) for s in sections
+                                        if int(s["durability"]) < int(s["max"])}},
+                    detail={"condition": condition, "sections_destroyed": lost, **detail})
+
+
+def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:
+    fates = []
+    for u in b.units:
+        fates.append(_fate(u.id, u.side, {"type": u.utype}, u.sections,
+                           {"at": list(H.to_offset(u.at)), "ap_stored": u.ap}))
+    for side, ids in (battle_input.get("reserve") or {}).items():
+        fates += [UnitFate(unit=int(i), player=int(side), fate="intact",
+                           detail={"reserve": True}) for i in ids]
+    winner = engine.winner(b)
+    vp = engine.scores(b)
+    xp = tuple(XpAward(unit=f.unit, kind=SURVIVED) for f in fates
+               if f.fate != "destroyed" and not f.detail.get("reserve"))
+    return Outcome(winner=int(winner) if winner is not None else None, units=tuple(fates),
+                   xp=xp, rounds=b.round, end_reason=str(b.options.get("end_reason", "")),
+                   result={"winner": winner, "rounds": b.round, "mission": b.mission,
+                           "engagement": battle_input.get("engagement"),
+                           "victory_points": vp,
+                           "end_reason": b.options.get("end_reason")},
+                   log=tuple(b.log))
+
+
+def _sections_arg(sections: Sequence[Json]) -> list[Json]:
+    return [{"kind": s["kind"], "durability": s.get("durability", 1)} for s in sections]
+
+
+def _fight(dice: Dice, battle_input: Json) -> Json:
+    b = engine.play(battle_input, dice)
+    return {"winner": engine.winner(b), "mission": b.mission["mission"],
+            "rounds": b.round, "victory_points": engine.scores(b),
+            "units": {str(u.id): {"condition": u.condition,
+                                  "at": list(H.to_offset(u.at)), "ap": u.ap,
+                                  "sections": {s["key"]: s["durability"]
+                                               for s in u.sections}}
+                      for u in b.units}}
+
+
+def _datasheet(dice: Dice, sheet: Json) -> Json:
+    checked = D.validate(sheet)
+    cls = rules.classify(D.total_defense(checked))
+    return {"valid": True, "total_defense": D.total_defense(checked), **cls}
+
+
+_PROBES: dict[str, Any] = {
+    "classify": lambda dice, total_defense: rules.classify(total_defense),
+    "roll_ap": lambda dice, **kw: rules.roll_ap(dice, **kw),
+    "attack": lambda dice, **kw: rules.attack_roll(dice, **kw),
+    "evasion": lambda dice, **kw: rules.evasion_roll(dice, **kw),
+    "damage": lambda dice, base, critical=False: {"damage": rules.damage(base, critical)},
+    "apply_damage": lambda dice, durability, amount: rules.apply_damage(durability, amount),
+    "penalties": lambda dice, sections: rules.section_penalties(_sections_arg(sections)),
+    "movement": lambda dice, base, penalty="full", water=False: {
+        "points": rules.standard_movement(base, penalty, water)},
+    "condition": lambda dice, unit_type, sections: {
+        "condition": rules.condition(unit_type, _sections_arg(sections))},
+    "high_ground": lambda dice, difference: rules.high_ground(difference),
+    "weapon_ap": lambda dice, ap, unit_type, main_cannon=False: {
+        "ap": rules.weapon_ap(ap, unit_type=unit_type, main_cannon=main_cannon)},
+    "weapon_range": lambda dice, base, unit_type, green_between=0: {
+        "range": rules.weapon_range(base, unit_type=unit_type, green_between=green_between)},
+    "in_range": lambda dice, distance, range: {"in_range": rules.in_range(distance, range)},
+    "terrain_accuracy": lambda dice, colours: {"modifier": rules.terrain_accuracy(colours)},
+    "needs_los": lambda dice, unit_type, weapon: {
+        "needs": rules.needs_line_of_sight(unit_type, weapon)},
+    "mounted_explodes": lambda dice: rules.mounted_explodes(dice),
+    "field_of_view": lambda dice, facing, direction, unit_type="mech": {
+        "sees": rules.field_of_view(facing, direction, unit_type)},
+    "step_cost": lambda dice, **kw: {"cost": rules.step_cost(**kw)},
+    "fall_damage": lambda dice, classification, height: {
+        "damage": rules.fall_damage(classification, height)},
+    "collision_damage": lambda dice, classification, distance: {
+        "damage": rules.collision_damage(classification, distance)},
+    "throw_distance": lambda dice, assault: {"hexes": rules.throw_distance(assault)},
+    "can_throw": lambda dice, attacker_class, target_class: {
+        "can": rules.can_throw(attacker_class, target_class)},
+    "deviation": lambda dice: rules.deviation(dice),
+    "grapple": lambda dice, **kw: rules.grapple(dice, **kw),
+    "reboot": lambda dice, attempts_before=0: rules.reboot(dice, attempts_before),
+    "structure_defense": lambda dice, hexes, elevation: {
+        "defense": rules.structure_defense(hexes, elevation)},
+    "hit_structure": lambda dice, defense, damage: rules.hit_structure(defense, damage),
+    "end_of_turn": lambda dice, colour, systems=(): rules.hex_end_of_turn(colour, systems),
+    "engagement": lambda dice, cost: {"size": rules.engagement(cost)},
+    "squad": lambda dice, costs, limit: {"fielded": rules.squad_within(costs, limit)},
+    "mission": lambda dice, size: rules.mission(dice, size),
+    "victory_points": lambda dice, primary, secondary: rules.victory_points(primary,
+                                                                            secondary),
+    "secondary": lambda dice, units_out, first_blood=False: {
+        "points": rules.secondary_points(units_out, first_blood)},
+    "destroy_points": lambda dice, cost_out, cost_total: {
+        "points": rules.destroy_points(cost_out, cost_total)},
+    "rank_stats": lambda dice, stats, rank: rules.rank_stats(stats, rank),
+    "veterancy": lambda dice, state, battles=1, options=None: _self().veterancy(
+        state, [XpAward(unit=0, kind=SURVIVED, amount=battles)], options),
+    "datasheet": _datasheet,
+    "board": lambda dice: {"hexes": sum(T.row_length(r) for r in range(T.ROWS)),
+                           "rows": T.ROWS,
+                           "row_lengths": [T.row_length(r) for r in range(T.ROWS)]},
+    "price": lambda dice, key, cost_per_sc=None: {"price": next(
+        e.price for e in _self().catalogue(
+            options={"thirtymm_cost_per_sc": cost_per_sc} if cost_per_sc else None)
+        if e.key == key)},
+    "deploy": lambda dice, keys, defending=True: {"at": [u["at"] for u in _deploy(
+        [FieldUnit(id=i, player=1, key=k, name=k, profile=next(
+            dict(s) for s in D.STARTERS if s["key"] == k)) for i, k in enumerate(keys)],
+        defending=defending, taken=[])]},
+    "fight": _fight,
+}
+
+
+def _self() -> ThirtyMinuteMissions:
+    return RULESET
+
+
+def seeded_dice(battle_input: Json) -> Dice:
+    return Dice(random.Random(int(battle_input.get("seed", 0))))
+
+
+RULESET: ThirtyMinuteMissions = ThirtyMinuteMissions()
