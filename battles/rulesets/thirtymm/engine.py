@@ -263,16 +263,20 @@ def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
         evade = R.evasion_roll(b.dice, stat=target.stats["evasion"], modifier=ev,
                                critical=roll["critical"], can_evade=can_evade)
         entry["evasion"] = evade["roll"]
+        need = target.stats["evasion"] - ev
         if evade["evaded"]:
-            text += f", evaded ({evade['roll']})"
+            text += f", hit; evaded ({evade['roll']}, needs {need}+)"
         else:
+            if evade["roll"] is not None:
+                text += f", hit; evasion {evade['roll']} fails (needs {need}+)"
             dmg = R.damage(int(w["damage"]), roll["critical"])
             part = _aim(target, dmg)
             before = int(part["durability"])
             after = R.apply_damage(before, dmg)
             part["durability"] = after["durability"]
             entry.update(section=part["key"], damage=dmg, durability=after["durability"])
-            text += (", critical hit" if roll["critical"] else ", hit") + \
+            text += (", critical hit" if roll["critical"] else
+                     "" if evade["roll"] is not None else ", hit") + \
                 f": {dmg} damage to the {part['key'].replace('_', ' ')} " \
                 f"({before} -> {after['durability']})"
             if after["destroyed"]:
@@ -320,29 +324,44 @@ def _shoot_structure(b: Battle, unit: Unit, goal: Unit) -> bool:
     return True
 
 
+def _best_attack(b: Battle, unit: Unit, melee: bool
+                 ) -> tuple[tuple[float, int, str, int], Json, Unit, bool] | None:
+    """The attack with the most expected damage per AP this phase allows (R-30-14)."""
+    best: tuple[float, int, str, int] | None = None
+    choice: tuple[Json, Unit, bool] | None = None
+    for target in b.enemies(unit):
+        if melee:
+            if H.distance(unit.at, target.at) != 1:
+                continue
+            options = [(w, False) for w in unit.usable("melee")] + [
+                ({"key": "basic", "name": "a basic attack", **T.BASIC_ATTACK}, True)]
+        else:
+            options = [(w, False) for w in unit.usable("ranged")]
+        for w, basic in options:
+            cost = int(w["ap"]) if basic else _weapon_ap(unit, w)
+            if cost > unit.ap or (not basic and not _reach(b, unit, w, target)):
+                continue
+            value = _expected(b, unit, w, target, melee, basic) / cost
+            key = (value, -cost, w["key"], -target.id)
+            if best is None or key > best:
+                best, choice = key, (w, target, basic)
+    if best is None or choice is None:
+        return None
+    return (best, *choice)
+
+
 def _fire_phase(b: Battle, unit: Unit, melee: bool) -> None:
+    """Attack while AP lasts. In the ranged phase, R-30-14: a unit that could do more
+    damage per AP in the close combat phase that follows keeps its AP for it."""
     while unit.alive and unit.ap > 0:
-        best: tuple[float, int, str, int] | None = None
-        choice: tuple[Json, Unit, bool] | None = None
-        for target in b.enemies(unit):
-            if melee:
-                if H.distance(unit.at, target.at) != 1:
-                    continue
-                options = [(w, False) for w in unit.usable("melee")] + [
-                    ({"key": "basic", "name": "a basic attack", **T.BASIC_ATTACK}, True)]
-            else:
-                options = [(w, False) for w in unit.usable("ranged")]
-            for w, basic in options:
-                cost = int(w["ap"]) if basic else _weapon_ap(unit, w)
-                if cost > unit.ap or (not basic and not _reach(b, unit, w, target)):
-                    continue
-                value = _expected(b, unit, w, target, melee, basic) / cost
-                key = (value, -cost, w["key"], -target.id)
-                if best is None or key > best:
-                    best, choice = key, (w, target, basic)
-        if choice is None:
+        found = _best_attack(b, unit, melee)
+        if found is None:
             return
-        w, target, basic = choice
+        key, w, target, basic = found
+        if not melee:
+            close = _best_attack(b, unit, True)
+            if close is not None and close[0][0] > key[0]:
+                return
         _attack(b, unit, w, target, melee, basic)
         if len(b.standing()) < 2:
             return

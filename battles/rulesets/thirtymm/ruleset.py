@@ -413,7 +413,35 @@ def _fight(dice: Dice, battle_input: Json) -> Json:
                                   "at": list(H.to_offset(u.at)), "ap": u.ap,
                                   "sections": {s["key"]: s["durability"]
                                                for s in u.sections}}
-                      for u in b.units}}
+                      for u in b.units},
+            "log": [step["text"] for step in b.log]}
+
+
+def _duel(dice: Dice, units: Sequence[Json], rounds: int = 1,
+          terrain: Sequence[Sequence[Any]] = (), structures: Sequence[Json] = (),
+          defender: str = "2", engagement: str = "scouting") -> Json:
+    """A small battle on a grey board, every unit a starter placed by hand: `units` are
+    `{id, side, key, at, facing?, elevation?, sections?}`; `terrain` overrides hexes as
+    `[column, row, colour, elevation]`. The case's dice are the battle's dice."""
+    sides: dict[str, list[Json]] = {}
+    for spec in units:
+        sheet = next((dict(s) for s in D.STARTERS if s["key"] == spec["key"]), None)
+        if sheet is None:
+            raise RulesetError(f"No starter datasheet {spec['key']!r}.")
+        side = str(spec["side"])
+        unit = FieldUnit(id=int(spec["id"]), player=int(side), key=sheet["key"],
+                         name=str(spec.get("name", sheet["name"])), profile=sheet,
+                         state={"sections": dict(spec.get("sections") or {})})
+        entry = _deploy([unit], defending=side == defender, taken=[])[0]
+        entry.update(at=list(spec["at"]), facing=int(spec.get("facing", entry["facing"])),
+                     elevation=int(spec.get("elevation", entry["elevation"])))
+        sides.setdefault(side, []).append(entry)
+    overrides = {(int(c), int(r)): [int(c), int(r), str(k), int(e)] for c, r, k, e in terrain}
+    board = [overrides.get((c, r), [c, r, "grey", 0])
+             for r in range(T.ROWS) for c in range(T.row_length(r))]
+    return _fight(dice, {"sides": sides, "defender": defender, "engagement": engagement,
+                         "options": {"thirtymm_max_rounds": rounds},
+                         "board": {"terrain": board, "structures": list(structures)}})
 
 
 def _datasheet(dice: Dice, sheet: Json) -> Json:
@@ -486,6 +514,7 @@ _PROBES: dict[str, Any] = {
             dict(s) for s in D.STARTERS if s["key"] == k)) for i, k in enumerate(keys)],
         defending=defending, taken=[])]},
     "fight": _fight,
+    "duel": _duel,
 }
 
 
