@@ -433,8 +433,9 @@ def _duel(dice: Dice, units: Sequence[Json], rounds: int = 1,
                          name=str(spec.get("name", sheet["name"])), profile=sheet,
                          state={"sections": dict(spec.get("sections") or {})})
         entry = _deploy([unit], defending=side == defender, taken=[])[0]
-        entry.update(at=list(spec["at"]), facing=int(spec.get("facing", entry["facing"])),
-                     elevation=int(spec.get("elevation", entry["elevation"])))
+        entry["at"] = list(spec["at"])
+        for key in ("facing", "elevation"):
+            entry[key] = int(spec[key] if key in spec else entry[key])
         sides.setdefault(side, []).append(entry)
     overrides = {(int(c), int(r)): [int(c), int(r), str(k), int(e)] for c, r, k, e in terrain}
     board = [overrides.get((c, r), [c, r, "grey", 0])
