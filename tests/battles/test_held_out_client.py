@@ -1,7 +1,8 @@
-"""A held-out client plays a turn of a one-page campaign through the routes of API.md
-only (issue 12): create with the ruleset, join with the invite code, start, read the
-catalogue, buy units ({"kind": "unit", "key"}), seal an order, advance to the tactical
-phase, and read the battle (its ruleset, its report)."""
+"""A held-out client plays a turn of a one-page (issue 12) and of a 30 Minute Missions
+(issue 13) campaign through the routes of API.md only: create with the ruleset, join
+with the invite code, start, read the catalogue, buy units ({"kind": "unit", "key"}),
+seal an order, advance to the tactical phase, and read the battle (its ruleset, its
+report)."""
 
 from __future__ import annotations
 
@@ -10,17 +11,22 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-def test_a_client_plays_a_turn_of_a_onepage_campaign(client_for, uma, alice, bob,
-                                                     django_capture_on_commit_callbacks):
+@pytest.mark.parametrize(("ruleset", "attacker", "guard"), [
+    ("onepage", "rifle_squad", "militia_squad"),
+    ("thirtymm", "standard_mech", "scout_drone"),
+])
+def test_a_client_plays_a_turn_of_a_light_ruleset_campaign(
+        ruleset, attacker, guard, client_for, uma, alice, bob,
+        django_capture_on_commit_callbacks):
     umpire, a, b = client_for(uma), client_for(alice), client_for(bob)
     made = umpire.post("/api/campaigns/", {
         "name": "Skirmish league", "map": {"generator": "hex", "territories": 2, "seed": 3},
-        "settings": {"ruleset": "onepage"}}, format="json")
+        "settings": {"ruleset": ruleset}}, format="json")
     assert made.status_code == 201, made.content
     cid = made.json()["id"]
     base = f"/api/campaigns/{cid}/"
     detail = umpire.get(base).json()
-    assert detail["ruleset"] == {"name": "onepage", "version": "1"}
+    assert detail["ruleset"] == {"name": ruleset, "version": "1"}
     for client in (a, b):
         joined = client.post(base + "join/", {"invite": detail["invite_code"]}, format="json")
         assert joined.status_code == 201, joined.content
@@ -35,11 +41,11 @@ def test_a_client_plays_a_turn_of_a_onepage_campaign(client_for, uma, alice, bob
     catalogue = a.get(base + "catalogue/").json()
     assert catalogue == sorted(catalogue, key=lambda e: e["price"])
     squad = a.post(base + "purchases/", {"territory": mine["id"],
-                                         "item": {"kind": "unit", "key": "rifle_squad"}},
+                                         "item": {"kind": "unit", "key": attacker}},
                    format="json")
     assert squad.status_code == 201, squad.content
     guard = b.post(base + "purchases/", {"territory": theirs["id"],
-                                         "item": {"kind": "unit", "key": "militia_squad"}},
+                                         "item": {"kind": "unit", "key": guard}},
                    format="json")
     assert guard.status_code == 201
     for phase in ("commercial", "activity"):
@@ -55,6 +61,6 @@ def test_a_client_plays_a_turn_of_a_onepage_campaign(client_for, uma, alice, bob
     (battle,) = a.get(base + "battles/").json()
     shown = a.get(base + f"battles/{battle['id']}/").json()
     assert shown["status"] == "finished"
-    assert shown["ruleset"] == {"name": "onepage", "version": "1"}
+    assert shown["ruleset"] == {"name": ruleset, "version": "1"}
     assert shown["report"]["narrative"].startswith("On turn 1, alice attacked")
     assert shown["log"] and all("text" in step for step in shown["log"])

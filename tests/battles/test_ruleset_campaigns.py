@@ -23,6 +23,7 @@ pytestmark = pytest.mark.django_db
 ARMIES = {
     "onepage": (["rifle_squad", "light_tank"], ["rifle_squad", "anti_tank_team"]),
     "battledice": (["medium_infantry", "heavy_vehicle"], ["medium_infantry", "light_vehicle"]),
+    "thirtymm": (["standard_mech", "scout_drone"], ["assault_tank", "scout_drone"]),
 }
 
 
@@ -205,3 +206,32 @@ def test_a_finished_battle_has_a_report_in_names_a_player_knows(
                                    order=1, sides=[], input={}, seed=1)
     unfinished = api_a.get(f"/api/campaigns/{w.campaign.pk}/battles/{queued.pk}/").json()
     assert unfinished["report"] is None
+
+
+def test_an_umpire_imports_30mm_datasheets_and_a_bad_one_changes_nothing(
+        world, client_for, uma, alice):
+    """R-30-1: datasheets go in through the campaign's ruleset options, checked first."""
+    import copy
+
+    from battles.rulesets.thirtymm.datasheets import STARTERS
+    from campaign.models import Campaign
+
+    w = _campaign(world, "thirtymm")
+    url = f"/api/campaigns/{w.campaign.pk}/settings/"
+    good = {**copy.deepcopy(STARTERS[0]), "key": "brawler", "name": "Brawler",
+            "deployment_cost": 700}
+    bad = {**good, "key": "wrecker", "type": "terrestrial"}
+    before = Campaign.objects.get(pk=w.campaign.pk).options
+    r = client_for(uma).patch(url, {"ruleset_options": {"thirtymm_datasheets": [good, bad]}},
+                              format="json")
+    assert r.status_code == 400, r.content
+    assert "Cockpit Unit Section in place of a Torso" in r.content.decode()
+    assert Campaign.objects.get(pk=w.campaign.pk).options == before
+
+    r = client_for(uma).patch(url, {"ruleset_options": {"thirtymm_datasheets": [good]}},
+                              format="json")
+    assert r.status_code == 200, r.content
+    catalogue = client_for(alice).get(f"/api/campaigns/{w.campaign.pk}/catalogue/").json()
+    assert next(e for e in catalogue if e["key"] == "brawler")["price"] == 140  # 700 / 5
+    unit = _buy(client_for(alice), w, "Alpha", "brawler")
+    assert unit.profile["deployment_cost"] == 700

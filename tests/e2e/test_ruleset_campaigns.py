@@ -18,6 +18,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 @pytest.mark.parametrize(("ruleset", "title", "unit"), [
     ("onepage", "One-page sci-fi skirmish", "rifle_squad"),
     ("battledice", "Battle dice with God Machines", "medium_infantry"),
+    ("thirtymm", "30 Minute Missions", "standard_mech"),
 ])
 def test_a_light_ruleset_campaign_in_the_browser(browser, live_server, shoot, uma, alice,
                                                  bob, ruleset: str, title: str,
