@@ -76,7 +76,7 @@ def seed_sections() -> list[str]:
 def ruling_ids() -> list[str]:
     if not RULINGS.exists():
         return []
-    return re.findall(r"^- \*\*(R-[A-Z]+-\d+)", RULINGS.read_text(encoding="utf-8"),
+    return re.findall(r"^- \*\*(R-[A-Z0-9]+-\d+)", RULINGS.read_text(encoding="utf-8"),
                       re.MULTILINE)
 
 
@@ -135,7 +135,7 @@ def ruleset_ruling_ids(name: str) -> list[str]:
     path = RULINGS.parent / "rulings" / f"{name}.md"
     if not path.exists():
         return []
-    return re.findall(r"^- \*\*(R-[A-Z]+-\d+)", path.read_text(encoding="utf-8"),
+    return re.findall(r"^- \*\*(R-[A-Z0-9]+-\d+)", path.read_text(encoding="utf-8"),
                       re.MULTILINE)
 
 

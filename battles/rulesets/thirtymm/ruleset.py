@@ -425,9 +425,7 @@ def _duel(dice: Dice, units: Sequence[Json], rounds: int = 1,
     `[column, row, colour, elevation]`. The case's dice are the battle's dice."""
     sides: dict[str, list[Json]] = {}
     for spec in units:
-        sheet = next((dict(s) for s in D.STARTERS if s["key"] == spec["key"]), None)
-        if sheet is None:
-            raise RulesetError(f"No starter datasheet {spec['key']!r}.")
+        sheet = _starter_sheet(str(spec["key"]))
         side = str(spec["side"])
         unit = FieldUnit(id=int(spec["id"]), player=int(side), key=sheet["key"],
                          name=str(spec.get("name", sheet["name"])), profile=sheet,
@@ -516,7 +514,27 @@ _PROBES: dict[str, Any] = {
         defending=defending, taken=[])]},
     "fight": _fight,
     "duel": _duel,
+    "starter": lambda dice, key: _starter(key),
+    "repair": lambda dice, key, sections: {"cost": _self().repair(
+        _starter_sheet(key), {"sections": dict(sections)})[0]},
 }
+
+
+def _starter_sheet(key: str) -> Json:
+    sheet = next((dict(s) for s in D.STARTERS if s["key"] == key), None)
+    if sheet is None:
+        raise RulesetError(f"No starter datasheet {key!r}.")
+    return sheet
+
+
+def _starter(key: str) -> Json:
+    """R-30-3: a starter, checked like any datasheet, with its class and its weapons' AP."""
+    sheet = D.validate(_starter_sheet(key))
+    cls = rules.classify(D.total_defense(sheet))
+    return {"type": sheet["type"], "total_defense": D.total_defense(sheet), **cls,
+            "weapon_ap": {w["key"]: rules.weapon_ap(int(w["ap"]), unit_type=sheet["type"],
+                                                    main_cannon=bool(w.get("main_cannon")))
+                          for w in sheet["weapons"]}}
 
 
 def _self() -> ThirtyMinuteMissions:
