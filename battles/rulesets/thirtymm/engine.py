@@ -71,11 +71,14 @@ class Unit:
     ap: int = 0
     status: set[str] = field(default_factory=set)
     out_round: int | None = None
-    #: Destroyed, inoperative or operative: recomputed whenever a section is damaged.
+    #: Destroyed, inoperative or operative, and the penalties of the sections lost:
+    #: recomputed whenever a section is damaged (`refresh`).
     condition: str = "operative"
+    _penalties: Json = field(default_factory=dict)
 
     def refresh(self) -> None:
         self.condition = R.condition(self.utype, self.sections)
+        self._penalties = R.section_penalties(self.sections)
 
     @property
     def operative(self) -> bool:
@@ -98,7 +101,7 @@ class Unit:
                 and int(self.section(w["section"])["durability"]) > 0]
 
     def penalties(self) -> Json:
-        return R.section_penalties(self.sections)
+        return self._penalties
 
 
 @dataclass
@@ -119,7 +122,15 @@ class Battle:
     log: list[Json] = field(default_factory=list)
     keep_log: bool = True
     round: int = 0
+    #: Movement costs and, per kind of mover and structures standing, hex ->
+    #: [(neighbour, cost)]: pure functions of the board, so the simulations of one
+    #: battle input share them (`play(cache=...)`). `standing` keys them: the hexes of
+    #: the structures still up (a fallen one turns its hex black).
     costs: dict[tuple[Any, ...], int | None] = field(default_factory=dict)
+    edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int]]]] = field(
+        default_factory=dict)
+    sights: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
+    standing_structures: frozenset[H.Hex] = frozenset()
 
     def note(self, **entry: Any) -> None:
         if self.keep_log:
@@ -136,7 +147,8 @@ class Battle:
                      and (elevation is None or u.elevation == elevation)), None)
 
 
-def build(battle_input: Json, dice: Dice, keep_log: bool = True) -> Battle:
+def build(battle_input: Json, dice: Dice, keep_log: bool = True,
+          cache: dict[str, Any] | None = None) -> Battle:
     units = []
     for side, roster in battle_input["sides"].items():
         for u in roster:
@@ -157,10 +169,14 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True) -> Battle:
     sides = [str(s) for s in battle_input["sides"]]
     defender = battle_input.get("defender")
     attacker = next((s for s in sides if s != defender), sides[0])
+    cache = cache if cache is not None else {}
     return Battle(sides=sides, defender=defender, attacker=attacker, units=units,
                   colour=colour, height=height, structures=structures,
                   options=dict(battle_input.get("options") or {}), dice=dice,
-                  keep_log=keep_log)
+                  keep_log=keep_log, costs=cache.setdefault("costs", {}),
+                  edges=cache.setdefault("edges", {}),
+                  sights=cache.setdefault("sights", {}),
+                  standing_structures=frozenset(structures))
 
 
 # -- geometry ----------------------------------------------------------------------------
@@ -176,11 +192,20 @@ def _between(a: H.Hex, b: H.Hex) -> list[H.Hex]:
 
 def _blocked(b: Battle, a: H.Hex, t: H.Hex) -> H.Hex | None:
     """The first standing structure between a and t (R-30-15: it blocks line of sight)."""
+    if not b.structures:
+        return None
     return next((h for h in _between(a, t) if h in b.structures), None)
 
 
-def _colours_between(b: Battle, a: H.Hex, t: H.Hex) -> list[str]:
-    return [b.colour.get(h, "grey") for h in _between(a, t)]
+def _sight(b: Battle, a: H.Hex, t: H.Hex) -> tuple[int, int]:
+    """(green hexes, accuracy modifier) of the line from a to t, kept with the board's
+    movement costs (the colours change only when a structure falls)."""
+    key = (a, t, b.standing_structures)
+    found = b.sights.get(key)
+    if found is None:
+        colours = [b.colour.get(h, "grey") for h in _between(a, t)]
+        found = b.sights[key] = (colours.count("green"), R.terrain_accuracy(colours))
+    return found
 
 
 def _elevation(b: Battle, u: Unit) -> int:
@@ -196,8 +221,7 @@ def _modifiers(b: Battle, unit: Unit, target: Unit, melee: bool) -> tuple[int, i
     if melee:
         attack = pen["assault"] + hgb["assault"]
     else:
-        attack = pen["accuracy"] + hgb["accuracy"] + R.terrain_accuracy(
-            _colours_between(b, unit.at, target.at))
+        attack = pen["accuracy"] + hgb["accuracy"] + _sight(b, unit.at, target.at)[1]
         if "hold" in unit.status:
             attack += T.HELD_ACCURACY
     evade = 1 if (not melee and "conceal" in target.status) else 0
@@ -210,7 +234,7 @@ def _weapon_ap(unit: Unit, w: Json) -> int:
 
 def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
     d = H.distance(unit.at, target.at)
-    greens = sum(1 for c in _colours_between(b, unit.at, target.at) if c == "green")
+    greens = _sight(b, unit.at, target.at)[0]
     rng = R.weapon_range(int(w["range"]), unit_type=unit.utype, green_between=greens)
     if not R.in_range(d, rng):
         return False
@@ -317,6 +341,7 @@ def _shoot_structure(b: Battle, unit: Unit, goal: Unit) -> bool:
            f"{w['damage']} damage, defense {hit['defense']}"
     if hit["falls"]:
         del b.structures[h]
+        b.standing_structures = frozenset(b.structures)
         b.colour[h] = "black"
         text += "; it falls (black hex)"
     b.note(side=unit.side, unit=unit.id, action="structure", at=list(H.to_offset(h)),
@@ -372,7 +397,7 @@ def _fire_phase(b: Battle, unit: Unit, melee: bool) -> None:
 def _cost(b: Battle, unit: Unit, a: H.Hex, h: H.Hex) -> int | None:
     """Movement points from a to h for this kind of unit (memoised per battle; the
     structures standing are part of the key)."""
-    key = (unit.utype, unit.systems, a, h, len(b.structures))
+    key = (unit.utype, unit.systems, a, h, b.standing_structures)
     if key in b.costs:
         return b.costs[key]
     cost = None if h not in BOARD or h in b.structures else R.step_cost(
@@ -384,22 +409,36 @@ def _cost(b: Battle, unit: Unit, a: H.Hex, h: H.Hex) -> int | None:
     return cost
 
 
+def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[H.Hex, int]]]:
+    """The board's steps for this kind of mover, built once per battle (and again when a
+    structure falls): the movement search then reads lists instead of costing steps."""
+    key = (unit.utype, unit.systems, b.standing_structures)
+    table = b.edges.get(key)
+    if table is None:
+        table = b.edges[key] = {}
+    return table
+
+
 def _reachable(b: Battle, unit: Unit, points: int) -> dict[H.Hex, int]:
     best = {unit.at: 0}
     taken = {u.at for u in b.units if u.alive and u is not unit}
+    table = _edges(b, unit)
     queue = [(0, H.to_offset(unit.at), unit.at)]
+    far = 1 << 30
     while queue:
         spent, _o, h = heapq.heappop(queue)
-        if spent > best.get(h, 1 << 30):
+        if spent > best.get(h, far):
             continue
-        for n in H.neighbours(h):
-            if n in taken:
+        steps = table.get(h)
+        if steps is None:
+            steps = table[h] = [(n, c) for n in H.neighbours(h)
+                                if (c := _cost(b, unit, h, n)) is not None]
+        for n, c in steps:
+            total = spent + c
+            if total > points or total >= best.get(n, far) or n in taken:
                 continue  # R-30-14: the default policy never shares a hex
-            c = _cost(b, unit, h, n)
-            if c is None or spent + c > points or spent + c >= best.get(n, 1 << 30):
-                continue
-            best[n] = spent + c
-            heapq.heappush(queue, (spent + c, H.to_offset(n), n))
+            best[n] = total
+            heapq.heappush(queue, (total, H.to_offset(n), n))
     return best
 
 
@@ -417,13 +456,14 @@ def _move(b: Battle, unit: Unit, goal: Unit) -> None:
         return
     want = _wanted_range(unit)
     reach = _reachable(b, unit, points)
+    swims = bool({"cruise", "swim"} & set(unit.systems))
+    cover = want > 1 and bool(b.structures)
 
     def score(h: H.Hex) -> tuple[int, int, int, int, tuple[int, int]]:
         d = H.distance(h, goal.at)
         colour = b.colour.get(h, "grey")
-        hazard = 1 if colour == "red" or (colour == "dark_blue" and not (
-            {"cruise", "swim"} & set(unit.systems))) else 0
-        blocked = 1 if want > 1 and _blocked(b, h, goal.at) else 0
+        hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
+        blocked = 1 if cover and _blocked(b, h, goal.at) else 0
         return (hazard, max(0, d - want) + blocked, -b.height.get(h, 0), reach[h],
                 H.to_offset(h))
 
@@ -552,8 +592,11 @@ def _nearest_enemy(b: Battle, unit: Unit) -> int:
     return min((H.distance(unit.at, e.at) for e in b.enemies(unit)), default=99)
 
 
-def play(battle_input: Json, dice: Dice, *, keep_log: bool = True) -> Battle:
-    b = build(battle_input, dice, keep_log)
+def play(battle_input: Json, dice: Dice, *, keep_log: bool = True,
+         cache: dict[str, Any] | None = None) -> Battle:
+    """One battle. `cache`: a dict kept between plays of the same battle input (the
+    odds' simulations) so the board's movement costs are worked out once."""
+    b = build(battle_input, dice, keep_log, cache)
     size = str(battle_input.get("engagement") or "scouting")
     b.mission = R.mission(dice, size)
     briefing = T.BRIEFINGS[b.mission["mission"]]

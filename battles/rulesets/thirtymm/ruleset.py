@@ -197,9 +197,10 @@ class ThirtyMinuteMissions(RulesetBase):
         sides = [str(s) for s in battle_input["sides"]]
         wins = dict.fromkeys([*sides, "none"], 0)
         lost = dict.fromkeys(sides, 0)
+        cache: dict[str, Any] = {}
         for _ in range(simulations):
             b = engine.play(battle_input, Dice(random.Random(seeds.getrandbits(32))),
-                            keep_log=False)
+                            keep_log=False, cache=cache)
             w = engine.winner(b)
             wins[w if w is not None else "none"] += 1
             for u in b.units:
