@@ -17,4 +17,6 @@ urlpatterns = [
     path("battles/<int:battle_id>/report.md", pages.battle_report_markdown,
          name="battle-report-md"),
     path("battles/<int:battle_id>/retry/", pages.battle_retry, name="battle-retry"),
+    path("battles/<int:battle_id>/tabletop/", pages.battle_tabletop, name="battle-tabletop"),
+    path("battles/<int:battle_id>/confirm/", pages.battle_confirm, name="battle-confirm"),
 ]

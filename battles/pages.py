@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from battles import replay
+from battles import replay, tabletop_form
 from battles.models import Battle
 from battles.rulesets.registry import find_ruleset
 from battles.services.report import battle_report as after_action_report
@@ -161,9 +161,65 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
            "report": after_action_report(battle) if finished else None,
            "step": _replay_step(battle, players, request.GET.get("turn"))
            if finished and not own_replay else None}
+    if battle.mode == "tabletop" and not finished:
+        ctx.update(_tabletop_context(battle, member, names))
     if is_htmx(request):
         return render_campaign(request, member, "pages/_replay.html", ctx)
     return render_campaign(request, member, "pages/battle.html", ctx)
+
+
+def _may_enter(battle: Battle, member: Membership) -> bool:
+    if member.is_umpire and not member.umpire_plays:
+        return True
+    return member.player is not None and member.player.pk in {
+        int(side["player"]) for side in battle.sides or ()}
+
+
+def _tabletop_form(battle: Battle, names: dict[int, str]) -> tabletop_form.Form:
+    schema = find_ruleset(battle.ruleset_name).tabletop_schema()
+    return tabletop_form.fields(schema, battle.input or {}, names)
+
+
+def _tabletop_context(battle: Battle, member: Membership,
+                      names: dict[int, str]) -> dict[str, Any]:
+    """The result form of a battle played on the table, in its ruleset's words, and the
+    result already entered (to confirm)."""
+    form = _tabletop_form(battle, names)
+    me = member.player.pk if member.player is not None else None
+    return {"tabletop": {
+        "form": form, "may_enter": _may_enter(battle, member),
+        "proposed": tabletop_form.describe(battle.proposed_result, names, form.units),
+        "proposed_by": names.get(battle.proposed_by_id or 0, "the umpire")
+        if battle.proposed_result else "",
+        "confirmed": [names.get(p, str(p)) for p in battle.confirmations or []],
+        "may_confirm": battle.proposed_result is not None and _may_enter(battle, member)
+        and me not in (battle.confirmations or [])}}
+
+
+@require_POST
+@campaign_page
+def battle_tabletop(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:
+    """Enter a tabletop result from the form (the API's `POST .../tabletop/`)."""
+    from battles.services import tabletop
+
+    battle = Battle.objects.filter(campaign=member.campaign, pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    form = _tabletop_form(battle, _names(member.campaign.pk))
+    attempt(request, lambda: tabletop.submit_result(
+        member=member, battle_id=battle_id, data=tabletop_form.parse(form, request.POST)),
+        success="The result is entered; the other players who fought confirm it.")
+    return redirect("battle", member.campaign.pk, battle_id)
+
+
+@require_POST
+@campaign_page
+def battle_confirm(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:
+    from battles.services import tabletop
+
+    attempt(request, lambda: tabletop.confirm_result(member=member, battle_id=battle_id),
+            success="You confirmed the result.")
+    return redirect("battle", member.campaign.pk, battle_id)
 
 
 @campaign_page
