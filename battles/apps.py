@@ -37,6 +37,12 @@ class BattlesConfig(AppConfig):
                                       (61, "battle_participants", BattleParticipant),
                                       (62, "battle_records", BattleRecord)):
             register_table(Table(order, section, model))
+        from campaign.services.sandbox import nothing, register_sandbox_filter
+
+        # A sandbox plays forward from a phase start: past battles stay in the original
+        # (their inputs hold other players' forces).
+        for section in ("battles", "battle_participants", "battle_records"):
+            register_sandbox_filter(section, nothing)
         register_dashboard_alerts(battle_alerts, order=20)
         register_console_panel(troubled_battles)
         # After the core's reveal (order 10) has moved the units: open the battles.

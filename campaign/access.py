@@ -93,6 +93,9 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
         raise NotFound("No such campaign.")
     player = Player.objects.filter(campaign=campaign, user=user).first()
     is_umpire = campaign.umpire_id == user.pk
+    if is_umpire and player is None and campaign.is_sandbox and campaign.sandbox_seat_id:
+        # A sandbox's owner plays the seat they chose (issue 18: "as every player").
+        player = Player.objects.filter(pk=campaign.sandbox_seat_id, campaign=campaign).first()
     if player is None and not is_umpire:
         raise NotFound("No such campaign.")
     if player is not None:

@@ -67,6 +67,14 @@ class Campaign(models.Model):
         max_length=40, blank=True, default="",
         help_text="'turn:phase' whose deadline reminder was sent (sent once per phase).")
     created_at = models.DateTimeField(auto_now_add=True)
+    #: A private "what if" copy of another campaign (issue 18): it never notifies, and its
+    #: umpire (the member who cloned it) plays every seat in turn (`sandbox_seat`).
+    is_sandbox = models.BooleanField(default=False)
+    sandbox_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="sandboxes")
+    sandbox_seat = models.ForeignKey("Player", null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+",
+                                     help_text="The seat the sandbox's owner plays now.")
 
     class Meta:
         ordering = ["-created_at"]

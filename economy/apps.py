@@ -22,6 +22,15 @@ class EconomyConfig(AppConfig):
                       Table(27, "trades", m.Trade), Table(28, "kits", m.BuildingKit),
                       Table(29, "artifacts", m.Artifact)):
             register_table(table)
+
+        from campaign.services.sandbox import on_own_territory, own, register_sandbox_filter
+
+        # A sandbox copies only what the seat could see (issue 18): its own holdings.
+        for section in ("operatives", "units", "weapons", "ledger", "shipments", "kits"):
+            register_sandbox_filter(section, own("player_id"))
+        for section in ("buildings", "stock", "artifacts"):
+            register_sandbox_filter(section, on_own_territory)
+        register_sandbox_filter("trades", own("from_player_id", "to_player_id"))
         from campaign.models import Phase
         from campaign.pages.campaigns import register_dashboard_alerts
         from campaign.services.clock import register_phase_hook

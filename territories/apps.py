@@ -48,6 +48,18 @@ class TerritoriesConfig(AppConfig):
                                       (13, "passages", Passage)):
             register_table(Table(order, section, model))
 
+        from campaign.services.sandbox import Viewer, own, public, register_sandbox_filter
+
+        def explored(row: dict[str, object], viewer: Viewer) -> bool:
+            """Deposits: the viewer's own, or all when the campaign publishes them."""
+            return (viewer.sees_all or viewer.deposits_public
+                    or row.get("territory_id") in viewer.owned)
+
+        register_sandbox_filter("territories", public)
+        register_sandbox_filter("adjacency", public)
+        register_sandbox_filter("explorations", explored)
+        register_sandbox_filter("passages", own("grantor_id", "grantee_id"))
+
         from django.db.models.signals import post_delete, post_save
 
         from territories.models import Adjacency, Territory

@@ -78,12 +78,21 @@ class CampaignSerializer(serializers.ModelSerializer):
     settings = serializers.SerializerMethodField()
     territory_count = serializers.SerializerMethodField()
     ruleset = serializers.SerializerMethodField()
+    sandbox = serializers.SerializerMethodField()
 
     class Meta:
         model = Campaign
         fields = ["id", "name", "status", "turn", "phase", "phase_deadline", "paused",
                   "players", "umpire", "umpire_id", "settings", "territory_count", "created_at",
-                  "ruleset"]
+                  "ruleset", "sandbox"]
+
+    @extend_schema_field({"type": ["object", "null"], "properties": {
+        "of": {"type": ["integer", "null"]}, "seat": {"type": ["integer", "null"]}}})
+    def get_sandbox(self, obj: Campaign) -> dict | None:
+        """Issue 18: a private "what if" copy (of which campaign; the seat played now)."""
+        if not obj.is_sandbox:
+            return None
+        return {"of": obj.sandbox_of_id, "seat": obj.sandbox_seat_id}
 
     @extend_schema_field({"type": "object", "properties": {
         "name": {"type": "string"}, "version": {"type": "string"}}})

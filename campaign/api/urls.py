@@ -15,6 +15,8 @@ campaign_urls = [
     path("verify/", views.VerifyView.as_view(), name="api-verify"),
     path("export/", views.ExportView.as_view(), name="api-export"),
     path("rollback/", views.RollbackView.as_view(), name="api-rollback"),
+    path("sandbox/", views.SandboxView.as_view(), name="api-sandbox"),
+    path("sandbox/seat/", views.SandboxSeatView.as_view(), name="api-sandbox-seat"),
     path("catalogue/", views.CatalogueView.as_view(), name="api-campaign-catalogue"),
     path("", include("territories.api_urls")),
     path("", include("economy.api_urls")),

@@ -33,6 +33,7 @@ from campaign.services import (
     messages,
     outbox,
     rollback,
+    sandbox,
 )
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
 from campaign.throttling import ScopedThrottle
@@ -279,6 +280,30 @@ class RollbackView(APIView):
                           phase=data.get("phase"), by=request.user.get_username(),
                           reason=str(data.get("reason") or ""))
         return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
+
+
+class SandboxView(APIView):
+    @extend_schema(request=dict, responses={201: dict}, operation_id="campaign_sandbox",
+                   description="Members: a private copy of the campaign as it stood at the "
+                   "start of the current or previous phase ({turn, phase}), holding only "
+                   "what the caller could see, with new dice; the caller plays every seat "
+                   "(`POST .../sandbox/seat/` {player}). A sandbox never notifies.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        copy = sandbox.create_sandbox(member=member, turn=data.get("turn"),
+                                      phase=data.get("phase"))
+        return Response({"id": copy.pk}, status=status.HTTP_201_CREATED)
+
+
+class SandboxSeatView(APIView):
+    @extend_schema(request=dict, responses={200: dict}, operation_id="sandbox_seat",
+                   description="The owner of a sandbox: play the seat {player} from now on.")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        data = request.data if isinstance(request.data, dict) else {}
+        campaign = sandbox.play_as(member=member, player_id=data.get("player"))
+        return Response({"id": campaign.pk, "seat": campaign.sandbox_seat_id})
 
 
 class ImportView(APIView):

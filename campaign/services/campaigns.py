@@ -60,6 +60,9 @@ def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
     default) only with the campaign's invite code (403 `invite_required` otherwise)."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if campaign.is_sandbox:
+            raise Conflict("A sandbox is private: its owner plays every seat.",
+                           code="sandbox_private")
         if campaign.status != Campaign.Status.SETUP:
             raise Conflict("Players can only join while the campaign is in set-up.",
                            code="not_in_setup")
@@ -98,6 +101,9 @@ def campaign_update_settings(*, campaign: Campaign, changes: dict[str, Any]) -> 
                 and locked.status != Campaign.Status.SETUP:
             raise Conflict("The ruleset is chosen before the campaign starts and cannot "
                            "change once it has started.", code="ruleset_fixed")
+        if locked.is_sandbox and (cleaned.get("public") or cleaned.get("webhook_url")):
+            raise Conflict("A sandbox stays private: it is never public and posts to no "
+                           "webhook.", code="sandbox_private")
         locked.options = {**locked.options, **cleaned}
         locked.save(update_fields=["options"])
         record_event(campaign=locked, kind="settings_changed", data={"changes": cleaned})

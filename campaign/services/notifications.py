@@ -41,7 +41,9 @@ KINDS = ("phase_opened", "reminder", "results", "rolled_back")
 
 def _enqueue(campaign: Campaign, kind: str, player_ids: Iterable[int] | None = None) -> None:
     """Committed with the phase change (the outbox); sent after commit, or by the
-    sweeper when the broker was away."""
+    sweeper when the broker was away. A sandbox never notifies (issue 18)."""
+    if campaign.is_sandbox:
+        return
     outbox.send_later("campaign.tasks.notify", campaign.pk, kind, campaign.turn,
                       campaign.phase, list(player_ids) if player_ids is not None else None)
 

@@ -266,6 +266,14 @@ TABLE: dict[tuple[str, str], Endpoint] = {
                                    (*UMPIRES, RUNNING), ok="409",
                                    why="turn 0 is no rollback point: invalid_rollback (a real "
                                        "rollback would undo the world the matrix reads)"),
+    ("api-sandbox", PO): Endpoint(lambda w: c(w) + "sandbox/",
+                                  lambda w: {"turn": 0, "phase": "commercial"},
+                                  MEMBERS, ok="409",
+                                  why="turn 0 commercial is no kept phase start: "
+                                      "invalid_sandbox (tests/core/test_sandbox.py makes one)"),
+    ("api-sandbox-seat", PO): Endpoint(lambda w: c(w) + "sandbox/seat/",
+                                       lambda w: {"player": 1}, MEMBERS, ok="409",
+                                       why="the matrix's campaign is no sandbox: not_sandbox"),
     ("api-units", G): Endpoint(lambda w: c(w) + "units/", None, PLAYERS),
     ("api-unit", PA): Endpoint(
         lambda w: c(w) + f"units/{w.id('unit_alice2')}/",
