@@ -26,4 +26,7 @@ def dice(request: HttpRequest, member: Membership) -> HttpResponse:
         if seed.revealed_at and wanted in (row["key"], "all"):
             row["check"] = verify_phase(member.campaign, seed.turn, seed.phase)
         rows.append(row)
-    return render_campaign(request, member, "pages/dice.html", {"rows": rows})
+    from campaign.pages.trust import points
+
+    return render_campaign(request, member, "pages/dice.html", {
+        "rows": rows, "points": [] if member.campaign.is_sandbox else points(member)})

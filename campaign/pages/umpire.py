@@ -19,6 +19,7 @@ from campaign.access import Membership
 from campaign.models import Order, Player
 from campaign.options import OPTIONS
 from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
+from campaign.pages.trust import points
 from campaign.services import clock, outbox
 
 
@@ -45,7 +46,7 @@ def console(request: HttpRequest, member: Membership) -> HttpResponse:
     context: dict[str, Any] = {
         "players": players, "options": _options(member), "troubled": [],
         # One key per page load: a double-clicked correction form applies once.
-        "request_id": uuid.uuid4().hex}
+        "request_id": uuid.uuid4().hex, "rollback_points": points(member)}
     for panel in _console_panels:
         context.update(panel(member))
     return render_campaign(request, member, "pages/umpire.html", context)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from campaign.pages import accounts, campaigns, compliance, dice, history, umpire
+from campaign.pages import accounts, campaigns, compliance, dice, history, trust, umpire
 from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
 
 NAV.extend([
@@ -31,6 +31,9 @@ campaign_pages = [
     path("umpire/pause/", umpire.pause, name="umpire-pause"),
     path("umpire/settings/", umpire.settings_update, name="umpire-settings"),
     path("umpire/handover/", umpire.handover, name="umpire-handover"),
+    path("umpire/rollback/", trust.rollback_page, name="umpire-rollback"),
+    path("sandbox/", trust.sandbox_new, name="sandbox-new"),
+    path("sandbox/seat/", trust.sandbox_seat, name="sandbox-seat"),
     # Each app's own pages, by module name: the core imports no app above it.
     path("", include("territories.page_urls")),
     path("", include("economy.page_urls")),

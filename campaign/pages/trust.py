@@ -1,0 +1,68 @@
+"""The trust pages of issue 18 beside the dice page: the umpire rolls the campaign back
+to a kept phase start; a member clones a private sandbox from one; a sandbox's owner
+chooses the seat they play. Each calls the service the API calls."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from campaign.access import Membership
+from campaign.pages.common import attempt, campaign_page, require_umpire_page
+from campaign.services.rollback import rollback, rollback_points
+from campaign.services.sandbox import create_sandbox, play_as
+
+
+def points(member: Membership) -> list[dict[str, object]]:
+    """The kept phase starts, for the forms' choices (newest first)."""
+    return [{"value": f"{t}:{p}", "label": f"Turn {t}, start of the {p} phase"}
+            for t, p in rollback_points(member.campaign)]
+
+
+def _split(value: str) -> tuple[str, str]:
+    turn, _, phase = value.partition(":")
+    return turn, phase
+
+
+@require_POST
+@campaign_page
+def rollback_page(request: HttpRequest, member: Membership) -> HttpResponse:
+    require_umpire_page(member)
+    if not request.POST.get("confirm"):
+        from django.contrib import messages
+
+        messages.error(request, "Tick the box to confirm: everything since that phase "
+                                "started will be undone.")
+        return redirect("umpire", member.campaign.pk)
+    turn, phase = _split(request.POST.get("point", ""))
+    attempt(request, lambda: rollback(campaign_id=member.campaign.pk, turn=turn, phase=phase,
+                                      by=request.user.get_username(),
+                                      reason=request.POST.get("reason", "")[:500]),
+            success=f"Rolled back to the start of turn {turn}'s {phase} phase.")
+    return redirect("umpire", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def sandbox_new(request: HttpRequest, member: Membership) -> HttpResponse:
+    turn, phase = _split(request.POST.get("point", ""))
+    made = attempt(request, lambda: create_sandbox(member=member, turn=turn, phase=phase),
+                   success="Your private sandbox: play every seat, nobody is told.")
+    if made.ok:
+        return redirect("campaign-dashboard", made.value.pk)
+    return redirect("dice", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def sandbox_seat(request: HttpRequest, member: Membership) -> HttpResponse:
+    done = attempt(request, lambda: play_as(member=member, player_id=request.POST.get("player")))
+    if done.ok and done.value.sandbox_seat is not None:
+        from django.contrib import messages
+
+        messages.success(request, "You now play this seat.")
+    target = request.POST.get("next", "")
+    if target.startswith(f"/campaigns/{member.campaign.pk}/"):
+        return redirect(target)
+    return redirect("campaign-dashboard", member.campaign.pk)
