@@ -158,7 +158,10 @@ def record_missed_turns(*, campaign: Campaign) -> None:
     """Hook ("leave", "move"): a player who gave no order and did not mark ready missed
     the turn; the count resets otherwise. One umpire entry lists the misses and who
     reached the alert threshold (R-ORD-6); each player reads their own count in the
-    sealed journal entry the reveal writes for them."""
+    sealed journal entry the reveal writes for them. A sandbox has one person at every
+    seat and no deadlines: nobody misses anything there."""
+    if campaign.is_sandbox:
+        return
     ordered = set(Order.objects.filter(campaign=campaign, turn=campaign.turn)
                   .values_list("player_id", flat=True))
     alert_at = campaign.settings.missed_turns_alert

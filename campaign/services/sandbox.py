@@ -177,7 +177,7 @@ def create_sandbox(*, member: Membership, turn: Any, phase: Any) -> Campaign:
     tag = secrets.token_hex(4)
     stand_ins = {}
     for p in doc["players"]:
-        stand_ins[p["id"]] = f"sandbox-{tag}-{p['username']}"[:150]
+        stand_ins[p["id"]] = f"{p['username']}"[:120] + f" (sandbox {tag})"
         p["username"] = stand_ins[p["id"]]
     doc["campaign"] = {**doc["campaign"], "seed": secrets.randbelow(2**31 - 1) + 1,
                        "name": f"Sandbox: {campaign.name} (turn {turn} {phase})"[:120]}

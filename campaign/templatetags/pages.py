@@ -16,6 +16,15 @@ def signup_open() -> bool:
 
 
 @register.filter
+def seat_name(username: Any) -> str:
+    """A sandbox seat's player as the original knew them ("bob (sandbox 1a2b3c4d)" ->
+    "bob")."""
+    text = str(username)
+    head, sep, _tail = text.rpartition(" (sandbox ")
+    return head if sep else text
+
+
+@register.filter
 def get_item(mapping: Any, key: Any) -> Any:
     try:
         return mapping.get(key)

@@ -63,8 +63,8 @@ def test_a_player_clones_what_they_could_see_and_plays_every_seat(
     # Only alice's own holdings came along; bob's are unknown (absent).
     units = Unit.objects.filter(player__campaign=copy)
     assert [u.model for u in units] == ["golem"]
-    bob_seat = Player.objects.get(campaign=copy, user__username__endswith="-bob")
-    alice_seat = Player.objects.get(campaign=copy, user__username__endswith="-alice")
+    bob_seat = Player.objects.get(campaign=copy, user__username__startswith="bob (sandbox ")
+    alice_seat = Player.objects.get(campaign=copy, user__username__startswith="alice (sandbox ")
     bob_land = Territory.objects.filter(campaign=copy, owner=bob_seat)
     assert bob_land.exists()
     assert not Building.objects.filter(territory__in=bob_land).exists()
@@ -107,7 +107,7 @@ def test_the_umpire_clones_everything_but_sealed_orders(league, client_for, uma,
     copy = r.json()["id"]
     assert sorted(Unit.objects.filter(player__campaign_id=copy)
                   .values_list("model", flat=True)) == ["arakne", "golem"]
-    bob_seat = Player.objects.get(campaign_id=copy, user__username__endswith="-bob")
+    bob_seat = Player.objects.get(campaign_id=copy, user__username__startswith="bob (sandbox ")
     assert bob_seat.credits == Player.objects.get(campaign=league, user=bob).credits
 
 

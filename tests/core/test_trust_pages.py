@@ -60,7 +60,7 @@ def test_a_player_clones_a_sandbox_from_the_dice_page_and_plays_another_seat(lea
     assert r["Location"] == f"/campaigns/{copy.pk}/"
     html = page.get(r["Location"]).content.decode()
     assert "sandbox-banner" in html and "Playing as" in html
-    bob_seat = Player.objects.get(campaign=copy, user__username__endswith="-bob")
+    bob_seat = Player.objects.get(campaign=copy, user__username__startswith="bob (sandbox ")
     r = page.post(f"/campaigns/{copy.pk}/sandbox/seat/",
                   {"player": bob_seat.pk, "next": f"/campaigns/{copy.pk}/economy/"})
     assert r.status_code == 302 and r["Location"] == f"/campaigns/{copy.pk}/economy/"
