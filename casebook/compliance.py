@@ -45,6 +45,11 @@ RULINGS_OUTSIDE_THE_BOOK: dict[str, str] = {
                "decides (tests/territories cover it)",
     "R-BAT-31": "what the default player chooses is a behaviour, not a rule (the ruling "
                 "says so); R-BAT-5 shows its retreat",
+    "R-DICE-1": "secret per-phase seeds are the site's trust machinery, not a rule of the "
+                "seed (tests/core/test_verifiable_dice.py proves them)",
+    "R-DICE-2": "rollback and sandbox points: tests/core/test_rollback.py and "
+                "tests/core/test_sandbox.py",
+    "R-DICE-3": "what a sandbox copies: tests/core/test_sandbox.py",
 }
 
 

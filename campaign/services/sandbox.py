@@ -2,7 +2,7 @@
 `POST /api/campaigns/{id}/sandbox/`).
 
 A member clones the campaign as it stood at a kept phase start (the current or the
-previous phase: the same points a rollback reaches, R-TRUST-4) and plays on alone, as
+previous phase: the same points a rollback reaches, R-DICE-2) and plays on alone, as
 every player in turn, with new dice. Only what the member could see is copied: each app
 says, per section of the export, which rows a seat may see (`register_sandbox_filter`);
 a section nobody registered is not copied at all. What another player kept secret gets a
@@ -105,7 +105,7 @@ _NEVER = ("dice", "seeds", "seats", "campaign_row")
 
 
 def _placeholder_ledger(rows: list[dict[str, Any]], player: int) -> list[dict[str, Any]]:
-    """What every player is known to have: the starting credits (R-TRUST-5)."""
+    """What every player is known to have: the starting credits (R-DICE-3)."""
     return [dict(r) for r in rows if r.get("player_id") == player
             and r.get("reason") == "starting_credits"]
 

@@ -1,7 +1,7 @@
 """Issue 18, sandboxes (API.md "Trust": `POST /api/campaigns/{id}/sandbox/`): a member
 clones the campaign as it stood at a kept phase start, holding only what they could see,
 and plays on alone as every seat, with new dice; the sandbox never notifies, cannot be
-joined or made public, and the original is untouched."""
+joined or made public, and the original is untouched (R-DICE-2, R-DICE-3)."""
 
 from __future__ import annotations
 
