@@ -21,6 +21,7 @@ from campaign.pages.common import (
     attempt,
     campaign_page,
     is_htmx,
+    public_page,
     render_campaign,
     require_umpire_page,
 )
@@ -46,10 +47,12 @@ def _side_names(sides: list[Any], names: dict[int, str]) -> str:
     return " vs ".join(out)
 
 
-@campaign_page
+@public_page
 def battle_list(request: HttpRequest, member: Membership) -> HttpResponse:
-    battles = list(Battle.objects.filter(campaign=member.campaign)
-                   .select_related("territory").order_by("-turn", "order", "id")[:200])
+    qs = Battle.objects.filter(campaign=member.campaign)
+    if member.spectator:  # a public league shows its finished battles (API.md)
+        qs = qs.filter(status=Battle.Status.FINISHED)
+    battles = list(qs.select_related("territory").order_by("-turn", "order", "id")[:200])
     names = _names(member.campaign.pk)
     for b in battles:
         b.side_text = _side_names(b.sides, names)
@@ -126,11 +129,11 @@ def _replay_step(battle: Battle, players: dict[int, tuple[str, str]], wanted: st
             "next": keys[index + 1] if index + 1 < len(keys) else None}
 
 
-@campaign_page
+@public_page
 def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:
     battle = (Battle.objects.filter(campaign=member.campaign, pk=battle_id)
               .select_related("territory").first())
-    if battle is None:
+    if battle is None or (member.spectator and battle.status != Battle.Status.FINISHED):
         raise Http404("No such battle.")
     players = _players(member.campaign.pk)
     names = {pk: name for pk, (name, _) in players.items()}
@@ -222,7 +225,7 @@ def battle_confirm(request: HttpRequest, member: Membership, battle_id: int) -> 
     return redirect("battle", member.campaign.pk, battle_id)
 
 
-@campaign_page
+@public_page
 def battle_report_markdown(request: HttpRequest, member: Membership,
                            battle_id: int) -> HttpResponse:
     """The after-action report as Markdown (forum- and Discord-ready)."""

@@ -17,7 +17,13 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
 from campaign.models import Player
-from campaign.pages.common import attempt, campaign_page, optional_int, render_campaign
+from campaign.pages.common import (
+    attempt,
+    campaign_page,
+    optional_int,
+    public_page,
+    render_campaign,
+)
 from campaign.rules import tables
 from campaign.rules.formulas import building_energy
 from territories.selectors import territories_for
@@ -29,16 +35,15 @@ def _players(campaign_id: int) -> dict[int, dict[str, str]]:
             for p in Player.objects.filter(campaign_id=campaign_id).select_related("user")}
 
 
-@campaign_page
-def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
-    """The meta-map now, or (`?at=N`, the N-th phase opened) as it stood then: owners
-    rebuilt from the journal, with previous/next steps through the campaign's history."""
+def _map_state(member: Membership, wanted: Any) -> tuple[
+        list[dict[str, Any]], dict[int, Any], dict[str, Any] | None, str, int | None]:
+    """(territories, players, the history step shown or None, the SVG, the last step)."""
     from territories.services.history import moments, owners_at
 
     rows = territories_for(member)
     players = _players(member.campaign.pk)
     steps = moments(member.campaign)
-    at = optional_int(request.GET.get("at"))
+    at = optional_int(wanted)
     history: dict[str, Any] | None = None
     if at is not None and steps:
         at = max(0, min(at, len(steps) - 1))
@@ -56,13 +61,31 @@ def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
     svg = meta_map_svg(campaign_id=member.campaign.pk, campaign_name=member.campaign.name,
                        territories=rows, players=players,
                        viewer=member.player.pk if member.player else None)
+    return rows, players, history, svg, len(steps) - 1 if steps else None
+
+
+@public_page
+def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The meta-map now, or (`?at=N`, the N-th phase opened) as it stood then: owners
+    rebuilt from the journal, with previous/next steps through the campaign's history."""
+    rows, players, history, svg, last = _map_state(member, request.GET.get("at"))
     for row in rows:
         row["owner_info"] = players.get(row["owner"]) if row["owner"] else None
     rows.sort(key=lambda r: (not r["mine"], r["name"]))
     return render_campaign(request, member, "pages/map.html", {
         "svg": mark_safe(svg),  # built by territories.svg with every text escaped
-        "rows": rows, "players": players, "history": history,
-        "last_step": len(steps) - 1 if steps else None})
+        "rows": rows, "players": players, "history": history, "last_step": last})
+
+
+@public_page
+def meta_map_svg_file(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The meta-map (now, or `?at=N`) as an SVG file to keep or post (issue 16)."""
+    _rows, _players, history, svg, _last = _map_state(member, request.GET.get("at"))
+    when = f"turn-{history['turn']}-{history['phase']}" if history else "now"
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="campaign-{member.campaign.pk}-map-{when}.svg"')
+    return response
 
 
 def _territory_row(member: Membership, territory_id: int) -> dict[str, Any]:

@@ -31,7 +31,12 @@ def home(request: HttpRequest) -> HttpResponse:
         if request.user.is_authenticated
         else []
     )
-    return render(request, "home.html", {"campaigns": campaigns})
+    # Public leagues (issue 16): anyone, signed in or not, reads their map and history.
+    public = (Campaign.objects.filter(options__public=True, is_sandbox=False)
+              .exclude(status=Campaign.Status.SETUP).select_related("umpire")
+              .annotate(player_count=Count("players", distinct=True))
+              .order_by("-created_at")[:50])
+    return render(request, "home.html", {"campaigns": campaigns, "public": public})
 
 
 def health(request: HttpRequest) -> JsonResponse:

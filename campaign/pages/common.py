@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from campaign.access import Membership, membership
+from campaign.access import Membership, membership, reader
 from campaign.errors import GameError, NotFound
 from campaign.models import Player
 
@@ -30,6 +30,29 @@ def page_membership(request: HttpRequest, campaign_id: int) -> Membership:
         return membership(request.user, campaign_id)
     except NotFound as exc:
         raise Http404(exc.detail) from None
+
+
+def public_page(view: Callable[..., HttpResponse]) -> View:
+    """A page members read, and anyone (signed in or not) when the campaign is public
+    (API.md "History, spectators, people"): the view receives `member`, a spectator's
+    with `member.spectator` set. A private campaign asks a signed-out visitor to log in
+    and is a 404 for anyone else."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, campaign_id: int, *args: Any, **kwargs: Any
+                ) -> HttpResponse:
+        from django.contrib.auth.views import redirect_to_login
+        from rest_framework.exceptions import NotAuthenticated
+
+        try:
+            member = reader(request.user, campaign_id)
+        except NotAuthenticated:
+            return redirect_to_login(request.get_full_path())
+        except NotFound as exc:
+            raise Http404(exc.detail) from None
+        return view(request, member, *args, **kwargs)
+
+    return wrapped
 
 
 def campaign_page(view: Callable[..., HttpResponse]) -> View:
@@ -92,6 +115,10 @@ def always(member: Membership) -> bool:
     return True
 
 
+def members_only(member: Membership) -> bool:
+    return not member.spectator
+
+
 def player_seat(member: Membership) -> bool:
     return member.player is not None
 
@@ -107,7 +134,7 @@ def running_player(member: Membership) -> bool:
 # Pages are linked only once they exist: each app's page module appends its entries
 # (in `campaign.pages.urls`, when its routes are mounted).
 NAV: list[NavItem] = [
-    NavItem("Dashboard", "campaign-dashboard", always),
+    NavItem("Dashboard", "campaign-dashboard", members_only),
 ]
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from campaign.access import Membership
-from campaign.pages.common import campaign_page, is_htmx, render_campaign
+from campaign.pages.common import is_htmx, public_page, render_campaign
 
-PAGE_SIZE = 300
+PAGE_SIZE = 100
 
 
 def _summary(data: dict[str, Any]) -> str:
@@ -25,7 +25,7 @@ def _summary(data: dict[str, Any]) -> str:
     return "; ".join(parts[:8])
 
 
-@campaign_page
+@public_page
 def history(request: HttpRequest, member: Membership) -> HttpResponse:
     from campaign.journal_labels import PHASE_WORDS, label, sentence
     from campaign.models import Player
@@ -39,11 +39,30 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
     qs = visible
     turn = request.GET.get("turn", "")
     kind = request.GET.get("kind", "")
+    phase = request.GET.get("phase", "")
+    who = request.GET.get("player", "")
+    number = request.GET.get("page", "")
+    number = int(number) if number.isdigit() and len(number) < 6 else 1
     if turn.isdigit():
         qs = qs.filter(turn=int(turn))
     if kind:
         qs = qs.filter(kind=kind)
-    events = list(qs.order_by("-id")[:PAGE_SIZE])
+    if phase and phase in PHASE_WORDS:
+        qs = qs.filter(phase=phase)
+    if who.isdigit() and int(who) in names:
+        # entries about that player: as the actor or a side (the journal's own keys)
+        from django.db.models import Q
+
+        pid = int(who)
+        qs = qs.filter(Q(data__player=pid) | Q(data__winner=pid) | Q(data__attacker=pid)
+                       | Q(data__defender=pid) | Q(data__from_player=pid)
+                       | Q(data__to_player=pid))
+    # The newest first, a page at a time. Pages count only entries the reader may see:
+    # no database id is shown, so no count of hidden entries leaks (R-SEC-1).
+    start = (max(1, number) - 1) * PAGE_SIZE
+    page = list(qs.order_by("-id")[start:start + PAGE_SIZE + 1])
+    events = page[:PAGE_SIZE]
+    older = number + 1 if len(page) > PAGE_SIZE else None
     groups: dict[tuple[int, str], list[Any]] = {}
     for e in events:
         e.summary = sentence(e.kind, e.data or {}, names) or _summary(e.data)
@@ -53,9 +72,16 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
     headed = [{"turn": turn, "phase": PHASE_WORDS.get(phase, phase), "events": items,
                "count": f"{len(items)} entr{'y' if len(items) == 1 else 'ies'}"}
               for (turn, phase), items in groups.items()]
+    query = request.GET.copy()
+    query.pop("page", None)
+    prefix = query.urlencode() + "&" if query else ""
     ctx = {"groups": headed, "kinds": kinds,
            "turns": range(member.campaign.turn, -1, -1), "turn": turn, "kind": kind,
-           "truncated": len(events) == PAGE_SIZE}
+           "phase": phase, "phases": [(k, v) for k, v in PHASE_WORDS.items() if k],
+           "who": who,
+           "names": sorted(names.items(), key=lambda kv: kv[1]),
+           "older": f"?{prefix}page={older}" if older else None,
+           "newer": f"?{prefix}page={number - 1}" if number > 1 else None}
     if is_htmx(request):
         return render_campaign(request, member, "pages/_history_list.html", ctx)
     from campaign.pages.charts import history_charts

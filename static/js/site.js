@@ -23,22 +23,41 @@
     if (m) e.detail.headers["X-CSRFToken"] = m.getAttribute("content");
   });
 })();
-// Battle replay: "Play" steps through the turns (the buttons also work without it).
+// Battle replay: "Play" steps through the turns at the chosen speed (kept across steps
+// and visits); the buttons also work without it.
 (function () {
   var timer = null;
+  function delay() {
+    var ms = parseInt(localStorage.getItem("replaySpeed") || "1200", 10);
+    return ms > 0 ? ms : 1200;
+  }
   function stop(btn) { clearInterval(timer); timer = null; if (btn) btn.textContent = "▶ Play"; }
+  function start(btn) {
+    clearInterval(timer);
+    btn.textContent = "Pause";
+    timer = setInterval(function () {
+      var next = document.querySelector("[data-replay=next]");
+      if (next) next.click(); else stop(document.querySelector("[data-replay-play]"));
+    }, delay());
+  }
   function wire() {
+    var speed = document.querySelector("[data-replay-speed]");
+    if (speed) {
+      speed.closest("label").hidden = false;
+      speed.value = String(delay());
+      speed.onchange = function () {
+        localStorage.setItem("replaySpeed", speed.value);
+        var b = document.querySelector("[data-replay-play]");
+        if (timer && b) start(b);
+      };
+    }
     var btn = document.querySelector("[data-replay-play]");
     if (!btn) return;
     btn.hidden = false;
     if (timer) btn.textContent = "Pause";
     btn.onclick = function () {
       if (timer) { stop(btn); return; }
-      btn.textContent = "Pause";
-      timer = setInterval(function () {
-        var next = document.querySelector("[data-replay=next]");
-        if (next) next.click(); else stop(document.querySelector("[data-replay-play]"));
-      }, 1200);
+      start(btn);
     };
   }
   document.addEventListener("DOMContentLoaded", wire);
@@ -73,3 +92,8 @@
     if (Math.abs(dx) > 60) go(dx < 0 ? "next" : "prev");
   }, {passive: true});
 })();
+// A form field marked data-autosubmit (the map's phase slider) submits when changed.
+document.addEventListener("change", function (e) {
+  var t = e.target;
+  if (t && t.hasAttribute && t.hasAttribute("data-autosubmit") && t.form) t.form.submit();
+});

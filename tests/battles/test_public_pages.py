@@ -1,0 +1,109 @@
+"""Issue 16 on the pages: a public league is followed by anyone, signed in or not: the
+home page lists it; its map (now and turn by turn, also as an SVG file), its finished
+battles with their reports and its public journal read the same as for a player who is
+not in the story; nothing private shows. A private campaign asks a visitor to log in and
+is a 404 for an outsider."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from battles.models import Battle
+from campaign.models import Campaign, Event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league(world):
+    w = world(owners={"Alpha": "alice", "Beta": "bob"}, options={"webhook_url": ""})
+    finished = Battle.objects.create(campaign=w.campaign, turn=1, territory=w.t["Beta"],
+                                     order=1, sides=[], input={}, seed=1, status="finished")
+    queued = Battle.objects.create(campaign=w.campaign, turn=1, territory=w.t["Alpha"],
+                                   order=2, sides=[], input={}, seed=2)
+    secret = Event.objects.create(campaign=w.campaign, turn=1, phase="commercial",
+                                  kind="purchase", data={"detail": "SECRET-PURCHASE"},
+                                  visibility=Event.Visibility.PRIVATE)
+    secret.viewers.set([w.players["alice"]])
+    Event.objects.create(campaign=w.campaign, turn=1, phase="commercial", kind="note",
+                         data={"detail": "PUBLIC-NEWS"})
+    return w, finished, queued
+
+
+def _pages(w, finished, queued):
+    c = f"/campaigns/{w.campaign.pk}/"
+    return {"map": c + "map/", "svg": c + "map.svg", "battles": c + "battles/",
+            "battle": c + f"battles/{finished.pk}/", "history": c + "history/",
+            "unfinished": c + f"battles/{queued.pk}/", "dashboard": c,
+            "economy": c + "economy/", "orders": c + "orders/"}
+
+
+def _make_public(w):
+    Campaign.objects.filter(pk=w.campaign.pk).update(
+        options={**w.campaign.options, "public": True})
+
+
+def test_a_private_campaign_asks_to_log_in_or_does_not_exist(league, django_user_model):
+    w, finished, queued = league
+    pages = _pages(w, finished, queued)
+    dora = django_user_model.objects.create_user(username="dora", password="x" * 12)
+    outsider = Client()
+    outsider.force_login(dora)
+    for name in ("map", "svg", "battles", "battle", "history"):
+        visitor = Client().get(pages[name])
+        assert visitor.status_code == 302 and "/accounts/login/" in visitor["Location"], name
+        assert outsider.get(pages[name]).status_code == 404, name
+    assert w.campaign.name.encode() not in Client().get("/").content
+
+
+def test_anyone_follows_a_public_league_and_sees_nothing_private(league, django_user_model):
+    w, finished, queued = league
+    _make_public(w)
+    pages = _pages(w, finished, queued)
+    home = Client().get("/").content.decode()
+    assert "Public leagues" in home and w.campaign.name in home
+    for visitor in (Client(), _signed_in(django_user_model)):
+        for name in ("map", "battles", "battle", "history"):
+            r = visitor.get(pages[name])
+            assert r.status_code == 200, name
+            html = r.content.decode()
+            assert "SECRET-PURCHASE" not in html and "Dashboard" not in html, name
+        assert "PUBLIC-NEWS" in visitor.get(pages["history"]).content.decode()
+        listed = visitor.get(pages["battles"]).content.decode()
+        assert f"/battles/{finished.pk}/" in listed and f"/battles/{queued.pk}/" not in listed
+        assert visitor.get(pages["unfinished"]).status_code == 404
+        svg = visitor.get(pages["svg"] + "?at=0")
+        assert svg.status_code == 200 and svg["Content-Type"].startswith("image/svg+xml")
+        assert b"<svg" in svg.content and "attachment" in svg["Content-Disposition"]
+        for private in ("dashboard", "economy", "orders"):
+            assert visitor.get(pages[private]).status_code in (302, 404), private
+
+
+def _signed_in(django_user_model):
+    dora = django_user_model.objects.create_user(username="dora", password="x" * 12)
+    client = Client()
+    client.force_login(dora)
+    return client
+
+
+def test_the_history_pages_filter_by_phase_and_player(league, alice):
+    from campaign.pages import history
+
+    w, _finished, _queued = league
+    for i in range(history.PAGE_SIZE + 5):
+        Event.objects.create(campaign=w.campaign, turn=2, phase="activity", kind="note",
+                             data={"detail": f"entry {i}", "player": w.players["bob"].pk})
+    page = Client()
+    page.force_login(alice)
+    url = f"/campaigns/{w.campaign.pk}/history/"
+    first = page.get(url).content.decode()
+    assert "Older entries" in first and "detail: entry 104;" in first
+    assert "detail: entry 4;" not in first
+    second = page.get(url + "?page=2").content.decode()
+    assert "detail: entry 4;" in second and "Newer entries" in second
+    assert "Older entries" not in second
+    only = page.get(url + "?phase=commercial").content.decode()
+    assert "PUBLIC-NEWS" in only and "detail: entry 1;" not in only
+    bobs = page.get(url + f"?player={w.players['bob'].pk}").content.decode()
+    assert "detail: entry 104;" in bobs and "PUBLIC-NEWS" not in bobs
