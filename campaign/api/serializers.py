@@ -86,8 +86,9 @@ class CampaignSerializer(serializers.ModelSerializer):
                   "players", "umpire", "umpire_id", "settings", "territory_count", "created_at",
                   "ruleset", "sandbox"]
 
-    @extend_schema_field({"type": ["object", "null"], "properties": {
-        "of": {"type": ["integer", "null"]}, "seat": {"type": ["integer", "null"]}}})
+    @extend_schema_field({"type": "object", "nullable": True, "properties": {
+        "of": {"type": "integer", "nullable": True},
+        "seat": {"type": "integer", "nullable": True}}})
     def get_sandbox(self, obj: Campaign) -> dict | None:
         """Issue 18: a private "what if" copy (of which campaign; the seat played now)."""
         if not obj.is_sandbox:
