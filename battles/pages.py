@@ -4,7 +4,7 @@ members (as in the API); the job error is shown to the umpire only."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -64,16 +64,55 @@ def battle_list(request: HttpRequest, member: Membership) -> HttpResponse:
     return render_campaign(request, member, "pages/battles.html", ctx)
 
 
-def _describe(entry: dict[str, Any]) -> str:
+#: Log keys that name a unit, a side (player) or a building of the battle.
+UNIT_KEYS = frozenset({"unit", "target", "attacker", "defender", "by", "carrier", "holder",
+                       "units", "targets", "destroyed", "survivors", "actor", "designator",
+                       "rammer", "hold", "blocked"})
+SIDE_KEYS = frozenset({"side", "winner", "order", "loser", "sides"})
+BUILDING_KEYS = frozenset({"building", "buildings"})
+
+
+def _number(value: Any) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def _plain(value: Any) -> str:
+    """A nested value: a position list as (x, y), numbers without ".0"."""
+    if isinstance(value, list | tuple):
+        return "(" + ", ".join(_plain(v) for v in value) + ")"
+    return _number(value)
+
+
+def _describe(entry: dict[str, Any], names: dict[str, dict[str, str]] | None = None) -> str:
+    """One log entry in words: units, sides and buildings by the names players know
+    (issue 16), positions as (x, y), whole numbers without ".0"."""
+    names = names or {}
+
+    def one(key: str, value: Any) -> str:
+        kinds = (["unit", "side"] if key in UNIT_KEYS and key in ("attacker", "defender")
+                 else ["unit"] if key in UNIT_KEYS else ["side"] if key in SIDE_KEYS
+                 else ["building"] if key in BUILDING_KEYS else [])
+        for kind in kinds:
+            table = names.get(kind) or {}
+            if str(value) in table:
+                return table[str(value)]
+        return _number(value)
+
     skip = {"turn", "round", "event"}
     parts = []
     for key, value in entry.items():
         if key in skip:
             continue
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
+            value = ", ".join(f"{one(key, k)} {_plain(v)}" for k, v in value.items())
+        elif isinstance(value, list) and len(value) == 2 and key in ("to", "from", "at",
+                                                                     "position") \
+                and all(isinstance(v, int | float) for v in value):
+            value = f"({_number(value[0])}, {_number(value[1])})"
         elif isinstance(value, list):
-            value = ", ".join(str(v) for v in value)
+            value = ", ".join(one(key, v) for v in value)
+        else:
+            value = one(key, value)
         parts.append(f"{key.replace('_', ' ')}: {value}")
     return "; ".join(parts)
 
@@ -84,6 +123,9 @@ def _labels(battle: Battle, players: dict[int, tuple[str, str]]
     data = battle.input if isinstance(battle.input, dict) else {}
     unit_labels: dict[str, str] = {}
     unit_sides: dict[str, str] = {}
+    from battles.services.report import display_names, given_name
+
+    fielded = []
     for side, units in (data.get("sides") or {}).items():
         owner = players.get(int(side), (f"side {side}", ""))[0] if str(side).isdigit() \
             else str(side)
@@ -91,11 +133,26 @@ def _labels(battle: Battle, players: dict[int, tuple[str, str]]
             if isinstance(u, dict) and "id" in u:
                 uid = str(u["id"])
                 unit_sides[uid] = str(side)
-                unit_labels[uid] = f"{owner}'s {u.get('vehicle') or 'unit'} #{uid}"
-    building_labels = {str(b["id"]): f"{str(b.get('kind', 'building')).replace('_', ' ')} "
-                       f"#{b['id']}" for b in data.get("buildings") or []
-                       if isinstance(b, dict) and "id" in b}
+                model = u.get("vehicle") or u.get("key") or "unit"
+                fielded.append((uid, owner, model, given_name(u.get("name"), model, uid)))
+    unit_labels.update(display_names(fielded))
+    kinds = Counter(str(b.get("kind", "building")) for b in data.get("buildings") or []
+                    if isinstance(b, dict))
+    seen: Counter[str] = Counter()
+    building_labels = {}
+    for b in data.get("buildings") or []:
+        if isinstance(b, dict) and "id" in b:
+            kind = str(b.get("kind", "building"))
+            seen[kind] += 1
+            building_labels[str(b["id"])] = kind.replace("_", " ") + (
+                f" {seen[kind]}" if kinds[kind] > 1 else "")
     return unit_labels, unit_sides, building_labels
+
+
+def _name_tables(players: dict[int, tuple[str, str]], unit_labels: dict[str, str],
+                 building_labels: dict[str, str]) -> dict[str, dict[str, str]]:
+    return {"unit": unit_labels, "building": building_labels,
+            "side": {str(pk): name for pk, (name, _) in players.items()}}
 
 
 def _replay_step(battle: Battle, players: dict[int, tuple[str, str]], wanted: str | None
@@ -123,7 +180,9 @@ def _replay_step(battle: Battle, players: dict[int, tuple[str, str]], wanted: st
                "color": colors.get(s, "#888")} for s in sorted(set(unit_sides.values()))]
     return {"turn": frame.turn, "heading": heading, "svg": svg, "legend": legend,
             "entries": [{"round": e.get("round"), "event": str(e.get("event", "")),
-                         "text": _describe(e)} for e in frame.entries],
+                         "text": _describe(e, _name_tables(players, unit_labels,
+                                                           building_labels))}
+                        for e in frame.entries],
             "first": keys[0], "last": keys[-1], "count": len(keys), "index": index,
             "prev": keys[index - 1] if index > 0 else None,
             "next": keys[index + 1] if index + 1 < len(keys) else None}
@@ -150,12 +209,14 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
             turns.setdefault(step.get("round") or 0, []).append(
                 {"round": step.get("round"), "event": "", "text": text})
     elif finished:
+        unit_labels, _sides, building_labels = _labels(battle, players)
+        tables = _name_tables(players, unit_labels, building_labels)
         for entry in battle.log or []:
             if not isinstance(entry, dict):
                 continue
             turns.setdefault(entry.get("turn", 0), []).append(
                 {"round": entry.get("round"), "event": str(entry.get("event", "")),
-                 "text": _describe(entry)})
+                 "text": _describe(entry, tables)})
     ctx = {"battle": battle, "side_text": _side_names(battle.sides, names),
            "winner_name": names.get(battle.winner_id, ""), "finished": finished,
            "turns": list(turns.items()), "show_error": member.is_umpire

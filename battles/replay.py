@@ -219,6 +219,6 @@ def battlefield_svg(frame: Frame, *, title: str, side_colors: dict[str, str],
                    'stroke="#111" stroke-width="2"/>'
                    f'<text x="{x:.1f}" y="{y - 11:.1f}" font-size="10" text-anchor="middle" '
                    'fill="#111" stroke="#fff" stroke-width="3" paint-order="stroke">'
-                   f'{escape(uid)}</text></g>')
+                   f'{escape(label)}</text></g>')
     out.append("</svg>")
     return "\n".join(out)

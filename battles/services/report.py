@@ -24,6 +24,31 @@ REASON_WORDS = {"owner": "its owner", "already_there": "already there before the
                 "lot": "chosen by lot"}
 
 
+def display_names(units: list[tuple[Any, str, str, str | None]]) -> dict[Any, str]:
+    """Names a player knows for the units of one battle: (id, owner, model, the name its
+    owner gave or None) -> the given name, else "bob's Lycaon" (numbered when bob
+    fielded two). Database ids never stand in for a name (issue 16)."""
+    bases = {uid: f"{owner}'s {str(model).replace('_', ' ').capitalize()}"
+             for uid, owner, model, given in units if not given}
+    counts = Counter(bases.values())
+    seen: Counter[str] = Counter()
+    out = {}
+    for uid, _owner, _model, given in sorted(units, key=lambda u: str(u[0])):
+        if given:
+            out[uid] = given
+            continue
+        base = bases[uid]
+        seen[base] += 1
+        out[uid] = base if counts[base] == 1 else f"{base} {seen[base]}"
+    return out
+
+
+def given_name(name: Any, model: Any, uid: Any) -> str | None:
+    """The name a player gave a unit, or None for the automatic "model #id"."""
+    text = str(name or "")
+    return None if not text or text == f"{model} #{uid}" else text
+
+
 def _dice_summary(log: list[Any]) -> dict[str, Any]:
     """How many dice the battle rolled, and the notable rolls (every die at its highest
     face: a triple 8 in Unlimit3d 8; sixes elsewhere)."""
@@ -77,6 +102,11 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
     fates = {int(u["unit"]): u for u in result.get("units") or []}
     territory = places.get(battle.territory_id, f"territory {battle.territory_id}")
 
+    shown = display_names([
+        (p.unit_id, players.get(p.player_id, f"player {p.player_id}"),
+         units[p.unit_id].model if p.unit_id in units else "unit",
+         units[p.unit_id].name or None if p.unit_id in units else None)
+        for p in participants])
     sides = []
     for side in battle.sides:
         pid = int(side["player"])
@@ -85,11 +115,12 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
             unit = units.get(p.unit_id)
             pilot = pilots.get(p.pilot_id) if p.pilot_id else None
             fate = fates.get(p.unit_id, {})
+            owner = players.get(pid, f"player {pid}")
             line: dict[str, Any] = {
-                "id": p.unit_id, "name": (unit.name if unit and unit.name else None)
-                or f"{unit.model if unit else 'unit'} #{p.unit_id}",
+                "id": p.unit_id, "name": shown[p.unit_id],
                 "model": unit.model if unit else None,
-                "pilot": ({"id": pilot.pk, "name": pilot.name or f"{pilot.klass} #{pilot.pk}",
+                "pilot": ({"id": pilot.pk,
+                           "name": pilot.name or f"{owner}'s {pilot.klass}",
                            "class": pilot.klass, "level": pilot.level} if pilot else None),
                 "fate": fate.get("fate", "intact"), "reinforcement": p.reinforcement}
             for key in ("hit_points_left", "state"):
