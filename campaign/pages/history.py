@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 
 from campaign.access import Membership
 from campaign.pages.common import is_htmx, public_page, render_campaign
@@ -88,3 +88,29 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
 
     ctx["charts"] = history_charts(member)
     return render_campaign(request, member, "pages/history.html", ctx)
+
+
+@public_page
+def turn_markdown(request: HttpRequest, member: Membership, turn: int) -> HttpResponse:
+    """One turn of the journal as Markdown a league pastes into its forum or Discord
+    (issue 16): phase by phase, in sentences with names, only what the reader may see."""
+    from campaign.journal_labels import PHASE_WORDS, label, sentence
+    from campaign.models import Player
+    from campaign.selectors import events_visible_to
+
+    names = dict(Player.objects.filter(campaign=member.campaign)
+                 .values_list("pk", "user__username"))
+    events = list(events_visible_to(member).filter(turn=turn).exclude(
+        kind__in=("dice_committed", "dice_revealed")))
+    if not events:
+        raise Http404("Nothing recorded in that turn.")
+    lines = [f"## {member.campaign.name}, turn {turn}", ""]
+    phase = None
+    for e in events:
+        if e.phase != phase:
+            phase = e.phase
+            lines += ["", f"### {PHASE_WORDS.get(phase or '', phase).capitalize()}", ""]
+        text = sentence(e.kind, e.data or {}, names) or _summary(e.data)
+        lines.append(f"- **{label(e.kind)}**" + (f": {text}" if text else ""))
+    body = "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
+    return HttpResponse(body, content_type="text/markdown; charset=utf-8")

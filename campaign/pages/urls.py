@@ -24,6 +24,7 @@ campaign_pages = [
     path("start/", campaigns.start, name="campaign-start"),
     path("ready/", campaigns.ready, name="campaign-ready"),
     path("history/", history.history, name="history"),
+    path("history/turn-<int:turn>.md", history.turn_markdown, name="history-turn-md"),
     path("dice/", dice.dice, name="dice"),
     path("umpire/", umpire.console, name="umpire"),
     path("umpire/advance/", umpire.advance, name="umpire-advance"),

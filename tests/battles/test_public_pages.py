@@ -107,3 +107,20 @@ def test_the_history_pages_filter_by_phase_and_player(league, alice):
     assert "PUBLIC-NEWS" in only and "detail: entry 1;" not in only
     bobs = page.get(url + f"?player={w.players['bob'].pk}").content.decode()
     assert "detail: entry 104;" in bobs and "PUBLIC-NEWS" not in bobs
+
+
+def test_a_turn_reads_as_markdown_with_only_what_the_reader_may_see(league, alice, bob):
+    w, _finished, _queued = league
+    url = f"/campaigns/{w.campaign.pk}/history/turn-1.md"
+    mine, theirs = Client(), Client()
+    mine.force_login(alice)
+    theirs.force_login(bob)
+    text = mine.get(url).content.decode()
+    assert text.startswith(f"## {w.campaign.name}, turn 1")
+    assert "### Commercial phase" in text and "PUBLIC-NEWS" in text
+    assert "SECRET-PURCHASE" in text  # alice's own private entry
+    other = theirs.get(url)
+    assert other["Content-Type"].startswith("text/markdown")
+    assert "SECRET-PURCHASE" not in other.content.decode()
+    assert mine.get(f"/campaigns/{w.campaign.pk}/history/turn-9.md").status_code == 404
+    assert "turn 1 as Markdown" in mine.get(f"/campaigns/{w.campaign.pk}/history/").content.decode()
