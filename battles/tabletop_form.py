@@ -181,6 +181,14 @@ def parse(form: Form, data: FormData) -> Json:
     return report
 
 
+def _words(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_words(v)}" for k, v in sorted(value.items()))
+    if isinstance(value, list):
+        return ", ".join(_words(v) for v in value)
+    return str(value)
+
+
 def describe(proposed: Json | None, names: Mapping[int, str],
              units: Sequence[UnitBlock]) -> list[str]:
     """A proposed result in sentences (what was entered), for the players asked to
@@ -193,14 +201,15 @@ def describe(proposed: Json | None, names: Mapping[int, str],
         return []
     winner = entered.get("winner")
     lines = [f"Winner: {names.get(int(winner), winner) if winner is not None else 'nobody'}"]
-    for key, value in entered.items():
+    # Keys in name order: PostgreSQL's jsonb does not keep the order they were entered in.
+    for key, value in sorted(entered.items()):
         if key not in ("winner", "units") and value not in (None, "", {}, []):
-            lines.append(f"{_label(key)}: {value}")
+            lines.append(f"{_label(key)}: {_words(value)}")
     by_id = {u.id: u.name for u in units}
     for item in entered.get("units") or ():
         if not isinstance(item, dict):
             continue
-        parts = [f"{_label(k).lower()} {', '.join(map(str, v)) if isinstance(v, list) else v}"
-                 for k, v in item.items() if k != "id"]
+        parts = [f"{_label(k).lower()} {_words(v)}" for k, v in sorted(item.items())
+                 if k != "id"]
         lines.append(f"{by_id.get(item.get('id'), item.get('id'))}: {'; '.join(parts)}")
     return lines

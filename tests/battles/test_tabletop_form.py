@@ -60,7 +60,7 @@ def test_the_form_speaks_30mm_and_two_players_record_it(table_battle, alice, bob
     battle.refresh_from_db()
     assert battle.status != "finished" and battle.confirmations == [w.players["alice"].pk]
     html = _page(bob).get(url).content.decode()
-    assert "Red mech: sections destroyed left_leg; damage {&#x27;torso&#x27;: 12}" in html
+    assert "Red mech: damage torso 12; sections destroyed left_leg" in html
     assert "Confirm this result" in html
 
     r = _page(bob).post(url + "confirm/")
