@@ -32,6 +32,7 @@ class Marker:
     pos: Point
     side: str = ""
     state: str = "active"  # active, destroyed, retreated
+    hp: int | None = None  # hit points left, once the unit has taken damage
 
 
 @dataclass
@@ -44,6 +45,9 @@ class Frame:
     moves: list[tuple[str, Point, Point]] = field(default_factory=list)
     attacks: list[tuple[Point, Point]] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
+    #: Who acted and who was attacked in this turn (highlighted on the map).
+    actors: set[str] = field(default_factory=set)
+    targets: set[str] = field(default_factory=set)
 
 
 def _pt(value: Any) -> Point | None:
@@ -64,7 +68,7 @@ def _toward(a: Point, b: Point, dist: float) -> Point:
 
 
 def _copy(markers: dict[str, Marker]) -> dict[str, Marker]:
-    return {k: Marker(m.id, m.pos, m.side, m.state) for k, m in markers.items()}
+    return {k: Marker(m.id, m.pos, m.side, m.state, m.hp) for k, m in markers.items()}
 
 
 def frames(log: list[Any], unit_sides: dict[str, str] | None = None) -> list[Frame]:
@@ -125,12 +129,14 @@ def frames(log: list[Any], unit_sides: dict[str, str] | None = None) -> list[Fra
             warping = None
         elif event in ("retreat", "withdraw") and marker is not None:
             marker.state = "retreated"
-        elif event == "damage" and entry.get("destroyed"):
+        elif event == "damage":
             if entry.get("building") is not None:
                 hit = buildings.get(str(entry["building"]))
             else:
                 hit = units.get(str(entry.get("target")))
-            if hit is not None:
+            if hit is not None and entry.get("hp_left") is not None:
+                hit.hp = int(entry["hp_left"])
+            if hit is not None and entry.get("destroyed"):
                 hit.state = "destroyed"
         if event in ATTACKS or event == "assault" or event == "turret_fire":
             source = (buildings.get(str(entry.get("turret"))) if event == "turret_fire"
@@ -140,6 +146,12 @@ def frames(log: list[Any], unit_sides: dict[str, str] | None = None) -> list[Fra
             target = pool.get(str(entry.get("target")))
             if source is not None and target is not None:
                 current.attacks.append((source.pos, target.pos))
+                if pool is units:
+                    current.targets.add(target.id)
+            if marker is not None:
+                current.actors.add(marker.id)
+        elif event in MOVES_WITH_TO and marker is not None:
+            current.actors.add(marker.id)
     if current is not None:
         current.units, current.buildings = _copy(units), _copy(buildings)
         out.append(current)
@@ -213,12 +225,24 @@ def battlefield_svg(frame: Frame, *, title: str, side_colors: dict[str, str],
                        f'M{x - 6:.1f},{y + 6:.1f} L{x + 6:.1f},{y - 6:.1f}" stroke="#111" '
                        'stroke-width="3"/></g>')
             continue
-        out.append(f'<g class="unit" data-unit={quoteattr(uid)}><title>{escape(label)} at '
-                   f'({u.pos[0]:.1f}", {u.pos[1]:.1f}")</title>'
+        roles = [r for r, ids in (("actor", frame.actors), ("target", frame.targets))
+                 if uid in ids]
+        hp = f" · {u.hp} HP" if u.hp is not None else ""
+        ring = ""
+        if "actor" in roles:  # the unit acting this turn: a thick gold ring
+            ring += (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="none" '
+                     'stroke="#c98a00" stroke-width="3"/>')
+        if "target" in roles:  # the unit attacked: a dashed red ring
+            ring += (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="15" fill="none" '
+                     'stroke="#b00020" stroke-width="2" stroke-dasharray="4 2"/>')
+        role_words = "".join(f", {r}" for r in roles)
+        out.append(f'<g class={quoteattr(" ".join(["unit", *roles]))} '
+                   f'data-unit={quoteattr(uid)}><title>{escape(label)}{escape(hp)} at '
+                   f'({u.pos[0]:.1f}", {u.pos[1]:.1f}"){escape(role_words)}</title>{ring}'
                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="8" fill={quoteattr(color)} '
                    'stroke="#111" stroke-width="2"/>'
                    f'<text x="{x:.1f}" y="{y - 11:.1f}" font-size="10" text-anchor="middle" '
                    'fill="#111" stroke="#fff" stroke-width="3" paint-order="stroke">'
-                   f'{escape(label)}</text></g>')
+                   f'{escape(label + hp)}</text></g>')
     out.append("</svg>")
     return "\n".join(out)

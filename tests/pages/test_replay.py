@@ -84,6 +84,21 @@ def test_the_svg_is_labelled_and_flips_north_up() -> None:
     assert svg.count("<title") >= 1 + 3 + 1
 
 
+def test_the_acting_unit_and_its_target_stand_out_with_hit_points_left() -> None:
+    """Issue 16: the acting unit and its target highlighted, damage shown on the map."""
+    LOG2 = [*LOG[:7], {"turn": 3, "round": 2, "event": "ram", "unit": 9, "target": 6,
+                       "distance": 6.0, "cdt": 5},
+            {"turn": 3, "round": 2, "event": "damage", "target": 6, "destroyed": False,
+             "hp_left": 7}]
+    f = frames(LOG2, SIDES)
+    assert (f[3].actors, f[3].targets) == ({"9"}, {"6"})
+    assert f[3].units["6"].hp == 7 and f[2].units["6"].hp is None
+    svg = battlefield_svg(f[3], title="t", side_colors={}, building_labels={},
+                          unit_labels={"9": "alice's Golem", "6": "bob's Lycaon"})
+    assert 'class="unit actor"' in svg and 'class="unit target"' in svg
+    assert "bob&apos;s Lycaon · 7 HP" in svg or "bob's Lycaon · 7 HP" in svg
+
+
 def test_an_empty_or_odd_log_gives_no_frames() -> None:
     assert frames([]) == []
     assert [x.turn for x in frames(["junk", {"turn": 1, "event": "pass", "side": "1"}])] == [1]
