@@ -74,7 +74,15 @@ def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
     rows.sort(key=lambda r: (not r["mine"], r["name"]))
     return render_campaign(request, member, "pages/map.html", {
         "svg": mark_safe(svg),  # built by territories.svg with every text escaped
-        "rows": rows, "players": players, "history": history, "last_step": last})
+        "rows": rows, "players": players, "history": history, "last_step": last,
+        # the history charts beside the map as it stood then (issue 16)
+        "charts": _charts(member) if history else []})
+
+
+def _charts(member: Membership) -> list[Any]:
+    from campaign.pages.charts import history_charts
+
+    return history_charts(member)
 
 
 @public_page

@@ -41,6 +41,7 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
     kind = request.GET.get("kind", "")
     phase = request.GET.get("phase", "")
     who = request.GET.get("player", "")
+    where = request.GET.get("territory", "")
     number = request.GET.get("page", "")
     number = int(number) if number.isdigit() and len(number) < 6 else 1
     if turn.isdigit():
@@ -57,6 +58,12 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
         qs = qs.filter(Q(data__player=pid) | Q(data__winner=pid) | Q(data__attacker=pid)
                        | Q(data__defender=pid) | Q(data__from_player=pid)
                        | Q(data__to_player=pid))
+    if where.isdigit() and len(where) < 19:
+        from django.db.models import Q
+
+        tid = int(where)
+        qs = qs.filter(Q(data__territory=tid) | Q(data__destination=tid)
+                       | Q(data__origin=tid))
     # The newest first, a page at a time. Pages count only entries the reader may see:
     # no database id is shown, so no count of hidden entries leaks (R-SEC-1).
     start = (max(1, number) - 1) * PAGE_SIZE

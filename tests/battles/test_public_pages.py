@@ -124,3 +124,23 @@ def test_a_turn_reads_as_markdown_with_only_what_the_reader_may_see(league, alic
     assert "SECRET-PURCHASE" not in other.content.decode()
     assert mine.get(f"/campaigns/{w.campaign.pk}/history/turn-9.md").status_code == 404
     assert "turn 1 as Markdown" in mine.get(f"/campaigns/{w.campaign.pk}/history/").content.decode()
+
+
+def test_the_map_history_shows_the_figures_and_the_journal_filters_by_territory(league, alice):
+    from campaign.services import clock
+
+    w, _finished, _queued = league
+    Event.objects.create(campaign=w.campaign, turn=1, phase="move", kind="territory_taken",
+                         data={"territory": w.t["Beta"].pk, "player": w.players["alice"].pk})
+    page = Client()
+    page.force_login(alice)
+    clock.advance(campaign_id=w.campaign.pk, by="umpire")
+    html = page.get(f"/campaigns/{w.campaign.pk}/map/?at=0").content.decode()
+    assert "The campaign in figures" in html
+    assert "The campaign in figures" not in page.get(
+        f"/campaigns/{w.campaign.pk}/map/").content.decode()
+    here = page.get(f"/campaigns/{w.campaign.pk}/history/?territory={w.t['Beta'].pk}")
+    text = here.content.decode()
+    assert "Territory taken" in text and "PUBLIC-NEWS" not in text
+    territory = page.get(f"/campaigns/{w.campaign.pk}/territories/{w.t['Alpha'].pk}/")
+    assert f"?territory={w.t['Alpha'].pk}" in territory.content.decode()
