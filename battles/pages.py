@@ -227,6 +227,8 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
            if finished and not own_replay else None}
     if battle.mode == "tabletop" and not finished:
         ctx.update(_tabletop_context(battle, member, names))
+    if ctx["report"]:
+        _add_experience(ctx["report"], battle, member)
     if is_htmx(request):
         return render_campaign(request, member, "pages/_replay.html", ctx)
     return render_campaign(request, member, "pages/battle.html", ctx)
@@ -284,6 +286,25 @@ def battle_confirm(request: HttpRequest, member: Membership, battle_id: int) -> 
     attempt(request, lambda: tabletop.confirm_result(member=member, battle_id=battle_id),
             success="You confirmed the result.")
     return redirect("battle", member.campaign.pk, battle_id)
+
+
+def _add_experience(report: dict[str, Any], battle: Battle, member: Membership) -> None:
+    """XP and level-ups of the battle, for the pilots whose awards the reader may read
+    (their own; the umpire all): the journal's private `xp_awarded` entries."""
+    from campaign.selectors import events_visible_to
+
+    gained: dict[str, dict[str, Any]] = {}
+    for data in events_visible_to(member).filter(kind="xp_awarded",
+                                                 data__battle=battle.pk).values_list(
+            "data", flat=True):
+        gained[str(data.get("unit"))] = data
+    for side in report["sides"]:
+        for unit in side["units"]:
+            award = gained.get(str(unit["id"]))
+            if award:
+                up = award.get("level_up") or {}
+                unit["xp_text"] = f"+{award.get('xp', 0)} XP" + (
+                    f", level {up['from']} → {up['to']}" if up else "")
 
 
 @public_page

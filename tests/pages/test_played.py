@@ -220,3 +220,26 @@ def test_the_battle_page_names_units_and_players_never_ids(web_client, played_ca
     for player in played_campaign.players.all():
         assert f"side: {player.pk};" not in html
     assert "1 entries" not in html
+
+
+def test_the_report_shows_each_reader_their_own_pilots_xp(web_client, played_campaign,
+                                                          alice, bob) -> None:
+    """Issue 16: XP and level-ups in the report, for the pilots the reader may know of
+    (their own: XP awards are private journal entries)."""
+    battle = Battle.objects.get(campaign=played_campaign)
+    url = f"/campaigns/{played_campaign.pk}/battles/{battle.pk}/"
+    from campaign.models import Event
+
+    awards = Event.objects.filter(campaign=played_campaign, kind="xp_awarded",
+                                  data__battle=battle.pk)
+    assert awards.exists()
+    owners = {e.viewers.get().user.username for e in awards}
+    for who in (alice, bob):
+        html = web_client(who).get(url).content.decode()
+        mine = who.username in owners
+        assert ("XP</strong>" in html) == mine
+        if mine:
+            other = ({"alice", "bob"} - {who.username}).pop()
+            # one XP line per own surviving pilot, none for the other side's
+            assert html.count("XP</strong>") == sum(
+                1 for e in awards if e.viewers.get().user.username == who.username), other
