@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from campaign.models import Campaign, Player
 from campaign.services.orders import OrderedUnit
-from economy.models import Unit
+from economy.models import Operative, Unit
 
 
 def unit_states(campaign: Campaign, unit_ids: list[int]
@@ -20,12 +20,18 @@ def unit_states(campaign: Campaign, unit_ids: list[int]
 
 
 def move_units(campaign: Campaign, destinations: dict[int, int]) -> None:
-    """Put each unit on its destination, on the map (ready)."""
+    """Put each unit on its destination, on the map (ready), and its pilot with it (the
+    pilot sits in the unit: MOV-PILOT-FOLLOWS)."""
     units = list(Unit.objects.filter(player__campaign=campaign, pk__in=destinations))
     for unit in units:
         unit.territory_id = destinations[unit.pk]
         unit.status = Unit.Status.READY
     Unit.objects.bulk_update(units, ["territory", "status"])
+    seats = {u.pilot_id: u.territory_id for u in units if u.pilot_id}
+    pilots = list(Operative.objects.filter(pk__in=seats))
+    for pilot in pilots:
+        pilot.territory_id = seats[pilot.pk]
+    Operative.objects.bulk_update(pilots, ["territory"])
 
 
 def off_map_units(campaign: Campaign) -> list[tuple[int, int]]:
