@@ -128,3 +128,27 @@ def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
                                        "nothing you sent is at fault. The error is logged "
                                        "for the site's administrator."), status=500)
     return page(request, *args, **kwargs)
+
+
+def not_found(request: Any, exception: Any = None) -> Any:
+    """handler404: JSON on the API (the contract's error shape), the site's page that says
+    what the person can do instead elsewhere."""
+    from django.http import JsonResponse
+    from django.shortcuts import render
+
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("not_found", "Nothing here: check the address (see "
+                                       "/api/docs/)."), status=404)
+    return render(request, "404.html", {"request_path": request.path}, status=404)
+
+
+def forbidden(request: Any, exception: Any = None) -> Any:
+    """handler403: the reason (a sentence the pages raise) and where to go instead."""
+    from django.http import JsonResponse
+    from django.shortcuts import render
+
+    reason = str(exception) if exception and str(exception) else \
+        "You may not do this here."
+    if request.path.startswith("/api/"):
+        return JsonResponse(error_body("forbidden", reason), status=403)
+    return render(request, "403.html", {"reason": reason}, status=403)

@@ -15,3 +15,5 @@ urlpatterns = [
 ]
 
 handler500 = "campaign.errors.server_error"
+handler404 = "campaign.errors.not_found"
+handler403 = "campaign.errors.forbidden"

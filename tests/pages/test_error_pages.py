@@ -1,0 +1,33 @@
+"""Issue 17: a refusal on the pages is a styled page that says what the person can do
+instead (never Django's bare 403/404); on the API it keeps the contract's JSON shape."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_missing_page_says_where_to_go(settings, alice):
+    settings.DEBUG = False
+    page = Client()
+    page.force_login(alice)
+    r = page.get("/campaigns/999999/map/")
+    assert r.status_code == 404
+    html = r.content.decode()
+    assert "Nothing here" in html and "Join it with your invite code" in html
+    assert "<nav" in html  # the site's frame, not a bare page
+    api = page.get("/api/no-such-route/")
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+
+
+def test_a_page_for_players_only_says_why_to_the_umpire(settings, uma, running_campaign):
+    settings.DEBUG = False
+    page = Client()
+    page.force_login(uma)
+    r = page.get(f"/campaigns/{running_campaign.pk}/economy/")
+    assert r.status_code == 403
+    html = r.content.decode()
+    assert "Only players of this campaign have this page." in html
+    assert "ask the campaign" in html
