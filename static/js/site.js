@@ -97,3 +97,9 @@ document.addEventListener("change", function (e) {
   var t = e.target;
   if (t && t.hasAttribute && t.hasAttribute("data-autosubmit") && t.form) t.form.submit();
 });
+// Irreversible actions ask first (issue 17): a form with data-confirm="question".
+document.addEventListener("submit", function (e) {
+  var form = e.target;
+  var question = form && form.getAttribute && form.getAttribute("data-confirm");
+  if (question && !window.confirm(question)) e.preventDefault();
+}, true);

@@ -19,6 +19,8 @@ def _login(browser: Any, base: str, username: str, *, width: int = 1280) -> Any:
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
+    # Irreversible actions ask first (data-confirm): the person answers yes.
+    page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{base}/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)

@@ -31,3 +31,17 @@ def test_a_page_for_players_only_says_why_to_the_umpire(settings, uma, running_c
     html = r.content.decode()
     assert "Only players of this campaign have this page." in html
     assert "ask the campaign" in html
+
+
+def test_irreversible_actions_ask_first(uma, running_campaign):
+    """Issue 17: advancing the phase and handing a seat over ask for a confirmation
+    (site.js asks the question a form's data-confirm holds)."""
+    page = Client()
+    page.force_login(uma)
+    html = page.get(f"/campaigns/{running_campaign.pk}/umpire/").content.decode()
+    assert html.count("data-confirm=") >= 2
+    assert 'data-confirm="End the' in html and "seat (territories" in html
+    from pathlib import Path
+
+    script = (Path(__file__).resolve().parents[2] / "static/js/site.js").read_text()
+    assert "data-confirm" in script and "window.confirm" in script
