@@ -26,6 +26,9 @@ class Membership:
     #: Someone outside a public campaign reading it (API.md, "History, spectators,
     #: people"): the map, finished battles and their reports, nothing else.
     spectator: bool = False
+    #: The umpire reading a player's pages as that player sees them (`?as=`, GET only,
+    #: issue 17): nothing can be done from them.
+    reading_as: bool = False
 
     @property
     def is_player(self) -> bool:

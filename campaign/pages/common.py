@@ -45,7 +45,7 @@ def public_page(view: Callable[..., HttpResponse]) -> View:
         from rest_framework.exceptions import NotAuthenticated
 
         try:
-            member = reader(request.user, campaign_id)
+            member = umpire_reading(request, reader(request.user, campaign_id))
         except NotAuthenticated:
             return redirect_to_login(request.get_full_path())
         except NotFound as exc:
@@ -55,6 +55,31 @@ def public_page(view: Callable[..., HttpResponse]) -> View:
     return wrapped
 
 
+#: Pages an umpire reads as a player only when the campaign lets the umpire read orders.
+ORDER_PAGES = frozenset({"orders", "order-submit"})
+
+
+def umpire_reading(request: HttpRequest, member: Membership) -> Membership:
+    """`?as=PLAYER` on a GET: the umpire (who does not play) reads that player's page as
+    the player sees it (issue 17: economy, forces, journal...). Read-only: a POST never
+    acts as someone else. The orders page only when the campaign lets the umpire read
+    sealed orders."""
+    wanted = request.GET.get("as", "")
+    if not wanted or request.method != "GET" or not member.is_umpire or member.umpire_plays:
+        return member
+    seat = Player.objects.filter(campaign=member.campaign,
+                                 pk=int(wanted) if wanted.isdigit() and len(wanted) < 19
+                                 else -1).select_related("user").first()
+    if seat is None:
+        raise Http404("No such player in this campaign.")
+    name = request.resolver_match.url_name if request.resolver_match else ""
+    if name in ORDER_PAGES and not member.campaign.settings.umpire_sees_orders:
+        raise PermissionDenied("This campaign keeps its players' orders from the umpire "
+                               "(setting umpire_sees_orders).")
+    seat.campaign = member.campaign
+    return Membership(campaign=member.campaign, player=seat, is_umpire=True, reading_as=True)
+
+
 def campaign_page(view: Callable[..., HttpResponse]) -> View:
     """Login required; the view receives `member` (the caller's Membership)."""
 
@@ -62,7 +87,7 @@ def campaign_page(view: Callable[..., HttpResponse]) -> View:
     @functools.wraps(view)
     def wrapped(request: HttpRequest, campaign_id: int, *args: Any, **kwargs: Any
                 ) -> HttpResponse:
-        member = page_membership(request, campaign_id)
+        member = umpire_reading(request, page_membership(request, campaign_id))
         return view(request, member, *args, **kwargs)
 
     return wrapped
@@ -148,6 +173,12 @@ def nav_for(request: HttpRequest, member: Membership) -> list[dict[str, Any]]:
             url = reverse(item.url_name, args=[member.campaign.pk])
         except NoReverseMatch:
             continue
+        if member.reading_as and member.player is not None and item.url_name != "umpire":
+            # the umpire goes on reading as the same player (and never to pages the
+            # campaign keeps from them)
+            if item.url_name in ORDER_PAGES and not member.campaign.settings.umpire_sees_orders:
+                continue
+            url += f"?as={member.player.pk}"
         items.append({"label": item.label, "url": url, "current": item.url_name == current})
     return items
 

@@ -45,3 +45,31 @@ def test_irreversible_actions_ask_first(uma, running_campaign):
 
     script = (Path(__file__).resolve().parents[2] / "static/js/site.js").read_text()
     assert "data-confirm" in script and "window.confirm" in script
+
+
+def test_the_umpire_reads_a_players_pages_read_only(uma, alice, running_campaign):
+    """Issue 17: from the console the umpire opens a player's economy, forces and journal
+    as the player sees them; nothing can be posted as them; orders only if allowed."""
+    from campaign.models import Campaign, Player
+
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    page = Client()
+    page.force_login(uma)
+    base = f"/campaigns/{running_campaign.pk}/"
+    console = page.get(base + "umpire/").content.decode()
+    assert f"economy/?as={seat.pk}" in console
+    for path in ("economy/", "forces/", "history/"):
+        r = page.get(f"{base}{path}?as={seat.pk}")
+        assert r.status_code == 200, path
+        assert "Read-only" in r.content.decode() and "alice" in r.content.decode()
+    assert page.get(base + "economy/").status_code == 403  # without ?as: still not theirs
+    assert page.get(f"{base}economy/?as=999999").status_code == 404
+    assert page.get(f"{base}orders/?as={seat.pk}").status_code == 403
+    Campaign.objects.filter(pk=running_campaign.pk).update(
+        options={**running_campaign.options, "umpire_sees_orders": True})
+    assert page.get(f"{base}orders/?as={seat.pk}").status_code == 200
+    # a POST with ?as never acts as the player
+    before = Player.objects.get(pk=seat.pk).ready
+    r = page.post(f"{base}ready/?as={seat.pk}", {"ready": "on"})
+    assert Player.objects.get(pk=seat.pk).ready == before
+    assert r.status_code in (302, 403, 404)  # the umpire has no seat to mark ready
