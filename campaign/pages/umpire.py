@@ -178,3 +178,19 @@ def handover(request: HttpRequest, member: Membership) -> HttpResponse:
                                            username=username),
             success=f"The seat now belongs to {username}.")
     return _done(member)
+
+
+@require_POST
+@campaign_page
+def remove_player(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Before the start: remove a seat (issue 17); the invitation link changes."""
+    from campaign.services.campaigns import campaign_remove_player
+
+    require_umpire_page(member)
+    made = attempt(request, lambda: campaign_remove_player(
+        campaign_id=member.campaign.pk, player_id=request.POST.get("player", ""),
+        by=request.user.get_username()))
+    if made.ok:
+        messages.success(request, f"{made.value} no longer has a seat; the invitation link "
+                                  "changed: send the new one to the players you want.")
+    return redirect("campaign-dashboard", member.campaign.pk)

@@ -32,6 +32,7 @@ campaign_pages = [
     path("umpire/pause/", umpire.pause, name="umpire-pause"),
     path("umpire/settings/", umpire.settings_update, name="umpire-settings"),
     path("umpire/handover/", umpire.handover, name="umpire-handover"),
+    path("umpire/remove/", umpire.remove_player, name="umpire-remove-player"),
     path("umpire/rollback/", trust.rollback_page, name="umpire-rollback"),
     path("sandbox/", trust.sandbox_new, name="sandbox-new"),
     path("sandbox/seat/", trust.sandbox_seat, name="sandbox-seat"),

@@ -89,6 +89,31 @@ def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
     return player
 
 
+def campaign_remove_player(*, campaign_id: int, player_id: Any, by: str) -> str:
+    """The umpire removes a seat before the campaign starts (issue 17); the invite code
+    changes, so the old invitation link no longer seats anyone. After the start a seat is
+    handed over instead (`seat_handover`). Returns the removed player's username."""
+    from campaign.models import new_invite_code
+
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if campaign.status != Campaign.Status.SETUP:
+            raise Conflict("Seats are removed only before the campaign starts; afterwards "
+                           "hand the seat over to someone else.", code="not_in_setup")
+        player = Player.objects.filter(
+            campaign=campaign, pk=player_id if str(player_id).isdigit() else -1
+        ).select_related("user").first()
+        if player is None:
+            raise InvalidInput("Choose a player of this campaign.", code="invalid_player")
+        name = player.user.get_username()
+        player.delete()
+        campaign.invite_code = new_invite_code()
+        campaign.save(update_fields=["invite_code"])
+        record_event(campaign=campaign, kind="player_removed",
+                     data={"username": name, "by": by})
+    return name
+
+
 def campaign_update_settings(*, campaign: Campaign, changes: dict[str, Any]) -> Campaign:
     """The umpire changes per-campaign options (validated; journaled)."""
     try:

@@ -73,3 +73,33 @@ def test_the_umpire_reads_a_players_pages_read_only(uma, alice, running_campaign
     r = page.post(f"{base}ready/?as={seat.pk}", {"ready": "on"})
     assert Player.objects.get(pk=seat.pk).ready == before
     assert r.status_code in (302, 403, 404)  # the umpire has no seat to mark ready
+
+
+def test_the_umpire_removes_a_seat_before_the_start_and_the_invitation_changes(
+        uma, alice, bob, make_campaign):
+    from campaign.models import Campaign, Event, Player
+    from campaign.services.campaigns import campaign_join
+
+    campaign = make_campaign(uma)
+    for who in (alice, bob):
+        campaign_join(campaign_id=campaign.pk, user=who, invite=campaign.invite_code)
+    old_code = campaign.invite_code
+    page = Client()
+    page.force_login(uma)
+    html = page.get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert "Remove bob&#x27;s seat?" in html or "Remove bob's seat?" in html
+    bob_seat = Player.objects.get(campaign=campaign, user=bob)
+    r = page.post(f"/campaigns/{campaign.pk}/umpire/remove/", {"player": bob_seat.pk},
+                  follow=True)
+    assert "bob no longer has a seat" in r.content.decode()
+    assert not Player.objects.filter(pk=bob_seat.pk).exists()
+    assert Campaign.objects.get(pk=campaign.pk).invite_code != old_code
+    assert Event.objects.filter(campaign=campaign, kind="player_removed").count() == 1
+    # a player cannot remove anyone; a bad id changes nothing
+    other = Client()
+    other.force_login(alice)
+    assert other.post(f"/campaigns/{campaign.pk}/umpire/remove/",
+                      {"player": Player.objects.get(user=alice).pk}).status_code == 403
+    r = page.post(f"/campaigns/{campaign.pk}/umpire/remove/", {"player": "x"}, follow=True)
+    assert "Choose a player" in r.content.decode()
+    assert Player.objects.filter(campaign=campaign).count() == 1
