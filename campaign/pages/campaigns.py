@@ -3,6 +3,7 @@ ready, the caller's credits and research points, alerts)."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
@@ -54,7 +55,8 @@ class CampaignCreateForm(forms.Form):
     territories = forms.IntegerField(label="Number of territories", min_value=2,
                                      max_value=5000, initial=12)
     seed = forms.IntegerField(label="Seed", min_value=0, required=False,
-                              help_text="Same seed, same map and dice. Leave empty for 1.")
+                              help_text="Same seed, same map. Leave empty for a random one "
+                                        "(shown once the campaign exists).")
     ruleset = forms.ChoiceField(
         label="Tactical ruleset", choices=(), required=False,
         help_text="The game battles are fought with, and what players buy and field. It "
@@ -75,12 +77,15 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
     form = CampaignCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        seed = data["seed"] if data["seed"] is not None else 1
+        # No seed given: a random one (issue 17: an empty seed gave every campaign the
+        # same map), said in the confirmation so the umpire can make the map again.
+        seed = data["seed"] if data["seed"] is not None else secrets.randbelow(10**9) + 1
         outcome = attempt(request, lambda: campaign_create(
             umpire=request.user, name=data["name"], seed=seed,
             map_spec={"generator": data["generator"], "territories": data["territories"],
                       "seed": seed}, options={"ruleset": data["ruleset"] or "unlimit3d8"}),
-            success="Campaign created. Share the invitation link with your players.")
+            success=f"Campaign created with map seed {seed}. Share the invitation link with "
+                    "your players.")
         if outcome.ok:
             return redirect("campaign-dashboard", outcome.value.pk)
     return render(request, "pages/campaign_new.html", {"form": form})

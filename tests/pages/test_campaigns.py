@@ -31,6 +31,20 @@ def test_create_a_campaign_with_a_hex_map(web_client, alice) -> None:
     assert b"Rim war" in client.get("/").content
 
 
+def test_an_empty_seed_draws_a_random_one_and_says_it(web_client, alice) -> None:
+    """Issue 17: an empty seed gave every campaign the same map."""
+    client = web_client(alice)
+    seeds = set()
+    for name in ("First", "Second"):
+        r = client.post("/campaigns/new/", {"name": name, "generator": "hex",
+                                            "territories": 4}, follow=True)
+        campaign = Campaign.objects.get(name=name)
+        assert f"map seed {campaign.seed}" in r.content.decode()
+        assert campaign.map_spec["seed"] == campaign.seed
+        seeds.add(campaign.seed)
+    assert len(seeds) == 2
+
+
 def test_a_refused_map_is_shown_not_crashed(web_client, alice) -> None:
     response = web_client(alice).post("/campaigns/new/", {
         "name": "Tiny", "generator": "random", "territories": 1})
