@@ -28,6 +28,9 @@ class Profile(models.Model):
                                 related_name="profile")
     time_zone = models.CharField(max_length=64, default="UTC")
     email_notifications = models.BooleanField(default=True)
+    #: The address the user proved they read (the link mailed to it was opened): mail
+    #: goes to `user.email` only while it equals this (issue 17).
+    email_verified = models.EmailField(blank=True, default="")
     #: The secret in the user's calendar feed address (`GET /api/users/me/`).
     calendar_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
 

@@ -65,6 +65,10 @@ class UserCreateView(APIView):
         user = get_user_model().objects.create_user(username=data["username"],
                                                      password=data["password"],
                                                      email=data.get("email") or "")
+        from campaign.services.profiles import send_verification
+
+        send_verification(user=user, link_for=lambda token: request.build_absolute_uri(
+            f"/accounts/verify-email/{token}/"))
         return Response({"id": user.pk, "username": user.username},
                         status=status.HTTP_201_CREATED)
 

@@ -4,6 +4,7 @@ Log in, log out and password change are Django's own views with our templates.""
 from __future__ import annotations
 
 import zoneinfo
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -13,16 +14,34 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from campaign.errors import GameError
 from campaign.models import Profile
-from campaign.services.profiles import profile_update
+from campaign.services.profiles import (
+    email_update,
+    email_verified,
+    profile_update,
+    send_verification,
+    verify_email,
+)
 
 
 class SignupForm(UserCreationForm):
+    email = forms.EmailField(label="Email", required=False,
+                             help_text="For deadlines and results. We mail a link to "
+                                       "confirm it; nothing is sent before you open it.")
+
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
-        fields = ("username",)
+        fields = ("username", "email")
+
+
+def _link_for(request: HttpRequest) -> Any:
+    def link(token: str) -> str:
+        return request.build_absolute_uri(reverse("verify-email", args=[token]))
+    return link
 
 
 @require_http_methods(["GET", "POST"])
@@ -35,7 +54,10 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}. Set your time zone below.")
+        mailed = send_verification(user=user, link_for=_link_for(request))
+        messages.success(request, f"Welcome, {user.username}. Set your time zone below."
+                         + (f" We mailed a link to {user.email}: open it to receive "
+                            "your campaigns' deadlines." if mailed else ""))
         return redirect("profile")
     return render(request, "pages/signup.html", {"form": form})
 
@@ -45,6 +67,9 @@ def _zone_choices() -> list[tuple[str, str]]:
 
 
 class ProfileForm(forms.Form):
+    email = forms.EmailField(label="Email", required=False,
+                             help_text="Deadlines and results go here once you have opened "
+                                       "the confirmation link we mail to it.")
     time_zone = forms.ChoiceField(
         label="Time zone", help_text="Deadlines and times are shown in this zone.")
     email_notifications = forms.BooleanField(label="Email me about deadlines and results",
@@ -59,11 +84,34 @@ class ProfileForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     prof, _ = Profile.objects.get_or_create(user=request.user)
+    if request.method == "POST" and request.POST.get("resend"):
+        if send_verification(user=request.user, link_for=_link_for(request)):
+            messages.success(request, f"We mailed a new link to {request.user.email}.")
+        return redirect("profile")
     form = ProfileForm(request.POST or None, initial={
-        "time_zone": prof.time_zone, "email_notifications": prof.email_notifications})
+        "email": request.user.email, "time_zone": prof.time_zone,
+        "email_notifications": prof.email_notifications})
     if request.method == "POST" and form.is_valid():
         prof = profile_update(user=request.user, time_zone=form.cleaned_data["time_zone"],
                               email_notifications=form.cleaned_data["email_notifications"])
+        changed = email_update(user=request.user, email=form.cleaned_data["email"])
         messages.success(request, f"Times are now shown in {prof.time_zone}.")
+        if changed and send_verification(user=request.user, link_for=_link_for(request)):
+            messages.success(request, f"We mailed a link to {request.user.email}: open it to "
+                                      "receive email from your campaigns.")
         return redirect("profile")
-    return render(request, "pages/profile.html", {"form": form, "profile": prof})
+    return render(request, "pages/profile.html", {
+        "form": form, "profile": prof, "verified": email_verified(request.user)})
+
+
+@require_http_methods(["GET"])
+def verify_email_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The link mailed to a new address (issue 17): opening it verifies the address."""
+    try:
+        verify_email(token=token)
+    except GameError as exc:
+        messages.error(request, exc.detail)
+    else:
+        messages.success(request, "Your email address is confirmed: deadlines and results "
+                                  "will reach you there.")
+    return redirect("profile" if request.user.is_authenticated else "home")

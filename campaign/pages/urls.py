@@ -48,6 +48,7 @@ urlpatterns = [
     path("compliance/", compliance.compliance, name="compliance"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/verify-email/<str:token>/", accounts.verify_email_page, name="verify-email"),
     path("campaigns/new/", campaigns.campaign_new, name="campaign-new"),
     path("campaigns/join/", campaigns.join_lookup, name="join-lookup"),
     path("campaigns/<int:campaign_id>/", include(campaign_pages)),

@@ -132,13 +132,17 @@ def message(campaign: Campaign, kind: str, turn: int, phase: str,
 
 
 def recipients(campaign: Campaign, player_ids: Iterable[int] | None) -> list[Player]:
-    """Seats that want notifications and whose user has an email address."""
+    """Seats that want notifications and whose user has a verified email address (the
+    link mailed to it was opened: issue 17)."""
     seats = Player.objects.filter(campaign=campaign, notifications=True).select_related("user")
     if player_ids is not None:
         seats = seats.filter(pk__in=list(player_ids))
-    opted_out = set(Profile.objects.filter(email_notifications=False)
-                    .values_list("user_id", flat=True))
-    return [p for p in seats if p.user.email and p.user_id not in opted_out]
+    profiles = {user: (wants, verified) for user, wants, verified in Profile.objects.filter(
+        user__in=[p.user_id for p in seats]).values_list("user_id", "email_notifications",
+                                                         "email_verified")}
+    return [p for p in seats if p.user.email
+            and profiles.get(p.user_id, (True, ""))[0]
+            and profiles.get(p.user_id, (True, ""))[1] == p.user.email]
 
 
 def claim(campaign: Campaign, kind: str, turn: int, phase: str, recipient: str) -> bool:

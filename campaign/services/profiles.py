@@ -42,3 +42,80 @@ def profile_update(*, user, time_zone: str | None = None,
         if fields:
             profile.save(update_fields=fields)
     return profile
+
+
+VERIFY_SALT = "campaign.verify-email"
+#: A verification link works for three days.
+VERIFY_MAX_AGE = 3 * 24 * 3600
+
+
+def email_verified(user) -> bool:
+    email = getattr(user, "email", "") or ""
+    return bool(email) and Profile.objects.filter(user=user, email_verified=email).exists()
+
+
+def verification_token(user) -> str:
+    from django.core import signing
+
+    return signing.dumps({"u": user.pk, "e": user.email}, salt=VERIFY_SALT)
+
+
+def send_verification(*, user, link_for) -> bool:
+    """Mail a link that proves the user reads `user.email` (`link_for(token)` makes the
+    absolute address). False when there is no address to verify."""
+    from django.conf import settings
+    from django.core.mail import send_mail
+
+    if not getattr(user, "email", ""):
+        return False
+    link = link_for(verification_token(user))
+    send_mail("Confirm your email address",
+              f"Hello {user.get_username()},\n\nopen this link to receive your campaigns' "
+              f"deadlines and results by email:\n\n{link}\n\nIt works for three days. If "
+              "you did not ask for it, ignore this message.\n",
+              settings.DEFAULT_FROM_EMAIL, [user.email])
+    return True
+
+
+def verify_email(*, token: str) -> Profile:
+    """Open a verification link: the address it names becomes verified, if it is still
+    the user's address. A bad, expired or outdated link is refused and changes nothing."""
+    from django.contrib.auth import get_user_model
+    from django.core import signing
+
+    try:
+        data = signing.loads(token, salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
+    except signing.SignatureExpired:
+        raise InvalidInput("This link has expired: ask for a new one on your profile.",
+                           code="link_expired") from None
+    except signing.BadSignature:
+        raise InvalidInput("This link is not valid.", code="invalid_link") from None
+    user = get_user_model().objects.filter(pk=data.get("u")).first()
+    if user is None or user.email != data.get("e"):
+        raise InvalidInput("This link is for an address you no longer use: ask for a new "
+                           "one on your profile.", code="invalid_link")
+    with transaction.atomic():
+        profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+        profile.email_verified = user.email
+        profile.save(update_fields=["email_verified"])
+    return profile
+
+
+def email_update(*, user, email: str) -> bool:
+    """Change the user's address; True when it changed (it must then be verified)."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    email = (email or "").strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise InvalidInput(f"'{email[:80]}' is not an email address.",
+                               code="invalid_email", fields={"email": ["Not an address."]}) \
+                from None
+    if email == user.email:
+        return False
+    user.email = email
+    user.save(update_fields=["email"])
+    return True

@@ -21,6 +21,8 @@ def emails(world):
         user = world.users[name]
         user.email = f"{name}@example.org"
         user.save()
+        # the address is confirmed (the link mailed to it was opened): issue 17
+        Profile.objects.update_or_create(user=user, defaults={"email_verified": user.email})
     return world
 
 
@@ -47,7 +49,7 @@ def test_nothing_is_sent_before_the_advance_commits(emails, mailoutbox,
 def test_players_can_turn_notifications_off(emails, mailoutbox, client_for,
                                             django_capture_on_commit_callbacks):
     world = emails
-    Profile.objects.create(user=world.users["alice"], email_notifications=False)
+    Profile.objects.filter(user=world.users["alice"]).update(email_notifications=False)
     r = client_for(world.users["bob"]).patch(
         f"/api/campaigns/{world.campaign.pk}/notifications/", {"notifications": False},
         format="json")
@@ -86,7 +88,7 @@ def test_reminder_before_the_deadline_goes_once_to_players_not_ready(
 def test_deadline_shown_in_the_players_time_zone(emails, mailoutbox,
                                                  django_capture_on_commit_callbacks):
     world = emails
-    Profile.objects.create(user=world.users["bob"], time_zone="Asia/Tokyo")
+    Profile.objects.filter(user=world.users["bob"]).update(time_zone="Asia/Tokyo")
     Campaign = type(world.campaign)
     deadline = dt.datetime(2030, 1, 1, 12, 0, tzinfo=dt.UTC)
     Campaign.objects.filter(pk=world.campaign.pk).update(phase_deadline=deadline)
