@@ -31,6 +31,13 @@ class Profile(models.Model):
     #: The address the user proved they read (the link mailed to it was opened): mail
     #: goes to `user.email` only while it equals this (issue 17).
     email_verified = models.EmailField(blank=True, default="")
+    #: Notification kinds the user does not want by email (issue 17: per-kind choices).
+    muted_kinds = models.JSONField(default=list, blank=True)
+    #: One email a day instead of one per event (reminders still go at once), and what
+    #: waits for it.
+    digest = models.BooleanField(default=False)
+    digest_pending = models.JSONField(default=list, blank=True)
+    digest_sent_at = models.DateTimeField(null=True, blank=True)
     #: The secret in the user's calendar feed address (`GET /api/users/me/`).
     calendar_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
 

@@ -218,6 +218,10 @@ EXTRA_RULESETS = dict(
     item.strip().split("=", 1)
     for item in envstr("EXTRA_RULESETS", "").split(",") if "=" in item)
 CELERY_BEAT_SCHEDULE = {
+    "send-daily-digests": {  # each user's digest goes once a day; the hour checks who is due
+        "task": "campaign.tasks.send_digests",
+        "schedule": 3600.0,
+    },
     "advance-campaigns-past-deadline": {
         "task": "campaign.tasks.sweep_deadlines",
         "schedule": float(CLOCK_SWEEP_SECONDS),

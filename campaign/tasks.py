@@ -41,3 +41,11 @@ def notify(campaign_id: int, kind: str, turn: int, phase: str,
 
     return notifications.deliver(campaign_id=campaign_id, kind=kind, turn=turn, phase=phase,
                                  player_ids=player_ids)
+
+
+@shared_task(name="campaign.tasks.send_digests", ignore_result=True)
+def send_digests() -> int:
+    """Beat job: the daily digest of each user who asked for one (issue 17)."""
+    from campaign.services import notifications
+
+    return notifications.send_digests()

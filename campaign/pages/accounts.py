@@ -74,6 +74,14 @@ class ProfileForm(forms.Form):
         label="Time zone", help_text="Deadlines and times are shown in this zone.")
     email_notifications = forms.BooleanField(label="Email me about deadlines and results",
                                              required=False)
+    kinds = forms.MultipleChoiceField(
+        label="Which emails", required=False, widget=forms.CheckboxSelectMultiple,
+        choices=[("phase_opened", "A phase begins"), ("reminder", "A deadline is near and "
+                  "I am not ready"), ("results", "The turn's battles are recorded"),
+                 ("rolled_back", "The umpire rolled the campaign back")],
+        help_text="Untick what you do not want.")
+    digest = forms.BooleanField(label="One email a day instead (deadline reminders still "
+                                      "come at once)", required=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -88,12 +96,18 @@ def profile(request: HttpRequest) -> HttpResponse:
         if send_verification(user=request.user, link_for=_link_for(request)):
             messages.success(request, f"We mailed a new link to {request.user.email}.")
         return redirect("profile")
+    from campaign.services.notifications import KINDS
+
     form = ProfileForm(request.POST or None, initial={
         "email": request.user.email, "time_zone": prof.time_zone,
-        "email_notifications": prof.email_notifications})
+        "email_notifications": prof.email_notifications, "digest": prof.digest,
+        "kinds": [k for k in KINDS if k not in (prof.muted_kinds or [])]})
     if request.method == "POST" and form.is_valid():
+        chosen = set(form.cleaned_data["kinds"])
         prof = profile_update(user=request.user, time_zone=form.cleaned_data["time_zone"],
-                              email_notifications=form.cleaned_data["email_notifications"])
+                              email_notifications=form.cleaned_data["email_notifications"],
+                              muted_kinds=[k for k in KINDS if k not in chosen],
+                              digest=form.cleaned_data["digest"])
         changed = email_update(user=request.user, email=form.cleaned_data["email"])
         messages.success(request, f"Times are now shown in {prof.time_zone}.")
         if changed and send_verification(user=request.user, link_for=_link_for(request)):

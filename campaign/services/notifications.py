@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from campaign import webhooks
@@ -131,18 +131,64 @@ def message(campaign: Campaign, kind: str, turn: int, phase: str,
     return subject, body
 
 
-def recipients(campaign: Campaign, player_ids: Iterable[int] | None) -> list[Player]:
-    """Seats that want notifications and whose user has a verified email address (the
-    link mailed to it was opened: issue 17)."""
+def recipients(campaign: Campaign, player_ids: Iterable[int] | None,
+               kind: str | None = None) -> list[Player]:
+    """Seats that want notifications (of `kind`, when given) and whose user has a
+    verified email address (the link mailed to it was opened: issue 17)."""
     seats = Player.objects.filter(campaign=campaign, notifications=True).select_related("user")
     if player_ids is not None:
         seats = seats.filter(pk__in=list(player_ids))
-    profiles = {user: (wants, verified) for user, wants, verified in Profile.objects.filter(
-        user__in=[p.user_id for p in seats]).values_list("user_id", "email_notifications",
-                                                         "email_verified")}
-    return [p for p in seats if p.user.email
-            and profiles.get(p.user_id, (True, ""))[0]
-            and profiles.get(p.user_id, (True, ""))[1] == p.user.email]
+    profiles = {user: (wants, verified, muted) for user, wants, verified, muted in
+                Profile.objects.filter(user__in=[p.user_id for p in seats]).values_list(
+                    "user_id", "email_notifications", "email_verified", "muted_kinds")}
+    out = []
+    for p in seats:
+        wants, verified, muted = profiles.get(p.user_id, (True, "", []))
+        if p.user.email and wants and verified == p.user.email and kind not in (muted or []):
+            out.append(p)
+    return out
+
+
+#: Kinds a digest keeps for its daily email; a reminder is about a deadline and goes at once.
+DIGESTED = frozenset({"phase_opened", "results", "rolled_back"})
+DIGEST_EVERY = dt.timedelta(hours=24)
+
+
+def _keep_for_digest(user_id: int, subject: str, body: str) -> bool:
+    """Add a message to the user's next digest; False when they take mail as it comes."""
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().filter(user_id=user_id,
+                                                             digest=True).first()
+        if profile is None:
+            return False
+        profile.digest_pending = [*(profile.digest_pending or []),
+                                  {"subject": subject, "body": body}][-200:]
+        profile.save(update_fields=["digest_pending"])
+    return True
+
+
+def send_digests(*, now: dt.datetime | None = None) -> int:
+    """Mail each digest that waits and whose last one is a day old (periodic task).
+    The pending list is taken under the row's lock, so a parallel sweep sends it once."""
+    now = now or timezone.now()
+    sent = 0
+    due = Profile.objects.filter(digest=True).exclude(digest_pending=[]).filter(
+        models.Q(digest_sent_at__isnull=True) | models.Q(digest_sent_at__lte=now - DIGEST_EVERY))
+    for pk in due.values_list("pk", flat=True):
+        with transaction.atomic():
+            profile = Profile.objects.select_for_update().select_related("user").get(pk=pk)
+            items = list(profile.digest_pending or [])
+            if not items or not profile.user.email \
+                    or profile.email_verified != profile.user.email:
+                continue
+            body = "\n\n".join(f"{i['subject']}\n{i['body']}" for i in items)
+            send_mail(f"Your campaigns: {len(items)} update(s)", body,
+                      settings.DEFAULT_FROM_EMAIL, [profile.user.email])
+            profile.digest_pending = []
+            profile.digest_sent_at = now
+            profile.save(update_fields=["digest_pending", "digest_sent_at"])
+            sent += 1
+    return sent
 
 
 def claim(campaign: Campaign, kind: str, turn: int, phase: str, recipient: str) -> bool:
@@ -177,11 +223,13 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
         return 0
     sent = 0
     zones = dict(Profile.objects.values_list("user_id", "time_zone"))
-    for player in recipients(campaign, player_ids):
+    for player in recipients(campaign, player_ids, kind):
         recipient = f"player:{player.pk}"
         if not claim(campaign, kind, turn, phase, recipient):
             continue
         subject, body = message(campaign, kind, turn, phase, zones.get(player.user_id, "UTC"))
+        if kind in DIGESTED and _keep_for_digest(player.user_id, subject, body):
+            continue
         try:
             sent += send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [player.user.email])
         except Exception:

@@ -24,7 +24,9 @@ def profile_of(*, user) -> Profile:
 
 
 def profile_update(*, user, time_zone: str | None = None,
-                   email_notifications: bool | None = None) -> Profile:
+                   email_notifications: bool | None = None,
+                   muted_kinds: list[str] | None = None,
+                   digest: bool | None = None) -> Profile:
     """Change what is given; an unknown time zone is refused (code `invalid_time_zone`)
     and changes nothing."""
     if time_zone is not None and time_zone not in known_time_zones():
@@ -39,6 +41,18 @@ def profile_update(*, user, time_zone: str | None = None,
         if email_notifications is not None:
             profile.email_notifications = email_notifications
             fields.append("email_notifications")
+        if muted_kinds is not None:
+            from campaign.services.notifications import KINDS
+
+            unknown = sorted(set(muted_kinds) - set(KINDS))
+            if unknown:
+                raise InvalidInput(f"Unknown notification kind(s): {', '.join(unknown)}.",
+                                   code="invalid_kinds")
+            profile.muted_kinds = sorted(set(muted_kinds))
+            fields.append("muted_kinds")
+        if digest is not None:
+            profile.digest = digest
+            fields.append("digest")
         if fields:
             profile.save(update_fields=fields)
     return profile

@@ -66,3 +66,52 @@ def test_campaign_mail_goes_only_to_a_verified_address(running_campaign, alice):
     assert all(p.user != alice for p in recipients(running_campaign, None))
     Profile.objects.update_or_create(user=alice, defaults={"email_verified": alice.email})
     assert any(p.user == alice for p in recipients(running_campaign, None))
+
+
+def _verified(user, email):
+    user.email = email
+    user.save()
+    Profile.objects.update_or_create(user=user, defaults={"email_verified": email})
+
+
+def test_per_kind_choices_and_a_daily_digest(running_campaign, alice, bob, mailoutbox):
+    """Issue 17: a player unticks the kinds they do not want, or takes one email a day
+    (a deadline reminder still goes at once)."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from campaign.services import notifications
+
+    _verified(alice, "alice@example.org")
+    _verified(bob, "bob@example.org")
+    page = Client()
+    page.force_login(alice)
+    page.post("/accounts/profile/", {"email": "alice@example.org", "time_zone": "UTC",
+                                     "email_notifications": "on",
+                                     "kinds": ["reminder", "results", "rolled_back"]})
+    assert Profile.objects.get(user=alice).muted_kinds == ["phase_opened"]
+    page2 = Client()
+    page2.force_login(bob)
+    page2.post("/accounts/profile/", {"email": "bob@example.org", "time_zone": "UTC",
+                                      "email_notifications": "on", "digest": "on",
+                                      "kinds": ["phase_opened", "reminder", "results",
+                                                "rolled_back"]})
+    c = running_campaign
+    sent = notifications.deliver(campaign_id=c.pk, kind="phase_opened", turn=c.turn,
+                                 phase=c.phase)
+    assert sent == 0 and not mailoutbox  # alice muted it, bob's waits for the digest
+    notifications.deliver(campaign_id=c.pk, kind="reminder", turn=c.turn, phase=c.phase)
+    assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.org", "bob@example.org"]
+    mailoutbox.clear()
+    now = timezone.now()
+    assert notifications.send_digests(now=now) == 1
+    assert mailoutbox[0].to == ["bob@example.org"] and "phase has begun" in mailoutbox[0].body
+    assert notifications.send_digests(now=now) == 0  # sent once; nothing waits
+    notifications.deliver(campaign_id=c.pk, kind="results", turn=c.turn, phase=c.phase)
+    assert notifications.send_digests(now=now + dt.timedelta(hours=1)) == 0  # not a day yet
+    assert notifications.send_digests(now=now + dt.timedelta(hours=25)) == 1
+    bad = page.post("/accounts/profile/", {"email": "alice@example.org", "time_zone": "UTC",
+                                           "kinds": ["spam"]})
+    assert bad.status_code == 200  # refused by the form, nothing changed
+    assert Profile.objects.get(user=alice).muted_kinds == ["phase_opened"]
