@@ -20,6 +20,7 @@ LABELS: dict[str, str] = {
     "dice_revealed": "Dice revealed", "equipment_exchanged": "Equipment exchanged",
     "factory_product_set": "Factory product chosen", "missed_turns": "Missed turns",
     "moves_carried_out": "Moves carried out", "moves_revealed": "Moves revealed",
+    "ownership_corrected": "Ownership corrected",
     "passage_granted": "Passage granted", "passage_revoked": "Passage revoked",
     "phase_opened": "Phase opens", "player_joined": "Player joined",
     "player_ready": "Player ready", "player_removed": "Player removed",

@@ -7,6 +7,11 @@ class EconomyConfig(AppConfig):
     name = "economy"
 
     def ready(self) -> None:
+        from campaign.pages.umpire import register_console_panel
+        from economy.pages import correction_panel
+
+        register_console_panel(correction_panel)
+
         from campaign.services.export import register_exporter
         from economy.services.export import export_sections
 

@@ -418,19 +418,63 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
 
     require_umpire_page(member)
     done = redirect("umpire", member.campaign.pk)
+    post = request.POST
+
+    def number(name: str) -> int | None:
+        raw = post.get(name, "").strip()
+        if not raw:
+            return None
+        try:
+            return int(raw)
+        except ValueError:
+            raise ValueError(name) from None
+
     try:
-        credits = int(request.POST.get("credits", ""))
-        player_id = int(request.POST.get("player", ""))
-    except ValueError:
-        messages.error(request, "Give a player and a whole number of credits.")
+        player_id = int(post.get("player", ""))
+        credits = number("credits")
+        goods_units = number("goods_units")
+    except ValueError as exc:
+        messages.error(request, "Give a player and whole numbers"
+                       + (f" ({str(exc).replace('_', ' ')})" if str(exc) else "") + ".")
         return done
+    goods = ({"resource": post.get("goods_resource", ""), "units": goods_units,
+              "territory": post.get("goods_territory", ""),
+              "refined": post.get("goods_quality") == "refined",
+              "pure": post.get("goods_quality") == "pure"}
+             if goods_units is not None else None)
+    unit = None
+    if post.get("unit_model"):
+        unit = {"model": post.get("unit_model"), "territory": post.get("unit_territory", "")}
+    elif post.get("unit_take"):
+        unit = {"take": post.get("unit_take")}
 
     def apply() -> object:
         with transaction.atomic():  # the form's one-time key and the correction
             request_keys.claim(campaign_id=member.campaign.pk,
                                key=request.POST.get("request_id"))
             return correction_create(campaign=member.campaign, player_id=player_id,
-                                     reason=request.POST.get("reason", ""), credits=credits)
+                                     reason=post.get("reason", ""), credits=credits,
+                                     goods=goods, unit=unit)
 
     attempt(request, apply, success="Correction recorded in the ledger and the journal.")
     return done
+
+
+def correction_panel(member: Membership) -> dict[str, Any]:
+    """Umpire console panel (registered in EconomyConfig.ready()): what the correction
+    form offers beyond credits: goods on a territory, a unit granted or taken."""
+    from campaign.rules.tables import RESOURCES_BY_KEY, VEHICLES
+    from economy.models import Unit
+    from territories.models import Territory
+
+    return {
+        "correction_territories": list(Territory.objects.filter(
+            campaign=member.campaign, owner__isnull=False).order_by("name").values(
+            "pk", "name", "owner__user__username")),
+        "correction_resources": sorted(RESOURCES_BY_KEY),
+        "correction_vehicles": sorted(VEHICLES),
+        "correction_units": list(Unit.objects.filter(player__campaign=member.campaign)
+                                 .exclude(status=Unit.Status.DESTROYED)
+                                 .order_by("player__user__username", "model", "pk")
+                                 .values("pk", "model", "name", "player__user__username")),
+    }

@@ -7,6 +7,10 @@ class TerritoriesConfig(AppConfig):
     name = "territories"
 
     def ready(self) -> None:
+        from campaign.pages.umpire import register_console_panel
+        from territories.pages import ownership_panel
+
+        register_console_panel(ownership_panel)
         from campaign.services.campaigns import register_map_builder
         from campaign.services.orders import register_order_provider
         from campaign.services.reveal import register_reveal_provider

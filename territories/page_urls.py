@@ -7,6 +7,7 @@ from territories import pages
 
 urlpatterns = [
     path("map/", pages.meta_map, name="map"),
+    path("umpire/ownership/", pages.ownership, name="umpire-ownership"),
     path("map.svg", pages.meta_map_svg_file, name="map-svg"),
     path("territories/<int:territory_id>/", pages.territory, name="territory"),
     path("territories/<int:territory_id>/build/", pages.build, name="territory-build"),

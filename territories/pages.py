@@ -332,3 +332,29 @@ def factory_product(request: HttpRequest, member: Membership, territory_id: int
                          " during its next active activity phase." if factory.next_product
                          else f"Product line: {_product_text(factory.product)}.")
     return redirect("territory", member.campaign.pk, territory_id)
+
+
+def ownership_panel(member: Membership) -> dict[str, Any]:
+    """Umpire console panel (registered in TerritoriesConfig.ready()): the territories
+    whose holder the umpire may correct."""
+    from territories.models import Territory
+
+    return {"ownership_rows": list(Territory.objects.filter(campaign=member.campaign)
+                                   .order_by("name").values("pk", "name",
+                                                            "owner__user__username"))}
+
+
+@require_POST
+@campaign_page
+def ownership(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The umpire gives a territory to another player, or to nobody (issue 17)."""
+    from campaign.pages.common import require_umpire_page
+    from territories.services.corrections import correct_owner
+
+    require_umpire_page(member)
+    attempt(request, lambda: correct_owner(
+        campaign=member.campaign, territory_id=request.POST.get("territory", ""),
+        player_id=request.POST.get("player", ""), reason=request.POST.get("reason", ""),
+        by=request.user.get_username()),
+        success="Ownership corrected; the journal says who did it and why.")
+    return redirect("umpire", member.campaign.pk)

@@ -27,7 +27,8 @@ def owners_at(campaign: Any, turn: int, phase: str) -> dict[int, int | None]:
     limit = _rank(turn, phase)
     for kind, data, e_turn, e_phase in (
             Event.objects.filter(campaign=campaign,
-                                 kind__in=("campaign_started", "territory_taken"))
+                                 kind__in=("campaign_started", "territory_taken",
+                                           "ownership_corrected"))
             .order_by("id").values_list("kind", "data", "turn", "phase")):
         if _rank(e_turn, e_phase or "") > limit:
             break

@@ -1,0 +1,95 @@
+"""Issue 17: the umpire corrects credits, goods, units and ownership on the pages, each
+with a reason, in the journal; a bad correction changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from campaign.models import Event, Player
+from economy.models import Stock, Unit
+from territories.models import Territory
+
+pytestmark = pytest.mark.django_db
+
+
+def _console(uma, campaign):
+    page = Client()
+    page.force_login(uma)
+    html = page.get(f"/campaigns/{campaign.pk}/umpire/").content.decode()
+    key = html.split('name="request_id" value="')[1].split('"')[0]
+    return page, html, key
+
+
+def test_a_unit_is_granted_with_a_reason_and_goods_need_room(running_campaign, uma, alice):
+    page, html, key = _console(uma, running_campaign)
+    assert "Grant a vehicle" in html and "Correct ownership" in html
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    home = Territory.objects.get(campaign=running_campaign, owner=seat)
+    url = f"/campaigns/{running_campaign.pk}/umpire/corrections/"
+    before = (Stock.objects.count(), Event.objects.count())
+    r = page.post(url, {"request_id": key, "player": seat.pk, "goods_units": "3",
+                        "goods_resource": "minerals", "goods_quality": "raw",
+                        "goods_territory": home.pk, "reason": "a lost shipment"}, follow=True)
+    assert "No room in the warehouses" in r.content.decode()
+    assert (Stock.objects.count(), Event.objects.count()) == before
+    page, _html, key = _console(uma, running_campaign)
+    r = page.post(url, {"request_id": key, "player": seat.pk, "unit_model": "golem",
+                        "unit_territory": home.pk, "reason": "lost in a crash"}, follow=True)
+    assert "Correction recorded" in r.content.decode()
+    assert Unit.objects.filter(player=seat, model="golem", territory=home).count() == 1
+    entry = Event.objects.filter(campaign=running_campaign, kind="umpire_correction").last()
+    assert entry.data["reason"] == "lost in a crash" and entry.data["unit"]["model"] == "golem"
+    taken = Unit.objects.get(player=seat, model="golem")
+    page, _html, key = _console(uma, running_campaign)
+    page.post(url, {"request_id": key, "player": seat.pk, "unit_take": taken.pk,
+                    "reason": "granted twice"})
+    taken.refresh_from_db()
+    assert taken.status == "destroyed"
+
+
+def test_a_bad_correction_changes_nothing(running_campaign, uma, alice):
+    page, _html, key = _console(uma, running_campaign)
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    before = (Unit.objects.count(), Event.objects.count(), seat.credits)
+    r = page.post(f"/campaigns/{running_campaign.pk}/umpire/corrections/", {
+        "request_id": key, "player": seat.pk, "credits": "50", "unit_model": "golem",
+        "unit_territory": "999999", "reason": "oops"}, follow=True)
+    assert "territory the player owns" in r.content.decode()
+    seat.refresh_from_db()
+    assert (Unit.objects.count(), Event.objects.count(), seat.credits) == before
+    r = page.post(f"/campaigns/{running_campaign.pk}/umpire/corrections/", {
+        "request_id": key + "x", "player": seat.pk, "goods_units": "many",
+        "reason": "x"}, follow=True)
+    assert "whole numbers (goods units)" in r.content.decode()
+
+
+def test_the_umpire_corrects_who_holds_a_territory(running_campaign, uma, alice, bob):
+    page, _html, _key = _console(uma, running_campaign)
+    a = Player.objects.get(campaign=running_campaign, user=alice)
+    b = Player.objects.get(campaign=running_campaign, user=bob)
+    land = Territory.objects.filter(campaign=running_campaign, owner=a).first()
+    url = f"/campaigns/{running_campaign.pk}/umpire/ownership/"
+    r = page.post(url, {"territory": land.pk, "player": b.pk, "reason": "a misclick"},
+                  follow=True)
+    assert "Ownership corrected" in r.content.decode()
+    land.refresh_from_db()
+    assert land.owner_id == b.pk
+    entry = Event.objects.get(campaign=running_campaign, kind="ownership_corrected")
+    assert entry.visibility == "public" and entry.data["from"] == a.pk
+    # the map's history reads it like any change of owner
+    from territories.services.history import owners_at
+
+    assert owners_at(running_campaign, running_campaign.turn,
+                     running_campaign.phase)[land.pk] == b.pk
+    r = page.post(url, {"territory": land.pk, "player": b.pk, "reason": "again"},
+                  follow=True)
+    assert "already held so" in r.content.decode()
+    r = page.post(url, {"territory": land.pk, "player": "", "reason": ""}, follow=True)
+    assert "needs a reason" in r.content.decode()
+    land.refresh_from_db()
+    assert land.owner_id == b.pk
+    other = Client()
+    other.force_login(alice)
+    assert other.post(url, {"territory": land.pk, "player": a.pk,
+                            "reason": "mine"}).status_code == 403
