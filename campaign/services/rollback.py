@@ -54,8 +54,8 @@ def rollback_points(campaign: Campaign) -> list[tuple[int, str]]:
     """The current phase's start and the previous one's, newest first."""
     opened = list(PhaseChange.objects.filter(campaign=campaign).order_by("-id")
                   .values_list("turn", "phase")[:2])
-    return [(t, p) for t, p in opened
-            if PhaseStart.objects.filter(campaign=campaign, turn=t, phase=p).exists()]
+    kept = set(PhaseStart.objects.filter(campaign=campaign).values_list("turn", "phase"))
+    return [(t, p) for t, p in opened if (t, p) in kept]
 
 
 def _restore(model: type[models.Model], rows: list[dict[str, Any]],
