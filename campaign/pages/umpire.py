@@ -194,3 +194,22 @@ def remove_player(request: HttpRequest, member: Membership) -> HttpResponse:
         messages.success(request, f"{made.value} no longer has a seat; the invitation link "
                                   "changed: send the new one to the players you want.")
     return redirect("campaign-dashboard", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def nudge(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Remind the players who are not ready, by email (issue 17)."""
+    from django.db import transaction
+
+    from campaign.services import notifications
+
+    require_umpire_page(member)
+    if member.campaign.status != "running":
+        messages.error(request, "Players are nudged while the campaign runs.")
+        return _done(member)
+    with transaction.atomic():
+        waiting = notifications.nudge(campaign=member.campaign)
+    messages.success(request, f"{waiting} player(s) not ready were nudged (once per phase)."
+                     if waiting else "Everyone is ready: nobody to nudge.")
+    return _done(member)

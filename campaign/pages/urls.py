@@ -33,6 +33,7 @@ campaign_pages = [
     path("umpire/settings/", umpire.settings_update, name="umpire-settings"),
     path("umpire/handover/", umpire.handover, name="umpire-handover"),
     path("umpire/remove/", umpire.remove_player, name="umpire-remove-player"),
+    path("umpire/nudge/", umpire.nudge, name="umpire-nudge"),
     path("umpire/rollback/", trust.rollback_page, name="umpire-rollback"),
     path("sandbox/", trust.sandbox_new, name="sandbox-new"),
     path("sandbox/seat/", trust.sandbox_seat, name="sandbox-seat"),

@@ -57,6 +57,16 @@ def rolled_back(*, campaign: Campaign) -> None:
     _enqueue(campaign, "rolled_back")
 
 
+def nudge(*, campaign: Campaign) -> int:
+    """The umpire nudges the players who are not ready (issue 17): once per phase each.
+    Returns how many seats are waited for."""
+    waiting = list(Player.objects.filter(campaign=campaign, ready=False)
+                   .values_list("pk", flat=True))
+    if waiting:
+        _enqueue(campaign, "nudge", waiting)
+    return len(waiting)
+
+
 def results_in(*, campaign: Campaign) -> None:
     """Hook ("leave", "tactical"): every battle of the turn is recorded."""
     _enqueue(campaign, "results")
@@ -118,6 +128,10 @@ def message(campaign: Campaign, kind: str, turn: int, phase: str,
         subject = f"[{campaign.name}] Turn {turn}: the {phase} phase ends soon"
         body = (f"You have not marked yourself ready for the {phase} phase of turn {turn}. "
                 f"Deadline: {deadline}.")
+    elif kind == "nudge":
+        subject = f"[{campaign.name}] Turn {turn}: the umpire is waiting for you"
+        body = (f"Everyone else may be done: the umpire asks you to finish the {phase} "
+                f"phase of turn {turn} and mark yourself ready. Deadline: {deadline}.")
     elif kind == "rolled_back":
         subject = f"[{campaign.name}] Rolled back to turn {turn}, {phase} phase"
         body = (f"The umpire rolled the campaign back to the start of the {phase} phase of "
@@ -144,7 +158,8 @@ def recipients(campaign: Campaign, player_ids: Iterable[int] | None,
     out = []
     for p in seats:
         wants, verified, muted = profiles.get(p.user_id, (True, "", []))
-        if p.user.email and wants and verified == p.user.email and kind not in (muted or []):
+        chosen = "reminder" if kind == "nudge" else kind  # a nudge is a reminder
+        if p.user.email and wants and verified == p.user.email and chosen not in (muted or []):
             out.append(p)
     return out
 

@@ -93,3 +93,26 @@ def test_the_umpire_corrects_who_holds_a_territory(running_campaign, uma, alice,
     other.force_login(alice)
     assert other.post(url, {"territory": land.pk, "player": a.pk,
                             "reason": "mine"}).status_code == 403
+
+
+def test_the_umpire_nudges_the_players_who_are_not_ready(running_campaign, uma, alice, bob,
+                                                         mailoutbox,
+                                                         django_capture_on_commit_callbacks):
+    from campaign.models import Profile
+
+    for user in (alice, bob):
+        user.email = f"{user.username}@example.org"
+        user.save()
+        Profile.objects.update_or_create(user=user, defaults={"email_verified": user.email})
+    Player.objects.filter(campaign=running_campaign, user=alice).update(ready=True)
+    page, html, _key = _console(uma, running_campaign)
+    assert "Nudge the players who are not ready" in html
+    url = f"/campaigns/{running_campaign.pk}/umpire/nudge/"
+    with django_capture_on_commit_callbacks(execute=True):
+        r = page.post(url, follow=True)
+    assert "1 player(s) not ready were nudged" in r.content.decode()
+    assert [m.to for m in mailoutbox] == [["bob@example.org"]]
+    assert "the umpire is waiting for you" in mailoutbox[0].subject
+    with django_capture_on_commit_callbacks(execute=True):
+        page.post(url)
+    assert len(mailoutbox) == 1  # once per phase
