@@ -1,0 +1,55 @@
+"""Every page at 390x844 (issue 17): usable on a phone without scrolling sideways. The
+demo league (three turns played) gives each page real content; a player and the umpire
+visit them all."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+
+from tests.e2e.test_two_player_turn import _login
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+#: What sticks out past the viewport (outside scrolling tables), for the failure message.
+WIDEST = """() => Array.from(document.querySelectorAll('body *')).filter(e =>
+  e.getBoundingClientRect().right > 392 && !e.closest('.table-wrap')).slice(0, 6).map(e =>
+  e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+def test_every_page_fits_a_phone(browser, live_server, shoot) -> None:
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    from battles.models import Battle
+    from campaign.models import Campaign
+    from territories.models import Territory
+    from tests.conftest import PASSWORD
+
+    call_command("demo", "--if-empty", stdout=StringIO())
+    demo = Campaign.objects.get(name="Demo league")
+    for name in ("alice", "umpire"):
+        user = get_user_model().objects.get(username=name)
+        user.set_password(PASSWORD)
+        user.save()
+    base, cid = live_server.url, demo.pk
+    home = Territory.objects.filter(campaign=demo, owner__user__username="alice").first()
+    battle = Battle.objects.filter(campaign=demo, status="finished").first()
+    pages = {"alice": ["", "map/", "economy/", "forces/", "orders/", "battles/",
+                       f"battles/{battle.pk}/", "history/", "dice/",
+                       f"territories/{home.pk}/"],
+             "umpire": ["umpire/", "map/?at=0"]}
+    too_wide = {}
+    for who, paths in pages.items():
+        page = _login(browser, base, who, width=390)
+        for path in paths:
+            page.goto(f"{base}/campaigns/{cid}/{path}")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                too_wide[f"{who} {path}"] = (width, page.evaluate(WIDEST))
+                shoot(page, f"50-too-wide-{who}-{path.strip('/').replace('/', '-') or 'dash'}")
+        page.goto(f"{base}/accounts/profile/")
+        if page.evaluate("document.documentElement.scrollWidth") > 390:
+            too_wide[f"{who} profile"] = page.evaluate("document.documentElement.scrollWidth")
+    assert not too_wide, too_wide
