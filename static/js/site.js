@@ -83,7 +83,8 @@
   });
   var startX = null;
   document.addEventListener("touchstart", function (e) {
-    if (e.target.closest && e.target.closest(".replay-map, .map-frame")) startX = e.touches[0].clientX;
+    // a zoomed map pans instead of stepping through its history
+    if (e.target.closest && e.target.closest(".replay-map, .map-frame:not(.zoomed)")) startX = e.touches[0].clientX;
   }, {passive: true});
   document.addEventListener("touchend", function (e) {
     if (startX === null) return;
@@ -103,3 +104,68 @@ document.addEventListener("submit", function (e) {
   var question = form && form.getAttribute && form.getAttribute("data-confirm");
   if (question && !window.confirm(question)) e.preventDefault();
 }, true);
+// Map zoom and pan (issue 17): the buttons, the wheel and a drag change the SVG's
+// viewBox; names grow with the zoom so they can be read on a phone.
+(function () {
+  function wire() {
+    var frame = document.querySelector(".map-frame[data-zoomable]");
+    if (!frame || frame.dataset.wired) return;
+    var svg = frame.querySelector("svg");
+    if (!svg) return;
+    frame.dataset.wired = "1";
+    var full = svg.viewBox.baseVal, size = full.width, box = {x: 0, y: 0, w: size};
+    function apply() {
+      box.w = Math.max(size / 12, Math.min(size, box.w));
+      box.x = Math.max(0, Math.min(size - box.w, box.x));
+      box.y = Math.max(0, Math.min(size - box.w, box.y));
+      svg.setAttribute("viewBox", box.x + " " + box.y + " " + box.w + " " + box.w);
+      frame.classList.toggle("zoomed", box.w < size);  // dragging pans only when zoomed
+      var level = document.querySelector("[data-map-zoom-level]");
+      if (level) level.textContent = Math.round(size / box.w * 100) + "%";
+    }
+    function zoom(f, cx, cy) {
+      cx = cx === undefined ? box.x + box.w / 2 : cx;
+      cy = cy === undefined ? box.y + box.w / 2 : cy;
+      var w = box.w / f;
+      box.x = cx - (cx - box.x) * (w / box.w);
+      box.y = cy - (cy - box.y) * (w / box.w);
+      box.w = w;
+      apply();
+    }
+    document.querySelectorAll("[data-map-zoom]").forEach(function (b) {
+      b.hidden = false;
+      b.addEventListener("click", function () {
+        var how = b.getAttribute("data-map-zoom");
+        if (how === "in") zoom(1.5); else if (how === "out") zoom(1 / 1.5);
+        else { box = {x: 0, y: 0, w: size}; apply(); }
+      });
+    });
+    function point(e) {
+      var r = svg.getBoundingClientRect();
+      return {x: box.x + (e.clientX - r.left) / r.width * box.w,
+              y: box.y + (e.clientY - r.top) / r.height * box.w};
+    }
+    svg.addEventListener("wheel", function (e) {
+      e.preventDefault();
+      var p = point(e);
+      zoom(e.deltaY < 0 ? 1.25 : 0.8, p.x, p.y);
+    }, {passive: false});
+    var drag = null, moved = false;
+    svg.addEventListener("pointerdown", function (e) {
+      if (box.w >= size) return;
+      drag = {x: e.clientX, y: e.clientY, bx: box.x, by: box.y}; moved = false;
+    });
+    window.addEventListener("pointermove", function (e) {
+      if (!drag) return;
+      var r = svg.getBoundingClientRect(), k = box.w / r.width;
+      if (Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 4) moved = true;
+      box.x = drag.bx - (e.clientX - drag.x) * k;
+      box.y = drag.by - (e.clientY - drag.y) * k;
+      apply();
+    });
+    window.addEventListener("pointerup", function () { drag = null; });
+    // a drag is not a click on the territory under the pointer
+    svg.addEventListener("click", function (e) { if (moved) { e.preventDefault(); moved = false; } }, true);
+  }
+  document.addEventListener("DOMContentLoaded", wire);
+})();

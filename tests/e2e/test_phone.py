@@ -53,3 +53,26 @@ def test_every_page_fits_a_phone(browser, live_server, shoot) -> None:
         if page.evaluate("document.documentElement.scrollWidth") > 390:
             too_wide[f"{who} profile"] = page.evaluate("document.documentElement.scrollWidth")
     assert not too_wide, too_wide
+
+
+def test_the_map_zooms_and_pans_on_a_phone(browser, live_server, make_campaign, uma) -> None:
+    """Issue 17: map labels readable on a phone: zoom in with the button, pan by dragging,
+    back to the whole map."""
+    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 60, "seed": 2})
+    page = _login(browser, live_server.url, "uma", width=390)
+    page.goto(f"{live_server.url}/campaigns/{campaign.pk}/map/")
+    svg = page.locator(".map-frame svg")
+    assert svg.get_attribute("viewBox") == "0 0 1000 1000"
+    page.get_by_role("button", name="Zoom in").click()
+    page.get_by_role("button", name="Zoom in").click()
+    zoomed = svg.get_attribute("viewBox")
+    assert zoomed != "0 0 1000 1000"
+    assert "225%" in page.locator("[data-map-zoom-level]").inner_text()
+    box = svg.bounding_box()
+    page.mouse.move(box["x"] + 200, box["y"] + 200)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 100, box["y"] + 150, steps=5)
+    page.mouse.up()
+    assert svg.get_attribute("viewBox") != zoomed  # panned
+    page.get_by_role("button", name="Whole map").click()
+    assert svg.get_attribute("viewBox") == "0 0 1000 1000"
