@@ -68,6 +68,10 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
                            territories=territories_for(member),
                            players=_players(campaign.pk), viewer=player.pk)
         ctx["svg"] = mark_safe(style + svg)  # territories.svg escapes every text
+        # issue 17: the other units standing with it can be sent along in one go
+        ctx["companions"] = [u for u in units if u.pk != chosen.pk
+                             and u.territory_id == chosen.territory_id
+                             and u.territory_id is not None]
         if is_htmx(request):
             return render_campaign(request, member, "pages/_order_form.html", ctx)
     past = list(orders_visible_to(member).exclude(turn=campaign.turn)
@@ -83,14 +87,27 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
 @require_POST
 @campaign_page
 def submit(request: HttpRequest, member: Membership) -> HttpResponse:
+    from django.db import transaction
+
     from campaign.services.orders import order_submit
 
     player = seat(member)
-    attempt(request, lambda: order_submit(player=player,
-                                          unit_id=optional_int(request.POST.get("unit")) or 0,
-                                          destination_id=optional_int(request.POST.get("destination"))
-                                          or 0),
-            success="Order sealed. Nobody else sees it before the tactical phase.")
+    unit_ids = [optional_int(u) or 0 for u in request.POST.getlist("unit")][:50] or [0]
+    destination = optional_int(request.POST.get("destination")) or 0
+
+    def seal_all() -> int:
+        with transaction.atomic():  # several units at once: all sealed, or none
+            for unit_id in dict.fromkeys(unit_ids):
+                order_submit(player=player, unit_id=unit_id, destination_id=destination)
+        return len(set(unit_ids))
+
+    done = attempt(request, seal_all)
+    if done.ok:
+        from django.contrib import messages
+
+        messages.success(request, ("Order sealed." if done.value == 1 else
+                                   f"{done.value} orders sealed.")
+                         + " Nobody else sees them before the tactical phase.")
     return redirect("orders", member.campaign.pk)
 
 

@@ -169,3 +169,21 @@ document.addEventListener("submit", function (e) {
   }
   document.addEventListener("DOMContentLoaded", wire);
 })();
+// Orders by clicking (issue 17): in the order form, a click on a highlighted territory of
+// the map picks it as the destination instead of opening its page.
+document.addEventListener("click", function (e) {
+  var link = e.target.closest && e.target.closest("[data-pick-destination] a[data-territory]");
+  if (!link) return;
+  e.preventDefault();
+  var form = document.querySelector("#order-form form");
+  var radio = form && form.querySelector("input[name=destination][value='" +
+    link.getAttribute("data-territory") + "']");
+  var note = document.querySelector("#order-form .help");
+  if (radio) {
+    radio.checked = true;
+    radio.focus();
+    if (note) note.textContent = "Destination: " + radio.parentElement.textContent.trim() + ".";
+  } else if (note) {
+    note.textContent = "That territory cannot be reached from here.";
+  }
+});

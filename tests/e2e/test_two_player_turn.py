@@ -149,7 +149,10 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     a.goto(f"{base}/campaigns/{cid}/orders/")
     a.get_by_role("link", name="Choose destination").first.click()
     a.locator("#order-form").wait_for()
-    a.get_by_label(target.name).check()
+    # orders by clicking (issue 17): the destination is picked on the map
+    a.locator(f'[data-pick-destination] a[data-territory="{target.pk}"] circle').click()
+    assert a.get_by_label(target.name).is_checked()
+    assert a.url.endswith("/orders/") or "unit=" in a.url  # the click did not navigate
     shoot(a, "07-orders")
     a.get_by_role("button", name="Seal order").click()
     a.wait_for_load_state()

@@ -243,3 +243,30 @@ def test_the_report_shows_each_reader_their_own_pilots_xp(web_client, played_cam
             # one XP line per own surviving pilot, none for the other side's
             assert html.count("XP</strong>") == sum(
                 1 for e in awards if e.viewers.get().user.username == who.username), other
+
+
+def test_several_units_are_ordered_at_once_all_or_none(web_client, running_campaign,
+                                                       alice) -> None:
+    """Issue 17: the units standing together go in one order form; a refusal for one of
+    them seals none."""
+    from economy.models import Unit
+    from territories.models import Territory
+
+    home = Territory.objects.get(campaign=running_campaign, owner__user=alice)
+    first = Unit.objects.create(player=home.owner, territory=home, model="golem")
+    second = Unit.objects.create(player=home.owner, territory=home, model="arakne")
+    Campaign.objects.filter(pk=running_campaign.pk).update(phase="move")
+    client = web_client(alice)
+    base = f"/campaigns/{running_campaign.pk}/orders/"
+    form = client.get(base + f"?unit={first.pk}").content.decode()
+    assert "Send with it" in form and f'name="unit" value="{second.pk}"' in form
+    assert "data-pick-destination" in form
+    dest = next(int(v) for v in re.findall(r'name="destination" value="(\d+)"', form))
+    r = client.post(base + "submit/", {"unit": [first.pk, 999999], "destination": dest},
+                    follow=True)
+    assert not Order.objects.filter(unit__in=[first, second]).exists()
+    assert b"orders sealed" not in r.content
+    r = client.post(base + "submit/", {"unit": [first.pk, second.pk], "destination": dest},
+                    follow=True)
+    assert "2 orders sealed" in r.content.decode()
+    assert Order.objects.filter(unit__in=[first, second], destination_id=dest).count() == 2
