@@ -187,3 +187,23 @@ document.addEventListener("click", function (e) {
     note.textContent = "That territory cannot be reached from here.";
   }
 });
+// Building by clicking (issue 17): a click on a free square of the 16x16 territorial map
+// fills the build form's column and row.
+document.addEventListener("click", function (e) {
+  var frame = e.target.closest && e.target.closest("[data-pick-square]");
+  var x = document.getElementById("bx"), y = document.getElementById("by");
+  if (!frame || !x || !y) return;
+  var svg = frame.querySelector("svg");
+  var r = svg.getBoundingClientRect();
+  var col = Math.floor((e.clientX - r.left) / r.width * 16);
+  var row = Math.floor((e.clientY - r.top) / r.height * 16);
+  if (col < 0 || col > 15 || row < 0 || row > 15) return;
+  var note = document.querySelector("[data-pick-square-note]");
+  if (e.target.closest("[data-building]")) {
+    if (note) note.textContent = "(" + col + ", " + row + ") is taken: pick a free square.";
+    return;
+  }
+  x.value = col; y.value = row;
+  if (note) note.textContent = "Square (" + col + ", " + row + ") chosen: pick a building and Build.";
+  x.form.scrollIntoView({block: "nearest"});
+});

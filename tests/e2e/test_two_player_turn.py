@@ -96,8 +96,11 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     taken = set(Building.objects.filter(territory=home).values_list("x", "y"))
     x, y = next((x, y) for y in range(15, -1, -1) for x in range(16) if (x, y) not in taken)
     a.locator("#kind").select_option("warehouse")
-    a.locator("#bx").fill(str(x))
-    a.locator("#by").fill(str(y))
+    # building by clicking (issue 17): the free square is picked on the territorial map
+    grid = a.locator("[data-pick-square] svg").bounding_box()
+    a.mouse.click(grid["x"] + (x + 0.5) * grid["width"] / 16,
+                  grid["y"] + (y + 0.5) * grid["height"] / 16)
+    assert (a.locator("#bx").input_value(), a.locator("#by").input_value()) == (str(x), str(y))
     a.get_by_role("button", name="Build", exact=True).click()
     a.wait_for_load_state()
     assert "Warehouse built" in a.locator(".messages").inner_text()
