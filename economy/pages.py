@@ -51,9 +51,26 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
                  .select_related("from_player__user").order_by("-id")[:30])
     others = list(Player.objects.filter(campaign=member.campaign).exclude(pk=player.pk)
                   .select_related("user"))
-    other_territories = list(Territory.objects.filter(campaign=member.campaign,
-                                                      owner__in=others)
-                             .select_related("owner__user").order_by("name"))
+    # The first partner's territories first: the trade form's defaults are legal
+    # (issue 17); site.js keeps the choices to the partner picked.
+    first = others[0].pk if others else None
+    other_territories = sorted(Territory.objects.filter(campaign=member.campaign,
+                                                        owner__in=others)
+                               .select_related("owner__user"),
+                               key=lambda t: (t.owner_id != first, t.name))
+    from economy.models import Building
+
+    # Shipping leaves from a territory with an active landing pad and an active radar:
+    # those first, the others said so (issue 17: a default that is refused).
+    kinds = {}
+    for tid, kind in Building.objects.filter(territory__in=territories, active=True,
+                                             kind__in=("landing_pad", "radar"),
+                                             hit_points__gt=0).values_list("territory_id",
+                                                                           "kind"):
+        kinds.setdefault(tid, set()).add(kind)
+    for t in territories:
+        t.can_ship = kinds.get(t.pk, set()) >= {"landing_pad", "radar"}
+    ship_from = sorted(territories, key=lambda t: (not t.can_ship, t.name))
     loose = list(Weapon.objects.filter(player=player, unit__isnull=True)
                  .select_related("territory"))
     for w in loose:
@@ -93,6 +110,7 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
         "resources": list(tables.RESOURCES_BY_KEY.values()),
         "outbox": trades, "inbox": inbox, "others": others,
         "other_territories": other_territories, "loose_weapons": loose,
+        "ship_from": ship_from,
         "price": _price_context("machine_gun", []),
         "container_rows": range(3),
         "passages_given": [p for p in passages if p.grantor_id == player.pk],

@@ -207,3 +207,29 @@ document.addEventListener("click", function (e) {
   if (note) note.textContent = "Square (" + col + ", " + row + ") chosen: pick a building and Build.";
   x.form.scrollIntoView({block: "nearest"});
 });
+// A territory list that belongs to the player chosen in another field (the trade form's
+// "their territory"): only that player's territories are offered (issue 17).
+(function () {
+  function sync(select) {
+    var owner = document.getElementById(select.getAttribute("data-owned-by"));
+    if (!owner) return;
+    var first = null;
+    Array.prototype.forEach.call(select.options, function (o) {
+      var mine = o.getAttribute("data-owner") === owner.value;
+      o.hidden = !mine; o.disabled = !mine;
+      if (mine && first === null) first = o;
+    });
+    if (select.selectedOptions.length === 0 || select.selectedOptions[0].disabled) {
+      if (first) first.selected = true;
+    }
+  }
+  function wire() {
+    document.querySelectorAll("select[data-owned-by]").forEach(function (select) {
+      var owner = document.getElementById(select.getAttribute("data-owned-by"));
+      if (!owner) return;
+      sync(select);
+      owner.addEventListener("change", function () { sync(select); });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", wire);
+})();

@@ -116,3 +116,21 @@ def test_the_umpire_nudges_the_players_who_are_not_ready(running_campaign, uma, 
     with django_capture_on_commit_callbacks(execute=True):
         page.post(url)
     assert len(mailoutbox) == 1  # once per phase
+
+
+def test_the_economy_forms_default_to_legal_choices(running_campaign, alice, bob):
+    """Issue 17: the shipping form offers first the territories that can ship and says
+    why the others cannot; the trade form's "their territory" lists the partner's first
+    and carries each territory's owner (site.js keeps to the partner chosen)."""
+    import re
+
+    page = Client()
+    page.force_login(alice)
+    html = page.get(f"/campaigns/{running_campaign.pk}/economy/").content.decode()
+    ship = html.split('id="s-territory"')[1].split("</select>")[0]
+    assert "(needs an active landing pad and radar)" in ship or "<option" in ship
+    partner = re.search(r'id="t-to"><option value="(\d+)"', html).group(1)
+    deliver = html.split('id="t-deliver"')[1].split("</select>")[0]
+    owners = re.findall(r'data-owner="(\d+)"', deliver)
+    assert owners and owners[0] == partner
+    assert 'data-owned-by="t-to"' in html
