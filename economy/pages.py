@@ -465,6 +465,17 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
         unit = {"model": post.get("unit_model"), "territory": post.get("unit_territory", "")}
     elif post.get("unit_take"):
         unit = {"take": post.get("unit_take")}
+    weapon = ({"weapon": post.get("weapon_key"), "territory": post.get("unit_territory", "")}
+              if post.get("weapon_key") else {"take": post.get("weapon_take")}
+              if post.get("weapon_take") else None)
+    pilot = ({"class": post.get("pilot_class"), "territory": post.get("unit_territory", ""),
+              "name": post.get("pilot_name", "")}
+             if post.get("pilot_class") else {"take": post.get("pilot_take")}
+             if post.get("pilot_take") else None)
+    building = ({"kind": post.get("building_kind"), "territory": post.get("unit_territory", ""),
+                 "x": post.get("building_x"), "y": post.get("building_y")}
+                if post.get("building_kind") else {"take": post.get("building_take")}
+                if post.get("building_take") else None)
 
     def apply() -> object:
         with transaction.atomic():  # the form's one-time key and the correction
@@ -472,7 +483,8 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
                                key=request.POST.get("request_id"))
             return correction_create(campaign=member.campaign, player_id=player_id,
                                      reason=post.get("reason", ""), credits=credits,
-                                     goods=goods, unit=unit)
+                                     goods=goods, unit=unit, weapon=weapon, pilot=pilot,
+                                     building=building)
 
     attempt(request, apply, success="Correction recorded in the ledger and the journal.")
     return done
@@ -481,8 +493,9 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
 def correction_panel(member: Membership) -> dict[str, Any]:
     """Umpire console panel (registered in EconomyConfig.ready()): what the correction
     form offers beyond credits: goods on a territory, a unit granted or taken."""
-    from campaign.rules.tables import RESOURCES_BY_KEY, VEHICLES
-    from economy.models import Unit
+    from campaign.rules.tables import BUILDINGS, PILOT_CLASSES, RESOURCES_BY_KEY, VEHICLES
+    from campaign.rules.tables import WEAPONS as WEAPON_SPECS
+    from economy.models import Building, Unit
     from territories.models import Territory
 
     return {
@@ -495,4 +508,16 @@ def correction_panel(member: Membership) -> dict[str, Any]:
                                  .exclude(status=Unit.Status.DESTROYED)
                                  .order_by("player__user__username", "model", "pk")
                                  .values("pk", "model", "name", "player__user__username")),
+        "correction_classes": sorted(PILOT_CLASSES),
+        "correction_weapons": sorted(k for k, w in WEAPON_SPECS.items()
+                                     if w.type != "equipment"),
+        "correction_buildings": sorted(BUILDINGS),
+        "correction_pilots": list(Operative.objects.filter(
+            player__campaign=member.campaign, alive=True).order_by(
+            "player__user__username", "pk").values("pk", "klass", "name",
+                                                   "player__user__username")),
+        "correction_standing": list(Building.objects.filter(
+            territory__campaign=member.campaign, territory__owner__isnull=False).order_by(
+            "territory__name", "kind").values("pk", "kind", "territory__name",
+                                              "territory__owner__user__username")),
     }

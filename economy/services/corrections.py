@@ -28,16 +28,20 @@ from territories.models import Territory
 
 def correction_create(*, campaign: Campaign, player_id: object, reason: object,
                       credits: object = None, goods: object = None, unit: object = None,
-                      weapon: object = None) -> dict[str, Any]:
+                      weapon: object = None, pilot: object = None,
+                      building: object = None) -> dict[str, Any]:
     """Grant (positive) or take (negative) credits and/or resource units; grant or take
-    a unit and/or a weapon."""
+    a unit, a weapon, a pilot and/or a building."""
     require_running(campaign)
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInput("A correction needs a reason.", fields={"reason": ["Required."]})
     reason = reason.strip()[:200]
-    if credits is None and goods is None and unit is None and weapon is None:
-        raise InvalidInput("Send 'credits', 'goods', 'unit' and/or 'weapon'.")
-    for name, value in (("unit", unit), ("weapon", weapon)):
+    if credits is None and goods is None and unit is None and weapon is None \
+            and pilot is None and building is None:
+        raise InvalidInput("Send 'credits', 'goods', 'unit', 'weapon', 'pilot' and/or "
+                           "'building'.")
+    for name, value in (("unit", unit), ("weapon", weapon), ("pilot", pilot),
+                        ("building", building)):
         if value is not None and not isinstance(value, dict):
             raise InvalidInput(f"'{name}' must be an object.",
                                fields={name: ["Must be an object."]})
@@ -90,6 +94,11 @@ def correction_create(*, campaign: Campaign, player_id: object, reason: object,
             data["unit"] = _correct_unit(player=player, campaign=campaign, spec=unit)
         if weapon is not None:
             data["weapon"] = _correct_weapon(player=player, campaign=campaign, spec=weapon)
+        if pilot is not None:
+            data["pilot"] = _correct_pilot(player=player, campaign=campaign, spec=pilot)
+        if building is not None:
+            data["building"] = _correct_building(player=player, campaign=campaign,
+                                                 spec=building)
         record_private(player=player, kind="umpire_correction", data=data)
     return data
 
@@ -156,3 +165,58 @@ def _correct_weapon(*, player: Player, campaign: Campaign, spec: dict) -> dict[s
     require_room(load_holdings(territory), territory, "the granted weapon")
     return {"granted": created.pk, "weapon": key, "templates": templates,
             "territory": territory.pk}
+
+
+def _correct_pilot(*, player: Player, campaign: Campaign, spec: dict) -> dict[str, Any]:
+    """Grant `{"class", "territory", "name"?}` (a level-1 operative) or take
+    `{"take": operative id}` (the operative dies; a unit it piloted is left empty)."""
+    from campaign.rules.tables import pilot_class
+    from economy.models import Operative
+
+    if "take" in spec:
+        target = Operative.objects.select_for_update().filter(
+            pk=as_id(spec["take"], "pilot"), player=player, alive=True).first()
+        if target is None:
+            raise NotFound("The player has no such living operative.")
+        Unit.objects.filter(pilot=target).update(pilot=None)
+        target.alive = False
+        target.save(update_fields=["alive"])
+        return {"taken": target.pk, "class": target.klass}
+    try:
+        spec_class = pilot_class(str(spec.get("class", "")))
+    except RuleViolation as exc:
+        raise InvalidInput(str(exc), code="invalid_item",
+                           fields={"pilot": ["Unknown class."]}) from exc
+    territory = _owned_territory(player=player, campaign=campaign, value=spec.get("territory"))
+    created = Operative.objects.create(player=player, territory=territory,
+                                       klass=spec_class.key,
+                                       name=str(spec.get("name") or "")[:60])
+    return {"granted": created.pk, "class": spec_class.key, "territory": territory.pk}
+
+
+def _correct_building(*, player: Player, campaign: Campaign, spec: dict) -> dict[str, Any]:
+    """Grant `{"kind", "territory", "x", "y"}` (inactive, full hit points, no price, no
+    requirement checked: the umpire corrects) or take `{"take": building id}`."""
+    from campaign.rules.tables import BUILDINGS
+    from economy.services.buildings import place_building
+
+    if "take" in spec:
+        target = Building.objects.select_for_update().filter(
+            pk=as_id(spec["take"], "building"), territory__owner=player).first()
+        if target is None:
+            raise NotFound("The player has no such building.")
+        data = {"taken": target.pk, "kind": target.kind, "territory": target.territory_id}
+        target.delete()
+        return data
+    kind = str(spec.get("kind", "")).strip().lower().replace(" ", "_")
+    if kind not in BUILDINGS:
+        raise InvalidInput(f"Unknown building {spec.get('kind')!r}.", code="invalid_item",
+                           fields={"building": ["Unknown kind."]})
+    territory = _owned_territory(player=player, campaign=campaign, value=spec.get("territory"))
+    try:
+        x, y = int(spec.get("x")), int(spec.get("y"))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InvalidInput("A building needs its square: whole numbers x and y (0-15).",
+                           code="invalid_square") from None
+    built = place_building(territory=territory, kind=kind, x=x, y=y, turn=campaign.turn)
+    return {"granted": built.pk, "kind": kind, "territory": territory.pk, "x": x, "y": y}

@@ -140,3 +140,34 @@ def test_the_economy_forms_default_to_legal_choices(running_campaign, alice, bob
     owners = re.findall(r'data-owner="(\d+)"', deliver)
     assert owners and owners[0] == partner
     assert 'data-owned-by="t-to"' in html
+
+
+def test_pilots_and_buildings_are_corrected_too(running_campaign, uma, alice):
+    from economy.models import Building, Operative
+
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    home = Territory.objects.get(campaign=running_campaign, owner=seat)
+    url = f"/campaigns/{running_campaign.pk}/umpire/corrections/"
+    taken = set(Building.objects.filter(territory=home).values_list("x", "y"))
+    x, y = next((x, y) for y in range(16) for x in range(16) if (x, y) not in taken)
+    page, _html, key = _console(uma, running_campaign)
+    r = page.post(url, {"request_id": key, "player": seat.pk, "unit_territory": home.pk,
+                        "pilot_class": "soldier", "pilot_name": "Vex",
+                        "building_kind": "warehouse", "building_x": x, "building_y": y,
+                        "reason": "the table said so"}, follow=True)
+    assert "Correction recorded" in r.content.decode()
+    pilot = Operative.objects.get(player=seat, name="Vex")
+    built = Building.objects.get(territory=home, x=x, y=y)
+    assert (pilot.klass, built.kind) == ("soldier", "warehouse")
+    before = (Operative.objects.count(), Building.objects.count())
+    page, _html, key = _console(uma, running_campaign)
+    r = page.post(url, {"request_id": key, "player": seat.pk, "unit_territory": home.pk,
+                        "pilot_class": "soldier", "building_kind": "warehouse",
+                        "building_x": x, "building_y": y, "reason": "twice"}, follow=True)
+    assert "already has a building" in r.content.decode()
+    assert (Operative.objects.count(), Building.objects.count()) == before  # nothing
+    page, _html, key = _console(uma, running_campaign)
+    page.post(url, {"request_id": key, "player": seat.pk, "pilot_take": pilot.pk,
+                    "building_take": built.pk, "reason": "undo"})
+    pilot.refresh_from_db()
+    assert not pilot.alive and not Building.objects.filter(pk=built.pk).exists()
