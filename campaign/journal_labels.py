@@ -23,6 +23,7 @@ LABELS: dict[str, str] = {
     "ownership_corrected": "Ownership corrected",
     "passage_granted": "Passage granted", "passage_revoked": "Passage revoked",
     "phase_opened": "Phase opens", "player_joined": "Player joined",
+    "player_approved": "Seat approved",
     "player_ready": "Player ready", "player_removed": "Player removed",
     "production": "Production", "purchase": "Purchase",
     "repair": "Repair", "sandbox_created": "Sandbox made",

@@ -112,6 +112,8 @@ class Player(models.Model):
     notifications = models.BooleanField(
         default=True, help_text="Send this seat's notifications (email and mentions).")
     joined_at = models.DateTimeField(auto_now_add=True)
+    #: False while the umpire has not approved the seat (setting `approve_joins`).
+    approved = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["id"]

@@ -90,6 +90,8 @@ OPTIONS: dict[str, Option] = {
         Option("invite_only", True, "Players join only with the campaign's invite code (the "
                "umpire's invitation link carries it); off, anyone signed in may take a "
                "seat during set-up."),
+        Option("approve_joins", False, "The umpire approves each seat taken before the "
+               "campaign can start (issue 17); a refused seat is removed."),
         Option("public", False, "A public league: anyone, signed in or not, reads the map, "
                "the finished battles and their reports (never orders, private journal "
                "entries, deposits or credits)."),

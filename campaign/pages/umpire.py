@@ -213,3 +213,18 @@ def nudge(request: HttpRequest, member: Membership) -> HttpResponse:
     messages.success(request, f"{waiting} player(s) not ready were nudged (once per phase)."
                      if waiting else "Everyone is ready: nobody to nudge.")
     return _done(member)
+
+
+@require_POST
+@campaign_page
+def approve_player(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Approve a seat taken while the campaign asks for approval (issue 17)."""
+    from campaign.services.campaigns import campaign_approve_player
+
+    require_umpire_page(member)
+    made = attempt(request, lambda: campaign_approve_player(
+        campaign_id=member.campaign.pk, player_id=request.POST.get("player", ""),
+        by=request.user.get_username()))
+    if made.ok:
+        messages.success(request, f"{made.value}'s seat is approved.")
+    return redirect("campaign-dashboard", member.campaign.pk)

@@ -34,6 +34,7 @@ campaign_pages = [
     path("umpire/handover/", umpire.handover, name="umpire-handover"),
     path("umpire/remove/", umpire.remove_player, name="umpire-remove-player"),
     path("umpire/nudge/", umpire.nudge, name="umpire-nudge"),
+    path("umpire/approve/", umpire.approve_player, name="umpire-approve-player"),
     path("umpire/rollback/", trust.rollback_page, name="umpire-rollback"),
     path("sandbox/", trust.sandbox_new, name="sandbox-new"),
     path("sandbox/seat/", trust.sandbox_seat, name="sandbox-seat"),

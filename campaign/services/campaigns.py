@@ -80,13 +80,33 @@ def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
                            code="campaign_full")
         try:
             player = Player.objects.create(
-                campaign=campaign, user=user, color=PLAYER_COLORS[count % len(PLAYER_COLORS)]
-            )
+                campaign=campaign, user=user, color=PLAYER_COLORS[count % len(PLAYER_COLORS)],
+                approved=not campaign.settings.approve_joins)
         except IntegrityError as exc:  # a parallel join of the same user
             raise Conflict("You already play in this campaign.", code="already_joined") from exc
         record_event(campaign=campaign, kind="player_joined",
                      data={"player": player.pk, "username": user.get_username()})
     return player
+
+
+def campaign_approve_player(*, campaign_id: int, player_id: Any, by: str) -> str:
+    """The umpire approves a seat taken while `approve_joins` is on (issue 17)."""
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        player = Player.objects.filter(
+            campaign=campaign, pk=player_id if str(player_id).isdigit() else -1
+        ).select_related("user").first()
+        if player is None:
+            raise InvalidInput("Choose a player of this campaign.", code="invalid_player")
+        if player.approved:
+            raise Conflict(f"{player.user.get_username()}'s seat is already approved.",
+                           code="already_approved")
+        player.approved = True
+        player.save(update_fields=["approved"])
+        record_event(campaign=campaign, kind="player_approved",
+                     data={"player": player.pk, "username": player.user.get_username(),
+                           "by": by})
+    return player.user.get_username()
 
 
 def campaign_remove_player(*, campaign_id: int, player_id: Any, by: str) -> str:

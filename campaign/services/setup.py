@@ -48,6 +48,10 @@ def campaign_start(*, campaign_id: int) -> Campaign:
             raise Conflict("This campaign has already started.", code="not_in_setup")
         players = list(Player.objects.filter(campaign=campaign).select_related("user")
                        .order_by("pk"))
+        pending = [p.user.get_username() for p in players if not p.approved]
+        if pending:
+            raise Conflict("Approve or remove the seats that wait for you first: "
+                           f"{', '.join(pending)}.", code="seats_pending")
         if len(players) < MIN_PLAYERS:
             raise Conflict(f"A campaign needs at least {MIN_PLAYERS} players to start; it has "
                            f"{len(players)}.", code="not_enough_players")

@@ -103,3 +103,30 @@ def test_the_umpire_removes_a_seat_before_the_start_and_the_invitation_changes(
     r = page.post(f"/campaigns/{campaign.pk}/umpire/remove/", {"player": "x"}, follow=True)
     assert "Choose a player" in r.content.decode()
     assert Player.objects.filter(campaign=campaign).count() == 1
+
+
+def test_with_approval_a_seat_waits_for_the_umpire_before_the_start(uma, alice, bob,
+                                                                    make_campaign):
+    """Issue 17: optional approval of the seats taken with the invitation."""
+    from campaign.models import Campaign, Player
+    from campaign.services.campaigns import campaign_join
+
+    campaign = make_campaign(uma, options={"approve_joins": True})
+    for who in (alice, bob):
+        campaign_join(campaign_id=campaign.pk, user=who, invite=campaign.invite_code)
+    assert not Player.objects.filter(campaign=campaign, approved=True).exists()
+    page = Client()
+    page.force_login(uma)
+    base = f"/campaigns/{campaign.pk}/"
+    assert "waiting for approval" in page.get(base).content.decode()
+    r = page.post(base + "start/", follow=True)
+    assert "Approve or remove the seats" in r.content.decode()
+    assert Campaign.objects.get(pk=campaign.pk).status == "setup"
+    for seat in Player.objects.filter(campaign=campaign):
+        r = page.post(base + "umpire/approve/", {"player": seat.pk}, follow=True)
+        assert "seat is approved" in r.content.decode()
+    page.post(base + "start/")
+    assert Campaign.objects.get(pk=campaign.pk).status == "running"
+    other = Client()
+    other.force_login(alice)
+    assert other.post(base + "umpire/approve/", {"player": 1}).status_code == 403
