@@ -175,10 +175,10 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     shoot(a, "09-battle-report")
 
     # --- the replay steps turn by turn on the territorial map (htmx, no reload)
-    for _ in range(2):
+    for step in (2, 3):  # each click waits for its step: htmx swaps the controls
         a.locator("[data-replay=next]").click()
-    a.wait_for_function("document.querySelector('.replay-pos').textContent"
-                        ".includes('step 3 of')")
+        a.wait_for_function("document.querySelector('.replay-pos').textContent"
+                            f".includes('step {step} of')")
     assert a.locator("svg.battlefield g.unit").count() >= 1
     a.locator("#replay").scroll_into_view_if_needed()
     shoot(a, "09b-battle-replay")
