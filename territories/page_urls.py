@@ -9,6 +9,7 @@ urlpatterns = [
     path("map/", pages.meta_map, name="map"),
     path("umpire/ownership/", pages.ownership, name="umpire-ownership"),
     path("map.svg", pages.meta_map_svg_file, name="map-svg"),
+    path("map.png", pages.meta_map_png_file, name="map-png"),
     path("territories/<int:territory_id>/", pages.territory, name="territory"),
     path("territories/<int:territory_id>/build/", pages.build, name="territory-build"),
     path("territories/<int:territory_id>/upgrade/", pages.upgrade, name="territory-upgrade"),

@@ -26,6 +26,7 @@ from campaign.pages.common import (
 )
 from campaign.rules import tables
 from campaign.rules.formulas import building_energy
+from territories.png import meta_map_png
 from territories.selectors import territories_for
 from territories.svg import meta_map_svg, territory_map_svg
 
@@ -38,6 +39,17 @@ def _players(campaign_id: int) -> dict[int, dict[str, str]]:
 def _map_state(member: Membership, wanted: Any) -> tuple[
         list[dict[str, Any]], dict[int, Any], dict[str, Any] | None, str, int | None]:
     """(territories, players, the history step shown or None, the SVG, the last step)."""
+    rows, players, history, last = _map_rows(member, wanted)
+    svg = meta_map_svg(campaign_id=member.campaign.pk, campaign_name=member.campaign.name,
+                       territories=rows, players=players,
+                       viewer=member.player.pk if member.player else None)
+    return rows, players, history, svg, last
+
+
+def _map_rows(member: Membership, wanted: Any) -> tuple[
+        list[dict[str, Any]], dict[int, Any], dict[str, Any] | None, int | None]:
+    """(territories, players, the history step shown or None, the last step): the map now,
+    or (`wanted`, the N-th phase opened) as it stood then."""
     from territories.services.history import moments, owners_at
 
     rows = territories_for(member)
@@ -58,10 +70,7 @@ def _map_state(member: Membership, wanted: Any) -> tuple[
         history = {"turn": turn, "phase": phase, "index": at, "count": len(steps),
                    "prev": at - 1 if at > 0 else None,
                    "next": at + 1 if at + 1 < len(steps) else None}
-    svg = meta_map_svg(campaign_id=member.campaign.pk, campaign_name=member.campaign.name,
-                       territories=rows, players=players,
-                       viewer=member.player.pk if member.player else None)
-    return rows, players, history, svg, len(steps) - 1 if steps else None
+    return rows, players, history, len(steps) - 1 if steps else None
 
 
 @public_page
@@ -93,6 +102,27 @@ def meta_map_svg_file(request: HttpRequest, member: Membership) -> HttpResponse:
     response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="campaign-{member.campaign.pk}-map-{when}.svg"')
+    return response
+
+
+@public_page
+def meta_map_png_file(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The meta-map (now, or `?at=N`) as a PNG picture, which forums and Discord show
+    inline (issue 16): the same rows as the SVG, so the same secrecy."""
+    rows, players, history, _last = _map_rows(member, request.GET.get("at"))
+    if history:
+        caption = f"turn {history['turn']}, {history['phase']} phase"
+        when = f"turn-{history['turn']}-{history['phase']}"
+    else:
+        campaign = member.campaign
+        caption = (f"turn {campaign.turn}, {campaign.phase} phase" if campaign.turn
+                   else "before the start")
+        when = "now"
+    png = meta_map_png(campaign_name=member.campaign.name, caption=caption, territories=rows,
+                       players=players)
+    response = HttpResponse(png, content_type="image/png")
+    response["Content-Disposition"] = (
+        f'attachment; filename="campaign-{member.campaign.pk}-map-{when}.png"')
     return response
 
 
