@@ -152,3 +152,26 @@ def forbidden(request: Any, exception: Any = None) -> Any:
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("forbidden", reason), status=403)
     return render(request, "403.html", {"reason": reason}, status=403)
+
+
+#: a refusal's page: (heading, what the person can do instead), by status
+_REFUSAL_PAGES: dict[int, tuple[str, str]] = {
+    400: ("That did not work", "Check what you entered and try again: nothing was changed."),
+    403: ("Not for you", "If you think you should be able to do this, ask the campaign's "
+          "umpire."),
+    404: ("Nothing here", "The page may have moved, or it belongs to a campaign you are not "
+          "in."),
+    409: ("Not now", "This is not possible in the campaign's current phase or state; its "
+          "dashboard says which phase it is in and when the next one opens. Nothing was "
+          "changed."),
+}
+
+
+def refused_page(request: Any, exc: GameError) -> Any:
+    """The styled page of a refusal on the pages (see `RefusalPageMiddleware`)."""
+    from django.shortcuts import render
+
+    heading, advice = _REFUSAL_PAGES.get(exc.status_code, _REFUSAL_PAGES[400])
+    return render(request, "refused.html", {"heading": heading, "reason": exc.detail,
+                                            "advice": advice, "code": exc.code},
+                  status=exc.status_code)

@@ -1,4 +1,5 @@
-"""Show times in the signed-in user's own time zone (stored in UTC)."""
+"""Request-wide concerns of the pages: the user's time zone, ids out of the database's
+range, and refusals that reach no form."""
 
 from __future__ import annotations
 
@@ -48,4 +49,25 @@ class OutOfRangeIdMiddleware:
         if isinstance(exception, OverflowError) or (
                 isinstance(exception, DataError) and "out of range" in str(exception)):
             return response_for_exception(request, Http404("No such object."))
+        return None
+
+
+class RefusalPageMiddleware:
+    """A refusal (`GameError`: wrong phase, not yours, bad input) that a page view did not
+    turn into a message on its form answers a styled page with the refusal's sentence, the
+    right status (400/403/404/409) and what the person can do instead, never a 500 or a
+    bare error. The API answers its own JSON through DRF's handler and is left alone."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception
+                          ) -> HttpResponse | None:
+        from campaign.errors import GameError, refused_page
+
+        if isinstance(exception, GameError) and not request.path.startswith("/api/"):
+            return refused_page(request, exception)
         return None

@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "campaign.middleware.UserTimezoneMiddleware",
     "campaign.middleware.OutOfRangeIdMiddleware",
+    "campaign.middleware.RefusalPageMiddleware",
     # Last: turns a locked-out login (too many wrong passwords) into a 429.
     "axes.middleware.AxesMiddleware",
 ]
