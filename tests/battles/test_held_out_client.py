@@ -1,5 +1,5 @@
-"""A held-out client plays a turn of a one-page (issue 12) and of a 30 Minute Missions
-(issue 13) campaign through the routes of API.md only: create with the ruleset, join
+"""A held-out client plays a turn of a one-page and a battle-dice (issue 12) and of a 30
+Minute Missions (issue 13) campaign through the routes of API.md only: create with the ruleset, join
 with the invite code, start, read the catalogue, buy units ({"kind": "unit", "key"}),
 seal an order, advance to the tactical phase, and read the battle (its ruleset, its
 report)."""
@@ -13,6 +13,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize(("ruleset", "attacker", "guard"), [
     ("onepage", "rifle_squad", "militia_squad"),
+    ("battledice", "heavy_vehicle", "light_vehicle"),
     ("thirtymm", "standard_mech", "scout_drone"),
 ])
 def test_a_client_plays_a_turn_of_a_light_ruleset_campaign(
@@ -31,7 +32,7 @@ def test_a_client_plays_a_turn_of_a_light_ruleset_campaign(
         joined = client.post(base + "join/", {"invite": detail["invite_code"]}, format="json")
         assert joined.status_code == 201, joined.content
     assert umpire.post(base + "start/").status_code == 200
-    started = umpire.patch(base + "settings/", {"ruleset": "battledice"}, format="json")
+    started = umpire.patch(base + "settings/", {"ruleset": "unlimit3d8"}, format="json")
     assert started.status_code == 409  # fixed once the campaign starts
 
     def home(client):
