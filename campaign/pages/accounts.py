@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from campaign.errors import GameError
 from campaign.models import Profile
+from campaign.services.notifications import KIND_LABELS
 from campaign.services.profiles import (
     email_update,
     email_verified,
@@ -76,9 +77,7 @@ class ProfileForm(forms.Form):
                                              required=False)
     kinds = forms.MultipleChoiceField(
         label="Which emails", required=False, widget=forms.CheckboxSelectMultiple,
-        choices=[("phase_opened", "A phase begins"), ("reminder", "A deadline is near and "
-                  "I am not ready"), ("results", "The turn's battles are recorded"),
-                 ("rolled_back", "The umpire rolled the campaign back")],
+        choices=list(KIND_LABELS.items()),
         help_text="Untick what you do not want.")
     digest = forms.BooleanField(label="One email a day instead (deadline reminders still "
                                       "come at once)", required=False)

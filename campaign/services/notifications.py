@@ -31,7 +31,17 @@ from campaign.services import outbox
 log = logging.getLogger(__name__)
 
 WEBHOOK_TIMEOUT_SECONDS = webhooks.TIMEOUT_SECONDS
-KINDS = ("phase_opened", "reminder", "results", "rolled_back")
+#: every kind a player may choose to receive, with how the profile page names it
+KIND_LABELS: dict[str, str] = {
+    "phase_opened": "A phase begins",
+    "reminder": "A deadline is near and I am not ready",
+    "results": "The turn's battles are recorded",
+    "rolled_back": "The umpire rolled the campaign back",
+    "corrected": "The umpire corrected what you hold",
+}
+KINDS = tuple(KIND_LABELS)
+#: kinds about one seat's private holdings: never posted to the campaign's webhook
+PRIVATE_KINDS = frozenset({"reminder", "corrected"})
 
 
 # ---------------------------------------------------------------------------
@@ -65,6 +75,15 @@ def nudge(*, campaign: Campaign) -> int:
     if waiting:
         _enqueue(campaign, "nudge", waiting)
     return len(waiting)
+
+
+def corrected(*, campaign: Campaign, player_ids: Iterable[int]) -> None:
+    """The umpire corrected these seats' holdings (issue 17): each hears of it, once per
+    phase (the journal lists every correction with its reason). Enqueued with the
+    correction, so a refused correction notifies nobody."""
+    seats = [p for p in player_ids if p]
+    if seats:
+        _enqueue(campaign, "corrected", seats)
 
 
 def results_in(*, campaign: Campaign) -> None:
@@ -137,6 +156,11 @@ def message(campaign: Campaign, kind: str, turn: int, phase: str,
         body = (f"The umpire rolled the campaign back to the start of the {phase} phase of "
                 f"turn {turn}: everything since is undone (the journal says why). "
                 f"Deadline: {deadline}.")
+    elif kind == "corrected":
+        subject = f"[{campaign.name}] Turn {turn}: the umpire corrected your holdings"
+        body = (f"During the {phase} phase of turn {turn} the umpire corrected what you hold "
+                f"(credits, goods, units or territories). Your journal says what changed "
+                f"and why.")
     elif kind == "results":
         subject = f"[{campaign.name}] Turn {turn}: results are in"
         body = f"Every battle of turn {turn} is resolved; read the campaign journal."
@@ -165,7 +189,7 @@ def recipients(campaign: Campaign, player_ids: Iterable[int] | None,
 
 
 #: Kinds a digest keeps for its daily email; a reminder is about a deadline and goes at once.
-DIGESTED = frozenset({"phase_opened", "results", "rolled_back"})
+DIGESTED = frozenset({"phase_opened", "results", "rolled_back", "corrected"})
 DIGEST_EVERY = dt.timedelta(hours=24)
 
 
@@ -252,7 +276,7 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
             log.exception("campaign %s: notification mail to %s failed", campaign_id,
                           player.user.get_username())
     url = campaign.settings.webhook_url
-    if url and kind != "reminder" and claim(campaign, kind, turn, phase, "webhook"):
+    if url and kind not in PRIVATE_KINDS and claim(campaign, kind, turn, phase, "webhook"):
         subject, body = message(campaign, kind, turn, phase)
         text = f"{subject}\n{body}"
         # "text" is what Slack's incoming webhooks post, "content" Discord's (at most

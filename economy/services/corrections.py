@@ -18,6 +18,7 @@ from django.db import transaction
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Campaign, Player
 from campaign.rules.tables import RESOURCES_BY_KEY, RuleViolation, vehicle, weapon_price
+from campaign.services import notifications
 from campaign.services.journal import record_private
 from economy.models import Building, Unit, Weapon
 from economy.services import ledger
@@ -100,6 +101,7 @@ def correction_create(*, campaign: Campaign, player_id: object, reason: object,
             data["building"] = _correct_building(player=player, campaign=campaign,
                                                  spec=building)
         record_private(player=player, kind="umpire_correction", data=data)
+        notifications.corrected(campaign=campaign, player_ids=[player.pk])
     return data
 
 

@@ -10,6 +10,7 @@ from django.db import transaction
 
 from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Campaign, Player
+from campaign.services import notifications
 from campaign.services.journal import record_event
 from territories.models import Territory
 
@@ -42,4 +43,6 @@ def correct_owner(*, campaign: Campaign, territory_id: Any, player_id: Any, reas
                      data={"territory": territory.pk, "territory_name": territory.name,
                            "player": player.pk if player else None, "from": before,
                            "reason": reason.strip()[:200], "by": by})
+        notifications.corrected(campaign=campaign,
+                                player_ids=[p for p in (before, territory.owner_id) if p])
     return territory

@@ -171,3 +171,69 @@ def test_pilots_and_buildings_are_corrected_too(running_campaign, uma, alice):
                     "building_take": built.pk, "reason": "undo"})
     pilot.refresh_from_db()
     assert not pilot.alive and not Building.objects.filter(pk=built.pk).exists()
+
+
+def _verified(*users):
+    from campaign.models import Profile
+
+    for user in users:
+        user.email = f"{user.username}@example.org"
+        user.save()
+        Profile.objects.update_or_create(user=user, defaults={"email_verified": user.email})
+
+
+def test_a_correction_notifies_the_seats_it_concerns_and_no_one_else(
+        running_campaign, uma, alice, bob, mailoutbox, django_capture_on_commit_callbacks):
+    """Issue 17: corrections are "journaled, notified": the player whose holdings the
+    umpire corrected hears of it (never the others, never the public webhook); a change
+    of owner tells the one who lost and the one who gained; a refused correction tells
+    nobody."""
+    from campaign.models import OutboxMessage
+
+    _verified(alice, bob)
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    theirs = Territory.objects.get(campaign=running_campaign, owner__user=bob)
+    page, _html, key = _console(uma, running_campaign)
+    url = f"/campaigns/{running_campaign.pk}/umpire/corrections/"
+    before = OutboxMessage.objects.count()
+    with django_capture_on_commit_callbacks(execute=True):
+        page.post(url, {"request_id": key, "player": seat.pk, "credits": "50",
+                        "unit_model": "golem", "unit_territory": "999999", "reason": "oops"})
+    assert mailoutbox == [] and OutboxMessage.objects.count() == before  # refused: no notice
+    page, _html, key = _console(uma, running_campaign)
+    with django_capture_on_commit_callbacks(execute=True):
+        page.post(url, {"request_id": key, "player": seat.pk, "credits": "50",
+                        "reason": "a lost refund"})
+    assert [m.to for m in mailoutbox] == [["alice@example.org"]]
+    assert "the umpire corrected your holdings" in mailoutbox[0].subject
+    assert "a lost refund" not in mailoutbox[0].body  # the reason stays in her journal
+    mailoutbox.clear()
+    from territories.services.corrections import correct_owner
+
+    with django_capture_on_commit_callbacks(execute=True):
+        correct_owner(campaign=running_campaign, territory_id=theirs.pk, player_id=seat.pk,
+                      reason="a mistaken battle", by="uma")
+    # alice already heard of a correction this phase; bob, who lost a territory, hears now
+    assert [m.to for m in mailoutbox] == [["bob@example.org"]]
+
+
+def test_a_correction_is_never_posted_to_the_campaign_webhook(running_campaign, alice):
+    from campaign.services import notifications
+
+    assert "corrected" in notifications.PRIVATE_KINDS and "reminder" in \
+        notifications.PRIVATE_KINDS
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    posted = []
+    running_campaign.options = {**running_campaign.options,
+                                "webhook_url": "https://chat.example.org/hook"}
+    running_campaign.save(update_fields=["options"])
+    original = notifications.post_webhook
+    notifications.post_webhook = lambda url, payload: posted.append(payload) or True
+    try:
+        notifications.deliver(campaign_id=running_campaign.pk, kind="corrected",
+                              turn=1, phase="commercial", player_ids=[seat.pk])
+        notifications.deliver(campaign_id=running_campaign.pk, kind="results",
+                              turn=1, phase="commercial")
+    finally:
+        notifications.post_webhook = original
+    assert [p["kind"] for p in posted] == ["results"]
