@@ -7,6 +7,14 @@ import secrets
 from django.db import models
 from django.db.models import F, Q
 
+from campaign.rules.tables import BUILDINGS, PILOT_CLASSES, WEAPONS
+
+#: Model choices read from the seed's tables (written once, in campaign/rules/): the
+#: admin, forms and the schema offer exactly the kinds the rules know.
+BUILDING_KINDS = [(key, spec.name) for key, spec in BUILDINGS.items()]
+PILOT_CLASS_KINDS = [(key, spec.name) for key, spec in PILOT_CLASSES.items()]
+WEAPON_KINDS = [(key, spec.name) for key, spec in WEAPONS.items()]
+
 
 def random_id() -> int:
     """A random 53-bit id (R-SEC-1): with sequential ids a player who buys, hires or
@@ -52,7 +60,7 @@ class Building(models.Model):
 
     territory = models.ForeignKey("territories.Territory", on_delete=models.CASCADE,
                                   related_name="buildings")
-    kind = models.CharField(max_length=30)
+    kind = models.CharField(max_length=30, choices=BUILDING_KINDS)
     x = models.PositiveSmallIntegerField()
     y = models.PositiveSmallIntegerField()
     active = models.BooleanField(default=False)
@@ -112,7 +120,7 @@ class Operative(models.Model):
                                related_name="operatives")
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="operatives")
-    klass = models.CharField("class", max_length=20)
+    klass = models.CharField("class", max_length=20, choices=PILOT_CLASS_KINDS)
     name = models.CharField(max_length=60, blank=True, default="")
     level = models.PositiveSmallIntegerField(default=1)
     xp = models.PositiveIntegerField(default=0)
@@ -168,7 +176,7 @@ class Weapon(models.Model):
                                related_name="weapons")
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="weapons")
-    weapon = models.CharField(max_length=30)
+    weapon = models.CharField(max_length=30, choices=WEAPON_KINDS)
     templates = models.JSONField(default=list, blank=True)
     unit = models.ForeignKey(Unit, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="weapons")
@@ -254,7 +262,7 @@ class BuildingKit(models.Model):
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="building_kits",
                                   help_text="Where the factory made it.")
-    kind = models.CharField(max_length=30)
+    kind = models.CharField(max_length=30, choices=BUILDING_KINDS)
     made_turn = models.PositiveIntegerField(default=0)
     used_turn = models.PositiveIntegerField(null=True, blank=True)
     building = models.OneToOneField(Building, null=True, blank=True,
