@@ -84,7 +84,7 @@ class Bot:
         from economy.models import Stock
         from economy.services.buildings import building_create
         from economy.services.commerce import purchase, shipment_create
-        from territories.services.grid import free_squares
+        from economy.services.grid import free_squares
 
         home = self.home()
         if home is None:

@@ -42,7 +42,7 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
     from campaign.selectors import orders_visible_to
     from economy.models import Unit
     from territories.models import Territory
-    from territories.pages import _players
+    from territories.pages import player_colours
     from territories.selectors import territories_for
     from territories.svg import meta_map_svg
 
@@ -66,7 +66,7 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
                  if highlight else "")
         svg = meta_map_svg(campaign_id=campaign.pk, campaign_name=campaign.name,
                            territories=territories_for(member),
-                           players=_players(campaign.pk), viewer=player.pk)
+                           players=player_colours(campaign.pk), viewer=player.pk)
         ctx["svg"] = mark_safe(style + svg)  # territories.svg escapes every text
         # issue 17: the other units standing with it can be sent along in one go
         ctx["companions"] = [u for u in units if u.pk != chosen.pk

@@ -218,7 +218,7 @@ def _holdings(ctx: Ctx, holdings: dict[str, Any], explored: list[str]) -> None:
 
 def _starting_buildings(ctx: Ctx, territory: str) -> None:
     from campaign.rules import STARTING_BUILDINGS
-    from territories.services.grid import STARTING_SQUARES
+    from economy.services.grid import STARTING_SQUARES
 
     for kind in STARTING_BUILDINGS:
         x, y = STARTING_SQUARES[kind]

@@ -3,7 +3,7 @@ name, so the core imports no app above it)."""
 
 from django.urls import path
 
-from economy import pages
+from economy import pages, territory_pages
 
 urlpatterns = [
     path("economy/", pages.economy, name="economy"),
@@ -19,4 +19,17 @@ urlpatterns = [
     path("forces/", pages.forces, name="forces"),
     path("forces/units/<int:unit_id>/", pages.unit_change, name="unit-change"),
     path("umpire/corrections/", pages.umpire_correction, name="umpire-correction"),
+    path("territories/<int:territory_id>/", territory_pages.territory, name="territory"),
+    path("territories/<int:territory_id>/build/", territory_pages.build,
+         name="territory-build"),
+    path("territories/<int:territory_id>/upgrade/", territory_pages.upgrade,
+         name="territory-upgrade"),
+    path("territories/<int:territory_id>/activate/", territory_pages.activate,
+         name="territory-activate"),
+    path("territories/<int:territory_id>/turret/", territory_pages.turret,
+         name="territory-turret"),
+    path("territories/<int:territory_id>/product/", territory_pages.factory_product,
+         name="territory-product"),
+    path("territories/<int:territory_id>/energy/", territory_pages.energy_preview,
+         name="territory-energy"),
 ]

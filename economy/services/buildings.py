@@ -38,7 +38,7 @@ def _validate_square(territory: Territory, x: object, y: object) -> tuple[int, i
             raise InvalidInput(f"'{name}' must be a whole number.",
                                fields={name: ["Must be an integer."]})
     try:
-        from territories.services.grid import validate_square
+        from economy.services.grid import validate_square
     except ImportError:  # until the territories area provides it
         if not (0 <= x < GRID_SIZE and 0 <= y < GRID_SIZE):
             raise InvalidInput(f"The territorial map is {GRID_SIZE}x{GRID_SIZE}: "

@@ -10,8 +10,8 @@ from typing import Any
 from campaign.models import Campaign, Player
 from campaign.rules import BUILDINGS, STARTING_BUILDINGS, STARTING_CREDITS
 from economy.models import Building
+from economy.services.grid import STARTING_SQUARES
 from economy.services.ledger import post
-from territories.services.grid import STARTING_SQUARES
 
 
 def equip_starts(*, campaign: Campaign, players: list[Player], context: dict[str, Any]

@@ -80,10 +80,10 @@ def build_world(*, config: str, phase: str) -> World:
     from economy.models import Building, Operative, Unit, Weapon
     from economy.services.buildings import building_create
     from economy.services.commerce import purchase
+    from economy.services.grid import free_squares
     from economy.services.trades import trade_create
     from economy.services.units import unit_update
     from territories.models import Territory
-    from territories.services.grid import free_squares
     from territories.services.passages import grant_passage
 
     u = users()

@@ -8,8 +8,8 @@ import pytest
 from campaign.errors import InvalidInput
 from campaign.models import Player
 from economy.models import Building, Unit
+from economy.services.grid import free_squares, validate_square
 from territories.models import Territory
-from territories.services.grid import free_squares, validate_square
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,6 @@
 """Territorial maps: "The Territorial Map is divided into 16x16 squares." Each building
-occupies one square; placement is validated here (inside the grid, square free)."""
+occupies one square; placement is validated here (inside the grid, square free). The
+squares are the economy's (its buildings stand on them), so the grid lives here."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from campaign.errors import InvalidInput
 from campaign.rules import GRID_SIZE
+from economy.models import Building
 
 # Where the starting buildings stand (ruling R-MAP-2): a compact block near the centre.
 STARTING_SQUARES: dict[str, tuple[int, int]] = {
@@ -19,8 +21,6 @@ STARTING_SQUARES: dict[str, tuple[int, int]] = {
 
 
 def taken_squares(territory: Any) -> set[tuple[int, int]]:
-    from economy.models import Building
-
     return set(Building.objects.filter(territory=territory).values_list("x", "y"))
 
 
