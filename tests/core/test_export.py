@@ -52,7 +52,7 @@ def test_the_umpire_exports_the_whole_campaign_and_nothing_secret(league, client
     doc = r.json()
     errors = list(Draft202012Validator(SCHEMA).iter_errors(doc))
     assert not errors, errors[0].message
-    assert doc["format"] == "unlimit3d-campaign" and doc["version"] == 1
+    assert doc["format"] == "unlimit3d-campaign" and doc["version"] == 2
     assert len(doc["territories"]) == 6 and len(doc["players"]) == 2
     assert any(e["kind"] == "campaign_started" for e in doc["journal"])
     assert {u["id"] for u in doc["units"]} == {unit.pk}
