@@ -15,7 +15,7 @@ from battles.rulesets import registry
 from campaign import rulesets as core_rulesets
 from campaign.models import Campaign, Event, PhaseStart, Player
 from campaign.services import clock
-from campaign.services.campaigns import campaign_approve_player, campaign_join
+from campaign.services.campaigns import campaign_approve_player
 from campaign.services.setup import campaign_start
 from economy.models import LedgerEntry, Unit
 from territories.models import Territory
@@ -258,6 +258,7 @@ def test_a_campaign_does_not_start_with_a_seat_outside_the_rulesets_factions(
 
 
 def test_export_import_and_sandbox_carry_the_faction(running, client_for, uma, alice):
+    """R-FAC-3."""
     export = client_for(uma).get(f"/api/campaigns/{running.pk}/export/").json()
     assert {p["username"]: p["faction"] for p in export["players"]} == {"alice": "red",
                                                                        "bob": "blue"}
@@ -273,6 +274,7 @@ def test_export_import_and_sandbox_carry_the_faction(running, client_for, uma, a
 
 
 def test_an_import_with_a_faction_the_ruleset_lacks_is_refused(running, client_for, uma):
+    """R-FAC-3: nothing is made."""
     export = client_for(uma).get(f"/api/campaigns/{running.pk}/export/").json()
     export["players"][0]["faction"] = "green"
     before = Campaign.objects.count()
@@ -282,7 +284,7 @@ def test_an_import_with_a_faction_the_ruleset_lacks_is_refused(running, client_f
     assert Campaign.objects.count() == before
 
 
-def test_a_rollback_restores_the_seats_faction(running, client_for, uma, settings):
+def test_a_rollback_restores_the_seats_faction(running, client_for, uma):
     """The seat rows kept at a phase start include the faction; a rollback puts it back
     (here after a change made behind the service's back)."""
     assert PhaseStart.objects.filter(campaign=running, turn=1, phase="commercial").exists()
