@@ -336,3 +336,49 @@ def test_the_dashboard_console_and_economy_page_show_the_faction(running, uma, a
     assert "You play the <strong>Red</strong> faction" in economy
     assert 'value="red_knight"' in economy and 'value="coin"' in economy
     assert 'value="blue_archer"' not in economy
+
+
+def test_a_removed_seat_takes_its_faction_and_the_next_one_chooses(
+        setup, client_for, uma, alice, charlie):
+    assert _join(client_for(alice), setup, faction="red").status_code == 201
+    seat = Player.objects.get(campaign=setup)
+    page = _page(uma)
+    page.post(f"/campaigns/{setup.pk}/umpire/remove/", {"player": seat.pk})
+    setup.refresh_from_db()  # a new invite code
+    assert _seats(setup) == []
+    assert _join(client_for(charlie), setup, faction="blue").status_code == 201
+    assert _seats(setup) == [("charlie", "blue")]
+
+
+def test_a_battle_of_a_ruleset_with_factions_knows_each_sides_faction(
+        toys, world, client_for, alice, bob, django_capture_on_commit_callbacks):
+    """The battle opening hands the ruleset each side's faction (Battlefield extras
+    `factions`), so a ruleset whose factions fight differently can tell them apart."""
+    from battles.models import Battle
+    from campaign.models import PhaseChange
+    from economy.services import ledger
+
+    w = world(options={"ruleset": "factionflip"}, owners={"Alpha": "alice", "Beta": "bob"})
+    for who, faction in (("alice", "red"), ("bob", "blue")):
+        Player.objects.filter(pk=w.players[who].pk).update(faction=faction)
+        w.players[who].refresh_from_db()
+        ledger.post(player=w.players[who], amount=100, reason="umpire_grant")
+    for where in ("Alpha", "Beta"):
+        w.building(where, "landing_pad")
+    w.campaign.phase = "commercial"
+    w.campaign.save()
+    PhaseChange.objects.filter(campaign=w.campaign).update(phase="commercial")
+    mine = _buy(client_for(alice), w.campaign, w.t["Alpha"], "red_knight").json()["unit"]
+    _buy(client_for(bob), w.campaign, w.t["Beta"], "blue_archer")
+    clock.advance(campaign_id=w.campaign.pk, by="umpire")  # -> activity
+    clock.advance(campaign_id=w.campaign.pk, by="umpire")  # -> move
+    order = client_for(alice).post(f"/api/campaigns/{w.campaign.pk}/orders/",
+                                   {"unit": mine, "destination": w.t["Beta"].pk},
+                                   format="json")
+    assert order.status_code == 201, order.content
+    with django_capture_on_commit_callbacks(execute=True):
+        clock.advance(campaign_id=w.campaign.pk, by="umpire")  # -> tactical: the battle
+    battle = Battle.objects.get(campaign=w.campaign)
+    assert battle.input["factions"] == {str(w.players["alice"].pk): "red",
+                                        str(w.players["bob"].pk): "blue"}
+    assert battle.status == "finished"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from battles.rulesets.base import CatalogueEntry, Json
+from battles.rulesets.base import Battlefield, CatalogueEntry, Json
 from tests.rulesets.coinflip import CoinFlip
 
 #: Every entry, each with its faction (None: any faction may buy it).
@@ -36,6 +36,12 @@ class FactionFlip(CoinFlip):
         """A faction's units and the common ones; without a faction, every entry."""
         chosen = [e for e in ENTRIES if faction is None or e.faction in (None, faction)]
         return sorted(chosen, key=lambda e: e.price)
+
+    def forces(self, battlefield: Battlefield) -> Json:
+        """The coin flip's input, with each side's faction (the campaign's extras)."""
+        return {**super().forces(battlefield),
+                "factions": {str(p): f for p, f in
+                             (battlefield.extras.get("factions") or {}).items()}}
 
     def initial_state(self, key: str) -> Json:
         return {"figures": next(e.profile["figures"] for e in ENTRIES if e.key == key),
