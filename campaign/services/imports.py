@@ -178,7 +178,7 @@ def upgrade(document: dict[str, Any]) -> dict[str, Any]:
     readable = sorted([*UPGRADES, VERSION])
     if type(version) is not int or version not in readable:
         raise InvalidInput(f"This site reads export versions "
-                           f"{', '.join(map(str, readable))}, not {version!r}.",
+                           f"{', '.join(map(str, readable))}, not {repr(version)[:40]}.",
                            code="unsupported_version")
     while version != VERSION:
         document = UPGRADES[version](dict(document))
