@@ -60,7 +60,8 @@ def sentence(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) -> st
         phase = PHASE_WORDS.get(str(data.get("phase")), str(data.get("phase")))
         return f"Turn {data.get('turn')}: the {phase} opens."
     if kind == "player_joined":
-        return f"{data.get('username')} takes a seat."
+        faction = f" as {data['faction']}" if data.get("faction") else ""
+        return f"{data.get('username')} takes a seat{faction}."
     if kind == "territory_taken":
         how = "after a battle" if data.get("reason") == "battle" else "unopposed"
         return f"{who('player')} takes {where} ({how})."

@@ -114,6 +114,9 @@ class Player(models.Model):
     joined_at = models.DateTimeField(auto_now_add=True)
     #: False while the umpire has not approved the seat (setting `approve_joins`).
     approved = models.BooleanField(default=True)
+    #: The faction chosen when joining a campaign whose ruleset has factions (one of its
+    #: `factions` keys); blank otherwise. It belongs to the seat: a handover keeps it.
+    faction = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["id"]

@@ -38,10 +38,22 @@ class RulesetInfo:
     #: Checks the ruleset's options beyond their types (ValueError with a sentence).
     check_options: Callable[[dict[str, Any]], None] = lambda options: None
 
+    def for_faction(self, faction: str | None,
+                    options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """What a seat of `faction` may buy (API.md "Rulesets": "in this campaign's ruleset
+        (and faction)"). In a ruleset with factions only entries of that faction or of
+        none are kept, whatever the ruleset returned (a seat without a faction gets the
+        entries of none); a ruleset without factions sells its whole catalogue."""
+        entries = self.catalogue(faction or None, options)
+        if not self.factions:
+            return entries
+        return [e for e in entries if e.get("faction") in (None, "", faction or None)]
+
     def entry(self, key: str, faction: str | None = None,
               options: dict[str, Any] | None = None) -> dict[str, Any] | None:
-        """The catalogue entry called `key`, or None."""
-        return next((e for e in self.catalogue(faction, options) if e["key"] == key), None)
+        """The entry called `key` that a seat of `faction` may buy, or None."""
+        return next((e for e in self.for_faction(faction, options) if e["key"] == key),
+                    None)
 
     def summary(self) -> dict[str, Any]:
         """The `GET /api/rulesets/` row (API.md, "Rulesets")."""

@@ -97,11 +97,11 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
 
     ruleset_name = member.campaign.settings.ruleset
     info = rulesets.get(ruleset_name)
-    catalogue = (info.catalogue(getattr(player, "faction", None) or None,
-                                member.campaign.settings.ruleset_options)
+    catalogue = (info.for_faction(player.faction, member.campaign.settings.ruleset_options)
                  if info is not None and ruleset_name != "unlimit3d8" else None)
     return render_campaign(request, member, "pages/economy.html", {
         "catalogue": catalogue, "ruleset_title": info.title if info else ruleset_name,
+        "faction": player.faction,
         "territories": territories, "ledger": ledger,
         "vehicles": list(tables.VEHICLES.values()),
         "classes": list(tables.PILOT_CLASSES.values()),

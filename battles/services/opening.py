@@ -297,6 +297,9 @@ def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
     if "missiles_spent" in ruleset.effects:
         extras["missiles"] = _missiles(campaign, territory, sorted(contest.forces), graph,
                                        reserved)
+    if ruleset.factions:  # a ruleset with factions learns each side's (issue 14)
+        extras["factions"] = dict(Player.objects.filter(pk__in=list(contest.forces))
+                                  .order_by("pk").values_list("pk", "faction"))
     seed = battle_seed(campaign, campaign.turn, territory.name)
     engine_input = ruleset.forces(battlefield(
         territory_id=territory.pk, defender=defender, sides=contest.forces,

@@ -63,12 +63,27 @@ class CampaignCreateSerializer(serializers.Serializer):
     settings = serializers.DictField(required=False, default=dict)
 
 
+class JoinSerializer(serializers.Serializer):
+    """The join body (API.md): the invite code when the campaign is invite-only; the
+    faction in a campaign whose ruleset has factions (`GET /api/rulesets/`). Checked by
+    the service (`campaign_join`), documented here."""
+
+    invite = serializers.CharField(required=False, max_length=64)
+    faction = serializers.CharField(
+        required=False, max_length=40,
+        help_text="One of the ruleset's `factions`; required when it has factions, "
+        "refused when it has none.")
+
+
 class PlayerSummarySerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username")
+    faction = serializers.CharField(
+        read_only=True, help_text="The seat's faction (empty for rulesets without "
+        "factions).")
 
     class Meta:
         model = Player
-        fields = ["id", "username", "ready", "color"]
+        fields = ["id", "username", "ready", "color", "faction"]
 
 
 class CampaignSerializer(serializers.ModelSerializer):

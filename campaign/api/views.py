@@ -142,7 +142,7 @@ class CampaignSettingsView(APIView):
 
 
 class JoinView(APIView):
-    @extend_schema(request=None, responses={201: s.PlayerSummarySerializer})
+    @extend_schema(request=s.JoinSerializer, responses={201: s.PlayerSummarySerializer})
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign = Campaign.objects.filter(pk=campaign_id).first()
         if campaign is None or (campaign.status != Campaign.Status.SETUP and not campaigns_of(
@@ -150,8 +150,9 @@ class JoinView(APIView):
             # A campaign past set-up is nobody's business but its members' (a 409 here
             # would tell an outsider that a running campaign has this id).
             raise_not_found()
-        invite = request.data.get("invite") if isinstance(request.data, dict) else None
-        player = campaign_join(campaign_id=campaign.pk, user=request.user, invite=invite)
+        body = request.data if isinstance(request.data, dict) else {}
+        player = campaign_join(campaign_id=campaign.pk, user=request.user,
+                               invite=body.get("invite"), faction=body.get("faction"))
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -374,13 +375,15 @@ class RulesetListView(APIView):
 
 class CatalogueView(APIView):
     @extend_schema(responses={200: OBJECTS},
-                   description="Players: what they can buy in this campaign's ruleset, "
-                   "`[{\"key\", \"name\", \"kind\", \"price\", ...}]`, cheapest first.")
+                   description="Players: what they can buy in this campaign's ruleset "
+                   "(and their faction), `[{\"key\", \"name\", \"kind\", \"price\", "
+                   "...}]`, cheapest first.")
     def get(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        require_player(member)
+        player = require_player(member)
         info = rulesets.get(member.campaign.settings.ruleset)
         if info is None:
             raise Conflict("This campaign's ruleset is not offered on this site any more.",
                            code="ruleset_unavailable")
-        return Response(info.catalogue(None, member.campaign.settings.ruleset_options))
+        return Response(info.for_faction(player.faction,
+                                         member.campaign.settings.ruleset_options))

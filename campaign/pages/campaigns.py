@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign import rulesets
 from campaign.access import Membership, campaigns_of
 from campaign.models import Campaign, Player
 from campaign.pages.common import attempt, back, campaign_page, is_htmx, render_campaign
@@ -120,14 +121,18 @@ def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if campaign.status != Campaign.Status.SETUP:
         raise Http404("No such campaign.")
     invite = request.POST.get("invite") or request.GET.get("invite") or ""
+    faction = request.POST.get("faction") or ""
     if request.method == "POST":
-        outcome = attempt(request, lambda: campaign_join(campaign_id=campaign.pk,
-                                                         user=request.user, invite=invite),
-                          success=f"You joined {campaign.name}.")
+        outcome = attempt(request, lambda: campaign_join(
+            campaign_id=campaign.pk, user=request.user, invite=invite, faction=faction),
+            success=f"You joined {campaign.name}.")
         if outcome.ok:
             return redirect("campaign-dashboard", campaign.pk)
+    info = rulesets.get(campaign.settings.ruleset)
     return render(request, "pages/join.html", {
-        "target": campaign, "invite": invite,
+        "target": campaign, "invite": invite, "faction": faction,
+        "ruleset_title": info.title if info is not None else campaign.settings.ruleset,
+        "factions": list(info.factions) if info is not None else [],
         "needs_code": bool(campaign.settings.invite_only)})
 
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
+from campaign import rulesets
 from campaign.errors import Conflict, Forbidden, InvalidInput
 from campaign.models import Campaign, Player
 from campaign.options import clean_options
@@ -54,10 +55,49 @@ def campaign_create(*, umpire: AbstractBaseUser, name: str, map_spec: dict[str, 
     return campaign
 
 
+def clean_faction(campaign: Campaign, faction: object) -> str:
+    """The faction a seat takes in `campaign` (API.md "Rulesets", ruling R-FAC-1): for a
+    ruleset with factions one of its keys is required (400 `faction_required`, 400
+    `unknown_faction`, each naming the choices); for a ruleset without factions a faction
+    is refused (400 `no_factions`). An absent, null or empty faction is "not given"."""
+    info = rulesets.get(campaign.settings.ruleset)
+    title = info.title if info is not None else campaign.settings.ruleset
+    choices = tuple(info.factions) if info is not None else ()
+    given = faction not in (None, "")
+    if not choices:
+        if given:
+            raise InvalidInput(f"{title} has no factions: join without 'faction'.",
+                               code="no_factions",
+                               fields={"faction": ["This ruleset has no factions."]})
+        return ""
+    listed = ", ".join(choices)
+    if not given:
+        raise InvalidInput(f"{title} is played by factions: join with "
+                           f"{{\"faction\": KEY}}, one of: {listed}.",
+                           code="faction_required",
+                           fields={"faction": [f"Choose one of: {listed}."]})
+    if not isinstance(faction, str) or faction not in choices:
+        raise InvalidInput(f"{repr(faction)[:40]} is not a faction of {title}; choose one of: "
+                           f"{listed}.", code="unknown_faction",
+                           fields={"faction": [f"Choose one of: {listed}."]})
+    return faction
+
+
+def seats_misfit(players: Iterable[Player], ruleset_name: str) -> list[str]:
+    """The seats whose faction does not fit the ruleset `ruleset_name` (a seat without a
+    faction in a ruleset with factions, or with one the ruleset does not have), as
+    "username (faction)" texts; empty when every seat fits (ruling R-FAC-2)."""
+    info = rulesets.get(ruleset_name)
+    choices = set(info.factions) if info is not None else set()
+    return [f"{p.user.get_username()} ({p.faction or 'no faction'})" for p in players
+            if (p.faction not in choices if choices else bool(p.faction))]
+
+
 def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
-                  invite: object = None) -> Player:
+                  invite: object = None, faction: object = None) -> Player:
     """Take a seat while the campaign is in set-up; with the setting `invite_only` (the
-    default) only with the campaign's invite code (403 `invite_required` otherwise)."""
+    default) only with the campaign's invite code (403 `invite_required` otherwise); in a
+    campaign whose ruleset has factions, as one of them (`clean_faction`)."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         if campaign.is_sandbox:
@@ -74,6 +114,7 @@ def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
                             code="invite_required")
         if Player.objects.filter(campaign=campaign, user=user).exists():
             raise Conflict("You already play in this campaign.", code="already_joined")
+        chosen = clean_faction(campaign, faction)
         count = Player.objects.filter(campaign=campaign).count()
         if count >= campaign.territories.count():
             raise Conflict("This campaign's map has no room for another player.",
@@ -81,11 +122,12 @@ def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
         try:
             player = Player.objects.create(
                 campaign=campaign, user=user, color=PLAYER_COLORS[count % len(PLAYER_COLORS)],
-                approved=not campaign.settings.approve_joins)
+                approved=not campaign.settings.approve_joins, faction=chosen)
         except IntegrityError as exc:  # a parallel join of the same user
             raise Conflict("You already play in this campaign.", code="already_joined") from exc
         record_event(campaign=campaign, kind="player_joined",
-                     data={"player": player.pk, "username": user.get_username()})
+                     data={"player": player.pk, "username": user.get_username(),
+                           **({"faction": chosen} if chosen else {})})
     return player
 
 
@@ -146,6 +188,13 @@ def campaign_update_settings(*, campaign: Campaign, changes: dict[str, Any]) -> 
                 and locked.status != Campaign.Status.SETUP:
             raise Conflict("The ruleset is chosen before the campaign starts and cannot "
                            "change once it has started.", code="ruleset_fixed")
+        if "ruleset" in cleaned and cleaned["ruleset"] != locked.settings.ruleset:
+            misfit = seats_misfit(Player.objects.filter(campaign=locked)
+                                  .select_related("user").order_by("pk"), cleaned["ruleset"])
+            if misfit:  # R-FAC-2: a seat's faction is never changed behind its back
+                raise Conflict(f"The seats already taken do not fit {cleaned['ruleset']}'s "
+                               f"factions: {', '.join(misfit)}. Remove those seats first "
+                               "(they join again and choose).", code="faction_mismatch")
         if locked.is_sandbox and (cleaned.get("public") or cleaned.get("webhook_url")):
             raise Conflict("A sandbox stays private: it is never public and posts to no "
                            "webhook.", code="sandbox_private")

@@ -25,7 +25,9 @@ from campaign import rulesets
 from campaign.models import Campaign, Event, Order, PhaseChange, PhaseSeed, Player
 
 FORMAT = "unlimit3d-campaign"
-VERSION = 1
+#: 2: each player has its `faction` (issue 14); version 1 documents are read and upgraded
+#: by `campaign.services.imports.upgrade`.
+VERSION = 2
 
 Exporter = Callable[[Campaign], dict[str, list[dict[str, Any]]]]
 _exporters: dict[str, Exporter] = {}
@@ -74,7 +76,7 @@ def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, 
         "catalogue": info.catalogue(None, campaign.settings.ruleset_options) if info else [],
         "players": [{"id": p.pk, "username": p.user.get_username(), "color": p.color,
                      "credits": p.credits, "research_points": p.research_points,
-                     "missed_turns": p.missed_turns}
+                     "missed_turns": p.missed_turns, "faction": p.faction}
                     for p in Player.objects.filter(campaign=campaign).select_related("user")
                     .order_by("pk")],
         "phases": rows(PhaseChange.objects.filter(campaign=campaign)),

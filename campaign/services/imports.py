@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import models, transaction
 
+from campaign import rulesets
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Event, Order, PhaseChange, PhaseSeed, Player
 from campaign.services.commitments import commit, commitment_of
@@ -153,14 +154,56 @@ def _seat_user(username: str) -> Any:
     return user
 
 
+def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no factions: every seat (and kept seat row) gets none."""
+    players = document.get("players")
+    if isinstance(players, list):
+        document["players"] = [{**p, "faction": p.get("faction", "")}
+                               if isinstance(p, dict) else p for p in players]
+    seats = document.get("seats")
+    if isinstance(seats, list):
+        document["seats"] = [{**r, "faction": r.get("faction", "")}
+                             if isinstance(r, dict) else r for r in seats]
+    return {**document, "version": 2}
+
+
+#: Each older version's step to the next; a document is upgraded step by step to VERSION.
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+
+
+def upgrade(document: dict[str, Any]) -> dict[str, Any]:
+    """The document in the current export version (a copy; 400 `unsupported_version`
+    for a version this site does not read)."""
+    version = document.get("version")
+    readable = sorted([*UPGRADES, VERSION])
+    if type(version) is not int or version not in readable:
+        raise InvalidInput(f"This site reads export versions "
+                           f"{', '.join(map(str, readable))}, not {repr(version)[:40]}.",
+                           code="unsupported_version")
+    while version != VERSION:
+        document = UPGRADES[version](dict(document))
+        version = document["version"]
+    return document
+
+
+def _faction(value: Any, factions: tuple[str, ...]) -> str:
+    """A seat's faction from the document: none, or one of the ruleset's (R-FAC-3)."""
+    if value in (None, ""):
+        return ""
+    if not isinstance(value, str) or value not in factions:
+        listed = ", ".join(factions) or "none"
+        raise InvalidInput(f"players: faction {repr(value)[:40]} is not a faction of the "
+                           f"campaign's ruleset (its factions: {listed}).",
+                           code="invalid_import")
+    return value
+
+
 def import_campaign(*, document: Any, umpire: Any) -> Campaign:
     """Recreate an exported campaign under new ids; `umpire` becomes its umpire."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise InvalidInput(f"Send a campaign export (format {FORMAT!r}).",
                            code="invalid_import")
-    if document.get("version") != VERSION:
-        raise InvalidInput(f"This site reads export version {VERSION}, not "
-                           f"{document.get('version')!r}.", code="unsupported_version")
+    document = upgrade(document)
     try:
         head = document["campaign"]
         players_in = list(document["players"])
@@ -173,6 +216,8 @@ def import_campaign(*, document: Any, umpire: Any) -> Campaign:
         options = clean_options({k: v for k, v in settings.items() if k != "webhook_url"})
     except ValueError as exc:
         raise InvalidInput(f"Invalid settings: {exc}", code="invalid_import") from exc
+    info = rulesets.get(str(options.get("ruleset") or rulesets.DEFAULT))
+    info_factions = tuple(info.factions) if info is not None else ()
     with transaction.atomic():
         campaign = Campaign.objects.create(
             name=str(head.get("name", "Imported campaign"))[:120], umpire=umpire,
@@ -187,7 +232,8 @@ def import_campaign(*, document: Any, umpire: Any) -> Campaign:
                 campaign=campaign, user=_seat_user(str(p["username"])),
                 color=p.get("color") or "#888", credits=int(p.get("credits", 0)),
                 research_points=int(p.get("research_points", 0)),
-                missed_turns=int(p.get("missed_turns", 0)))
+                missed_turns=int(p.get("missed_turns", 0)),
+                faction=_faction(p.get("faction"), info_factions))
         importer = _Importer(campaign, players)
         for table in sorted(_tables.values(), key=lambda t: t.order):
             importer.load(table, list(document.get(table.section) or []))

@@ -139,7 +139,7 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
             if row is None:
                 continue
             for name in ("credits", "research_points", "missed_turns", "ready", "user_id",
-                         "color"):
+                         "color", "faction"):
                 if name in row:
                     setattr(player, name, row[name])
             player.save()

@@ -20,6 +20,7 @@ from campaign.dice import rolling
 from campaign.errors import Conflict
 from campaign.models import Campaign, Player
 from campaign.services import clock
+from campaign.services.campaigns import seats_misfit
 from campaign.services.commitments import commit, reveal
 from campaign.services.journal import record_event
 
@@ -52,6 +53,11 @@ def campaign_start(*, campaign_id: int) -> Campaign:
         if pending:
             raise Conflict("Approve or remove the seats that wait for you first: "
                            f"{', '.join(pending)}.", code="seats_pending")
+        misfit = seats_misfit(players, campaign.settings.ruleset)
+        if misfit:  # R-FAC-2 (a ruleset whose factions changed since the seats joined)
+            raise Conflict("These seats' factions do not fit the campaign's ruleset: "
+                           f"{', '.join(misfit)}. Remove them (they join again and choose).",
+                           code="faction_mismatch")
         if len(players) < MIN_PLAYERS:
             raise Conflict(f"A campaign needs at least {MIN_PLAYERS} players to start; it has "
                            f"{len(players)}.", code="not_enough_players")

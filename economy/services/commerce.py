@@ -217,9 +217,19 @@ def _buy_unit(*, player: Player, territory: Territory, item: dict
         raise Conflict("This campaign's ruleset is not offered on this site any more.",
                        code="unknown_ruleset")
     key = item.get("key")
-    entry = info.entry(key, getattr(player, "faction", None) or None,
-                       player.campaign.settings.ruleset_options) \
-        if isinstance(key, str) else None
+    options = player.campaign.settings.ruleset_options
+    entry = info.entry(key, player.faction, options) if isinstance(key, str) else None
+    if entry is None and isinstance(key, str) and info.factions:
+        theirs = next((e for f in (None, *info.factions) for e in info.catalogue(f, options)
+                       if e["key"] == key), None)
+        if theirs is not None:  # another faction's unit: not for this seat
+            mine = f"your seat plays {player.faction}" if player.faction \
+                else "your seat has no faction"
+            raise InvalidInput(f"The {theirs['name']} is not in your faction's catalogue "
+                               f"({mine}); GET /api/campaigns/{player.campaign_id}/"
+                               "catalogue/ lists what you can buy.",
+                               code="not_your_faction",
+                               fields={"item": ["Another faction's unit."]})
     if entry is None:
         raise InvalidInput(f"No unit {key!r} in the {info.title} catalogue; "
                            f"GET /api/campaigns/{player.campaign_id}/catalogue/ lists them.",

@@ -52,7 +52,7 @@ def test_the_umpire_exports_the_whole_campaign_and_nothing_secret(league, client
     doc = r.json()
     errors = list(Draft202012Validator(SCHEMA).iter_errors(doc))
     assert not errors, errors[0].message
-    assert doc["format"] == "unlimit3d-campaign" and doc["version"] == 1
+    assert doc["format"] == "unlimit3d-campaign" and doc["version"] == 2
     assert len(doc["territories"]) == 6 and len(doc["players"]) == 2
     assert any(e["kind"] == "campaign_started" for e in doc["journal"])
     assert {u["id"] for u in doc["units"]} == {unit.pk}
@@ -178,3 +178,61 @@ def test_a_time_on_the_whole_second_keeps_its_milliseconds():
     near = whole.replace(microsecond=912)
     assert json.dumps([whole, near], cls=ExportEncoder) == \
         '["2026-11-23T04:57:56.000Z", "2026-11-23T04:57:56.000Z"]'
+
+
+def _as_version_1(doc: dict) -> dict:
+    """The document as this site wrote it before seats had factions (export version 1)."""
+    return {**doc, "version": 1,
+            "players": [{k: v for k, v in p.items() if k != "faction"}
+                        for p in doc["players"]]}
+
+
+def test_the_players_factions_are_in_the_document(league, client_for, uma):
+    """Version 2 (R-FAC-3): each player's faction, empty for a ruleset without factions."""
+    doc = client_for(uma).get(f"/api/campaigns/{league.pk}/export/").json()
+    assert [p["faction"] for p in doc["players"]] == ["", ""]
+    broken = {**doc, "players": [{k: v for k, v in p.items() if k != "faction"}
+                                 for p in doc["players"]]}
+    assert list(Draft202012Validator(SCHEMA).iter_errors(broken))  # the schema requires it
+
+
+def test_a_version_1_document_is_upgraded_on_import(league, client_for, uma):
+    from campaign.models import Player
+
+    first = client_for(uma).get(f"/api/campaigns/{league.pk}/export/").json()
+    made = client_for(uma).post("/api/campaigns/import/", _as_version_1(first), format="json")
+    assert made.status_code == 201, made.content
+    copy = made.json()["id"]
+    assert list(Player.objects.filter(campaign_id=copy).values_list("faction", flat=True)) \
+        == ["", ""]
+    second = client_for(uma).get(f"/api/campaigns/{copy}/export/").json()
+    assert second["version"] == 2 and _normal(second) == _normal(first)
+
+
+@pytest.mark.parametrize("version", [0, 3, "2", 2.0, True, None])
+def test_a_version_this_site_does_not_read_is_refused(league, client_for, uma, version):
+    from campaign.models import Campaign
+
+    doc = client_for(uma).get(f"/api/campaigns/{league.pk}/export/").json()
+    doc["version"] = version
+    before = Campaign.objects.count()
+    r = client_for(uma).post("/api/campaigns/import/", doc, format="json")
+    assert (r.status_code, r.json()["code"]) == (400, "unsupported_version")
+    assert "1, 2" in r.json()["detail"]
+    assert Campaign.objects.count() == before
+
+
+def test_a_sandbox_reads_a_phase_start_kept_before_factions(league, client_for, alice):
+    """Phase starts kept by an older release are version 1 documents: a sandbox made from
+    one is upgraded like any import."""
+    from campaign.models import Campaign, PhaseStart, Player
+
+    start = PhaseStart.objects.get(campaign=league, turn=1, phase="move")
+    start.document = _as_version_1(start.document)
+    start.save()
+    r = client_for(alice).post(f"/api/campaigns/{league.pk}/sandbox/",
+                               {"turn": 1, "phase": "move"}, format="json")
+    assert r.status_code == 201, r.content
+    copy = Campaign.objects.get(pk=r.json()["id"])
+    assert copy.is_sandbox
+    assert set(Player.objects.filter(campaign=copy).values_list("faction", flat=True)) == {""}
