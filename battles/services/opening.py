@@ -26,7 +26,7 @@ from typing import Any
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
-from campaign.dice import battle_seed, derived_random
+from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
 
@@ -69,6 +69,52 @@ def take_territory(*, territory: Any, player: Player, reason: str,
         award_discovery_xp(exploration=exploration, operatives=explorers,
                            campaign=player.campaign, context={"reason": reason})
     return exploration
+
+
+def take_territories(*, campaign: Campaign,
+                     takes: list[tuple[Any, Player, str, list[Any] | None]]) -> list[Any]:
+    """`take_territory` for many (territory, player, reason, explorers) at once, in
+    order, with the same dice, rows and journal entries: a fixed number of queries (more
+    only for explorers who earn discovery XP). Returns the explorations made now (or
+    None), one per take. Call inside a transaction."""
+    from battles.services.experience import award_discovery_xp, bonus_kinds, discovery_kinds
+    from campaign.services.journal import Entry, record_many
+    from economy.models import Weapon
+    from territories.services.exploration import change_owners
+
+    if not takes:
+        return []
+    previous = [t.owner_id for t, _p, _r, _e in takes]
+    explored_now = [not t.ever_owned for t, _p, _r, _e in takes]
+    changed = change_owners(campaign=campaign, takes=[(t, p) for t, p, _r, _e in takes])
+    # R-ECO-17: weapons fitted to the turrets go with the buildings to the new owner.
+    new_owner = {t.pk: p.pk for t, p, _r, _e in takes}
+    fitted = list(Weapon.objects.filter(turret__territory_id__in=list(new_owner))
+                  .select_related("turret"))
+    for weapon in fitted:
+        weapon.player_id = new_owner[weapon.turret.territory_id]
+    if fitted:
+        Weapon.objects.bulk_update(fitted, ["player"])
+    entries: list[Entry] = []
+    for i, (territory, player, reason, explorers) in enumerate(takes):
+        exploration, explored_entry = changed[i]
+        if explored_entry is not None:
+            entries.append(explored_entry)
+        entries.append(Entry(kind="territory_taken", data={
+            "territory": territory.pk, "name": territory.name, "player": player.pk,
+            "previous_owner": previous[i], "explored": explored_now[i], "reason": reason}))
+        found = discovery_kinds(exploration) if exploration is not None else []
+        if found and explorers is not None and any(
+                op is not None and op.alive
+                and any(k in bonus_kinds(op.klass.lower()) for k in found)
+                for op in explorers):
+            # Its journal entries come after this take's, as one by one.
+            record_many(campaign=campaign, entries=entries)
+            entries = []
+            award_discovery_xp(exploration=exploration, operatives=explorers,
+                               campaign=campaign, context={"reason": reason})
+    record_many(campaign=campaign, entries=entries)
+    return [exploration for exploration, _entry in changed]
 
 
 def _adjacency(campaign: Campaign) -> Mapping[int, Iterable[int]]:
@@ -150,31 +196,27 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
                 contest.reinforcements[unit.pk] = territories[neighbour]
 
     # A lone force on a territory that is not its own takes it (no enemy present).
+    takes: list[tuple[Any, Player, str, list[Any] | None]] = []
     for territory, pid in lone:
         if territory.owner_id != pid:
-            take_territory(territory=territory, player=players[pid], reason="unopposed",
-                           explorers=[u.pilot for u in present[territory.pk][pid]
-                                      if u.pilot is not None])
+            takes.append((territory, players[pid], "unopposed",
+                          [u.pilot for u in present[territory.pk][pid] if u.pilot is not None]))
     battles_to_open: list[Contest] = []
     for contest in contests:
         if len(contest.forces) >= 2:
             battles_to_open.append(contest)
         else:  # the owner had nothing to defend with: the attacker takes it
             (pid,) = contest.forces
-            take_territory(territory=contest.territory, player=players[pid],
-                           reason="unopposed",
-                           explorers=[u.pilot for u in contest.forces[pid]
-                                      if u.pilot is not None])
+            takes.append((contest.territory, players[pid], "unopposed",
+                          [u.pilot for u in contest.forces[pid] if u.pilot is not None]))
+    take_territories(campaign=campaign, takes=takes)
     if not battles_to_open:
         return []
 
     for contest in battles_to_open:
         _choose_defender(campaign, contest, moved_in)
     order = _battle_order(campaign, battles_to_open, players)
-    reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
-    battles = [_create_battle(campaign, contest, position, graph=graph, reserved=reserved)
-               for position, contest in enumerate(order, start=1)]
-    return battles
+    return _create_battles(campaign, order, graph=graph)
 
 
 def _choose_defender(campaign: Campaign, contest: Contest, moved_in: set[int]) -> None:
@@ -221,41 +263,149 @@ def _battle_order(campaign: Campaign, contests: list[Contest],
     return ordered
 
 
-def _distances(campaign: Campaign, start: int) -> dict[int, int]:
-    """Hops from `start` to every territory reachable on the meta-map."""
-    from territories.services.graph import hops_from
+def _hops_to(graph: Mapping[int, Iterable[int]], start: int, targets: set[int]
+             ) -> dict[int, int]:
+    """Hops from `start` to each of `targets` it reaches (breadth first, stopping once all
+    are found: the same distances as a full search, without walking the whole map)."""
+    if not targets:
+        return {}
+    dist = {start: 0}
+    found = {start: 0} if start in targets else {}
+    frontier = [start]
+    while frontier and len(found) < len(targets):
+        nxt = []
+        for node in frontier:
+            for neighbour in graph.get(node, ()):
+                if neighbour not in dist:
+                    dist[neighbour] = dist[node] + 1
+                    if neighbour in targets:
+                        found[neighbour] = dist[neighbour]
+                    nxt.append(neighbour)
+        frontier = nxt
+    return found
 
-    return hops_from(campaign, start)
+
+class _Silos:
+    """R-BJ-11's operating silos of the whole campaign, read once for every battle of
+    the turn (after the uncontested territories changed hands): standing, active, with
+    missiles, an active radar on their territory, by the player holding the territory."""
+
+    def __init__(self, campaign: Campaign) -> None:
+        from economy.models import Building
+
+        radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
+                                             active=True, hit_points__gt=0)
+                     .values_list("territory_id", flat=True))
+        self.of_player: dict[int, list[Any]] = defaultdict(list)
+        for silo in (Building.objects.filter(territory__campaign=campaign,
+                                             kind="missile_silo", active=True,
+                                             hit_points__gt=0, missiles__gt=0)
+                     .select_related("territory")):
+            if silo.territory_id in radars and silo.territory.owner_id is not None:
+                self.of_player[silo.territory.owner_id].append(silo)
+
+    def listed(self, territory_id: int, players: Iterable[int],
+               graph: Mapping[int, Iterable[int]], reserved: Counter[int]
+               ) -> dict[str, list[dict[str, Any]]]:
+        """`_missiles` of one battle."""
+        players = list(players)
+        targets = {b.territory_id for pid in players for b in self.of_player.get(pid, [])}
+        dist = _hops_to(graph, territory_id, targets)
+        result: dict[str, list[dict[str, Any]]] = {}
+        for pid in players:
+            silos = [b for b in self.of_player.get(pid, []) if b.territory_id in dist]
+            listed: list[dict[str, Any]] = []
+            for silo in sorted(silos, key=lambda b: (dist[b.territory_id], b.pk)):
+                for _ in range(max(0, silo.missiles - reserved[silo.pk])):
+                    listed.append({"silo_distance": dist[silo.territory_id],
+                                   "silo": silo.pk})
+                    reserved[silo.pk] += 1
+            if listed:
+                result[side_key(pid)] = listed
+        return result
 
 
-def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
-              graph: Mapping[int, Iterable[int]], reserved: Counter[int]
-              ) -> dict[str, list[dict[str, Any]]]:
-    """R-BJ-11: each side's silo missiles, nearest silo first (then silo id): operating
-    silos (standing, active, an active radar on their territory) of the player on the
-    territories the player owns, with the number of territories between silo and battle.
-    A missile listed for an earlier battle of this turn (order of play) is not listed
-    again, so simultaneous battles cannot fire the same missile twice."""
-    from economy.models import Building
+def _create_battles(campaign: Campaign, order: list[Contest], *,
+                    graph: Mapping[int, Iterable[int]]) -> list[Battle]:
+    """`_create_battle` for every battle of the turn, in order of play, with the same
+    inputs, rows and journal entries: a fixed number of queries."""
+    from campaign.services.journal import Entry, record_many
+    from economy.models import Building, Stock
 
-    dist = _distances(campaign, territory.pk)
-    radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
-                                         active=True, hit_points__gt=0)
-                 .values_list("territory_id", flat=True))
-    result: dict[str, list[dict[str, Any]]] = {}
-    for pid in players:
-        silos = [b for b in Building.objects.filter(
-            territory__owner_id=pid, territory__campaign=campaign, kind="missile_silo",
-            active=True, hit_points__gt=0, missiles__gt=0)
-            if b.territory_id in radars and b.territory_id in dist]
-        listed: list[dict[str, Any]] = []
-        for silo in sorted(silos, key=lambda b: (dist[b.territory_id], b.pk)):
-            for _ in range(max(0, silo.missiles - reserved[silo.pk])):
-                listed.append({"silo_distance": dist[silo.territory_id], "silo": silo.pk})
-                reserved[silo.pk] += 1
-        if listed:
-            result[side_key(pid)] = listed
-    return result
+    ruleset = find_ruleset(campaign.settings.ruleset)
+    options = ruleset_options(campaign, ruleset)
+    mode = campaign.settings.battle_mode
+    secret = phase_secret(campaign)
+    held = [c.territory.pk for c in order if c.territory.owner_id == c.defender]
+    buildings: dict[int, list[Any]] = defaultdict(list)
+    stock: dict[int, list[Any]] = defaultdict(list)
+    if held:
+        for b in (Building.objects.filter(territory_id__in=held, hit_points__gt=0)
+                  .select_related("weapon")):
+            buildings[b.territory_id].append(b)
+        if "cargo" in ruleset.effects:
+            for row in Stock.objects.filter(territory_id__in=held, units__gt=0):
+                stock[row.territory_id].append(row)
+    silos = _Silos(campaign) if "missiles_spent" in ruleset.effects else None
+    reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
+    battles: list[Battle] = []
+    sides_of: list[list[dict[str, Any]]] = []
+    for position, contest in enumerate(order, start=1):
+        territory = contest.territory
+        defender = contest.defender
+        assert defender is not None
+        with_buildings = territory.owner_id == defender
+        here = buildings[territory.pk] if with_buildings else []
+        # Declared effects bring their inputs: silo missiles (R-BJ-11), the defender's
+        # cargo (R-BJ-12).
+        extras: dict[str, Any] = {}
+        if "cargo" in ruleset.effects and with_buildings:
+            extras["cargo"] = cargo_inputs(stock[territory.pk],
+                                           [b for b in here if b.kind == "warehouse"])
+        if silos is not None:
+            extras["missiles"] = silos.listed(territory.pk, sorted(contest.forces), graph,
+                                              reserved)
+        seed = battle_seed_from(secret, int(campaign.seed), campaign.turn, territory.name)
+        engine_input = ruleset.forces(battlefield(
+            territory_id=territory.pk, defender=defender, sides=contest.forces,
+            reinforcements=contest.reinforcements, buildings=here, seed=seed,
+            options=options, extras=extras))
+        sides = []
+        for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
+            sides.append({
+                "player": pid, "role": "defender" if pid == defender else "attacker",
+                "units": [{"id": u.pk, "model": u.model, "name": u.name,
+                           "reinforcement": u.pk in contest.reinforcements}
+                          for u in contest.forces[pid]],
+            })
+        sides_of.append(sides)
+        battles.append(Battle(
+            campaign=campaign, turn=campaign.turn, territory=territory, order=position,
+            sides=sides, defender_id=defender, seed=seed, input=engine_input,
+            mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version))
+    battles = Battle.objects.bulk_create(battles)
+    BattleParticipant.objects.bulk_create([
+        BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
+                          pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,
+                          origin=contest.reinforcements.get(u.pk))
+        for battle, contest in zip(battles, order, strict=True)
+        for pid, us in contest.forces.items() for u in us
+    ])
+    record_many(campaign=campaign, entries=[
+        Entry(kind="battle_opened", data={
+            "battle": battle.pk, "territory": contest.territory.pk,
+            "name": contest.territory.name, "order": battle.order,
+            "defender": contest.defender, "defender_reason": contest.defender_reason,
+            "sides": sides, "mode": mode, "seed": battle.seed,
+            "buildings": len(buildings[contest.territory.pk]
+                             if contest.territory.owner_id == contest.defender else [])})
+        for battle, contest, sides in zip(battles, order, sides_of, strict=True)])
+    if mode == "engine":
+        from battles.services.jobs import schedule_battle
+
+        for battle in battles:
+            schedule_battle(battle.pk)
+    return battles
 
 
 def engine_options(campaign: Campaign) -> dict[str, Any]:
@@ -274,62 +424,6 @@ def ruleset_options(campaign: Campaign, ruleset: Any) -> dict[str, Any]:
     if ruleset.name == "unlimit3d8":
         return engine_options(campaign)
     return dict(campaign.settings.ruleset_options or {})
-
-
-def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
-                   graph: Mapping[int, Iterable[int]], reserved: Counter[int]) -> Battle:
-    from economy.models import Building, Stock
-
-    territory = contest.territory
-    defender = contest.defender
-    assert defender is not None
-    ruleset = find_ruleset(campaign.settings.ruleset)
-    with_buildings = territory.owner_id == defender
-    buildings = (list(Building.objects.filter(territory=territory, hit_points__gt=0)
-                      .select_related("weapon"))
-                 if with_buildings else [])
-    # Declared effects bring their inputs: silo missiles (R-BJ-11), the defender's cargo
-    # (R-BJ-12).
-    extras: dict[str, Any] = {}
-    if "cargo" in ruleset.effects and with_buildings:
-        extras["cargo"] = cargo_inputs(Stock.objects.filter(territory=territory, units__gt=0),
-                                       [b for b in buildings if b.kind == "warehouse"])
-    if "missiles_spent" in ruleset.effects:
-        extras["missiles"] = _missiles(campaign, territory, sorted(contest.forces), graph,
-                                       reserved)
-    seed = battle_seed(campaign, campaign.turn, territory.name)
-    engine_input = ruleset.forces(battlefield(
-        territory_id=territory.pk, defender=defender, sides=contest.forces,
-        reinforcements=contest.reinforcements, buildings=buildings, seed=seed,
-        options=ruleset_options(campaign, ruleset), extras=extras))
-    sides = []
-    for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
-        sides.append({
-            "player": pid, "role": "defender" if pid == defender else "attacker",
-            "units": [{"id": u.pk, "model": u.model, "name": u.name,
-                       "reinforcement": u.pk in contest.reinforcements}
-                      for u in contest.forces[pid]],
-        })
-    mode = campaign.settings.battle_mode
-    battle = Battle.objects.create(
-        campaign=campaign, turn=campaign.turn, territory=territory, order=position,
-        sides=sides, defender_id=defender, seed=seed, input=engine_input,
-        mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version)
-    BattleParticipant.objects.bulk_create([
-        BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
-                          pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,
-                          origin=contest.reinforcements.get(u.pk))
-        for pid, us in contest.forces.items() for u in us
-    ])
-    record_event(campaign=campaign, kind="battle_opened", data={
-        "battle": battle.pk, "territory": territory.pk, "name": territory.name,
-        "order": position, "defender": defender, "defender_reason": contest.defender_reason,
-        "sides": sides, "mode": mode, "seed": seed, "buildings": len(buildings)})
-    if mode == "engine":
-        from battles.services.jobs import schedule_battle
-
-        schedule_battle(battle.pk)
-    return battle
 
 
 def unfinished_battles(campaign: Campaign) -> int:

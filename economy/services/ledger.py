@@ -121,10 +121,25 @@ class CreditBook:
         self.changed.add(player.pk)
         return entry
 
+    def credit(self, *, player_id: int, amount: int, reason: str, detail: str = "",
+               related_kind: str = "", related_id: int | None = None) -> LedgerEntry:
+        """Credits created (a discovery's): `post` with a positive amount."""
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise InvalidInput("An amount of credits must be a positive whole number.")
+        player = self.players[player_id]
+        player.credits += amount
+        entry = LedgerEntry(player_id=player.pk, amount=amount, reason=reason,
+                            detail=detail[:200], turn=self.turn, phase=self.phase,
+                            balance_after=player.credits, related_kind=related_kind,
+                            related_id=related_id)
+        self.entries.append(entry)
+        self.changed.add(player.pk)
+        return entry
+
     def flush(self) -> None:
         if self.entries:
-            LedgerEntry.objects.bulk_create(self.entries, batch_size=1000)
+            LedgerEntry.objects.bulk_create(self.entries)
         if self.changed:
             Player.objects.bulk_update([self.players[pk] for pk in sorted(self.changed)],
-                                       ["credits"], batch_size=1000)
+                                       ["credits"])
         self.entries, self.changed = [], set()

@@ -236,10 +236,10 @@ class _World:
                                                                  ).update(active=False)
         if self.refits:
             Building.objects.bulk_update(self.refits, ["product", "next_product",
-                                                       "refit_turn"], batch_size=1000)
+                                                       "refit_turn"])
         for model in (Unit, BuildingKit, Weapon):
             if self.made[model]:
-                model.objects.bulk_create(self.made[model], batch_size=1000)
+                model.objects.bulk_create(self.made[model])
         self.credits.flush()
         if self.missiles:
             Building.objects.filter(pk__in=self.missiles).update(missiles=F("missiles") + 1)
@@ -249,7 +249,7 @@ class _World:
                 player = self.players[pid]
                 player.research_points += points
                 changed.append(player)
-            Player.objects.bulk_update(changed, ["research_points"], batch_size=1000)
+            Player.objects.bulk_update(changed, ["research_points"])
 
 
 class _Run:

@@ -192,9 +192,9 @@ class StockBook:
         if delete:
             Stock.objects.filter(pk__in=delete).delete()
         if update:
-            Stock.objects.bulk_update(update, ["units"], batch_size=1000)
+            Stock.objects.bulk_update(update, ["units"])
         if create:
-            Stock.objects.bulk_create(create, batch_size=1000)
+            Stock.objects.bulk_create(create)
         self.touched.clear()
 
 
