@@ -12,13 +12,17 @@ seed, the invite code.
 
 from __future__ import annotations
 
+import contextvars
 import datetime
 import json
+import re
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import Model, QuerySet
+from django.db.models import JSONField, Model, QuerySet, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from campaign import rulesets
@@ -36,11 +40,42 @@ def register_exporter(app: str, exporter: Exporter) -> None:
     _exporters[app] = exporter
 
 
+class _RawJSON:
+    """A JSON column's text as the database holds it, written into the document as it is
+    (`export_campaign_text`): decoding every row's JSON only to encode it again is most
+    of the time a complete export takes."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+#: Set while `export_campaign_text` runs: `rows` then reads JSON columns as text.
+_raw_json: contextvars.ContextVar[bool] = contextvars.ContextVar("export_raw_json",
+                                                                 default=False)
+
+
 def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """Every concrete field of every row (foreign keys as ids), in id order."""
     model: type[Model] = qs.model
-    names = [f.attname for f in model._meta.concrete_fields if f.name not in exclude]
-    return [dict(r) for r in qs.order_by("pk").values(*names)]
+    fields = [f for f in model._meta.concrete_fields if f.name not in exclude]
+    if not _raw_json.get() or not any(isinstance(f, JSONField) for f in fields):
+        return [dict(r) for r in qs.order_by("pk").values(*[f.attname for f in fields])]
+    texts = {f"_raw_{f.attname}": Cast(f.attname, output_field=TextField())
+             for f in fields if isinstance(f, JSONField)}
+    names = [f.attname for f in fields if not isinstance(f, JSONField)]
+    result = []
+    for r in qs.order_by("pk").values(*names, **texts):
+        row = {}
+        for f in fields:
+            if isinstance(f, JSONField):
+                text = r[f"_raw_{f.attname}"]
+                row[f.attname] = None if text is None else _RawJSON(text)
+            else:
+                row[f.attname] = r[f.attname]
+        result.append(row)
+    return result
 
 
 def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]:
@@ -62,6 +97,11 @@ def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]
 def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, Any]:
     """The document; `complete` (a rollback point, never shown to anyone) also keeps
     sealed orders, the entries that hold them, every seed and the seats' state."""
+    # One JSON round trip: dates as ISO text, the same document whatever the caller.
+    return json.loads(json.dumps(_document(campaign, complete=complete), cls=ExportEncoder))
+
+
+def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
     info = rulesets.get(campaign.settings.ruleset)
     document: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "exported_at": timezone.now(),
@@ -93,8 +133,32 @@ def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, 
         document["campaign_row"] = rows(Campaign.objects.filter(pk=campaign.pk))[0]
     for _app, exporter in sorted(_exporters.items()):
         document.update(exporter(campaign))
-    # One JSON round trip: dates as ISO text, the same document whatever the caller.
-    return json.loads(json.dumps(document, cls=ExportEncoder))
+    return document
+
+
+def export_campaign_text(campaign: Campaign, *, complete: bool = False) -> str:
+    """`export_campaign` as JSON text, with the JSON columns copied as the database holds
+    them instead of decoded and encoded again: the same document, in a fraction of the
+    time (the clock keeps one, complete, at every phase opening)."""
+    token = _raw_json.set(True)
+    try:
+        document = _document(campaign, complete=complete)
+    finally:
+        _raw_json.reset(token)
+    raws: list[str] = []
+    nonce = secrets.token_hex(8)  # no text of the campaign can spell a placeholder
+
+    class Encoder(ExportEncoder):
+        def default(self, o: Any) -> Any:
+            if isinstance(o, _RawJSON):
+                raws.append(o.text)
+                return f"\x00{nonce}:{len(raws) - 1}\x00"
+            return super().default(o)
+
+    text = json.dumps(document, cls=Encoder)
+    # A placeholder comes out of the encoder as "\u0000<nonce>:<n>\u0000".
+    placeholder = re.compile(r'"\\u0000' + nonce + r':(\d+)\\u0000"')
+    return placeholder.sub(lambda m: raws[int(m.group(1))], text)
 
 
 class ExportEncoder(DjangoJSONEncoder):
