@@ -71,6 +71,16 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     return exploration
 
 
+@dataclass(frozen=True)
+class _Placed:
+    """Where a unit stands, before the units that fight are read in full."""
+
+    pk: int
+    player_id: int
+    territory_id: int
+    pilot_id: int | None
+
+
 def take_territories(*, campaign: Campaign,
                      takes: list[tuple[Any, Player, str, list[Any] | None]]) -> list[Any]:
     """`take_territory` for many (territory, player, reason, explorers) at once, in
@@ -141,12 +151,13 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     turn = campaign.turn
     if Battle.objects.filter(campaign=campaign, turn=turn).exists():
         return []
-    territories = {t.pk: t for t in Territory.objects.filter(campaign=campaign)
-                   .select_related("owner")}
+    territories = {t.pk: t for t in Territory.objects.filter(campaign=campaign)}
     players = {p.pk: p for p in Player.objects.filter(campaign=campaign)}
-    units = list(Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
-                                     territory__isnull=False)
-                 .select_related("pilot").prefetch_related("weapons").order_by("pk"))
+    # Where every unit stands (a light read of the whole map); the units that fight or
+    # take a territory are read in full below, once it is known which they are.
+    units = [_Placed(*row) for row in Unit.objects.filter(
+        player__campaign=campaign, status=Unit.Status.READY, territory__isnull=False
+    ).order_by("pk").values_list("pk", "player_id", "territory_id", "pilot_id")]
     # R-BJ-1: a unit without a pilot neither fights nor makes a battle (in a ruleset whose
     # units need hired pilots; other rulesets' units come with their crew).
     needs_pilot = find_ruleset(campaign.settings.ruleset).pilots
@@ -194,6 +205,18 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
                 committed.add(unit.pk)
                 contest.forces.setdefault(owner, []).append(unit)
                 contest.reinforcements[unit.pk] = territories[neighbour]
+
+    # The units that fight or take a territory, read in full (pilot, weapons).
+    involved = [u.pk for c in contests for us in c.forces.values() for u in us]
+    involved += [u.pk for territory, pid in lone if territory.owner_id != pid
+                 for u in present[territory.pk][pid]]
+    full = {u.pk: u for u in Unit.objects.filter(pk__in=involved)
+            .select_related("pilot").prefetch_related("weapons")} if involved else {}
+    for contest in contests:
+        contest.forces = {pid: [full[u.pk] for u in us] for pid, us in contest.forces.items()}
+    for territory, pid in lone:
+        if territory.owner_id != pid:
+            present[territory.pk][pid] = [full[u.pk] for u in present[territory.pk][pid]]
 
     # A lone force on a territory that is not its own takes it (no enemy present).
     takes: list[tuple[Any, Player, str, list[Any] | None]] = []
