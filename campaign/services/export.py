@@ -21,7 +21,15 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db.models import JSONField, Model, QuerySet, TextField
+from django.db import connection
+from django.db.models import (
+    DateTimeField,
+    DurationField,
+    JSONField,
+    Model,
+    QuerySet,
+    TextField,
+)
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -56,10 +64,58 @@ _raw_json: contextvars.ContextVar[bool] = contextvars.ContextVar("export_raw_jso
                                                                  default=False)
 
 
+class _SQLRows(list):  # type: ignore[type-arg]
+    """`rows` on PostgreSQL for `export_campaign_sql`: the statement that builds the
+    section (a JSON array of the rows, in id order) in the database."""
+
+    def __init__(self, sql: str, params: tuple[Any, ...]) -> None:
+        super().__init__()
+        self.sql, self.params = sql, params
+
+
+#: Set while `export_campaign_sql` runs: `rows` then returns statements.
+_in_database: contextvars.ContextVar[bool] = contextvars.ContextVar("export_in_database",
+                                                                    default=False)
+
+
+#: Times and durations spelt in SQL as `ExportEncoder` spells them in Python.
+_UTC_MS = """to_char({c} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"""
+_ISO_DURATION = (
+    "CASE WHEN {c} IS NULL THEN NULL ELSE 'P' || extract(day from justify_hours({c}))::int"
+    " || 'DT' || lpad(extract(hour from {c})::int::text, 2, '0') || 'H'"
+    " || lpad(extract(minute from {c})::int::text, 2, '0') || 'M'"
+    " || lpad(floor(extract(second from {c}))::int::text, 2, '0')"
+    " || CASE WHEN mod(extract(microseconds from {c})::bigint, 1000000) <> 0 THEN '.'"
+    " || lpad(mod(extract(microseconds from {c})::bigint, 1000000)::text, 6, '0')"
+    " ELSE '' END || 'S' END")
+
+
+def _rows_sql(qs: QuerySet[Any], names: list[str], extra: str = "") -> _SQLRows:
+    model: type[Model] = qs.model
+    sql, params = qs.order_by("pk").values(*names).query.sql_with_params()
+    quote = connection.ops.quote_name
+    by_attname = {f.attname: f for f in model._meta.concrete_fields}
+    columns = []
+    for name in names:
+        field = by_attname[name]
+        column = f"r.{quote(field.column)}"
+        if isinstance(field, DateTimeField):
+            columns.append(f"{_UTC_MS.format(c=column)} AS {quote(name)}")
+        elif isinstance(field, DurationField):
+            columns.append(f"{_ISO_DURATION.format(c=column)} AS {quote(name)}")
+        else:
+            columns.append(f"{column} AS {quote(name)}")
+    pk = quote(model._meta.pk.column)
+    return _SQLRows(f"(SELECT coalesce(json_agg(t ORDER BY t.{pk}), '[]'::json) FROM "
+                    f"(SELECT {', '.join(columns)}{extra} FROM ({sql}) r) t)", tuple(params))
+
+
 def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """Every concrete field of every row (foreign keys as ids), in id order."""
     model: type[Model] = qs.model
     fields = [f for f in model._meta.concrete_fields if f.name not in exclude]
+    if _in_database.get():
+        return _rows_sql(qs, [f.attname for f in fields])
     if not _raw_json.get() or not any(isinstance(f, JSONField) for f in fields):
         return [dict(r) for r in qs.order_by("pk").values(*[f.attname for f in fields])]
     texts = {f"_raw_{f.attname}": Cast(f.attname, output_field=TextField())
@@ -84,6 +140,11 @@ def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]
     qs = Event.objects.filter(campaign=campaign)
     if campaign.phase == "move" and not complete:
         qs = qs.exclude(sealed=True, turn=campaign.turn)
+    if _in_database.get():
+        through = connection.ops.quote_name(Event.viewers.through._meta.db_table)
+        return _rows_sql(qs, [f.attname for f in Event._meta.concrete_fields], extra=(
+            f", (SELECT coalesce(json_agg(v.player_id ORDER BY v.player_id), '[]'::json) "
+            f"FROM {through} v WHERE v.event_id = r.id) AS viewers"))
     readers: dict[int, list[int]] = {}
     for event_id, player_id in Event.viewers.through.objects.filter(
             event__campaign=campaign).values_list("event_id", "player_id"):
@@ -130,10 +191,37 @@ def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
     if complete:
         document["seeds"] = rows(PhaseSeed.objects.filter(campaign=campaign))
         document["seats"] = rows(Player.objects.filter(campaign=campaign))
-        document["campaign_row"] = rows(Campaign.objects.filter(pk=campaign.pk))[0]
+        found = rows(Campaign.objects.filter(pk=campaign.pk))
+        document["campaign_row"] = (
+            _SQLRows(f"({found.sql}) -> 0", found.params) if isinstance(found, _SQLRows)
+            else found[0])
     for _app, exporter in sorted(_exporters.items()):
         document.update(exporter(campaign))
     return document
+
+
+def export_campaign_sql(campaign: Campaign, *, complete: bool = False
+                        ) -> tuple[str, tuple[Any, ...]]:
+    """On PostgreSQL: an SQL expression (and its parameters) that builds the document of
+    `export_campaign` in the database, as jsonb, the rows never leaving it (the clock keeps
+    a complete one at every phase opening). Times come as PostgreSQL writes them (ISO 8601
+    with an offset), which every reader of the document parses alike."""
+    token = _in_database.set(True)
+    try:
+        document = _document(campaign, complete=complete)
+    finally:
+        _in_database.reset(token)
+    plain = {k: v for k, v in document.items() if not isinstance(v, _SQLRows)}
+    sections = [(k, v) for k, v in document.items() if isinstance(v, _SQLRows)]
+    params: list[Any] = [json.dumps(plain, cls=ExportEncoder)]
+    parts = []
+    for i in range(0, len(sections), 40):  # jsonb_build_object takes 100 arguments
+        pairs = []
+        for key, section in sections[i:i + 40]:
+            pairs.append(f"%s, {section.sql}")
+            params += [key, *section.params]
+        parts.append(f"jsonb_build_object({', '.join(pairs)})")
+    return "(%s::jsonb || " + " || ".join(parts) + ")", tuple(params)
 
 
 def export_campaign_text(campaign: Campaign, *, complete: bool = False) -> str:
