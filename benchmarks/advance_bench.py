@@ -85,8 +85,8 @@ def build_campaign(territories: int, players: int, seed: int) -> Any:
 def played_state(campaign: Any, seed: int) -> dict[str, Any]:
     """Territories, buildings, stock, operatives and units for every player (written
     directly: this is a fixture, not play)."""
-    from campaign.rules.tables import RESOURCES_BY_KEY
     from campaign.rules.tables import BUILDINGS as SPECS
+    from campaign.rules.tables import RESOURCES_BY_KEY
     from economy.models import Building, Operative, Stock, Unit
     from territories.models import Exploration, Territory
     from territories.services.graph import campaign_graph
@@ -135,7 +135,7 @@ def played_state(campaign: Any, seed: int) -> dict[str, Any]:
 
     buildings: list[Building] = []
     stock: list[Stock] = []
-    for pid, tids in owned.items():
+    for tids in owned.values():
         for i, tid in enumerate(tids):
             row = [building(tid, "power_plant", 1, 1), building(tid, "power_plant", 2, 1),
                    building(tid, "warehouse", 1, 2), building(tid, "warehouse", 2, 2),

@@ -26,6 +26,7 @@ from typing import Any
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
+from campaign.bulk import bulk_set
 from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
@@ -104,7 +105,7 @@ def take_territories(*, campaign: Campaign,
     for weapon in fitted:
         weapon.player_id = new_owner[weapon.turret.territory_id]
     if fitted:
-        Weapon.objects.bulk_update(fitted, ["player"])
+        bulk_set(fitted, ["player"])
     entries: list[Entry] = []
     for i, (territory, player, reason, explorers) in enumerate(takes):
         exploration, explored_entry = changed[i]

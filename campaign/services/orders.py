@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from campaign.bulk import bulk_set
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
 from campaign.services.journal import record_event
@@ -184,7 +185,7 @@ def record_missed_turns(*, campaign: Campaign) -> None:
         if count >= alert_at:
             alerts.append(entry)
     if changed:  # one statement for every seat
-        Player.objects.bulk_update(changed, ["missed_turns"])
+        bulk_set(changed, ["missed_turns"])
     record_event(campaign=campaign, kind="missed_turns",
                  data={"missed": missed, "alert": alerts, "alert_at": alert_at},
                  visibility=Event.Visibility.UMPIRE)

@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from campaign.bulk import bulk_set
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event, record_private_many
 
@@ -71,7 +72,7 @@ def reveal_and_move(*, campaign: Campaign) -> None:
                                        "from": order.origin_id, "to": order.destination_id})
         relocate[order.unit_id] = order.destination_id
     if orders:  # one statement for them all
-        Order.objects.bulk_update(orders, ["status", "announced"])
+        bulk_set(orders, ["status", "announced"])
     _providers["move_units"](campaign, relocate)
 
     players = list(Player.objects.filter(campaign=campaign))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from campaign.bulk import bulk_set
 from campaign.errors import InvalidInput
 from campaign.models import Player
 from economy.models import LedgerEntry
@@ -140,6 +141,5 @@ class CreditBook:
         if self.entries:
             LedgerEntry.objects.bulk_create(self.entries)
         if self.changed:
-            Player.objects.bulk_update([self.players[pk] for pk in sorted(self.changed)],
-                                       ["credits"])
+            bulk_set([self.players[pk] for pk in sorted(self.changed)], ["credits"])
         self.entries, self.changed = [], set()

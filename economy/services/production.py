@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 
+from campaign.bulk import bulk_set
 from campaign.dice import campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
@@ -235,8 +236,7 @@ class _World:
             Building.objects.filter(pk__in=self.stopped).exclude(kind="power_plant"
                                                                  ).update(active=False)
         if self.refits:
-            Building.objects.bulk_update(self.refits, ["product", "next_product",
-                                                       "refit_turn"])
+            bulk_set(self.refits, ["product", "next_product", "refit_turn"])
         for model in (Unit, BuildingKit, Weapon):
             if self.made[model]:
                 model.objects.bulk_create(self.made[model])
@@ -249,7 +249,7 @@ class _World:
                 player = self.players[pid]
                 player.research_points += points
                 changed.append(player)
-            Player.objects.bulk_update(changed, ["research_points"])
+            bulk_set(changed, ["research_points"])
 
 
 class _Run:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, F
 
+from campaign.bulk import bulk_set
 from campaign.errors import InvalidInput
 from campaign.rules.tables import (
     CONTAINER_ITEM_CAPACITY,
@@ -192,7 +193,7 @@ class StockBook:
         if delete:
             Stock.objects.filter(pk__in=delete).delete()
         if update:
-            Stock.objects.bulk_update(update, ["units"])
+            bulk_set(update, ["units"])
         if create:
             Stock.objects.bulk_create(create)
         self.touched.clear()

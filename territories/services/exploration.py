@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
+from campaign.bulk import bulk_set
 from campaign.dice import Dice, campaign_dice, dice_source, rolling_phase
 from campaign.models import Event, Player
 from campaign.rules import (
@@ -256,5 +257,5 @@ def change_owners(*, campaign: Any, takes: list[tuple[Any, Any]]
         territory.ever_owned = True
         result.append(explorations[territory.pk])
     if takes:
-        Territory.objects.bulk_update([t for t, _ in takes], ["owner", "ever_owned"])
+        bulk_set([t for t, _ in takes], ["owner", "ever_owned"])
     return result
