@@ -309,6 +309,13 @@ def _hops_to(graph: Mapping[int, Iterable[int]], start: int, targets: set[int]
     return found
 
 
+@dataclass(frozen=True)
+class _Silo:
+    pk: int
+    territory_id: int
+    missiles: int
+
+
 class _Silos:
     """R-BJ-11's operating silos of the whole campaign, read once for every battle of
     the turn (after the uncontested territories changed hands): standing, active, with
@@ -320,13 +327,14 @@ class _Silos:
         radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
                                              active=True, hit_points__gt=0)
                      .values_list("territory_id", flat=True))
-        self.of_player: dict[int, list[Any]] = defaultdict(list)
-        for silo in (Building.objects.filter(territory__campaign=campaign,
-                                             kind="missile_silo", active=True,
-                                             hit_points__gt=0, missiles__gt=0)
-                     .select_related("territory")):
-            if silo.territory_id in radars and silo.territory.owner_id is not None:
-                self.of_player[silo.territory.owner_id].append(silo)
+        self.of_player: dict[int, list[_Silo]] = defaultdict(list)
+        for pk, territory_id, missiles, owner in (
+                Building.objects.filter(territory__campaign=campaign, kind="missile_silo",
+                                        active=True, hit_points__gt=0, missiles__gt=0)
+                .order_by("pk")
+                .values_list("pk", "territory_id", "missiles", "territory__owner_id")):
+            if territory_id in radars and owner is not None:
+                self.of_player[owner].append(_Silo(pk, territory_id, missiles))
 
     def listed(self, territory_id: int, players: Iterable[int],
                graph: Mapping[int, Iterable[int]], reserved: Counter[int]
@@ -371,6 +379,8 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
             for row in Stock.objects.filter(territory_id__in=held, units__gt=0):
                 stock[row.territory_id].append(row)
     silos = _Silos(campaign) if "missiles_spent" in ruleset.effects else None
+    # The map as plain lists, once (a networkx view per step costs more than the step).
+    adjacency = {node: list(nbrs) for node, nbrs in graph.items()} if silos else {}
     reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
     battles: list[Battle] = []
     sides_of: list[list[dict[str, Any]]] = []
@@ -387,8 +397,8 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
             extras["cargo"] = cargo_inputs(stock[territory.pk],
                                            [b for b in here if b.kind == "warehouse"])
         if silos is not None:
-            extras["missiles"] = silos.listed(territory.pk, sorted(contest.forces), graph,
-                                              reserved)
+            extras["missiles"] = silos.listed(territory.pk, sorted(contest.forces),
+                                              adjacency, reserved)
         seed = battle_seed_from(secret, int(campaign.seed), campaign.turn, territory.name)
         engine_input = ruleset.forces(battlefield(
             territory_id=territory.pk, defender=defender, sides=contest.forces,
