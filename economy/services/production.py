@@ -42,7 +42,15 @@ from campaign.rules.tables import (
     weapon_size,
 )
 from campaign.services.journal import record_private_many
-from economy.models import Artifact, Building, BuildingKit, Operative, Unit, Weapon
+from economy.models import (
+    Artifact,
+    Building,
+    BuildingKit,
+    Operative,
+    RandomIds,
+    Unit,
+    Weapon,
+)
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
 from economy.services.storage import StockBook, load_holdings_many
@@ -224,6 +232,7 @@ class _World:
         self.refits: list[Building] = []
         self.missiles: list[int] = []  # silos that made a missile
         self.made: dict[type, list] = defaultdict(list)
+        self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
 
     def create(self, row):  # type: ignore[no-untyped-def]
         """A unit, weapon or kit made now: inserted with its kind at `flush`."""
@@ -450,16 +459,19 @@ class _Run:
             # The rows are inserted at the end; their ids are chosen now (random ids) or
             # filled in then (`_fill_ids`).
             if item.kind == "vehicle":
-                unit = self.world.create(Unit(player=self.player, territory_id=tid,
+                unit = self.world.create(Unit(id=next(self.world.ids),
+                                              player_id=self.player.pk, territory_id=tid,
                                               model=item.key))
                 made.append({"unit": unit, "product": item.code})
             elif item.kind == "building":
-                kit = self.world.create(BuildingKit(player=self.player, territory_id=tid,
-                                                    kind=item.key,
+                kit = self.world.create(BuildingKit(id=next(self.world.ids),
+                                                    player_id=self.player.pk,
+                                                    territory_id=tid, kind=item.key,
                                                     made_turn=self.campaign.turn))
                 made.append({"kit": kit, "product": item.code})
             else:
-                w = self.world.create(Weapon(player=self.player, territory_id=tid,
+                w = self.world.create(Weapon(id=next(self.world.ids),
+                                             player_id=self.player.pk, territory_id=tid,
                                              weapon=item.key, templates=list(item.templates)))
                 made.append({"weapon": w, "product": item.code})
             if item.container_kind:
