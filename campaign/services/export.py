@@ -106,7 +106,7 @@ def _rows_sql(qs: QuerySet[Any], names: list[str], extra: str = "") -> _SQLRows:
         else:
             columns.append(f"{column} AS {quote(name)}")
     pk = quote(model._meta.pk.column)
-    return _SQLRows(f"(SELECT coalesce(json_agg(t ORDER BY t.{pk}), '[]'::json) FROM "
+    return _SQLRows(f"(SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY t.{pk}), '[]'::jsonb) FROM "
                     f"(SELECT {', '.join(columns)}{extra} FROM ({sql}) r) t)", tuple(params))
 
 
@@ -143,7 +143,7 @@ def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]
     if _in_database.get():
         through = connection.ops.quote_name(Event.viewers.through._meta.db_table)
         return _rows_sql(qs, [f.attname for f in Event._meta.concrete_fields], extra=(
-            f", (SELECT coalesce(json_agg(v.player_id ORDER BY v.player_id), '[]'::json) "
+            f", (SELECT coalesce(jsonb_agg(v.player_id ORDER BY v.player_id), '[]'::jsonb) "
             f"FROM {through} v WHERE v.event_id = r.id) AS viewers"))
     readers: dict[int, list[int]] = {}
     for event_id, player_id in Event.viewers.through.objects.filter(
