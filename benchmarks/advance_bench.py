@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
 
 GOAL_SECONDS = 0.5
-DICE_STATEMENTS = 3  # see above: an artifact found, credits found (lock, entries, balances)
+DICE_STATEMENTS = 4  # see above: an artifact found (1), credits found (lock, entries, balances)
 ADVANCES = ("commercial->activity", "activity->move", "move->tactical",
             "tactical->commercial")
 OWNED_PER_PLAYER = 8
