@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
 import sys
 import time
 from collections import defaultdict
@@ -48,11 +49,38 @@ UNITS_PER_PLAYER = 6
 
 class QueryCounter:
     def __init__(self) -> None:
-        self.count = 0
+        self.sqls: list[str] = []
 
     def __call__(self, execute, sql, params, many, context):  # type: ignore[no-untyped-def]
-        self.count += 1
+        self.sqls.append(sql)
         return execute(sql, params, many, context)
+
+    @property
+    def count(self) -> int:
+        return len(statements(self.sqls))
+
+
+def shape(sql: str) -> str:
+    """A statement without its values and lists (which statement it is)."""
+    sql = re.sub(r"'[^']*'|\b\d+\b", "?", sql)
+    sql = re.sub(r"\((\?, )*\?\)(, \((\?, )*\?\))*", "(...)", sql)
+    sql = re.sub(r"%s(, %s)*", "%s", sql)
+    return sql[:120]
+
+
+def statements(sqls: list[str]) -> list[str]:
+    """The statements as the code issued them. SQLite takes at most 999 parameters a
+    statement, so Django splits one bulk insert or update into batches there (on
+    PostgreSQL it is one statement): a run of batches of one bulk write (the first with
+    several rows) counts once. Anything else, a loop of single-row statements included,
+    counts one by one."""
+    result: list[str] = []
+    for sql in sqls:
+        if result and shape(sql) == shape(result[-1]) and (
+                "), (" in result[-1] or " CASE WHEN " in result[-1]):
+            continue  # the next batch (maybe of one row) of the same bulk write
+        result.append(sql)
+    return result
 
 
 def build_campaign(territories: int, players: int, seed: int) -> Any:

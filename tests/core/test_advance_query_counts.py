@@ -8,7 +8,6 @@ exactly as many queries in both."""
 from __future__ import annotations
 
 import importlib.util
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -48,34 +47,13 @@ def _turn(bench: Any, territories: int, players: int) -> dict[str, Any]:
             Battle.objects.filter(campaign=campaign).update(status=Battle.Status.FINISHED)
         with CaptureQueriesContext(connection) as captured:
             assert advance(campaign_id=campaign.pk, by="umpire").changed
-        queries[step] = _statements([q["sql"] for q in captured.captured_queries])
+        # A bulk write split into batches by SQLite's limit of parameters counts once.
+        queries[step] = bench.statements([q["sql"] for q in captured.captured_queries])
     did["units"] = Unit.objects.filter(player__campaign=campaign).count()
     did["taken"] = Event.objects.filter(campaign=campaign, kind="territory_taken").count()
     did["produced"] = Event.objects.filter(campaign=campaign, kind="production").count()
     did["owned"] = Territory.objects.filter(campaign=campaign, owner__isnull=False).count()
     return {"queries": queries, "did": did}
-
-
-def _statements(sqls: list[str]) -> list[str]:
-    """The statements as the code issued them. SQLite takes at most 999 parameters a
-    statement, so Django splits one bulk insert or update into batches there (on
-    PostgreSQL it is one statement): a run of batches of one bulk write (the first with
-    several rows) counts once. Anything else, a loop of single-row statements included,
-    counts one by one."""
-    result: list[str] = []
-    for sql in sqls:
-        if result and _shape(sql) == _shape(result[-1]) and (
-                "), (" in result[-1] or " CASE WHEN " in result[-1]):
-            continue  # the next batch (maybe of one row) of the same bulk write
-        result.append(sql)
-    return result
-
-
-def _shape(sql: str) -> str:
-    """A statement without its values and lists (to show which statement differs)."""
-    sql = re.sub(r"'[^']*'|\b\d+\b", "?", sql)
-    sql = re.sub(r"\((\?, )*\?\)(, \((\?, )*\?\))*", "(...)", sql)
-    return sql[:120]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -90,8 +68,8 @@ def test_every_advance_costs_the_same_queries_at_two_sizes() -> None:
     for step in bench.ADVANCES:
         a, b = small["queries"][step], large["queries"][step]
         if len(a) != len(b):
-            extra = Counter(map(_shape, b))
-            extra.subtract(Counter(map(_shape, a)))
+            extra = Counter(map(bench.shape, b))
+            extra.subtract(Counter(map(bench.shape, a)))
             extra = +extra
             pytest.fail(f"{step}: {len(a)} queries at 60/3, {len(b)} at 240/12: {extra}")
     # And a turn is a few dozen statements per advance, not one per row.
