@@ -196,6 +196,25 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+@dataclass
+class _Building:
+    """What production reads of a building (a plain row: thousands are read per turn)."""
+
+    pk: int
+    territory_id: int
+    kind: str
+    active: bool
+    hit_points: int
+    upgrades: list
+    product: str
+    next_product: str
+    refit_turn: int | None
+    missiles: int
+
+    FIELDS = ("pk", "territory_id", "kind", "active", "hit_points", "upgrades", "product",
+              "next_product", "refit_turn", "missiles")
+
+
 class _World:
     """Everything every player's production reads, in a fixed number of set-based
     queries, and what it writes, kept in memory and written at the end (`flush`)."""
@@ -209,11 +228,13 @@ class _World:
                                           ).order_by("pk"):
             self.territories[t.owner_id][t.pk] = t
         owned = [tid for ts in self.territories.values() for tid in ts]
-        self.buildings: dict[int, list[Building]] = defaultdict(list)
-        for b in Building.objects.filter(territory_id__in=owned).order_by("pk"):
+        self.buildings: dict[int, list[_Building]] = defaultdict(list)
+        for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
+                    .values_list(*_Building.FIELDS)):
+            b = _Building(*row)
             self.buildings[b.territory_id].append(b)
-        self.holdings = load_holdings_many(owned)
         self.stock = StockBook(owned)
+        self.holdings = load_holdings_many(owned, stock=self.stock)
         self.explorations = {e.territory_id: e for e in
                              Exploration.objects.filter(territory_id__in=owned)}
         ensure_artifacts(campaign.pk)
@@ -229,7 +250,7 @@ class _World:
         self.players = {p.pk: p for p in players}
         self.research: Counter = Counter()
         self.stopped: list[int] = []  # buildings stopped by a power failure
-        self.refits: list[Building] = []
+        self.refits: list[_Building] = []
         self.missiles: list[int] = []  # silos that made a missile
         self.made: dict[type, list] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
@@ -245,7 +266,9 @@ class _World:
             Building.objects.filter(pk__in=self.stopped).exclude(kind="power_plant"
                                                                  ).update(active=False)
         if self.refits:
-            bulk_set(self.refits, ["product", "next_product", "refit_turn"])
+            bulk_set([Building(id=b.pk, product=b.product, next_product=b.next_product,
+                               refit_turn=b.refit_turn) for b in self.refits],
+                     ["product", "next_product", "refit_turn"])
         for model in (Unit, BuildingKit, Weapon):
             if self.made[model]:
                 model.objects.bulk_create(self.made[model])
@@ -275,7 +298,7 @@ class _Run:
         self.buildings = world.buildings
         self.holdings = {tid: world.holdings[tid] for tid in self.territories}
 
-    def active(self, tid: int, kind: str) -> list[Building]:
+    def active(self, tid: int, kind: str) -> list[_Building]:
         return [b for b in self.buildings[tid] if b.kind == kind and b.active
                 and b.hit_points > 0]
 
@@ -351,7 +374,7 @@ class _Run:
                 for building in self.active(tid, kind):
                     self.convert(tid, building)
 
-    def convert(self, tid: int, building: Building) -> None:
+    def convert(self, tid: int, building: _Building) -> None:
         left = CONVERSION_PER_TURN
         done: Counter = Counter()
         blocked = False
@@ -392,7 +415,7 @@ class _Run:
             for factory in self.active(tid, "factory"):
                 self.factory(tid, factory)
 
-    def factory(self, tid: int, factory: Building) -> None:
+    def factory(self, tid: int, factory: _Building) -> None:
         if factory.next_product:
             self.note(kind="factory_refitted", building=factory.pk, territory=tid,
                       product=factory.next_product)

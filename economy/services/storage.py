@@ -114,8 +114,10 @@ def load_holdings(territory: Territory | int) -> Holdings:
     return holdings
 
 
-def load_holdings_many(territory_ids: Iterable[int]) -> dict[int, Holdings]:
-    """`load_holdings` of many territories at once (four queries, whatever their number)."""
+def load_holdings_many(territory_ids: Iterable[int], stock: StockBook | None = None
+                       ) -> dict[int, Holdings]:
+    """`load_holdings` of many territories at once (four queries, whatever their number;
+    three with the `StockBook` of the same territories, which has read their stock)."""
     tids = sorted(set(territory_ids))
     result = {tid: Holdings(containers=0) for tid in tids}
     if not tids:
@@ -125,10 +127,15 @@ def load_holdings_many(territory_ids: Iterable[int]) -> dict[int, Holdings]:
                        .values("territory_id").annotate(n=Count("pk"))
                        .values_list("territory_id", "n")):
         result[tid].containers = count * WAREHOUSE_CONTAINERS
-    for tid, resource, refined, pure, units in Stock.objects.filter(
-            territory_id__in=tids, units__gt=0).values_list(
-            "territory_id", "resource", "refined", "pure", "units"):
-        result[tid].resources[(resource, refined, pure)] += units
+    if stock is not None:
+        for (tid, key), units in sorted(stock.units.items()):
+            if units > 0 and tid in result:
+                result[tid].resources[key] += units
+    else:
+        for tid, resource, refined, pure, units in Stock.objects.filter(
+                territory_id__in=tids, units__gt=0).values_list(
+                "territory_id", "resource", "refined", "pure", "units"):
+            result[tid].resources[(resource, refined, pure)] += units
     for tid, weapon, templates in Weapon.objects.filter(
             territory_id__in=tids, unit__isnull=True, turret__isnull=True,
     ).values_list("territory_id", "weapon", "templates"):
@@ -149,14 +156,18 @@ class StockBook:
 
     def __init__(self, territory_ids: Iterable[int]) -> None:
         tids = sorted(set(territory_ids))
-        self.rows: dict[tuple[int, ResourceKey], Stock] = {}
+        self.rows: dict[tuple[int, ResourceKey], int] = {}  # -> the row's id
         self.units: dict[tuple[int, ResourceKey], int] = {}
+        self.was: dict[tuple[int, ResourceKey], int] = {}
         self.touched: set[tuple[int, ResourceKey]] = set()
         if tids:
-            for row in Stock.objects.select_for_update().filter(territory_id__in=tids):
-                key = (row.territory_id, (row.resource, row.refined, row.pure))
-                self.rows[key] = row
-                self.units[key] = row.units
+            for pk, tid, resource, refined, pure, units in (
+                    Stock.objects.select_for_update().filter(territory_id__in=tids)
+                    .values_list("pk", "territory_id", "resource", "refined", "pure",
+                                 "units")):
+                key = (tid, (resource, refined, pure))
+                self.rows[key] = pk
+                self.units[key] = self.was[key] = units
 
     def add(self, tid: int, key: ResourceKey, units: int) -> None:
         if units <= 0:
@@ -185,11 +196,10 @@ class StockBook:
                 tid, (resource, refined, pure) = slot
                 create.append(Stock(territory_id=tid, resource=resource, refined=refined,
                                     pure=pure, units=units))
-            elif units > 0 and row is not None and row.units != units:
-                row.units = units
-                update.append(row)
+            elif units > 0 and row is not None and self.was[slot] != units:
+                update.append(Stock(id=row, units=units))
             elif units <= 0 and row is not None:
-                delete.append(row.pk)
+                delete.append(row)
         if delete:
             Stock.objects.filter(pk__in=delete).delete()
         if update:
