@@ -53,7 +53,7 @@ def main() -> None:
         "generator": args.generator, "territories": args.territories, "seed": args.seed})
     t1 = time.perf_counter()
     for user in players:
-        campaign_join(campaign_id=campaign.pk, user=user)
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
     t2 = time.perf_counter()
     campaign_start(campaign_id=campaign.pk)
     t3 = time.perf_counter()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -98,11 +98,26 @@ def campaign_dice(campaign: Any, purpose: str) -> Dice:
     return dice_for(phase_secret(campaign), campaign.seed, purpose)
 
 
+def dice_source(campaign: Any) -> Callable[[str], Dice]:
+    """`campaign_dice` for many purposes of the phase rolling now, its secret read once:
+    purpose -> dice (the forced dice inside `forced_dice`)."""
+    forced = _forced.get()
+    if forced is not None:
+        return lambda _purpose: forced
+    secret = phase_secret(campaign)
+    return lambda purpose: dice_for(secret, campaign.seed, purpose)
+
+
 def battle_seed(campaign: Any, turn: int, territory_name: str) -> int:
     """The seed a battle is fought with: from the phase's secret seed (committed when the
     tactical phase opened), else from the campaign's seed."""
-    secret = phase_secret(campaign)
-    return derived_seed(secret if secret else int(campaign.seed), "battle", turn,
+    return battle_seed_from(phase_secret(campaign), int(campaign.seed), turn, territory_name)
+
+
+def battle_seed_from(secret: str | None, campaign_seed: int, turn: int,
+                     territory_name: str) -> int:
+    """`battle_seed` with the phase's secret already read (many battles opened at once)."""
+    return derived_seed(secret if secret else int(campaign_seed), "battle", turn,
                         territory_name)
 
 

@@ -22,6 +22,29 @@ def random_id() -> int:
     return secrets.randbelow(2**53 - 1) + 1
 
 
+class RandomIds:
+    """`random_id` for many rows at once (the clock's production makes thousands): the
+    same uniform draw from [1, 2**53 - 1], read from the system's randomness 256 ids at
+    a time instead of one read per id."""
+
+    BATCH = 256
+
+    def __init__(self) -> None:
+        self._ready: list[int] = []
+
+    def __next__(self) -> int:
+        while not self._ready:
+            raw = secrets.token_bytes(7 * self.BATCH)
+            for i in range(self.BATCH):
+                value = int.from_bytes(raw[7 * i:7 * i + 7], "big") >> 3  # 53 bits
+                if value:  # 0 is not an id; every other 53-bit value is
+                    self._ready.append(value)
+        return self._ready.pop()
+
+    def __iter__(self) -> RandomIds:
+        return self
+
+
 def RandomId() -> models.BigIntegerField:
     """The primary key of rows whose count is another player's secret."""
     return models.BigIntegerField(primary_key=True, default=random_id, editable=False)

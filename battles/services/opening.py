@@ -26,7 +26,8 @@ from typing import Any
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
-from campaign.dice import battle_seed, derived_random
+from campaign.bulk import bulk_set
+from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import record_event
 
@@ -71,6 +72,62 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     return exploration
 
 
+@dataclass(frozen=True)
+class _Placed:
+    """Where a unit stands, before the units that fight are read in full."""
+
+    pk: int
+    player_id: int
+    territory_id: int
+    pilot_id: int | None
+
+
+def take_territories(*, campaign: Campaign,
+                     takes: list[tuple[Any, Player, str, list[Any] | None]]) -> list[Any]:
+    """`take_territory` for many (territory, player, reason, explorers) at once, in
+    order, with the same dice, rows and journal entries: a fixed number of queries (more
+    only for explorers who earn discovery XP). Returns the explorations made now (or
+    None), one per take. Call inside a transaction."""
+    from battles.services.experience import award_discovery_xp, bonus_kinds, discovery_kinds
+    from campaign.services.journal import Entry, record_many
+    from economy.models import Weapon
+    from territories.services.exploration import change_owners
+
+    if not takes:
+        return []
+    previous = [t.owner_id for t, _p, _r, _e in takes]
+    explored_now = [not t.ever_owned for t, _p, _r, _e in takes]
+    changed = change_owners(campaign=campaign, takes=[(t, p) for t, p, _r, _e in takes])
+    # R-ECO-17: weapons fitted to the turrets go with the buildings to the new owner.
+    new_owner = {t.pk: p.pk for t, p, _r, _e in takes}
+    fitted = list(Weapon.objects.filter(turret__territory_id__in=list(new_owner))
+                  .select_related("turret"))
+    for weapon in fitted:
+        weapon.player_id = new_owner[weapon.turret.territory_id]
+    if fitted:
+        bulk_set(fitted, ["player"])
+    entries: list[Entry] = []
+    for i, (territory, player, reason, explorers) in enumerate(takes):
+        exploration, explored_entry = changed[i]
+        if explored_entry is not None:
+            entries.append(explored_entry)
+        entries.append(Entry(kind="territory_taken", data={
+            "territory": territory.pk, "name": territory.name, "player": player.pk,
+            "previous_owner": previous[i], "explored": explored_now[i], "reason": reason}))
+        found = discovery_kinds(exploration) if exploration is not None else []
+        if found and explorers is not None and any(
+                op is not None and op.alive
+                and any(k in bonus_kinds(op.klass.lower()) for k in found)
+                for op in explorers):
+            # Its journal entries come after this take's, as one by one.
+            record_many(campaign=campaign, entries=entries)
+            entries = []
+            award_discovery_xp(exploration=exploration, operatives=explorers,
+                               campaign=campaign, context={"reason": reason})
+    record_many(campaign=campaign, entries=entries)
+    return [exploration for exploration, _entry in changed]
+
+
 def _adjacency(campaign: Campaign) -> Mapping[int, Iterable[int]]:
     """{territory id: its neighbours}: the campaign's one shared map graph (read-only)."""
     from territories.services.graph import campaign_graph
@@ -95,12 +152,13 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     turn = campaign.turn
     if Battle.objects.filter(campaign=campaign, turn=turn).exists():
         return []
-    territories = {t.pk: t for t in Territory.objects.filter(campaign=campaign)
-                   .select_related("owner")}
+    territories = {t.pk: t for t in Territory.objects.filter(campaign=campaign)}
     players = {p.pk: p for p in Player.objects.filter(campaign=campaign)}
-    units = list(Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
-                                     territory__isnull=False)
-                 .select_related("pilot").prefetch_related("weapons").order_by("pk"))
+    # Where every unit stands (a light read of the whole map); the units that fight or
+    # take a territory are read in full below, once it is known which they are.
+    units = [_Placed(*row) for row in Unit.objects.filter(
+        player__campaign=campaign, status=Unit.Status.READY, territory__isnull=False
+    ).order_by("pk").values_list("pk", "player_id", "territory_id", "pilot_id")]
     # R-BJ-1: a unit without a pilot neither fights nor makes a battle (in a ruleset whose
     # units need hired pilots; other rulesets' units come with their crew).
     needs_pilot = find_ruleset(campaign.settings.ruleset).pilots
@@ -149,32 +207,40 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
                 contest.forces.setdefault(owner, []).append(unit)
                 contest.reinforcements[unit.pk] = territories[neighbour]
 
-    # A lone force on a territory that is not its own takes it (no enemy present).
+    # The units that fight or take a territory, read in full (pilot, weapons).
+    involved = [u.pk for c in contests for us in c.forces.values() for u in us]
+    involved += [u.pk for territory, pid in lone if territory.owner_id != pid
+                 for u in present[territory.pk][pid]]
+    full = {u.pk: u for u in Unit.objects.filter(pk__in=involved)
+            .select_related("pilot").prefetch_related("weapons")} if involved else {}
+    for contest in contests:
+        contest.forces = {pid: [full[u.pk] for u in us] for pid, us in contest.forces.items()}
     for territory, pid in lone:
         if territory.owner_id != pid:
-            take_territory(territory=territory, player=players[pid], reason="unopposed",
-                           explorers=[u.pilot for u in present[territory.pk][pid]
-                                      if u.pilot is not None])
+            present[territory.pk][pid] = [full[u.pk] for u in present[territory.pk][pid]]
+
+    # A lone force on a territory that is not its own takes it (no enemy present).
+    takes: list[tuple[Any, Player, str, list[Any] | None]] = []
+    for territory, pid in lone:
+        if territory.owner_id != pid:
+            takes.append((territory, players[pid], "unopposed",
+                          [u.pilot for u in present[territory.pk][pid] if u.pilot is not None]))
     battles_to_open: list[Contest] = []
     for contest in contests:
         if len(contest.forces) >= 2:
             battles_to_open.append(contest)
         else:  # the owner had nothing to defend with: the attacker takes it
             (pid,) = contest.forces
-            take_territory(territory=contest.territory, player=players[pid],
-                           reason="unopposed",
-                           explorers=[u.pilot for u in contest.forces[pid]
-                                      if u.pilot is not None])
+            takes.append((contest.territory, players[pid], "unopposed",
+                          [u.pilot for u in contest.forces[pid] if u.pilot is not None]))
+    take_territories(campaign=campaign, takes=takes)
     if not battles_to_open:
         return []
 
     for contest in battles_to_open:
         _choose_defender(campaign, contest, moved_in)
     order = _battle_order(campaign, battles_to_open, players)
-    reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
-    battles = [_create_battle(campaign, contest, position, graph=graph, reserved=reserved)
-               for position, contest in enumerate(order, start=1)]
-    return battles
+    return _create_battles(campaign, order, graph=graph)
 
 
 def _choose_defender(campaign: Campaign, contest: Contest, moved_in: set[int]) -> None:
@@ -221,41 +287,164 @@ def _battle_order(campaign: Campaign, contests: list[Contest],
     return ordered
 
 
-def _distances(campaign: Campaign, start: int) -> dict[int, int]:
-    """Hops from `start` to every territory reachable on the meta-map."""
-    from territories.services.graph import hops_from
+def _hops_to(graph: Mapping[int, Iterable[int]], start: int, targets: set[int]
+             ) -> dict[int, int]:
+    """Hops from `start` to each of `targets` it reaches (breadth first, stopping once all
+    are found: the same distances as a full search, without walking the whole map)."""
+    if not targets:
+        return {}
+    dist = {start: 0}
+    found = {start: 0} if start in targets else {}
+    frontier = [start]
+    while frontier and len(found) < len(targets):
+        nxt = []
+        for node in frontier:
+            for neighbour in graph.get(node, ()):
+                if neighbour not in dist:
+                    dist[neighbour] = dist[node] + 1
+                    if neighbour in targets:
+                        found[neighbour] = dist[neighbour]
+                    nxt.append(neighbour)
+        frontier = nxt
+    return found
 
-    return hops_from(campaign, start)
+
+@dataclass(frozen=True)
+class _Silo:
+    pk: int
+    territory_id: int
+    missiles: int
 
 
-def _missiles(campaign: Campaign, territory: Any, players: Iterable[int],
-              graph: Mapping[int, Iterable[int]], reserved: Counter[int]
-              ) -> dict[str, list[dict[str, Any]]]:
-    """R-BJ-11: each side's silo missiles, nearest silo first (then silo id): operating
-    silos (standing, active, an active radar on their territory) of the player on the
-    territories the player owns, with the number of territories between silo and battle.
-    A missile listed for an earlier battle of this turn (order of play) is not listed
-    again, so simultaneous battles cannot fire the same missile twice."""
-    from economy.models import Building
+class _Silos:
+    """R-BJ-11's operating silos of the whole campaign, read once for every battle of
+    the turn (after the uncontested territories changed hands): standing, active, with
+    missiles, an active radar on their territory, by the player holding the territory."""
 
-    dist = _distances(campaign, territory.pk)
-    radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
-                                         active=True, hit_points__gt=0)
-                 .values_list("territory_id", flat=True))
-    result: dict[str, list[dict[str, Any]]] = {}
-    for pid in players:
-        silos = [b for b in Building.objects.filter(
-            territory__owner_id=pid, territory__campaign=campaign, kind="missile_silo",
-            active=True, hit_points__gt=0, missiles__gt=0)
-            if b.territory_id in radars and b.territory_id in dist]
-        listed: list[dict[str, Any]] = []
-        for silo in sorted(silos, key=lambda b: (dist[b.territory_id], b.pk)):
-            for _ in range(max(0, silo.missiles - reserved[silo.pk])):
-                listed.append({"silo_distance": dist[silo.territory_id], "silo": silo.pk})
-                reserved[silo.pk] += 1
-        if listed:
-            result[side_key(pid)] = listed
-    return result
+    def __init__(self, campaign: Campaign) -> None:
+        from economy.models import Building
+
+        radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
+                                             active=True, hit_points__gt=0)
+                     .values_list("territory_id", flat=True))
+        self.of_player: dict[int, list[_Silo]] = defaultdict(list)
+        for pk, territory_id, missiles, owner in (
+                Building.objects.filter(territory__campaign=campaign, kind="missile_silo",
+                                        active=True, hit_points__gt=0, missiles__gt=0)
+                .order_by("pk")
+                .values_list("pk", "territory_id", "missiles", "territory__owner_id")):
+            if territory_id in radars and owner is not None:
+                self.of_player[owner].append(_Silo(pk, territory_id, missiles))
+
+    def listed(self, territory_id: int, players: Iterable[int],
+               graph: Mapping[int, Iterable[int]], reserved: Counter[int]
+               ) -> dict[str, list[dict[str, Any]]]:
+        """`_missiles` of one battle."""
+        players = list(players)
+        targets = {b.territory_id for pid in players for b in self.of_player.get(pid, [])}
+        dist = _hops_to(graph, territory_id, targets)
+        result: dict[str, list[dict[str, Any]]] = {}
+        for pid in players:
+            silos = [b for b in self.of_player.get(pid, []) if b.territory_id in dist]
+            listed: list[dict[str, Any]] = []
+            for silo in sorted(silos, key=lambda b: (dist[b.territory_id], b.pk)):
+                for _ in range(max(0, silo.missiles - reserved[silo.pk])):
+                    listed.append({"silo_distance": dist[silo.territory_id],
+                                   "silo": silo.pk})
+                    reserved[silo.pk] += 1
+            if listed:
+                result[side_key(pid)] = listed
+        return result
+
+
+def _create_battles(campaign: Campaign, order: list[Contest], *,
+                    graph: Mapping[int, Iterable[int]]) -> list[Battle]:
+    """`_create_battle` for every battle of the turn, in order of play, with the same
+    inputs, rows and journal entries: a fixed number of queries."""
+    from campaign.services.journal import Entry, record_many
+    from economy.models import Building, Stock
+
+    ruleset = find_ruleset(campaign.settings.ruleset)
+    options = ruleset_options(campaign, ruleset)
+    mode = campaign.settings.battle_mode
+    secret = phase_secret(campaign)
+    held = [c.territory.pk for c in order if c.territory.owner_id == c.defender]
+    buildings: dict[int, list[Any]] = defaultdict(list)
+    stock: dict[int, list[Any]] = defaultdict(list)
+    if held:
+        for b in (Building.objects.filter(territory_id__in=held, hit_points__gt=0)
+                  .select_related("weapon")):
+            buildings[b.territory_id].append(b)
+        if "cargo" in ruleset.effects:
+            for row in Stock.objects.filter(territory_id__in=held, units__gt=0):
+                stock[row.territory_id].append(row)
+    silos = _Silos(campaign) if "missiles_spent" in ruleset.effects else None
+    # a ruleset with factions learns each side's (issue 14), read once
+    factions = dict(Player.objects.filter(campaign=campaign).values_list("pk", "faction")) \
+        if ruleset.factions else {}
+    # The map as plain lists, once (a networkx view per step costs more than the step).
+    adjacency = {node: list(nbrs) for node, nbrs in graph.items()} if silos else {}
+    reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
+    battles: list[Battle] = []
+    sides_of: list[list[dict[str, Any]]] = []
+    for position, contest in enumerate(order, start=1):
+        territory = contest.territory
+        defender = contest.defender
+        assert defender is not None
+        with_buildings = territory.owner_id == defender
+        here = buildings[territory.pk] if with_buildings else []
+        # Declared effects bring their inputs: silo missiles (R-BJ-11), the defender's
+        # cargo (R-BJ-12).
+        extras: dict[str, Any] = {}
+        if "cargo" in ruleset.effects and with_buildings:
+            extras["cargo"] = cargo_inputs(stock[territory.pk],
+                                           [b for b in here if b.kind == "warehouse"])
+        if silos is not None:
+            extras["missiles"] = silos.listed(territory.pk, sorted(contest.forces),
+                                              adjacency, reserved)
+        if factions:
+            extras["factions"] = {pid: factions[pid] for pid in sorted(contest.forces)}
+        seed = battle_seed_from(secret, int(campaign.seed), campaign.turn, territory.name)
+        engine_input = ruleset.forces(battlefield(
+            territory_id=territory.pk, defender=defender, sides=contest.forces,
+            reinforcements=contest.reinforcements, buildings=here, seed=seed,
+            options=options, extras=extras))
+        sides = []
+        for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
+            sides.append({
+                "player": pid, "role": "defender" if pid == defender else "attacker",
+                "units": [{"id": u.pk, "model": u.model, "name": u.name,
+                           "reinforcement": u.pk in contest.reinforcements}
+                          for u in contest.forces[pid]],
+            })
+        sides_of.append(sides)
+        battles.append(Battle(
+            campaign=campaign, turn=campaign.turn, territory=territory, order=position,
+            sides=sides, defender_id=defender, seed=seed, input=engine_input,
+            mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version))
+    battles = Battle.objects.bulk_create(battles)
+    BattleParticipant.objects.bulk_create([
+        BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
+                          pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,
+                          origin=contest.reinforcements.get(u.pk))
+        for battle, contest in zip(battles, order, strict=True)
+        for pid, us in contest.forces.items() for u in us
+    ])
+    record_many(campaign=campaign, entries=[
+        Entry(kind="battle_opened", data={
+            "battle": battle.pk, "territory": contest.territory.pk,
+            "name": contest.territory.name, "order": battle.order,
+            "defender": contest.defender, "defender_reason": contest.defender_reason,
+            "sides": sides, "mode": mode, "seed": battle.seed,
+            "buildings": len(buildings[contest.territory.pk]
+                             if contest.territory.owner_id == contest.defender else [])})
+        for battle, contest, sides in zip(battles, order, sides_of, strict=True)])
+    if mode == "engine":
+        from battles.services.jobs import schedule_battle
+
+        for battle in battles:
+            schedule_battle(battle.pk)
+    return battles
 
 
 def engine_options(campaign: Campaign) -> dict[str, Any]:
@@ -274,65 +463,6 @@ def ruleset_options(campaign: Campaign, ruleset: Any) -> dict[str, Any]:
     if ruleset.name == "unlimit3d8":
         return engine_options(campaign)
     return dict(campaign.settings.ruleset_options or {})
-
-
-def _create_battle(campaign: Campaign, contest: Contest, position: int, *,
-                   graph: Mapping[int, Iterable[int]], reserved: Counter[int]) -> Battle:
-    from economy.models import Building, Stock
-
-    territory = contest.territory
-    defender = contest.defender
-    assert defender is not None
-    ruleset = find_ruleset(campaign.settings.ruleset)
-    with_buildings = territory.owner_id == defender
-    buildings = (list(Building.objects.filter(territory=territory, hit_points__gt=0)
-                      .select_related("weapon"))
-                 if with_buildings else [])
-    # Declared effects bring their inputs: silo missiles (R-BJ-11), the defender's cargo
-    # (R-BJ-12).
-    extras: dict[str, Any] = {}
-    if "cargo" in ruleset.effects and with_buildings:
-        extras["cargo"] = cargo_inputs(Stock.objects.filter(territory=territory, units__gt=0),
-                                       [b for b in buildings if b.kind == "warehouse"])
-    if "missiles_spent" in ruleset.effects:
-        extras["missiles"] = _missiles(campaign, territory, sorted(contest.forces), graph,
-                                       reserved)
-    if ruleset.factions:  # a ruleset with factions learns each side's (issue 14)
-        extras["factions"] = dict(Player.objects.filter(pk__in=list(contest.forces))
-                                  .order_by("pk").values_list("pk", "faction"))
-    seed = battle_seed(campaign, campaign.turn, territory.name)
-    engine_input = ruleset.forces(battlefield(
-        territory_id=territory.pk, defender=defender, sides=contest.forces,
-        reinforcements=contest.reinforcements, buildings=buildings, seed=seed,
-        options=ruleset_options(campaign, ruleset), extras=extras))
-    sides = []
-    for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
-        sides.append({
-            "player": pid, "role": "defender" if pid == defender else "attacker",
-            "units": [{"id": u.pk, "model": u.model, "name": u.name,
-                       "reinforcement": u.pk in contest.reinforcements}
-                      for u in contest.forces[pid]],
-        })
-    mode = campaign.settings.battle_mode
-    battle = Battle.objects.create(
-        campaign=campaign, turn=campaign.turn, territory=territory, order=position,
-        sides=sides, defender_id=defender, seed=seed, input=engine_input,
-        mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version)
-    BattleParticipant.objects.bulk_create([
-        BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
-                          pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,
-                          origin=contest.reinforcements.get(u.pk))
-        for pid, us in contest.forces.items() for u in us
-    ])
-    record_event(campaign=campaign, kind="battle_opened", data={
-        "battle": battle.pk, "territory": territory.pk, "name": territory.name,
-        "order": position, "defender": defender, "defender_reason": contest.defender_reason,
-        "sides": sides, "mode": mode, "seed": seed, "buildings": len(buildings)})
-    if mode == "engine":
-        from battles.services.jobs import schedule_battle
-
-        schedule_battle(battle.pk)
-    return battle
 
 
 def unfinished_battles(campaign: Campaign) -> int:

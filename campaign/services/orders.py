@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
+from campaign.bulk import bulk_set
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
 from campaign.services.journal import record_event
@@ -167,18 +168,24 @@ def record_missed_turns(*, campaign: Campaign) -> None:
     alert_at = campaign.settings.missed_turns_alert
     missed: list[dict] = []
     alerts: list[dict] = []
-    for player in Player.objects.select_for_update().filter(campaign=campaign):
+    changed: list[Player] = []
+    for player in (Player.objects.select_for_update(of=("self",)).filter(campaign=campaign)
+                   .select_related("user")):
         if player.ready or player.pk in ordered:
             if player.missed_turns:
-                Player.objects.filter(pk=player.pk).update(missed_turns=0)
+                player.missed_turns = 0
+                changed.append(player)
             continue
         count = player.missed_turns + 1
-        Player.objects.filter(pk=player.pk).update(missed_turns=count)
+        player.missed_turns = count
+        changed.append(player)
         entry = {"player": player.pk, "username": player.user.get_username(),
                  "missed_turns": count}
         missed.append(entry)
         if count >= alert_at:
             alerts.append(entry)
+    if changed:  # one statement for every seat
+        bulk_set(changed, ["missed_turns"])
     record_event(campaign=campaign, kind="missed_turns",
                  data={"missed": missed, "alert": alerts, "alert_at": alert_at},
                  visibility=Event.Visibility.UMPIRE)

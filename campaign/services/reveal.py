@@ -21,8 +21,9 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from campaign.bulk import bulk_set
 from campaign.models import Campaign, Order, Player
-from campaign.services.journal import record_event, record_private
+from campaign.services.journal import record_event, record_private_many
 
 #: What the reveal asks the apps that own the rows (registered in their ready(); the
 #: core imports neither):
@@ -62,16 +63,16 @@ def reveal_and_move(*, campaign: Campaign) -> None:
         )
         if not valid:
             order.status = Order.Status.VOID
-            order.save(update_fields=["status"])
             continue
         order.announced = owner_of.get(order.destination_id) != order.player_id
         order.status = Order.Status.EXECUTED
-        order.save(update_fields=["status", "announced"])
         if order.announced:
             announced.add((order.destination_id, order.player_id))
         moves[order.player_id].append({"order": order.public_id, "unit": order.unit_id,
                                        "from": order.origin_id, "to": order.destination_id})
         relocate[order.unit_id] = order.destination_id
+    if orders:  # one statement for them all
+        bulk_set(orders, ["status", "announced"])
     _providers["move_units"](campaign, relocate)
 
     players = list(Player.objects.filter(campaign=campaign))
@@ -97,8 +98,7 @@ def reveal_and_move(*, campaign: Campaign) -> None:
     })
     # One sealed entry for EVERY player (even with no move), so the number of hidden
     # journal entries says nothing about who gave orders.
-    for player in players:
-        record_private(player=player, kind="moves_carried_out", sealed=True, data={
-            "moves": moves.get(player.pk, []),
-            "missed_turns": player.missed_turns,
-        })
+    record_private_many(campaign=campaign, sealed=True, entries=[
+        (player, "moves_carried_out", {"moves": moves.get(player.pk, []),
+                                       "missed_turns": player.missed_turns})
+        for player in players])

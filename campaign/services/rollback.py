@@ -14,7 +14,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import models, transaction
+from django.db import connection, models, transaction
+from django.db.models import JSONField, TextField, Value
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from campaign.errors import Conflict, InvalidInput
@@ -27,7 +30,7 @@ from campaign.models import (
     PhaseStart,
     Player,
 )
-from campaign.services.export import export_campaign
+from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _tables, _timestamps
 from campaign.services.journal import record_event
 
@@ -42,9 +45,20 @@ STARTS_KEPT = 2
 def remember_start(campaign: Campaign) -> None:
     """Keep the campaign as it stands at the opening of its current phase (and only the
     starts a rollback can reach)."""
-    PhaseStart.objects.update_or_create(
-        campaign=campaign, turn=campaign.turn, phase=campaign.phase,
-        defaults={"document": export_campaign(campaign, complete=True)})
+    # The document goes to the database as the JSON text it is made as (no decoding and
+    # encoding again of a document of every row of the campaign).
+    # On PostgreSQL the database builds it from its rows (they never travel).
+    if connection.vendor == "postgresql":
+        sql, params = export_campaign_sql(campaign, complete=True)
+        document: Any = RawSQL(sql, params, output_field=JSONField())
+    else:
+        document = Cast(Value(export_campaign_text(campaign, complete=True),
+                              output_field=TextField()), output_field=JSONField())
+    kept_here = PhaseStart.objects.filter(campaign=campaign, turn=campaign.turn,
+                                          phase=campaign.phase)
+    if not kept_here.update(document=document):
+        PhaseStart.objects.create(campaign=campaign, turn=campaign.turn,
+                                  phase=campaign.phase, document=document)
     kept = list(PhaseStart.objects.filter(campaign=campaign).order_by("-id")
                 .values_list("pk", flat=True)[:STARTS_KEPT])
     PhaseStart.objects.filter(campaign=campaign).exclude(pk__in=kept).delete()

@@ -38,8 +38,8 @@ def ensure_artifacts(campaign_id: int) -> None:
     directly, e.g. by fixtures or the casebook, get theirs here)."""
     from territories.models import Exploration
 
-    missing = Exploration.objects.filter(campaign_id=campaign_id, discovery="artifact",
-                                         artifact__isnull=True)
+    missing = list(Exploration.objects.filter(campaign_id=campaign_id, discovery="artifact",
+                                              artifact__isnull=True))
     for e in missing:
         Artifact.objects.get_or_create(exploration=e, defaults={
             "campaign_id": campaign_id, "territory_id": e.territory_id})
@@ -126,15 +126,21 @@ def artifact_house(*, player: Player, territory_id: object, laboratory: object) 
 
 
 def doubled_laboratories(*, labs_by_territory: dict[int, list[Building]],
-                         territories: set[int]) -> dict[int, int]:
+                         territories: set[int],
+                         kept_in_campaign: list[Artifact] | None = None) -> dict[int, int]:
     """Laboratory id -> artifact id, for the active laboratories given (one player's):
     explicitly housed artifacts first, then kept artifacts without a choice in the first
-    free active laboratory of the territory where they were found."""
+    free active laboratory of the territory where they were found. `kept_in_campaign`:
+    the campaign's kept artifacts, read once by a caller that asks for every player."""
     active = {b.pk for labs in labs_by_territory.values() for b in labs}
     result: dict[int, int] = {}
-    kept = list(Artifact.objects.filter(status=Artifact.Status.KEPT).filter(
-        territory_id__in=territories) | Artifact.objects.filter(
-        status=Artifact.Status.KEPT, laboratory_id__in=active))
+    if kept_in_campaign is not None:
+        kept = [a for a in kept_in_campaign
+                if a.territory_id in territories or a.laboratory_id in active]
+    else:
+        kept = list(Artifact.objects.filter(status=Artifact.Status.KEPT).filter(
+            territory_id__in=territories) | Artifact.objects.filter(
+            status=Artifact.Status.KEPT, laboratory_id__in=active))
     for a in sorted(set(kept), key=lambda a: a.pk):
         if a.laboratory_id in active and a.laboratory_id not in result:
             result[a.laboratory_id] = a.pk

@@ -87,10 +87,17 @@ def territory_power(buildings: Iterable[Building],
 def player_pools(player: Player, overrides: dict[int, set[int]] | None = None) -> list[Pool]:
     """The player's power pools: one per territory, except that every territory on the
     extended power grid shares one pool (R-ECO-1)."""
-    overrides = overrides or {}
     by_territory: dict[int, list[Building]] = defaultdict(list)
     for b in Building.objects.filter(territory__owner=player):
         by_territory[b.territory_id].append(b)
+    return pools_of_buildings(by_territory, overrides)
+
+
+def pools_of_buildings(by_territory: dict[int, list[Building]],
+                       overrides: dict[int, set[int]] | None = None) -> list[Pool]:
+    """`player_pools` from one player's buildings already read, by territory."""
+    overrides = overrides or {}
+    by_territory = {tid: list(bs) for tid, bs in by_territory.items()}
     for tid in overrides:
         by_territory.setdefault(tid, [])
     pools: list[Pool] = []

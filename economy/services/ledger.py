@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from campaign.bulk import bulk_set
 from campaign.errors import InvalidInput
 from campaign.models import Player
 from economy.models import LedgerEntry
@@ -88,3 +89,57 @@ def balance_from_ledger(player: Player) -> int:
     from django.db.models import Sum
 
     return player.ledger.aggregate(total=Sum("amount"))["total"] or 0
+
+
+class CreditBook:
+    """Spending by many players at once (the clock's production): each spend is checked
+    against the balance as it stands in memory, from player rows the caller read under
+    row locks, and `flush` writes every entry and balance in two statements. The
+    entries are the ones `post` would have written one by one, in the same order."""
+
+    def __init__(self, players: list[Player], *, turn: int, phase: str) -> None:
+        self.players = {p.pk: p for p in players}
+        self.turn = turn
+        self.phase = phase
+        self.entries: list[LedgerEntry] = []
+        self.changed: set[int] = set()
+
+    def spend(self, *, player_id: int, amount: int, reason: str = "purchase",
+              detail: str = "", related_kind: str = "", related_id: int | None = None
+              ) -> LedgerEntry:
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise InvalidInput("A price must be a positive whole number of credits.")
+        player = self.players[player_id]
+        new_balance = player.credits - amount
+        if new_balance < 0:
+            raise NotEnoughCredits(f"This costs {amount} SC but you have {player.credits} SC.")
+        entry = LedgerEntry(player_id=player.pk, amount=-amount, reason=reason,
+                            detail=detail[:200], turn=self.turn, phase=self.phase,
+                            balance_after=new_balance, related_kind=related_kind,
+                            related_id=related_id)
+        self.entries.append(entry)
+        player.credits = new_balance
+        self.changed.add(player.pk)
+        return entry
+
+    def credit(self, *, player_id: int, amount: int, reason: str, detail: str = "",
+               related_kind: str = "", related_id: int | None = None) -> LedgerEntry:
+        """Credits created (a discovery's): `post` with a positive amount."""
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise InvalidInput("An amount of credits must be a positive whole number.")
+        player = self.players[player_id]
+        player.credits += amount
+        entry = LedgerEntry(player_id=player.pk, amount=amount, reason=reason,
+                            detail=detail[:200], turn=self.turn, phase=self.phase,
+                            balance_after=player.credits, related_kind=related_kind,
+                            related_id=related_id)
+        self.entries.append(entry)
+        self.changed.add(player.pk)
+        return entry
+
+    def flush(self) -> None:
+        if self.entries:
+            LedgerEntry.objects.bulk_create(self.entries)
+        if self.changed:
+            bulk_set([self.players[pk] for pk in sorted(self.changed)], ["credits"])
+        self.entries, self.changed = [], set()

@@ -5,6 +5,7 @@ move the units, which are the economy's rows. Call inside the advancing transact
 
 from __future__ import annotations
 
+from campaign.bulk import bulk_set
 from campaign.models import Campaign, Player
 from campaign.services.orders import OrderedUnit
 from economy.models import Operative, Unit
@@ -26,12 +27,12 @@ def move_units(campaign: Campaign, destinations: dict[int, int]) -> None:
     for unit in units:
         unit.territory_id = destinations[unit.pk]
         unit.status = Unit.Status.READY
-    Unit.objects.bulk_update(units, ["territory", "status"])
+    bulk_set(units, ["territory", "status"])
     seats = {u.pilot_id: u.territory_id for u in units if u.pilot_id}
     pilots = list(Operative.objects.filter(pk__in=seats))
     for pilot in pilots:
         pilot.territory_id = seats[pilot.pk]
-    Operative.objects.bulk_update(pilots, ["territory"])
+    bulk_set(pilots, ["territory"])
 
 
 def off_map_units(campaign: Campaign) -> list[tuple[int, int]]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 
+from campaign.bulk import bulk_set
 from campaign.dice import campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
@@ -40,12 +41,20 @@ from campaign.rules.tables import (
     weapon_price,
     weapon_size,
 )
-from campaign.services.journal import record_private
-from economy.models import Building, BuildingKit, Operative, Unit, Weapon
+from campaign.services.journal import record_private_many
+from economy.models import (
+    Artifact,
+    Building,
+    BuildingKit,
+    Operative,
+    RandomIds,
+    Unit,
+    Weapon,
+)
 from economy.services import ledger
-from economy.services.energy import player_pools
-from economy.services.storage import Holdings, add_stock, load_holdings, take_stock
-from territories.models import Exploration
+from economy.services.energy import pools_of_buildings
+from economy.services.storage import StockBook, load_holdings_many
+from territories.models import Exploration, Territory
 
 # R-ECO-10: "One factory can produce elements for either one building, two vehicles, or
 # five kinds of exo-armor, weapons or equipment": a product line lists up to two vehicle
@@ -187,23 +196,109 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+@dataclass
+class _Building:
+    """What production reads of a building (a plain row: thousands are read per turn)."""
+
+    pk: int
+    territory_id: int
+    kind: str
+    active: bool
+    hit_points: int
+    upgrades: list
+    product: str
+    next_product: str
+    refit_turn: int | None
+    missiles: int
+
+    FIELDS = ("pk", "territory_id", "kind", "active", "hit_points", "upgrades", "product",
+              "next_product", "refit_turn", "missiles")
+
+
+class _World:
+    """Everything every player's production reads, in a fixed number of set-based
+    queries, and what it writes, kept in memory and written at the end (`flush`)."""
+
+    def __init__(self, *, campaign: Campaign, players: list[Player]) -> None:
+        from economy.services.artifacts import ensure_artifacts
+
+        self.campaign = campaign
+        self.territories: dict[int, dict[int, Territory]] = defaultdict(dict)
+        for t in Territory.objects.filter(campaign=campaign, owner__isnull=False
+                                          ).order_by("pk"):
+            self.territories[t.owner_id][t.pk] = t
+        owned = [tid for ts in self.territories.values() for tid in ts]
+        self.buildings: dict[int, list[_Building]] = defaultdict(list)
+        for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
+                    .values_list(*_Building.FIELDS)):
+            b = _Building(*row)
+            self.buildings[b.territory_id].append(b)
+        self.stock = StockBook(owned)
+        self.holdings = load_holdings_many(owned, stock=self.stock)
+        self.explorations = {e.territory_id: e for e in
+                             Exploration.objects.filter(territory_id__in=owned)}
+        ensure_artifacts(campaign.pk)
+        self.kept_artifacts = list(Artifact.objects.filter(campaign_id=campaign.pk,
+                                                           status=Artifact.Status.KEPT))
+        self.scientists: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for pid, tid, level in (Operative.objects.filter(
+                player__campaign=campaign, klass="scientist", alive=True,
+                territory_id__in=owned).order_by("-level", "pk")
+                .values_list("player_id", "territory_id", "level")):
+            self.scientists[(pid, tid)].append(level)
+        self.credits = ledger.CreditBook(players, turn=campaign.turn, phase=campaign.phase)
+        self.players = {p.pk: p for p in players}
+        self.research: Counter = Counter()
+        self.stopped: list[int] = []  # buildings stopped by a power failure
+        self.refits: list[_Building] = []
+        self.missiles: list[int] = []  # silos that made a missile
+        self.made: dict[type, list] = defaultdict(list)
+        self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
+
+    def create(self, row):  # type: ignore[no-untyped-def]
+        """A unit, weapon or kit made now: inserted with its kind at `flush`."""
+        self.made[type(row)].append(row)
+        return row
+
+    def flush(self) -> None:
+        self.stock.flush()
+        if self.stopped:
+            Building.objects.filter(pk__in=self.stopped).exclude(kind="power_plant"
+                                                                 ).update(active=False)
+        if self.refits:
+            bulk_set([Building(id=b.pk, product=b.product, next_product=b.next_product,
+                               refit_turn=b.refit_turn) for b in self.refits],
+                     ["product", "next_product", "refit_turn"])
+        for model in (Unit, BuildingKit, Weapon):
+            if self.made[model]:
+                model.objects.bulk_create(self.made[model])
+        self.credits.flush()
+        if self.missiles:
+            Building.objects.filter(pk__in=self.missiles).update(missiles=F("missiles") + 1)
+        if self.research:
+            changed = []
+            for pid, points in sorted(self.research.items()):
+                player = self.players[pid]
+                player.research_points += points
+                changed.append(player)
+            bulk_set(changed, ["research_points"])
+
+
 class _Run:
     """One player's production, with in-memory warehouse arithmetic kept in step with
-    the rows it writes."""
+    the rows it will write."""
 
-    def __init__(self, *, campaign: Campaign, player: Player, dice) -> None:
-        self.campaign = campaign
+    def __init__(self, *, world: _World, player: Player, dice) -> None:
+        self.world = world
+        self.campaign = world.campaign
         self.player = player
         self.dice = dice
         self.log: list[dict] = []
-        self.territories = {t.pk: t for t in player.territories.all().order_by("pk")}
-        self.buildings: dict[int, list[Building]] = defaultdict(list)
-        for b in Building.objects.filter(territory__owner=player).order_by("pk"):
-            self.buildings[b.territory_id].append(b)
-        self.holdings: dict[int, Holdings] = {tid: load_holdings(tid)
-                                              for tid in self.territories}
+        self.territories = world.territories.get(player.pk, {})
+        self.buildings = world.buildings
+        self.holdings = {tid: world.holdings[tid] for tid in self.territories}
 
-    def active(self, tid: int, kind: str) -> list[Building]:
+    def active(self, tid: int, kind: str) -> list[_Building]:
         return [b for b in self.buildings[tid] if b.kind == kind and b.active
                 and b.hit_points > 0]
 
@@ -214,12 +309,13 @@ class _Run:
     def check_power(self) -> None:
         """A pool that lost plants since the plan was made cannot run: everything in it
         stops (R-ECO-2)."""
-        for pool in player_pools(self.player):
+        mine = {tid: self.buildings[tid] for tid in self.territories
+                if self.buildings.get(tid)}
+        for pool in pools_of_buildings(mine):
             if pool.demand > pool.supply:
-                Building.objects.filter(territory_id__in=pool.territories).exclude(
-                    kind="power_plant").update(active=False)
                 for tid in pool.territories:
                     for b in self.buildings[tid]:
+                        self.world.stopped.append(b.pk)
                         if b.kind != "power_plant":
                             b.active = False
                 self.note(kind="power_failure", territories=pool.territories,
@@ -230,12 +326,12 @@ class _Run:
         """Store up to `units` on territory `tid`; returns what fitted."""
         fitted = min(units, self.holdings[tid].room_for(key))
         if fitted > 0:
-            add_stock(territory=tid, key=key, units=fitted)
+            self.world.stock.add(tid, key, fitted)
             self.holdings[tid].resources[key] += fitted
         return fitted
 
     def take(self, tid: int, key: tuple[str, bool, bool], units: int) -> None:
-        take_stock(territory=tid, key=key, units=units)
+        self.world.stock.take(tid, key, units)
         self.holdings[tid].resources[key] -= units
 
     def sources(self, near: int) -> list[int]:
@@ -243,8 +339,7 @@ class _Run:
 
     # -- mines ---------------------------------------------------------------------
     def mines(self) -> None:
-        explorations = {e.territory_id: e for e in
-                        Exploration.objects.filter(territory_id__in=list(self.territories))}
+        explorations = self.world.explorations
         for tid, territory in self.territories.items():
             shafts = self.active(tid, "mine_shaft")
             if not shafts:
@@ -279,7 +374,7 @@ class _Run:
                 for building in self.active(tid, kind):
                     self.convert(tid, building)
 
-    def convert(self, tid: int, building: Building) -> None:
+    def convert(self, tid: int, building: _Building) -> None:
         left = CONVERSION_PER_TURN
         done: Counter = Counter()
         blocked = False
@@ -320,12 +415,13 @@ class _Run:
             for factory in self.active(tid, "factory"):
                 self.factory(tid, factory)
 
-    def factory(self, tid: int, factory: Building) -> None:
+    def factory(self, tid: int, factory: _Building) -> None:
         if factory.next_product:
-            Building.objects.filter(pk=factory.pk).update(
-                product=factory.next_product, next_product="", refit_turn=self.campaign.turn)
             self.note(kind="factory_refitted", building=factory.pk, territory=tid,
                       product=factory.next_product)
+            factory.product, factory.next_product = factory.next_product, ""
+            factory.refit_turn = self.campaign.turn
+            self.world.refits.append(factory)
             return
         if not factory.product:
             self.note(kind="factory_idle", building=factory.pk, territory=tid,
@@ -383,18 +479,24 @@ class _Run:
                     need -= amount
         made: list[dict] = []
         for item in chosen:
+            # The rows are inserted at the end; their ids are chosen now (random ids) or
+            # filled in then (`_fill_ids`).
             if item.kind == "vehicle":
-                unit = Unit.objects.create(player=self.player, territory_id=tid,
-                                           model=item.key)
-                made.append({"unit": unit.pk, "product": item.code})
+                unit = self.world.create(Unit(id=next(self.world.ids),
+                                              player_id=self.player.pk, territory_id=tid,
+                                              model=item.key))
+                made.append({"unit": unit, "product": item.code})
             elif item.kind == "building":
-                kit = BuildingKit.objects.create(player=self.player, territory_id=tid,
-                                                 kind=item.key, made_turn=self.campaign.turn)
-                made.append({"kit": kit.pk, "product": item.code})
+                kit = self.world.create(BuildingKit(id=next(self.world.ids),
+                                                    player_id=self.player.pk,
+                                                    territory_id=tid, kind=item.key,
+                                                    made_turn=self.campaign.turn))
+                made.append({"kit": kit, "product": item.code})
             else:
-                w = Weapon.objects.create(player=self.player, territory_id=tid,
-                                          weapon=item.key, templates=list(item.templates))
-                made.append({"weapon": w.pk, "product": item.code})
+                w = self.world.create(Weapon(id=next(self.world.ids),
+                                             player_id=self.player.pk, territory_id=tid,
+                                             weapon=item.key, templates=list(item.templates)))
+                made.append({"weapon": w, "product": item.code})
             if item.container_kind:
                 self.holdings[tid].loose[item.container_kind] += 1
         self.note(kind="factory_built", building=factory.pk, territory=tid,
@@ -402,19 +504,16 @@ class _Run:
 
     # -- laboratories --------------------------------------------------------------
     def laboratories(self) -> None:
-        from economy.services.artifacts import doubled_laboratories, ensure_artifacts
+        from economy.services.artifacts import doubled_laboratories
 
-        ensure_artifacts(self.campaign.pk)
-        craft = Exploration.objects.filter(territory_id__in=list(self.territories),
-                                           discovery="xeno_craft").exists()
+        craft = any(self.world.explorations[tid].discovery == "xeno_craft"
+                    for tid in self.territories if tid in self.world.explorations)
         labs_by_territory = {tid: self.active(tid, "laboratory") for tid in self.territories}
         housed = doubled_laboratories(labs_by_territory=labs_by_territory,
-                                      territories=set(self.territories))
-        scientists: dict[int, list[int]] = defaultdict(list)
-        for op in Operative.objects.filter(player=self.player, klass="scientist", alive=True,
-                                           territory_id__in=list(self.territories)
-                                           ).order_by("-level", "pk"):
-            scientists[op.territory_id].append(op.level)
+                                      territories=set(self.territories),
+                                      kept_in_campaign=self.world.kept_artifacts)
+        scientists = {tid: self.world.scientists.get((self.player.pk, tid), [])
+                      for tid in self.territories}
         total = 0
         for tid in self.territories:
             labs = labs_by_territory[tid]
@@ -433,8 +532,7 @@ class _Run:
                           scientist_level=levels[i] if i < len(levels) else None,
                           doubled_by=factors, artifact=housed.get(lab.pk))
         if total:
-            Player.objects.filter(pk=self.player.pk).update(
-                research_points=F("research_points") + total)
+            self.world.research[self.player.pk] += total
 
     # -- missile silos --------------------------------------------------------------
     def silos(self) -> None:
@@ -450,15 +548,14 @@ class _Run:
                               reason=f"the silo already houses {SILO_CAPACITY} missiles")
                     continue
                 try:
-                    with transaction.atomic():
-                        ledger.spend(player=self.player, amount=MISSILE_COST,
-                                     reason="purchase", detail="tactical missile",
-                                     related_kind="building", related_id=silo.pk)
+                    self.world.credits.spend(player_id=self.player.pk, amount=MISSILE_COST,
+                                             reason="purchase", detail="tactical missile",
+                                             related_kind="building", related_id=silo.pk)
                 except ledger.NotEnoughCredits:
                     self.note(kind="missile_not_built", building=silo.pk, territory=tid,
                               reason=f"not enough credits ({MISSILE_COST} SC)")
                     continue
-                Building.objects.filter(pk=silo.pk).update(missiles=F("missiles") + 1)
+                self.world.missiles.append(silo.pk)
                 self.note(kind="missile_built", building=silo.pk, territory=tid,
                           missiles=silo.missiles + 1, cost=MISSILE_COST)
 
@@ -471,9 +568,14 @@ def production_run(*, campaign: Campaign, dice=None) -> None:
     """
     dice = dice or campaign_dice(campaign, f"production:turn{campaign.turn}")
     with transaction.atomic():
-        for player in Player.objects.filter(campaign=campaign).order_by("pk"):
+        # Every player's row locked at once, in id order (as the ledger locks them).
+        players = list(Player.objects.select_for_update().filter(campaign=campaign)
+                       .order_by("pk"))
+        world = _World(campaign=campaign, players=players)
+        journal: list[tuple[Player, str, dict]] = []
+        for player in players:
             player.campaign = campaign
-            run = _Run(campaign=campaign, player=player, dice=dice)
+            run = _Run(world=world, player=player, dice=dice)
             if not run.territories:
                 continue
             run.check_power()
@@ -482,5 +584,16 @@ def production_run(*, campaign: Campaign, dice=None) -> None:
             run.factories()
             run.laboratories()
             run.silos()
-            record_private(player=player, kind="production",
-                           data={"turn": campaign.turn, "lines": run.log})
+            journal.append((player, "production", {"turn": campaign.turn, "lines": run.log}))
+        world.flush()
+        for _player, _kind, data in journal:
+            _fill_ids(data["lines"])
+        record_private_many(campaign=campaign, entries=journal)
+
+
+def _fill_ids(lines: list[dict]) -> None:
+    """The journal names what a factory made by id, known once the rows are inserted."""
+    for line in lines:
+        if line.get("kind") == "factory_built":
+            line["items"] = [{k: (v.pk if isinstance(v, Unit | BuildingKit | Weapon) else v)
+                              for k, v in item.items()} for item in line["items"]]

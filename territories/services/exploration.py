@@ -20,7 +20,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from campaign.dice import Dice, campaign_dice, rolling_phase
+from campaign.bulk import bulk_set
+from campaign.dice import Dice, campaign_dice, dice_source, rolling_phase
 from campaign.models import Event, Player
 from campaign.rules import (
     DISCOVERIES_BY_KEY,
@@ -31,7 +32,7 @@ from campaign.rules import (
     discovery_for_face,
     resource_for_score,
 )
-from campaign.services.journal import record_event
+from campaign.services.journal import Entry, record_event
 from territories.models import Exploration, Territory
 
 
@@ -151,3 +152,110 @@ def change_owner(*, territory: Any, player: Any) -> Any:
     Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
     territory.ever_owned = True
     return exploration
+
+
+def explore_many(*, campaign: Any, takes: list[tuple[Territory, Any]]
+                 ) -> dict[int, tuple[Exploration, Entry | None]]:
+    """`explore` for many (territory, player) pairs at once, in the order given (the dice
+    are rolled in that order, each territory with its own purpose): a fixed number of
+    queries. Returns {territory id: (exploration, its journal entry, or None when it
+    existed already)}; the caller writes the entries (in its own order of events) and
+    marks the territories explored. Call inside a transaction."""
+    from economy.models import Artifact
+    from economy.services.ledger import CreditBook
+
+    result: dict[int, tuple[Exploration, Entry | None]] = {}
+    if not takes:
+        return result
+    existing = {e.territory_id: e for e in
+                Exploration.objects.filter(territory_id__in=[t.pk for t, _ in takes])}
+    unique = sorted(k for k, spec in DISCOVERIES_BY_KEY.items() if spec.unique_per_campaign)
+    found = set(Exploration.objects.filter(campaign=campaign, discovery__in=unique)
+                .values_list("discovery", flat=True))
+    source = dice_source(campaign)
+    phase = rolling_phase(campaign)[1]
+    made: list[tuple[Territory, Any, Exploration, bool]] = []
+    for territory, player in takes:
+        if territory.pk in existing:
+            result[territory.pk] = (existing[territory.pk], None)
+            continue
+        dice = source(exploration_purpose(territory))
+        roll = dice.roll_3d8()
+        resource = resource_for_score(roll.total)
+        fields: dict[str, Any] = {
+            "campaign": campaign, "territory": territory, "player": player,
+            "turn": campaign.turn, "phase": phase,
+            "active_die": roll.active, "passive_die": roll.passive,
+            "nemesis_die": roll.nemesis, "resource": resource.key,
+            "units_per_shaft": MINE_YIELD[roll.active],
+            "pure": roll.passive >= PURE_PASSIVE_MIN,
+            "unstable": roll.nemesis <= UNSTABLE_NEMESIS_MAX,
+        }
+        downgraded = False
+        if roll.nemesis >= DISCOVERY_NEMESIS_MIN:
+            face = dice.d8()
+            spec = discovery_for_face(face)
+            fields["discovery_die"] = face
+            fields["discovery"] = spec.key
+            if spec.credits_die_multiplier:
+                value = dice.d8()
+                fields["value_die"] = value
+                fields["credits_awarded"] = value * spec.credits_die_multiplier
+            if spec.unique_per_campaign and spec.key in found:
+                fields["discovery"] = spec.duplicate_becomes
+                downgraded = True
+            elif spec.unique_per_campaign:
+                found.add(spec.key)
+        exploration = Exploration(**fields)
+        existing[territory.pk] = exploration  # a territory listed twice is explored once
+        made.append((territory, player, exploration, downgraded))
+    Exploration.objects.bulk_create([e for _, _, e, _ in made])
+    artifacts = [Artifact(campaign=campaign, exploration=e, territory=t)
+                 for t, _, e, _ in made if e.discovery == "artifact"]
+    if artifacts:  # sold or housed later (R-ECO-19)
+        Artifact.objects.bulk_create(artifacts)
+    paid = sorted({p.pk for _, p, e, _ in made if e.credits_awarded})
+    if paid:
+        players = list(Player.objects.select_for_update().filter(pk__in=paid).order_by("pk"))
+        book = CreditBook(players, turn=campaign.turn, phase=campaign.phase)
+        for territory, player, e, _ in made:
+            if e.credits_awarded:
+                book.credit(player_id=player.pk, amount=e.credits_awarded, reason="discovery",
+                            detail=f"{e.discovery} on {territory.name}",
+                            related_kind="exploration", related_id=e.pk)
+        book.flush()
+        for _, player, _, _ in made:
+            if player.pk in book.players:
+                player.credits = book.players[player.pk].credits
+    public = campaign.settings.deposits_public
+    for territory, player, e, downgraded in made:
+        data = exploration_data(e, territory)
+        data["xeno_craft_became_artifact"] = downgraded
+        data["purpose"] = exploration_purpose(territory)
+        entry = (Entry(kind="territory_explored", data=data) if public else
+                 Entry(kind="territory_explored", data=data,
+                       visibility=Event.Visibility.PRIVATE, viewers=(player,)))
+        result[territory.pk] = (e, entry)
+    return result
+
+
+def change_owners(*, campaign: Any, takes: list[tuple[Any, Any]]
+                  ) -> list[tuple[Exploration | None, Entry | None]]:
+    """`change_owner` for many (territory, player) pairs at once, in order: a fixed
+    number of queries. Returns, for each pair, the exploration made now (or None) and its
+    journal entry for the caller to write (in its order of events). Updates the
+    instances. Call inside a transaction."""
+    explored_now = [(t, p) for t, p in takes if not t.ever_owned]
+    explorations = explore_many(campaign=campaign, takes=explored_now)
+    result: list[tuple[Exploration | None, Entry | None]] = []
+    for territory, player in takes:
+        territory.owner_id = player.pk
+        territory.owner = player
+        if territory.ever_owned:
+            result.append((None, None))
+            continue
+        territory.ever_owned = True
+        result.append(explorations[territory.pk])
+    if takes:
+        bulk_set([t for t, _ in takes], ["owner", "ever_owned"])
+    return result
