@@ -80,13 +80,16 @@ def me(player: Player) -> dict[str, Any]:
             "units": units_of(player), "stock": stock}
 
 
-def territories_with_station(campaign_id: int) -> set[int]:
+def territories_with_station(campaign_id: int, among: set[int] | None = None) -> set[int]:
     """Territories of the campaign where a station stands (R-MAP-9: units travel through
-    them). One query."""
+    them), of the whole map or only `among` these ids (a player's passable territories:
+    the question stays as small as what the player holds). One query."""
     from economy.models import Building
 
-    return set(Building.objects.filter(territory__campaign_id=campaign_id, kind="station")
-               .values_list("territory_id", flat=True))
+    qs = Building.objects.filter(territory__campaign_id=campaign_id, kind="station")
+    if among is not None:
+        qs = qs.filter(territory_id__in=among)
+    return set(qs.values_list("territory_id", flat=True))
 
 
 def units_standing(campaign: Any) -> dict[int, int]:

@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
 from campaign.services.journal import record_event
+from campaign.services.locking import share_lock
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +70,14 @@ def _legal_destinations(*, player: Player, origin_id: int) -> set[int]:
 # ---------------------------------------------------------------------------
 
 
-def lock_campaign_in_phase(campaign_id: int, phase: str, what: str) -> Campaign:
-    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+def lock_campaign_in_phase(campaign_id: int, phase: str, what: str, *,
+                           shared: bool = False) -> Campaign:
+    """The campaign row locked, refused unless it is running in `phase`. `shared` takes
+    `FOR SHARE` instead of `FOR UPDATE` (orders: players do not queue behind each other,
+    but the advance's exclusive lock still waits for every order in flight, and they for
+    it; ARCHITECTURE.md, "Locks")."""
+    campaign = (share_lock(Campaign, campaign_id) if shared
+                else Campaign.objects.select_for_update().get(pk=campaign_id))
     if campaign.status != Campaign.Status.RUNNING or campaign.phase != phase:
         now = f"in the {campaign.phase} phase" if campaign.phase else campaign.status
         raise WrongPhase(f"{what} only in the {phase} phase; the campaign is {now}.")
@@ -88,7 +95,7 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
     """Seal (or replace) the order for one of the player's units this turn."""
     with transaction.atomic():
         campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
-                                           "Orders are given")
+                                           "Orders are given", shared=True)
         unit = _own_unit(player, unit_id)
         if unit.status == "destroyed":
             raise InvalidInput("This unit is destroyed.", code="unit_destroyed")
@@ -139,8 +146,8 @@ def order_withdraw(*, player: Player, order_id: int) -> None:
     """Withdraw one of the player's sealed orders (the unit stays put)."""
     with transaction.atomic():
         campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
-                                           "Orders are withdrawn")
-        order = Order.objects.filter(campaign=campaign, player=player,
+                                           "Orders are withdrawn", shared=True)
+        order = Order.objects.select_for_update().filter(campaign=campaign, player=player,
                                      public_id=order_id).first()
         if order is None:
             raise NotFound(NO_SUCH_ORDER)

@@ -31,19 +31,21 @@ from territories.models import Passage, Territory
 from territories.services.graph import campaign_graph
 
 #: Who says where the stations stand: the economy (which owns buildings) registers a
-#: function (campaign id) -> ids of territories with a standing station, in its ready().
-_station_finders: list[Callable[[int], set[int]]] = []
+#: function (campaign id, among) -> ids of territories with a standing station, in its
+#: ready(); `among` (territory ids, or None for the whole map) bounds the question.
+_station_finders: list[Callable[[int, set[int] | None], set[int]]] = []
 
 
-def register_station_finder(finder: Callable[[int], set[int]]) -> None:
+def register_station_finder(finder: Callable[[int, set[int] | None], set[int]]) -> None:
     if finder not in _station_finders:
         _station_finders.append(finder)
 
 
-def station_territories(campaign_id: int) -> set[int]:
+def station_territories(campaign_id: int, among: set[int] | None = None) -> set[int]:
+    """Territories with a standing station: of the whole map, or of `among` only."""
     found: set[int] = set()
     for finder in _station_finders:
-        found |= finder(campaign_id)
+        found |= finder(campaign_id, among)
     return found
 
 
@@ -75,16 +77,28 @@ def _origin_id(unit_or_origin: Any) -> int:
 
 def reached_territories(player: Player, origin: Any) -> set[int]:
     """The origin and every passable territory a unit travels THROUGH from it: connected
-    through passable ones (with a station, under R-MAP-9)."""
+    through passable ones (with a station, under R-MAP-9).
+
+    Only the player's passable territories are read and walked (a breadth-first search
+    over the shared graph from the origin, stepping onto allowed territories only): the
+    cost follows what the player holds, not the size of the map."""
     graph = movement_graph(player.campaign)
     origin_id = _origin_id(origin)
     if origin_id not in graph:
         return set()
     allowed = passable_territories(player)
-    if player.campaign.settings.station_needed_to_pass:
-        allowed &= station_territories(player.campaign_id)
-    allowed.add(origin_id)
-    return set(nx.node_connected_component(graph.subgraph(allowed), origin_id))
+    if player.campaign.settings.station_needed_to_pass and allowed:
+        allowed &= station_territories(player.campaign_id, among=allowed)
+    adjacency = graph.adj
+    reached = {origin_id}
+    frontier = [origin_id]
+    while frontier:
+        node = frontier.pop()
+        for neighbour in adjacency[node]:
+            if neighbour in allowed and neighbour not in reached:
+                reached.add(neighbour)
+                frontier.append(neighbour)
+    return reached
 
 
 def legal_destinations(player: Player, origin: Any) -> set[int]:
