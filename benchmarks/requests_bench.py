@@ -56,7 +56,7 @@ def target(name: str, figure: float, goal: float, floor: float, unit: str = "") 
 
 def p95(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def _users(count: int, prefix: str) -> list[Any]:
@@ -142,13 +142,12 @@ def bench_orders(rounds: int) -> None:
         rules: list[float] = []
         errors: list[str] = []
         lock = threading.Lock()
-        start = threading.Barrier(len(clients))
 
-        def client(key: str, unit: int, dests: list[int]) -> None:
+        def client(key: str, unit: int, dests: list[int], phase: str) -> None:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             head = {"Authorization": f"Token {key}", "Content-Type": "application/json",
                     "Host": "127.0.0.1"}
-            mine_p, mine_r = [], []
+            mine: list[float] = []
 
             def call(method: str, path: str, body: str | None) -> float:
                 t = time.perf_counter()
@@ -160,31 +159,35 @@ def bench_orders(rounds: int) -> None:
                         errors.append(f"{method} {path}: {response.status}")
                 return time.perf_counter() - t
 
-            # warm-up: the worker's shared graph and connections
-            call("GET", "/api/rules/", None)
+            call("GET", "/api/rules/", None)  # warm-up: connections, the worker's graph
             start.wait()
             for i in range(rounds):
-                body = json.dumps({"unit": unit, "destination": dests[i % len(dests)]})
-                mine_p.append(call("POST", f"/api/campaigns/{campaign.pk}/orders/", body))
-                mine_r.append(call("GET", "/api/rules/", None))
+                if phase == "rules":
+                    mine.append(call("GET", "/api/rules/", None))
+                else:
+                    body = json.dumps({"unit": unit, "destination": dests[i % len(dests)]})
+                    mine.append(call("POST", f"/api/campaigns/{campaign.pk}/orders/", body))
             with lock:
-                posts.extend(mine_p)
-                rules.extend(mine_r)
+                (rules if phase == "rules" else posts).extend(mine)
 
-        threads = [threading.Thread(target=client, args=c) for c in clients]
-        t1 = time.perf_counter()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        wall = time.perf_counter() - t1
+        walls = {}
+        for phase in ("rules", "orders", "rules", "orders"):  # each twice, interleaved
+            start = threading.Barrier(len(clients))
+            threads = [threading.Thread(target=client, args=(*c, phase)) for c in clients]
+            t1 = time.perf_counter()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            walls[phase] = walls.get(phase, 0.0) + time.perf_counter() - t1
     finally:
         server.terminate()
         server.wait(20)
     if errors:
         print(f"orders: {len(errors)} errors, first: {errors[0]}", flush=True)
-    print(f"orders: {len(posts)} POSTs + {len(rules)} rules GETs by {len(clients)} clients "
-          f"in {wall:.1f} s; order POST p50 {statistics.median(posts) * 1000:.0f} ms, "
+    print(f"orders: {len(clients)} clients (one per player), {len(posts)} order POSTs in "
+          f"{walls['orders']:.1f} s, {len(rules)} rules GETs in {walls['rules']:.1f} s")
+    print(f"orders: order POST p50 {statistics.median(posts) * 1000:.0f} ms, "
           f"p95 {p95(posts) * 1000:.0f} ms; GET /api/rules/ p50 "
           f"{statistics.median(rules) * 1000:.0f} ms, p95 {p95(rules) * 1000:.0f} ms",
           flush=True)
@@ -216,12 +219,13 @@ def _spread_battlefields(campaign: Any, count: int) -> list[tuple[int, int]]:
     return chosen
 
 
-def _run_job(battle_id: int) -> tuple[str, float]:
+def _run_job(battle_id: int) -> tuple[str, float, float]:
+    """(what happened, seconds, CPU seconds of the worker) for one job."""
     from battles.services import jobs
 
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     outcome = jobs.run_battle_job(battle_id=battle_id)
-    return outcome, time.perf_counter() - t
+    return outcome, time.perf_counter() - t, time.process_time() - cpu
 
 
 def _worker_init() -> None:
@@ -280,12 +284,12 @@ def bench_battles(count: int, workers: int) -> None:
     with context.Pool(workers, initializer=_worker_init) as pool:
         results = list(pool.imap_unordered(_run_job, ids, chunksize=1))
     wall = time.perf_counter() - t1
-    recorded = sum(1 for outcome, _ in results if outcome == "recorded")
-    busy = sum(seconds for _, seconds in results)
+    recorded = sum(1 for outcome, _, _ in results if outcome == "recorded")
+    cpu = sum(c for _, _, c in results)
     finished = Battle.objects.filter(pk__in=ids, status=Battle.Status.FINISHED).count()
     print(f"battles: {recorded} recorded ({finished} finished) by {workers} workers in "
-          f"{wall:.2f} s; parallelism {busy / wall:.2f}; job p50 "
-          f"{statistics.median(s for _, s in results) * 1000:.0f} ms", flush=True)
+          f"{wall:.2f} s; workers' CPU / wall {cpu / wall:.2f}; job p50 "
+          f"{statistics.median(s for _, s, _ in results) * 1000:.0f} ms", flush=True)
     target(f"battles_{len(ids)}_on_{workers}_workers", wall, 5.0, 9.6, " s")
     campaign.delete()
 
@@ -348,7 +352,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", choices=["orders", "battles", "map"])
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--battles", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--territories", type=int, default=5000)

@@ -84,6 +84,14 @@ def lock_campaign_in_phase(campaign_id: int, phase: str, what: str, *,
     return campaign
 
 
+def _destination(campaign: Campaign, destination_id: int) -> tuple[int | None, str]:
+    destination = _providers["territory"](campaign, destination_id)
+    if destination is None:
+        raise InvalidInput("No such territory in this campaign.",
+                           fields={"destination": ["No such territory."]})
+    return destination
+
+
 def _own_unit(player: Player, unit_id: int) -> OrderedUnit:
     unit = _providers["unit"](player, unit_id)
     if unit is None:
@@ -99,16 +107,12 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
         unit = _own_unit(player, unit_id)
         if unit.status == "destroyed":
             raise InvalidInput("This unit is destroyed.", code="unit_destroyed")
-        destination = _providers["territory"](campaign, destination_id)
-        if destination is None:
-            raise InvalidInput("No such territory in this campaign.",
-                               fields={"destination": ["No such territory."]})
-        owner_id, destination_name = destination
         if unit.status == "off_map":
             # "they are removed from the map and reappear at the beginning of the next
             # Movement phase on any territory that unit's player controls" (R-ORD-4).
             origin_id = None
-            if owner_id != player.pk:
+            destination = _destination(campaign, destination_id)
+            if destination[0] != player.pk:
                 raise InvalidInput("A unit coming back onto the map must reappear on a "
                                    "territory you control.", code="unreachable")
         else:
@@ -118,7 +122,10 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
             if destination_id == origin_id:
                 raise InvalidInput("The unit is already there; withdraw its order to keep "
                                    "it in place.", code="already_there")
+            # The map is read from the shared graph: the destination is looked up (its
+            # name, for the refusal) only when it cannot be reached.
             if destination_id not in _legal_destinations(player=player, origin_id=origin_id):
+                _owner_id, destination_name = _destination(campaign, destination_id)
                 raise InvalidInput(
                     f"{unit.label} cannot reach {destination_name}: a unit travels only through "
                     "territories you control and may end on one of them or next to one.",

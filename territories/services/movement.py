@@ -58,10 +58,10 @@ def passable_territories(player: Player) -> set[int]:
     """Territories the player may travel through: its own, and those it was granted
     passage over by their current owner (a grant lapses when the grantor loses the
     territory, ruling R-MAP-5)."""
-    own = set(Territory.objects.filter(owner=player).values_list("pk", flat=True))
-    granted = set(Passage.objects.filter(grantee=player, territory__owner_id=F("grantor_id"))
-                  .values_list("territory_id", flat=True))
-    return own | granted
+    own = Territory.objects.filter(owner=player).order_by().values_list("pk", flat=True)
+    granted = (Passage.objects.filter(grantee=player, territory__owner_id=F("grantor_id"))
+               .order_by().values_list("territory_id", flat=True))
+    return set(own.union(granted))  # one query
 
 
 def _origin_id(unit_or_origin: Any) -> int:
