@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Prefetch, Q
 
 from campaign.models import Player
 from campaign.rules.tables import VEHICLES, weapon_size
@@ -80,16 +81,21 @@ def me(player: Player) -> dict[str, Any]:
             "units": units_of(player), "stock": stock}
 
 
-def territories_with_station(campaign_id: int, among: set[int] | None = None) -> set[int]:
+def territories_with_station(campaign_id: int, among: Sequence[Any] | None = None
+                             ) -> set[int]:
     """Territories of the campaign where a station stands (R-MAP-9: units travel through
-    them), of the whole map or only `among` these ids (a player's passable territories:
-    the question stays as small as what the player holds). One query."""
+    them), of the whole map or only among the union of `among` (sets or querysets of
+    territory ids: a player's passable territories, so the question stays as small as
+    what the player holds). One query."""
     from economy.models import Building
 
     qs = Building.objects.filter(territory__campaign_id=campaign_id, kind="station")
     if among is not None:
-        qs = qs.filter(territory_id__in=among)
-    return set(qs.values_list("territory_id", flat=True))
+        within = Q(pk__in=[])
+        for part in among:
+            within |= Q(territory_id__in=part)
+        qs = qs.filter(within)
+    return set(qs.values_list("territory_id", flat=True).distinct())
 
 
 def units_standing(campaign: Any) -> dict[int, int]:

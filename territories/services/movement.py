@@ -20,7 +20,7 @@ still be a destination, but is the end of the road.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import networkx as nx
@@ -32,16 +32,18 @@ from territories.services.graph import campaign_graph
 
 #: Who says where the stations stand: the economy (which owns buildings) registers a
 #: function (campaign id, among) -> ids of territories with a standing station, in its
-#: ready(); `among` (territory ids, or None for the whole map) bounds the question.
-_station_finders: list[Callable[[int, set[int] | None], set[int]]] = []
+#: ready(); `among` (None for the whole map, or collections of territory ids: sets or
+#: lazy querysets of ids, read as their union) bounds the question.
+StationFinder = Callable[[int, Sequence[Any] | None], set[int]]
+_station_finders: list[StationFinder] = []
 
 
-def register_station_finder(finder: Callable[[int, set[int] | None], set[int]]) -> None:
+def register_station_finder(finder: StationFinder) -> None:
     if finder not in _station_finders:
         _station_finders.append(finder)
 
 
-def station_territories(campaign_id: int, among: set[int] | None = None) -> set[int]:
+def station_territories(campaign_id: int, among: Sequence[Any] | None = None) -> set[int]:
     """Territories with a standing station: of the whole map, or of `among` only."""
     found: set[int] = set()
     for finder in _station_finders:
@@ -54,14 +56,20 @@ def movement_graph(campaign: Any) -> nx.Graph:
     return campaign_graph(campaign)
 
 
-def passable_territories(player: Player) -> set[int]:
-    """Territories the player may travel through: its own, and those it was granted
-    passage over by their current owner (a grant lapses when the grantor loses the
-    territory, ruling R-MAP-5)."""
+def _passable_parts(player: Player) -> tuple[Any, Any]:
+    """The two lazy halves of `passable_territories`: own ids, granted ids."""
     own = Territory.objects.filter(owner=player).order_by().values_list("pk", flat=True)
     granted = (Passage.objects.filter(grantee=player, territory__owner_id=F("grantor_id"))
                .order_by().values_list("territory_id", flat=True))
-    return set(own.union(granted))  # one query
+    return own, granted
+
+
+def passable_territories(player: Player) -> set[int]:
+    """Territories the player may travel through: its own, and those it was granted
+    passage over by their current owner (a grant lapses when the grantor loses the
+    territory, ruling R-MAP-5). One query."""
+    own, granted = _passable_parts(player)
+    return set(own.union(granted))
 
 
 def _origin_id(unit_or_origin: Any) -> int:
@@ -86,9 +94,11 @@ def reached_territories(player: Player, origin: Any) -> set[int]:
     origin_id = _origin_id(origin)
     if origin_id not in graph:
         return set()
-    allowed = passable_territories(player)
-    if player.campaign.settings.station_needed_to_pass and allowed:
-        allowed &= station_territories(player.campaign_id, among=allowed)
+    if player.campaign.settings.station_needed_to_pass:
+        # R-MAP-9: the passable territories with a station, in one query.
+        allowed = station_territories(player.campaign_id, among=_passable_parts(player))
+    else:
+        allowed = passable_territories(player)
     adjacency = graph.adj
     reached = {origin_id}
     frontier = [origin_id]
