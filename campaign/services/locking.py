@@ -2,8 +2,9 @@
 
 The order every service takes its locks in (ARCHITECTURE.md, "Locks"):
 
-    campaign -> players (by id) -> territories (by id) -> trade -> units, operatives,
-    weapons, buildings -> stock
+    campaign (FOR UPDATE, or FOR SHARE for orders) -> battle -> players (by id)
+    -> territories (by id) -> trade -> units, operatives, weapons, buildings -> stock
+    -> orders
 
 A service that needs a later lock never takes an earlier one after it. Two requests of
 the same player (a purchase and a trade acceptance, say) then queue instead of waiting
