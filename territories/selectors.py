@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count
 
 from campaign.access import Membership
 from territories.models import Adjacency, Exploration, Territory
@@ -139,17 +139,18 @@ def territory_for_order(campaign: Any, territory_id: int) -> tuple[int | None, s
     return (row[0], row[1]) if row else None
 
 
-def lock_neighbourhood(territory_id: int) -> tuple[dict[int, int | None], list[int]]:
+def lock_neighbourhood(campaign: Any, territory_id: int
+                       ) -> tuple[dict[int, int | None], list[int]]:
     """A battlefield and its neighbours, locked (FOR UPDATE) in id order in one statement
     (the global lock order: territories by id): ({id: owner id}, the neighbours' ids in
-    order). A battle's recording changes the battlefield's owner and retreats units into
-    the neighbours it reads the owners of; two recordings whose neighbourhoods meet then
-    queue (in one order: no deadlock), the others run side by side. One query, whatever
-    the size of the map."""
-    edges = Adjacency.objects.filter(Q(a_id=territory_id) | Q(b_id=territory_id))
-    rows = (Territory.objects.select_for_update()
-            .filter(Q(pk=territory_id) | Q(pk__in=edges.values("a_id"))
-                    | Q(pk__in=edges.values("b_id")))
-            .order_by("pk").values_list("pk", "owner_id"))
-    owners = dict(rows)
+    order). The neighbours come from the campaign's shared graph (built once per process:
+    `graph.campaign_graph`), so the statement reads those few rows by primary key.
+    A battle's recording changes the battlefield's owner and retreats units into the
+    neighbours it reads the owners of; two recordings whose neighbourhoods meet then
+    queue (in one order: no deadlock), the others run side by side."""
+    from territories.services.graph import neighbours
+
+    near = sorted({territory_id, *neighbours(campaign, territory_id)})
+    owners = dict(Territory.objects.select_for_update().filter(pk__in=near)
+                  .order_by("pk").values_list("pk", "owner_id"))
     return owners, [pk for pk in owners if pk != territory_id]

@@ -120,7 +120,7 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome, ruleset: Rulese
     participants = {p.unit_id: p for p in BattleParticipant.objects.filter(battle=battle)
                     .annotate(moved_from=Subquery(executed.values("origin_id")[:1]))}
     origins = {uid: p.moved_from for uid, p in participants.items() if p.moved_from}
-    owned, neighbours = lock_neighbourhood(territory.pk)
+    owned, neighbours = lock_neighbourhood(campaign, territory.pk)
     graph = {territory.pk: neighbours}
     # The participants and every unit standing on the battlefield (the previous owner's
     # unpiloted vehicles retreat if it changes hands), in one statement.

@@ -107,8 +107,9 @@ def _hold_battle_lock(battle_id: int, held: threading.Event,
 
     try:
         with transaction.atomic():
-            battle = Battle.objects.select_for_update(of=("self",)).get(pk=battle_id)
-            lock_neighbourhood(battle.territory_id)
+            battle = (Battle.objects.select_for_update(of=("self",))
+                      .select_related("campaign").get(pk=battle_id))
+            lock_neighbourhood(battle.campaign, battle.territory_id)
             held.set()
             release.wait(10)
     finally:
