@@ -16,8 +16,10 @@ postgres://postgres@127.0.0.1:5432/u3d_requests_bench, created if missing.)
    5 requests through Django's test client, after one warm-up).
 
 Prints `TARGET <name>: <figure> (goal <goal>, floor <floor>): ok|short` lines; the
-floors are the figures before issue 15's work. The database is migrated first; the
-campaigns and users made here are deleted afterwards.
+floors are the figures before issue 15's work (the issue's own for orders and battles;
+for the map, this bench at commit 9e05ad1 on the 2-core development machine). The
+database is migrated first; the campaigns and users made here are deleted afterwards.
+Without a reachable PostgreSQL it says so and prints no TARGET line.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ os.environ.setdefault("DICE_SECRETS", "campaign_seed")
 os.environ.pop("CELERY_BROKER_URL", None)  # jobs run where the bench says, not eagerly
 
 TAG = f"rqb{int(time.time())}"
+
+#: The map figures before issue 15 (ms, this bench at 9e05ad1).
+BEFORE = {"meta_map_page": 310, "meta_map_svg": 119}
 
 
 def target(name: str, figure: float, goal: float, floor: float, unit: str = "") -> None:
@@ -329,7 +334,7 @@ def bench_map(territories: int) -> None:
             print(f"map: {path} {size / 1024:.0f} KB, median "
                   f"{statistics.median(times) * 1000:.0f} ms", flush=True)
             target(f"{name}_{territories}_ms", statistics.median(times) * 1000, 300,
-                   1500 if name == "meta_map_page" else 600, " ms")
+                   BEFORE[name], " ms")
     campaign.delete()
 
 
@@ -357,16 +362,18 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--territories", type=int, default=5000)
     args = parser.parse_args()
-    _ensure_database()
+    try:
+        _ensure_database()
+    except Exception as exc:  # no PostgreSQL here: nothing to measure
+        print(f"requests_bench: PostgreSQL unreachable ({exc.__class__.__name__}); skipped",
+              flush=True)
+        return
     django.setup()
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
 
-    if connection.vendor != "postgresql":
-        print("requests_bench: needs PostgreSQL (DATABASE_URL); skipped", flush=True)
-        return
     call_command("migrate", verbosity=0, interactive=False)
     print(f"database: {connection.vendor} ({settings.DATABASES['default']['NAME']})",
           flush=True)
