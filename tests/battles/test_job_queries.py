@@ -92,6 +92,18 @@ def test_a_job_costs_the_same_queries_on_a_small_and_a_large_map(world, db):
     assert counts[0] == counts[1] <= MAX_QUERIES_PER_JOB
 
 
+def test_a_workers_first_job_of_a_campaign_builds_the_shared_graph_once(world):
+    """The neighbours come from the campaign's graph, shared by the worker process: its
+    first job of a campaign builds it (two queries, once), the next ones do not."""
+    from territories.services.graph import forget
+
+    w, battle, *_ = _battle(world, 0)
+    warm_world_battle = _run(battle, w.players["bob"].pk)
+    w2, battle2, *_ = _battle(world, 0)
+    forget(w2.campaign.pk)
+    assert _run(battle2, w2.players["bob"].pk) == warm_world_battle + 2
+
+
 # ---------------------------------------------------------------------------
 # PostgreSQL: no campaign lock
 # ---------------------------------------------------------------------------
