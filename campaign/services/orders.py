@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
@@ -130,8 +131,7 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
                     f"{unit.label} cannot reach {destination_name}: a unit travels only through "
                     "territories you control and may end on one of them or next to one.",
                     code="unreachable")
-        order = Order.objects.filter(campaign=campaign, turn=campaign.turn,
-                                     unit_id=unit.id).first()
+        order = _replace_order(campaign, unit.id, origin_id, destination_id)
         if order is None:
             try:
                 with transaction.atomic():
@@ -142,11 +142,20 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
                 order = Order.objects.create(
                     campaign=campaign, turn=campaign.turn, player=player, unit_id=unit.id,
                     origin_id=origin_id, destination_id=destination_id)
-        else:
-            order.origin_id = origin_id
-            order.destination_id = destination_id
-            order.save(update_fields=["origin", "destination", "updated_at"])
     return order
+
+
+def _replace_order(campaign: Campaign, unit_id: int, origin_id: int | None,
+                   destination_id: int) -> Order | None:
+    """The unit's order of this turn, given its new move in one statement (`UPDATE ...
+    RETURNING`: PostgreSQL, and SQLite from 3.35); None when it has none yet. The
+    caller holds the unit's row lock, so nobody else writes this order meanwhile."""
+    table = connection.ops.quote_name(Order._meta.db_table)
+    rows = list(Order.objects.raw(
+        f"UPDATE {table} SET origin_id = %s, destination_id = %s, updated_at = %s "
+        "WHERE campaign_id = %s AND turn = %s AND unit_id = %s RETURNING *",
+        [origin_id, destination_id, timezone.now(), campaign.pk, campaign.turn, unit_id]))
+    return rows[0] if rows else None
 
 
 def order_withdraw(*, player: Player, order_id: int) -> None:
