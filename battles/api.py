@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -23,6 +23,7 @@ from battles.services.report import battle_report
 from campaign.access import Membership, membership, reader, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import InvalidInput, NotFound
+from campaign.pagination import PAGE_DESCRIPTION, PAGE_PARAMETERS, keyset_page, paged
 from campaign.throttling import ScopedThrottle
 
 LIST_FIELDS = ("id", "turn", "territory_id", "status", "sides", "winner_id", "order", "mode",
@@ -82,19 +83,25 @@ class BattleListView(APIView):
     permission_classes = [AllowAny]  # a public league's battles are anyone's to read
     @extend_schema(responses={200: BattleSummaries}, operation_id="battles_list",
                    summary="The campaign's battles",
+                   parameters=[OpenApiParameter("turn", int, required=False),
+                               *PAGE_PARAMETERS],
                    description="Every battle of the campaign (or of `?turn=N`), in order "
-                   "of play. Public to the campaign's members.")
+                   "of play. Public to the campaign's members. " + PAGE_DESCRIPTION)
     def get(self, request: Request, campaign_id: int) -> Response:
         member = reader(request.user, campaign_id)
-        qs = Battle.objects.filter(campaign=member.campaign).only(*LIST_FIELDS)
+        visible = Battle.objects.filter(campaign=member.campaign).only(*LIST_FIELDS)
         if member.spectator:  # a public league shows its finished battles
-            qs = qs.filter(status=Battle.Status.FINISHED)
+            visible = visible.filter(status=Battle.Status.FINISHED)
+        qs = visible
         turn = request.query_params.get("turn")
         if turn is not None:
             if not turn.isdigit():
                 raise InvalidInput("turn must be a whole number.")
             qs = qs.filter(turn=int(turn))
-        return Response([battle_summary(b) for b in qs])
+        rows, link = keyset_page(request, qs, kind="battle", order=("turn", "order", "id"),
+                                 cursor_key="id",
+                                 lookup=lambda key: visible.filter(pk=key).first())
+        return paged([battle_summary(b) for b in rows], link)
 
 
 class BattleDetailView(APIView):

@@ -88,13 +88,21 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
         raise NotFound("No such campaign.") from None
     if not user.is_authenticated:
         raise NotFound("No such campaign.")
+    if not for_update:
+        # A seat, with its campaign and umpire, in one query (the common case: a player).
+        player = (Player.objects.select_related("campaign__umpire")
+                  .filter(campaign_id=campaign_pk, user=user).first())
+        if player is not None:
+            return Membership(campaign=player.campaign, player=player,
+                              is_umpire=player.campaign.umpire_id == user.pk)
     qs = Campaign.objects.select_related("umpire")
     if for_update:
         qs = qs.select_for_update()
     campaign = qs.filter(pk=campaign_pk).first()
     if campaign is None:
         raise NotFound("No such campaign.")
-    player = Player.objects.filter(campaign=campaign, user=user).first()
+    if for_update:
+        player = Player.objects.filter(campaign=campaign, user=user).first()
     is_umpire = campaign.umpire_id == user.pk
     if is_umpire and player is None and campaign.is_sandbox and campaign.sandbox_seat_id:
         # A sandbox's owner plays the seat they chose (issue 18: "as every player").

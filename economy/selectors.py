@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count, Prefetch
@@ -80,13 +81,24 @@ def me(player: Player) -> dict[str, Any]:
             "units": units_of(player), "stock": stock}
 
 
-def territories_with_station(campaign_id: int) -> set[int]:
+def territories_with_station(campaign_id: int, among: Sequence[Any] | None = None
+                             ) -> set[int]:
     """Territories of the campaign where a station stands (R-MAP-9: units travel through
-    them). One query."""
+    them), of the whole map or only among the union of `among` (sets or querysets of
+    territory ids: a player's passable territories, so the question stays as small as
+    what the player holds). One query."""
     from economy.models import Building
 
-    return set(Building.objects.filter(territory__campaign_id=campaign_id, kind="station")
-               .values_list("territory_id", flat=True))
+    stations = Building.objects.filter(kind="station").order_by()
+    if among is None:
+        return set(stations.filter(territory__campaign_id=campaign_id)
+                   .values_list("territory_id", flat=True))
+    # One SELECT per part, joined by UNION: each reads its few territories by index.
+    parts = [stations.filter(territory_id__in=part).values_list("territory_id", flat=True)
+             for part in among]
+    if not parts:
+        return set()
+    return set(parts[0].union(*parts[1:]))
 
 
 def units_standing(campaign: Any) -> dict[int, int]:

@@ -4,8 +4,11 @@ non-members); what a member sees of each territory by `territories.selectors`.""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -16,7 +19,7 @@ from campaign.access import membership, reader, require_player
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from territories.models import Passage
-from territories.selectors import territories_for
+from territories.selectors import static_map, territories_for
 from territories.services.maps import export_map
 from territories.services.movement import legal_destinations
 from territories.services.passages import grant_passage, passages_visible_to, revoke_passage
@@ -58,10 +61,86 @@ class TerritoryOut(serializers.Serializer):
 class TerritoryListView(APIView):
     permission_classes = [AllowAny]  # a public league's map is anyone's to read
 
-    @extend_schema(responses={200: TerritoryOut(many=True)})
+    @extend_schema(responses={200: TerritoryOut(many=True)},
+                   description="Every territory as the caller may see it, with its name, "
+                   "neighbours and layout (the contract). A client that keeps the static "
+                   "map (`map/static/`, cacheable) can read only what changes in play "
+                   "from `map/state/`.")
     def get(self, request: Request, campaign_id: int) -> Response:
         member = reader(request.user, campaign_id)
         return Response(territories_for(member))
+
+
+class StaticTerritoryOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    x = serializers.FloatField(help_text="stored layout position, 0..1")
+    y = serializers.FloatField()
+    neighbors = serializers.ListField(child=serializers.IntegerField())
+
+
+class TerritoryStateOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    owner = serializers.IntegerField(allow_null=True, help_text="player id or null")
+    explored = serializers.BooleanField()
+    mine = serializers.BooleanField()
+    units = serializers.IntegerField(help_text="the caller's units there (all, for the umpire)")
+    deposit = serializers.DictField(allow_null=True,
+                                    help_text="the exploration result, when the caller may "
+                                    "see it")
+    buildings = TerritoryBuildingOut(many=True, required=False,
+                            help_text="present when the caller owns it (or is the umpire)")
+
+
+#: The static map changes only when an umpire renames a territory: clients revalidate
+#: after this many seconds (a 304 costs one query and no body).
+STATIC_MAP_MAX_AGE = 300
+
+
+class MapStaticView(APIView):
+    permission_classes = [AllowAny]  # as readable as the territories list
+
+    @extend_schema(
+        operation_id="map_static",
+        parameters=[
+            OpenApiParameter("If-None-Match", str, location=OpenApiParameter.HEADER,
+                             required=False, description="The ETag of a copy you hold."),
+            OpenApiParameter("ETag", str, location=OpenApiParameter.HEADER,
+                             response=[200, 304]),
+            OpenApiParameter("Cache-Control", str, location=OpenApiParameter.HEADER,
+                             response=[200, 304]),
+        ],
+        responses={200: StaticTerritoryOut(many=True),
+                   304: OpenApiResponse(description="Your copy (If-None-Match) is current.")},
+        description="The part of the meta-map that does not change in play, the same for "
+        "every reader: each territory's id, name, layout and neighbours. Served with an "
+        "ETag and `Cache-Control`; `304` with no body when If-None-Match names the current "
+        "ETag.")
+    def get(self, request: Request, campaign_id: int) -> HttpResponse:
+        member = reader(request.user, campaign_id)
+        body = json.dumps(static_map(member.campaign), separators=(",", ":")).encode()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        cache = f"private, max-age={STATIC_MAP_MAX_AGE}"
+        wanted = request.headers.get("If-None-Match", "")
+        if etag in [tag.strip().removeprefix("W/") for tag in wanted.split(",")]:
+            response = HttpResponse(status=304)
+        else:
+            response = HttpResponse(body, content_type="application/json")
+        response["ETag"] = etag
+        response["Cache-Control"] = cache
+        return response
+
+
+class MapStateView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="map_state", responses={200: TerritoryStateOut(many=True)},
+                   description="The territories list without its static part (name, "
+                   "neighbours, layout: `map/static/`): what changes in play, as the "
+                   "caller may see it.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = reader(request.user, campaign_id)
+        return Response(territories_for(member, static=False))
 
 
 class TerritoryDetailView(APIView):

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
@@ -76,14 +78,41 @@ def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
     """The meta-map now, or (`?at=N`, the N-th phase opened) as it stood then: owners
     rebuilt from the journal, with previous/next steps through the campaign's history."""
     rows, players, history, svg, last = _map_state(member, request.GET.get("at"))
+    # One reversal for the page, not one per row (a 5,000-territory map: issue 15).
+    base = reverse("territory", args=[member.campaign.pk, 0]).removesuffix("0/")
     for row in rows:
         row["owner_info"] = players.get(row["owner"]) if row["owner"] else None
+        row["href"] = f"{base}{row['id']}/"
     rows.sort(key=lambda r: (not r["mine"], r["name"]))
     return render_campaign(request, member, "pages/map.html", {
         "svg": mark_safe(svg),  # built by territories.svg with every text escaped
-        "rows": rows, "players": players, "history": history, "last_step": last,
+        "table_rows": _table_rows(rows, linked=not member.spectator),
+        "players": players, "history": history, "last_step": last,
         # the history charts beside the map as it stood then (issue 16)
         "charts": _charts(member) if history else []})
+
+
+def _table_rows(rows: list[dict[str, Any]], *, linked: bool) -> str:
+    """The territories table's rows, every text escaped. Written here rather than in the
+    template: a 5,000-territory map's 5,000 rows render in a few milliseconds instead of
+    most of the page's time (issue 15)."""
+    from campaign.templatetags.pages import label
+
+    out = []
+    for t in rows:
+        name = escape(t["name"])
+        cell = f'<a href="{escape(t["href"])}">{name}</a>' if linked else name
+        owner = t["owner_info"]
+        held = (f'<span class="swatch" style="background:{escape(owner["color"])}" '
+                f'aria-hidden="true"></span> {escape(owner["username"])}'
+                f'{" (you)" if t["mine"] else ""}' if owner
+                else '<span class="muted">unclaimed</span>')
+        deposit = t.get("deposit")
+        found = (escape(label(deposit["resource"])) + (" (pure)" if deposit.get("pure") else "")
+                 if deposit else '<span class="muted">unknown</span>')
+        out.append(f'<tr><td>{cell}</td>\n      <td>{held}</td>\n      '
+                   f'<td class="num">{t["units"] or ""}</td>\n      <td>{found}</td></tr>')
+    return mark_safe("\n".join(out))  # every text above is escaped
 
 
 def _charts(member: Membership) -> list[Any]:

@@ -32,8 +32,11 @@ def building_data(building: Any) -> dict[str, Any]:
             "active": building.active, "hit_points": building.hit_points}
 
 
-def territories_for(member: Membership, only: int | None = None) -> list[dict[str, Any]]:
-    """Every territory of the campaign (or just `only`) as the caller may see it."""
+def territories_for(member: Membership, only: int | None = None, *,
+                    static: bool = True) -> list[dict[str, Any]]:
+    """Every territory of the campaign (or just `only`) as the caller may see it.
+    `static=False` leaves out what never changes (name, neighbours, layout: the cacheable
+    `static_map`), and its adjacency query."""
     from economy.models import Building, Unit
 
     campaign = member.campaign
@@ -46,7 +49,9 @@ def territories_for(member: Membership, only: int | None = None) -> list[dict[st
     rows = list(territory_qs.values("pk", "name", "owner_id", "x", "y", "ever_owned"))
     neighbors: dict[int, list[int]] = defaultdict(list)
     adjacency_qs = Adjacency.objects.filter(campaign=campaign)
-    if only is not None:
+    if not static:
+        adjacency_qs = adjacency_qs.none()
+    elif only is not None:
         from django.db.models import Q
 
         adjacency_qs = adjacency_qs.filter(Q(a_id=only) | Q(b_id=only))
@@ -94,8 +99,24 @@ def territories_for(member: Membership, only: int | None = None) -> list[dict[st
         }
         if mine or sees_all:
             item["buildings"] = buildings.get(pk, [])
+        if not static:
+            for key in ("name", "neighbors", "x", "y"):
+                del item[key]
         result.append(item)
     return result
+
+
+def static_map(campaign: Any) -> list[dict[str, Any]]:
+    """The part of the meta-map that does not change in play, the same for every reader:
+    each territory's id, name, layout and neighbours (one query; the neighbours from the
+    shared graph)."""
+    from territories.services.graph import campaign_graph
+
+    adjacency = campaign_graph(campaign).adj
+    return [{"id": pk, "name": name, "x": x, "y": y,
+             "neighbors": sorted(adjacency[pk]) if pk in adjacency else []}
+            for pk, name, x, y in Territory.objects.filter(campaign=campaign)
+            .order_by("pk").values_list("pk", "name", "x", "y")]
 
 
 def territories_held(campaign: Any) -> dict[int, int]:
@@ -116,3 +137,20 @@ def territory_for_order(campaign: Any, territory_id: int) -> tuple[int | None, s
     row = (Territory.objects.filter(pk=territory_id, campaign=campaign)
            .values_list("owner_id", "name").first())
     return (row[0], row[1]) if row else None
+
+
+def lock_neighbourhood(campaign: Any, territory_id: int
+                       ) -> tuple[dict[int, int | None], list[int]]:
+    """A battlefield and its neighbours, locked (FOR UPDATE) in id order in one statement
+    (the global lock order: territories by id): ({id: owner id}, the neighbours' ids in
+    order). The neighbours come from the campaign's shared graph (built once per process:
+    `graph.campaign_graph`), so the statement reads those few rows by primary key.
+    A battle's recording changes the battlefield's owner and retreats units into the
+    neighbours it reads the owners of; two recordings whose neighbourhoods meet then
+    queue (in one order: no deadlock), the others run side by side."""
+    from territories.services.graph import neighbours
+
+    near = sorted({territory_id, *neighbours(campaign, territory_id)})
+    owners = dict(Territory.objects.select_for_update().filter(pk__in=near)
+                  .order_by("pk").values_list("pk", "owner_id"))
+    return owners, [pk for pk in owners if pk != territory_id]

@@ -49,13 +49,24 @@ def award_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
     """Add one XP per kind to `operative` (a locked or freshly loaded row), raise its level
     by the XP table, and tell its player (a private journal entry). Call inside a
     transaction."""
+    award, data = grant_xp(operative=operative, kinds=kinds, campaign=campaign,
+                           context=context)
+    save_experience(operative)
+    record_private(player=operative.player, kind="xp_awarded", data=data)
+    return award
+
+
+def grant_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
+             context: dict[str, Any] | None = None) -> tuple[Award, dict[str, Any]]:
+    """`award_xp` without the writes: the operative's XP and level are raised in memory;
+    returns the award and the data of its player's private `xp_awarded` entry. The caller
+    saves the operative and writes the entry (a battle's recording does both in bulk)."""
     kinds = tuple(kinds)
     gained = len(kinds) * T.BONUS_XP
     before = operative.level
     operative.xp += gained
     reached = T.level_for_xp(operative.xp, reading=xp_reading(campaign))
     operative.level = max(operative.level, reached)
-    save_experience(operative)
     award = Award(operative.pk, kinds, gained, operative.xp, before, operative.level)
     data: dict[str, Any] = {"operative": operative.pk, "class": operative.klass,
                             "kinds": list(kinds), "xp": gained, "total": operative.xp,
@@ -67,8 +78,7 @@ def award_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
                             "skills": {"pilot": line.pilot, "fight": line.fight,
                                        "tech": line.tech, "will": line.will,
                                        "init": line.init}}
-    record_private(player=operative.player, kind="xp_awarded", data=data)
-    return award
+    return award, data
 
 
 def battle_xp_kinds(*, class_key: str, events: Iterable[str], survived: bool) -> list[str]:

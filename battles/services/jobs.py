@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from battles.models import Battle, BattleRecord
+from battles.models import Battle
 from battles.rulesets.base import Outcome
 from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
@@ -104,14 +104,15 @@ def sweep_battles(*, now: dt.datetime | None = None) -> int:
 def _claim(battle_id: int) -> tuple[dict[str, Any], str] | None:
     """Mark the battle running and count the attempt; None when there is nothing to do."""
     with transaction.atomic():
-        battle = (Battle.objects.select_for_update().select_related("campaign")
+        # The battle's row only (`of`): not the campaign's, which every job shares.
+        battle = (Battle.objects.select_for_update(of=("self",)).select_related("campaign")
                   .filter(pk=battle_id).first())
         if battle is None:
             log.warning("battle %s vanished before its job ran", battle_id)
             return None
-        if (battle.status == Battle.Status.FINISHED or battle.quarantined
-                or battle.mode != "engine"
-                or BattleRecord.objects.filter(battle_id=battle_id).exists()):
+        # Finished and recorded are written in one transaction (recording.record_result).
+        if battle.status == Battle.Status.FINISHED or battle.quarantined \
+                or battle.mode != "engine":
             return None
         if battle.status == Battle.Status.RUNNING and battle.started_at and \
                 battle.started_at >= timezone.now() - dt.timedelta(seconds=lease_seconds()):
@@ -146,7 +147,8 @@ def _quarantine(battle: Battle, campaign: Campaign, *, reason: str) -> None:
 def _fail(battle_id: int, error: str) -> str:
     """Keep the error; retry later while attempts remain, else quarantine."""
     with transaction.atomic():
-        battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle_id)
+        battle = (Battle.objects.select_for_update(of=("self",)).select_related("campaign")
+                  .get(pk=battle_id))
         if battle.status == Battle.Status.FINISHED:
             return "already_recorded"
         campaign = battle.campaign

@@ -22,18 +22,20 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from battles.models import Battle, BattleParticipant, BattleRecord
 from battles.rulesets.base import Outcome, Ruleset, XpAward
 from battles.rulesets.registry import find_ruleset
 from battles.services.effects import Recording, apply_effects
-from battles.services.experience import award_discovery_xp, award_xp, battle_xp_kinds
-from battles.services.opening import _adjacency, ruleset_options, take_territory
-from campaign.models import Campaign, Order, Player
-from campaign.services.journal import record_event
+from battles.services.experience import award_discovery_xp, battle_xp_kinds, grant_xp
+from battles.services.opening import ruleset_options
+from campaign.models import Campaign, Event, Order, Player
+from campaign.services.journal import Entry, record_many
 from economy.services import battle_effects
+from territories.selectors import lock_neighbourhood
 
 log = logging.getLogger(__name__)
 
@@ -43,29 +45,35 @@ def record_result(*, battle_id: int, result: dict[str, Any] | Outcome | Any,
     """Apply a battle's result to the campaign: a ruleset-neutral `Outcome`, or a result
     document of the battle's ruleset (what `Outcome.result` holds; Unlimit3d 8's
     `BattleResult` or its dict). Returns False when the battle was already recorded
-    (nothing changes)."""
-    ruleset_name = Battle.objects.filter(pk=battle_id).values_list("ruleset_name", flat=True)
-    ruleset = find_ruleset(ruleset_name.get())
-    if isinstance(result, Outcome):
-        outcome = result
-    else:
-        data = result.to_dict() if hasattr(result, "to_dict") else dict(result)
-        outcome = ruleset.outcome(data)
-    campaign_id = Battle.objects.filter(pk=battle_id).values_list("campaign_id", flat=True)
+    (nothing changes).
+
+    Locks (ARCHITECTURE.md, "Locks"): the battle, then the battlefield and its neighbours
+    (by id, one statement), then the units and pilots it changes -- not the campaign row:
+    recordings of one campaign run side by side unless their neighbourhoods meet. The
+    clock cannot leave the tactical phase while this battle is unfinished (its leave
+    hook), and the journal entries' foreign key takes a KEY SHARE lock on the campaign
+    row that the advance's exclusive lock waits for. Reads only the battlefield's
+    neighbourhood and writes units, pilots and journal entries in bulk: a bounded number
+    of queries whatever the size of the map (asserted in tests/battles)."""
     with transaction.atomic():
-        # Lock order: campaign, then battle (as the clock does), so recordings of one
-        # campaign are serialised and cannot interleave with an advance.
-        campaign = Campaign.objects.select_for_update().get(pk=campaign_id.get())
-        battle = Battle.objects.select_for_update().select_related("territory").get(
-            pk=battle_id)
-        if BattleRecord.objects.filter(battle=battle).exists():
-            return False
-        try:
-            with transaction.atomic():
-                BattleRecord.objects.create(battle=battle, source=source)
-        except IntegrityError:
-            return False
-        summary = _apply(campaign, battle, outcome, ruleset)
+        battle = (Battle.objects.select_for_update(of=("self",))
+                  .select_related("campaign", "territory").filter(pk=battle_id).first())
+        if battle is None:
+            raise Battle.DoesNotExist(f"battle {battle_id} does not exist")
+        if battle.status == Battle.Status.FINISHED:
+            return False  # finished and recorded are set in one transaction
+        ruleset = find_ruleset(battle.ruleset_name)
+        if isinstance(result, Outcome):
+            outcome = result
+        else:
+            data = result.to_dict() if hasattr(result, "to_dict") else dict(result)
+            outcome = ruleset.outcome(data)
+        campaign = battle.campaign
+        # Under the battle's row lock a second recording waits and then finds it finished;
+        # the one-to-one key stays the database's guarantee.
+        BattleRecord.objects.create(battle=battle, source=source)
+        journal: list[Entry] = []
+        summary = _apply(campaign, battle, outcome, ruleset, journal)
         document = ruleset.document(outcome)
         battle.result = {k: v for k, v in document.items() if k != "log"}
         battle.log = list(document.get("log") or outcome.log)
@@ -74,30 +82,56 @@ def record_result(*, battle_id: int, result: dict[str, Any] | Outcome | Any,
         battle.proposed_result = None
         battle.save(update_fields=["result", "log", "status", "finished_at", "winner",
                                    "proposed_result"])
-        record_event(campaign=campaign, kind="battle_result",
-                     data={"battle": battle.pk, "source": source, **summary})
+        journal.append(Entry(kind="battle_result",
+                             data={"battle": battle.pk, "source": source, **summary}))
+        record_many(campaign=campaign, entries=journal)
     return True
 
 
-def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
-           ruleset: Ruleset) -> dict[str, Any]:
+def _take(campaign: Campaign, territory: Any, player: Player,
+          journal: list[Entry]) -> Any:
+    """The winner takes the battlefield (`opening.take_territory`, its entry drafted
+    into the recording's journal instead of written on its own)."""
+    from territories.services.exploration import change_owner
+
+    previous = territory.owner_id
+    explored_now = not territory.ever_owned
+    exploration = change_owner(territory=territory, player=player)
+    battle_effects.turrets_change_hands(territory_id=territory.pk, player_id=player.pk)
+    journal.append(Entry(kind="territory_taken", data={
+        "territory": territory.pk, "name": territory.name, "player": player.pk,
+        "previous_owner": previous, "explored": explored_now, "reason": "battle"}))
+    return exploration
+
+
+def _apply(campaign: Campaign, battle: Battle, outcome: Outcome, ruleset: Ruleset,
+           journal: list[Entry]) -> dict[str, Any]:
     from economy.models import Operative, Unit
 
     territory = battle.territory
     sides = {str(s["player"]): s["player"] for s in battle.sides}
-    players = {p.pk: p for p in Player.objects.filter(pk__in=sides.values())}
+    # Player rows are not read: the ids are what recording writes.
+    players = {pk: Player(pk=pk, campaign=campaign) for pk in sides.values()}
     winner_id = sides.get(str(outcome.winner)) if outcome.winner is not None else None
     battle.winner_id = winner_id
-    participants = {p.unit_id: p for p in BattleParticipant.objects.filter(battle=battle)}
-    units = {u.pk: u for u in Unit.objects.select_for_update().filter(
-        pk__in=participants)}
-    pilots = {o.pk: o for o in Operative.objects.select_for_update().filter(
-        pk__in=[p.pilot_id for p in participants.values() if p.pilot_id])}
-    graph = _adjacency(campaign)
-    origins = dict(Order.objects.filter(campaign=campaign, turn=battle.turn,
-                                        unit_id__in=participants,
-                                        status=Order.Status.EXECUTED)
-                   .values_list("unit_id", "origin_id"))
+    executed = Order.objects.filter(campaign=campaign, turn=battle.turn,
+                                    unit_id=OuterRef("unit_id"),
+                                    status=Order.Status.EXECUTED)
+    participants = {p.unit_id: p for p in BattleParticipant.objects.filter(battle=battle)
+                    .annotate(moved_from=Subquery(executed.values("origin_id")[:1]))}
+    origins = {uid: p.moved_from for uid, p in participants.items() if p.moved_from}
+    owned, neighbours = lock_neighbourhood(campaign, territory.pk)
+    graph = {territory.pk: neighbours}
+    # The participants and every unit standing on the battlefield (the previous owner's
+    # unpiloted vehicles retreat if it changes hands), in one statement.
+    standing = {u.pk: u for u in Unit.objects.select_for_update().filter(
+        Q(pk__in=list(participants)) | Q(territory_id=territory.pk,
+                                         status=Unit.Status.READY)).order_by("pk")}
+    units = {uid: standing[uid] for uid in participants}
+    pilot_ids = [p.pilot_id for p in participants.values() if p.pilot_id]
+    pilots = ({o.pk: o for o in Operative.objects.select_for_update().filter(
+        pk__in=pilot_ids).order_by("pk")} if pilot_ids else {})
+    changed_pilots: dict[int, Any] = {}
     pilot_rule = campaign.settings.pilot_of_destroyed_unit
     outcomes = {u.unit: u for u in outcome.units}
 
@@ -108,9 +142,8 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
         and participants[uid].player_id == winner_id for uid, o in outcomes.items())
     exploration = None
     if standing_winner and winner_id != territory.owner_id:
-        players[winner_id].campaign = campaign
-        exploration = take_territory(territory=territory, player=players[winner_id],
-                                     reason="battle")
+        exploration = _take(campaign, territory, players[winner_id], journal)
+        owned[territory.pk] = winner_id
 
     report: list[dict[str, Any]] = []
     retreats: list[dict[str, Any]] = []
@@ -118,7 +151,6 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
     awards: dict[int, list[XpAward]] = defaultdict(list)
     for award in outcome.xp:
         awards[award.unit].append(award)
-    owned = _owned_territories(campaign)
     options = ruleset_options(campaign, ruleset)
     for uid, participant in participants.items():
         unit = units[uid]
@@ -137,11 +169,10 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
             if pilot is not None:
                 if pilot_rule == "dies":
                     pilot.alive = False
-                    battle_effects.save_pilot(pilot, fields=["alive"])
                 else:  # R-BJ-6: the pilot ejects and goes where a retreat would go
                     pilot.territory_id = _retreat_to(unit, participant, origins, graph,
                                                      owned, territory.pk)
-                    battle_effects.save_pilot(pilot, fields=["territory"])
+                changed_pilots[pilot.pk] = pilot
         elif fate == "retreated":
             destination = _retreat_to(unit, participant, origins, graph, owned,
                                       territory.pk)
@@ -159,20 +190,21 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
             # A unit that learns itself (a training ladder): the ruleset's veterancy.
             battle_effects.set_unit_state(
                 unit, ruleset.veterancy(dict(unit.state or {}), awards[uid], options))
-        battle_effects.save_unit(unit)
         if pilot is not None and pilot.pk == participant.pilot_id:
             if pilot.territory_id != unit.territory_id and fate != "destroyed":
                 pilot.territory_id = unit.territory_id
-                battle_effects.save_pilot(pilot, fields=["territory"])
+                changed_pilots[pilot.pk] = pilot
             alive = not (fate == "destroyed" and pilot_rule == "dies")
             kinds = battle_xp_kinds(class_key=pilot.klass,
                                     events=[a.kind for a in awards.get(uid, [])],
                                     survived=fate != "destroyed") if alive else []
             if kinds:
-                pilot.player = players[participant.player_id]
-                pilot.player.campaign = campaign
-                award_xp(operative=pilot, kinds=kinds, campaign=campaign,
-                         context={"battle": battle.pk, "unit": uid})
+                _award, data = grant_xp(operative=pilot, kinds=kinds, campaign=campaign,
+                                        context={"battle": battle.pk, "unit": uid})
+                changed_pilots[pilot.pk] = pilot
+                journal.append(Entry(
+                    kind="xp_awarded", data=data, visibility=Event.Visibility.PRIVATE,
+                    viewers=(participant.player_id,)))
         line = {"unit": uid, "player": participant.player_id, "model": unit.model,
                 "fate": fate, "reinforcement": participant.reinforcement}
         if result is not None:
@@ -183,20 +215,11 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
             line["state"] = dict(unit.state or {})
         report.append(line)
 
-    if exploration is not None:  # R-XP-3: the winner's pilots standing on it explored it
-        explorers = [pilots[p.pilot_id] for uid, p in participants.items()
-                     if p.player_id == winner_id and p.pilot_id in pilots
-                     and units[uid].status == Unit.Status.READY
-                     and units[uid].territory_id == territory.pk]
-        for op in explorers:
-            op.player = players[winner_id]
-        award_discovery_xp(exploration=exploration, operatives=explorers, campaign=campaign,
-                           context={"battle": battle.pk})
-
     # Unpiloted vehicles of players who lost the territory retreat like the losers.
     if territory.owner_id != owner_before and owner_before is not None:
-        for unit in Unit.objects.select_for_update().filter(
-                territory=territory, player_id=owner_before, status=Unit.Status.READY):
+        for uid, unit in standing.items():
+            if uid in participants or unit.player_id != owner_before:
+                continue
             destination = _retreat_to(unit, None, origins, graph, owned, territory.pk)
             if destination is None:
                 unit.status, unit.territory = Unit.Status.OFF_MAP, None
@@ -205,7 +228,21 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
             else:
                 unit.territory_id = destination
                 retreats.append({"unit": unit.pk, "to": destination})
-            battle_effects.save_unit(unit)
+            units.setdefault(uid, unit)
+    battle_effects.save_units([units[uid] for uid in sorted(units)])
+    battle_effects.save_pilots([changed_pilots[pk] for pk in sorted(changed_pilots)])
+
+    if exploration is not None:  # R-XP-3: the winner's pilots standing on it explored it
+        explorers = [pilots[p.pilot_id] for uid, p in participants.items()
+                     if p.player_id == winner_id and p.pilot_id in pilots
+                     and units[uid].status == Unit.Status.READY
+                     and units[uid].territory_id == territory.pk]
+        for op in explorers:
+            op.player = players[winner_id]
+        record_many(campaign=campaign, entries=journal)  # before the discovery's entries
+        journal.clear()
+        award_discovery_xp(exploration=exploration, operatives=explorers, campaign=campaign,
+                           context={"battle": battle.pk})
 
     extras = apply_effects(Recording(campaign=campaign, battle=battle, units=units,
                                      sides=sides, players=players, winner_id=winner_id),
@@ -213,7 +250,7 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
 
     gone = battle_effects.destroy_buildings(
         territory_id=territory.pk, building_ids=list(outcome.buildings_destroyed))
-    battle_effects.set_building_hit_points(
+    battle_effects.set_buildings_hit_points(
         territory_id=territory.pk, hit_points=dict(outcome.building_hit_points))
     return {
         "territory": territory.pk, "name": territory.name, "winner": winner_id,
@@ -223,12 +260,6 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome,
         "buildings_destroyed": [{"id": b["pk"], "kind": b["kind"]} for b in gone],
         "rounds": outcome.rounds, "end_reason": outcome.end_reason, **extras,
     }
-
-
-def _owned_territories(campaign: Campaign) -> dict[int, int | None]:
-    from territories.models import Territory
-
-    return dict(Territory.objects.filter(campaign=campaign).values_list("pk", "owner_id"))
 
 
 def _retreat_to(unit: Any, participant: BattleParticipant | None, origins: dict[int, int],

@@ -19,6 +19,7 @@ from campaign.access import membership, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Order
+from campaign.pagination import PAGE_DESCRIPTION, PAGE_PARAMETERS, keyset_page, paged
 from campaign.selectors import events_visible_to, orders_visible_to
 from campaign.services import clock, orders
 
@@ -159,21 +160,25 @@ def _int_param(name: str, value: str) -> int:
 class EventListView(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("turn", int, required=False),
-                    OpenApiParameter("kind", str, required=False)],
+                    OpenApiParameter("kind", str, required=False), *PAGE_PARAMETERS],
         responses={200: EventSerializer(many=True)},
         description="The campaign journal, oldest first, filtered to what the caller "
-        "may see.",
+        "may see. " + PAGE_DESCRIPTION,
     )
     def get(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        qs = events_visible_to(member)
+        visible = events_visible_to(member)
+        qs = visible
         turn = request.query_params.get("turn")
         if turn is not None:
             qs = qs.filter(turn=_int_param("turn", turn))
         kind = request.query_params.get("kind")
         if kind:
             qs = qs.filter(kind=kind)
-        return Response(EventSerializer(qs, many=True).data)
+        rows, link = keyset_page(
+            request, qs, kind="event", order=("id",), cursor_key="public_id",
+            lookup=lambda key: visible.filter(public_id=key).only("id").first())
+        return paged(EventSerializer(rows, many=True).data, link)
 
 
 # ---------------------------------------------------------------------------

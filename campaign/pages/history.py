@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 
 from campaign.access import Membership
 from campaign.pages.common import is_htmx, public_page, render_campaign
+from campaign.pagination import decode_cursor, encode_cursor
 
 PAGE_SIZE = 100
 
@@ -64,12 +65,12 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
         tid = int(where)
         qs = qs.filter(Q(data__territory=tid) | Q(data__destination=tid)
                        | Q(data__origin=tid))
-    # The newest first, a page at a time. Pages count only entries the reader may see:
-    # no database id is shown, so no count of hidden entries leaks (R-SEC-1).
-    start = (max(1, number) - 1) * PAGE_SIZE
-    page = list(qs.order_by("-id")[start:start + PAGE_SIZE + 1])
-    events = page[:PAGE_SIZE]
-    older = number + 1 if len(page) > PAGE_SIZE else None
+    # The newest first, a page at a time, from a stable cursor (issue 15): `before` /
+    # `after` name an entry by the random id the reader was shown, so entries written
+    # meanwhile do not shift the pages. A cursor of an entry the reader may not see is
+    # ignored like a made-up one (the first page). `page=N` (older links) still works;
+    # its pages count only entries the reader may see (R-SEC-1).
+    events, has_older, has_newer = _history_page(request, visible, qs, number)
     groups: dict[tuple[int, str], list[Any]] = {}
     for e in events:
         e.summary = sentence(e.kind, e.data or {}, names) or _summary(e.data)
@@ -80,21 +81,50 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
                "count": f"{len(items)} entr{'y' if len(items) == 1 else 'ies'}"}
               for (turn, phase), items in groups.items()]
     query = request.GET.copy()
-    query.pop("page", None)
+    for key in ("page", "before", "after"):
+        query.pop(key, None)
     prefix = query.urlencode() + "&" if query else ""
     ctx = {"groups": headed, "kinds": kinds,
            "turns": range(member.campaign.turn, -1, -1), "turn": turn, "kind": kind,
            "phase": phase, "phases": [(k, v) for k, v in PHASE_WORDS.items() if k],
            "who": who,
            "names": sorted(names.items(), key=lambda kv: kv[1]),
-           "older": f"?{prefix}page={older}" if older else None,
-           "newer": f"?{prefix}page={number - 1}" if number > 1 else None}
+           "older": (f"?{prefix}before={encode_cursor('event', events[-1].public_id)}"
+                     if has_older and events else None),
+           "newer": (f"?{prefix}after={encode_cursor('event', events[0].public_id)}"
+                     if has_newer and events else None)}
     if is_htmx(request):
         return render_campaign(request, member, "pages/_history_list.html", ctx)
     from campaign.pages.charts import history_charts
 
     ctx["charts"] = history_charts(member)
     return render_campaign(request, member, "pages/history.html", ctx)
+
+
+def _history_page(request: HttpRequest, visible: Any, qs: Any, number: int
+                  ) -> tuple[list[Any], bool, bool]:
+    """(the page's entries, newest first; are there older ones; newer ones)."""
+    from campaign.errors import InvalidInput
+
+    for direction in ("before", "after"):
+        cursor = request.GET.get(direction)
+        if not cursor:
+            continue
+        try:
+            key = decode_cursor("event", cursor)
+        except InvalidInput:
+            break
+        row = visible.filter(public_id=key).only("id").first()
+        if row is None:
+            break
+        if direction == "before":
+            page = list(qs.filter(id__lt=row.id).order_by("-id")[:PAGE_SIZE + 1])
+            return page[:PAGE_SIZE], len(page) > PAGE_SIZE, True
+        page = list(qs.filter(id__gt=row.id).order_by("id")[:PAGE_SIZE + 1])
+        return list(reversed(page[:PAGE_SIZE])), True, len(page) > PAGE_SIZE
+    start = (max(1, number) - 1) * PAGE_SIZE
+    page = list(qs.order_by("-id")[start:start + PAGE_SIZE + 1])
+    return page[:PAGE_SIZE], len(page) > PAGE_SIZE, number > 1
 
 
 @public_page

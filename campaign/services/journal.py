@@ -55,7 +55,7 @@ class Entry:
     kind: str
     data: dict[str, Any] | None = None
     visibility: str = Event.Visibility.PUBLIC
-    viewers: tuple[Player, ...] = ()
+    viewers: tuple[Player | int, ...] = ()  #: players, or their ids
     sealed: bool = False
 
 
@@ -76,7 +76,7 @@ def record_many(*, campaign: Campaign, entries: Iterable[Entry]) -> list[Event]:
     if any(e.pk is None for e in events):  # a backend that returns no ids
         raise RuntimeError("record_many needs a database that returns ids")
     through = Event.viewers.through
-    rows = [through(event_id=event.pk, player_id=player.pk)
+    rows = [through(event_id=event.pk, player_id=getattr(player, "pk", player))
             for event, entry in zip(events, entries, strict=True) for player in entry.viewers]
     if rows:
         through.objects.bulk_create(rows)

@@ -22,12 +22,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
 
 from campaign.bulk import bulk_set
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
 from campaign.services.journal import record_event
+from campaign.services.locking import share_lock
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +72,26 @@ def _legal_destinations(*, player: Player, origin_id: int) -> set[int]:
 # ---------------------------------------------------------------------------
 
 
-def lock_campaign_in_phase(campaign_id: int, phase: str, what: str) -> Campaign:
-    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+def lock_campaign_in_phase(campaign_id: int, phase: str, what: str, *,
+                           shared: bool = False) -> Campaign:
+    """The campaign row locked, refused unless it is running in `phase`. `shared` takes
+    `FOR SHARE` instead of `FOR UPDATE` (orders: players do not queue behind each other,
+    but the advance's exclusive lock still waits for every order in flight, and they for
+    it; ARCHITECTURE.md, "Locks")."""
+    campaign = (share_lock(Campaign, campaign_id) if shared
+                else Campaign.objects.select_for_update().get(pk=campaign_id))
     if campaign.status != Campaign.Status.RUNNING or campaign.phase != phase:
         now = f"in the {campaign.phase} phase" if campaign.phase else campaign.status
         raise WrongPhase(f"{what} only in the {phase} phase; the campaign is {now}.")
     return campaign
+
+
+def _destination(campaign: Campaign, destination_id: int) -> tuple[int | None, str]:
+    destination = _providers["territory"](campaign, destination_id)
+    if destination is None:
+        raise InvalidInput("No such territory in this campaign.",
+                           fields={"destination": ["No such territory."]})
+    return destination
 
 
 def _own_unit(player: Player, unit_id: int) -> OrderedUnit:
@@ -89,20 +105,16 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
     """Seal (or replace) the order for one of the player's units this turn."""
     with transaction.atomic():
         campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
-                                           "Orders are given")
+                                           "Orders are given", shared=True)
         unit = _own_unit(player, unit_id)
         if unit.status == "destroyed":
             raise InvalidInput("This unit is destroyed.", code="unit_destroyed")
-        destination = _providers["territory"](campaign, destination_id)
-        if destination is None:
-            raise InvalidInput("No such territory in this campaign.",
-                               fields={"destination": ["No such territory."]})
-        owner_id, destination_name = destination
         if unit.status == "off_map":
             # "they are removed from the map and reappear at the beginning of the next
             # Movement phase on any territory that unit's player controls" (R-ORD-4).
             origin_id = None
-            if owner_id != player.pk:
+            destination = _destination(campaign, destination_id)
+            if destination[0] != player.pk:
                 raise InvalidInput("A unit coming back onto the map must reappear on a "
                                    "territory you control.", code="unreachable")
         else:
@@ -112,13 +124,15 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
             if destination_id == origin_id:
                 raise InvalidInput("The unit is already there; withdraw its order to keep "
                                    "it in place.", code="already_there")
+            # The map is read from the shared graph: the destination is looked up (its
+            # name, for the refusal) only when it cannot be reached.
             if destination_id not in _legal_destinations(player=player, origin_id=origin_id):
+                _owner_id, destination_name = _destination(campaign, destination_id)
                 raise InvalidInput(
                     f"{unit.label} cannot reach {destination_name}: a unit travels only through "
                     "territories you control and may end on one of them or next to one.",
                     code="unreachable")
-        order = Order.objects.filter(campaign=campaign, turn=campaign.turn,
-                                     unit_id=unit.id).first()
+        order = _replace_order(campaign, unit.id, origin_id, destination_id)
         if order is None:
             try:
                 with transaction.atomic():
@@ -129,19 +143,28 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
                 order = Order.objects.create(
                     campaign=campaign, turn=campaign.turn, player=player, unit_id=unit.id,
                     origin_id=origin_id, destination_id=destination_id)
-        else:
-            order.origin_id = origin_id
-            order.destination_id = destination_id
-            order.save(update_fields=["origin", "destination", "updated_at"])
     return order
+
+
+def _replace_order(campaign: Campaign, unit_id: int, origin_id: int | None,
+                   destination_id: int) -> Order | None:
+    """The unit's order of this turn, given its new move in one statement (`UPDATE ...
+    RETURNING`: PostgreSQL, and SQLite from 3.35); None when it has none yet. The
+    caller holds the unit's row lock, so nobody else writes this order meanwhile."""
+    table = connection.ops.quote_name(Order._meta.db_table)
+    rows = list(Order.objects.raw(
+        f"UPDATE {table} SET origin_id = %s, destination_id = %s, updated_at = %s "
+        "WHERE campaign_id = %s AND turn = %s AND unit_id = %s RETURNING *",
+        [origin_id, destination_id, timezone.now(), campaign.pk, campaign.turn, unit_id]))
+    return rows[0] if rows else None
 
 
 def order_withdraw(*, player: Player, order_id: int) -> None:
     """Withdraw one of the player's sealed orders (the unit stays put)."""
     with transaction.atomic():
         campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
-                                           "Orders are withdrawn")
-        order = Order.objects.filter(campaign=campaign, player=player,
+                                           "Orders are withdrawn", shared=True)
+        order = Order.objects.select_for_update().filter(campaign=campaign, player=player,
                                      public_id=order_id).first()
         if order is None:
             raise NotFound(NO_SUCH_ORDER)

@@ -60,6 +60,8 @@ def destroy_buildings(*, territory_id: int, building_ids: list[int]) -> list[dic
     with it. Returns `[{"pk", "kind", "weapon_id"}]` of what was destroyed."""
     from economy.models import Weapon
 
+    if not building_ids:
+        return []
     gone = list(Building.objects.filter(territory_id=territory_id, pk__in=building_ids)
                 .values("pk", "kind", "weapon_id"))
     Building.objects.filter(territory_id=territory_id, pk__in=building_ids).delete()
@@ -97,6 +99,38 @@ def save_unit(unit: Any) -> None:
     """A unit after a battle: its damage, status (destroyed, off the map), crew and where
     it stands. The caller holds the unit's row lock (select_for_update)."""
     unit.save(update_fields=UNIT_BATTLE_FIELDS)
+
+
+def save_units(units: list[Any]) -> None:
+    """`save_unit` for many units in one statement (a battle's recording)."""
+    from economy.models import Unit
+
+    if units:
+        Unit.objects.bulk_update(units, UNIT_BATTLE_FIELDS)
+
+
+PILOT_BATTLE_FIELDS = ["alive", "territory", "xp", "level"]
+
+
+def save_pilots(operatives: list[Any]) -> None:
+    """Pilots after a battle (dead, where they went, their XP and level) in one
+    statement. The caller holds their row locks."""
+    from economy.models import Operative
+
+    if operatives:
+        Operative.objects.bulk_update(operatives, PILOT_BATTLE_FIELDS)
+
+
+def set_buildings_hit_points(*, territory_id: int, hit_points: dict[int, int]) -> None:
+    """`set_building_hit_points` in one statement."""
+    from django.db.models import Case, IntegerField, Value, When
+
+    if not hit_points:
+        return
+    Building.objects.filter(territory_id=territory_id, pk__in=list(hit_points)).update(
+        hit_points=Case(*[When(pk=pk, then=Value(max(0, left)))
+                          for pk, left in hit_points.items()],
+                        output_field=IntegerField()))
 
 
 def save_pilot(operative: Any, *, fields: list[str]) -> None:

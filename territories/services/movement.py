@@ -20,7 +20,7 @@ still be a destination, but is the end of the road.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import networkx as nx
@@ -31,19 +31,23 @@ from territories.models import Passage, Territory
 from territories.services.graph import campaign_graph
 
 #: Who says where the stations stand: the economy (which owns buildings) registers a
-#: function (campaign id) -> ids of territories with a standing station, in its ready().
-_station_finders: list[Callable[[int], set[int]]] = []
+#: function (campaign id, among) -> ids of territories with a standing station, in its
+#: ready(); `among` (None for the whole map, or collections of territory ids: sets or
+#: lazy querysets of ids, read as their union) bounds the question.
+StationFinder = Callable[[int, Sequence[Any] | None], set[int]]
+_station_finders: list[StationFinder] = []
 
 
-def register_station_finder(finder: Callable[[int], set[int]]) -> None:
+def register_station_finder(finder: StationFinder) -> None:
     if finder not in _station_finders:
         _station_finders.append(finder)
 
 
-def station_territories(campaign_id: int) -> set[int]:
+def station_territories(campaign_id: int, among: Sequence[Any] | None = None) -> set[int]:
+    """Territories with a standing station: of the whole map, or of `among` only."""
     found: set[int] = set()
     for finder in _station_finders:
-        found |= finder(campaign_id)
+        found |= finder(campaign_id, among)
     return found
 
 
@@ -52,14 +56,20 @@ def movement_graph(campaign: Any) -> nx.Graph:
     return campaign_graph(campaign)
 
 
+def _passable_parts(player: Player) -> tuple[Any, Any]:
+    """The two lazy halves of `passable_territories`: own ids, granted ids."""
+    own = Territory.objects.filter(owner=player).order_by().values_list("pk", flat=True)
+    granted = (Passage.objects.filter(grantee=player, territory__owner_id=F("grantor_id"))
+               .order_by().values_list("territory_id", flat=True))
+    return own, granted
+
+
 def passable_territories(player: Player) -> set[int]:
     """Territories the player may travel through: its own, and those it was granted
     passage over by their current owner (a grant lapses when the grantor loses the
-    territory, ruling R-MAP-5)."""
-    own = set(Territory.objects.filter(owner=player).values_list("pk", flat=True))
-    granted = set(Passage.objects.filter(grantee=player, territory__owner_id=F("grantor_id"))
-                  .values_list("territory_id", flat=True))
-    return own | granted
+    territory, ruling R-MAP-5). One query."""
+    own, granted = _passable_parts(player)
+    return set(own.union(granted))
 
 
 def _origin_id(unit_or_origin: Any) -> int:
@@ -75,16 +85,30 @@ def _origin_id(unit_or_origin: Any) -> int:
 
 def reached_territories(player: Player, origin: Any) -> set[int]:
     """The origin and every passable territory a unit travels THROUGH from it: connected
-    through passable ones (with a station, under R-MAP-9)."""
+    through passable ones (with a station, under R-MAP-9).
+
+    Only the player's passable territories are read and walked (a breadth-first search
+    over the shared graph from the origin, stepping onto allowed territories only): the
+    cost follows what the player holds, not the size of the map."""
     graph = movement_graph(player.campaign)
     origin_id = _origin_id(origin)
     if origin_id not in graph:
         return set()
-    allowed = passable_territories(player)
     if player.campaign.settings.station_needed_to_pass:
-        allowed &= station_territories(player.campaign_id)
-    allowed.add(origin_id)
-    return set(nx.node_connected_component(graph.subgraph(allowed), origin_id))
+        # R-MAP-9: the passable territories with a station, in one query.
+        allowed = station_territories(player.campaign_id, among=_passable_parts(player))
+    else:
+        allowed = passable_territories(player)
+    adjacency = graph.adj
+    reached = {origin_id}
+    frontier = [origin_id]
+    while frontier:
+        node = frontier.pop()
+        for neighbour in adjacency[node]:
+            if neighbour in allowed and neighbour not in reached:
+                reached.add(neighbour)
+                frontier.append(neighbour)
+    return reached
 
 
 def legal_destinations(player: Player, origin: Any) -> set[int]:

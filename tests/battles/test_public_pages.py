@@ -6,6 +6,9 @@ is a 404 for an outsider."""
 
 from __future__ import annotations
 
+import html
+import re
+
 import pytest
 from django.test import Client
 
@@ -103,6 +106,21 @@ def test_the_history_pages_filter_by_phase_and_player(league, alice):
     second = page.get(url + "?page=2").content.decode()
     assert "detail: entry 4;" in second and "Newer entries" in second
     assert "Older entries" not in second
+    # The pages' own links are stable cursors (issue 15): an entry written meanwhile
+    # does not shift the older page.
+    older = re.search(r'href="(\?[^"]*before=[^"]+)" rel="next"', first)
+    assert older
+    Event.objects.create(campaign=w.campaign, turn=2, phase="activity", kind="note",
+                         data={"detail": "entry late"})
+    followed = page.get(url + html.unescape(older.group(1))).content.decode()
+    assert "detail: entry 4;" in followed and "detail: entry 5;" not in followed
+    assert "entry late" not in followed and "Newer entries" in followed
+    newer = re.search(r'href="(\?[^"]*after=[^"]+)" rel="prev"', followed)
+    assert newer
+    back = page.get(url + html.unescape(newer.group(1))).content.decode()
+    assert "detail: entry 5;" in back and "detail: entry 4;" not in back
+    # a made-up cursor shows the first page
+    assert "entry late" in page.get(url + "?before=bm90aGluZw").content.decode()
     only = page.get(url + "?phase=commercial").content.decode()
     assert "PUBLIC-NEWS" in only and "detail: entry 1;" not in only
     bobs = page.get(url + f"?player={w.players['bob'].pk}").content.decode()

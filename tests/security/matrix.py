@@ -179,6 +179,9 @@ TABLE: dict[tuple[str, str], Endpoint] = {
     ("api-territory-svg", G): Endpoint(
         lambda w: c(w) + f"territories/{w.id('territory_Alpha')}/map.svg", None, MEMBERS),
     ("api-map-svg", G): Endpoint(lambda w: c(w) + "map.svg", None, MEMBERS),
+    # issue 15: the static part of the map (cacheable) and the rest, read like the list
+    ("api-map-static", G): Endpoint(lambda w: c(w) + "map/static/", None, MEMBERS),
+    ("api-map-state", G): Endpoint(lambda w: c(w) + "map/state/", None, MEMBERS),
     ("api-map-graphml", G): Endpoint(lambda w: c(w) + "map.graphml", None, MEMBERS),
     ("api-map-json", G): Endpoint(lambda w: c(w) + "map.json", None, MEMBERS),
     ("api-passages", G): Endpoint(lambda w: c(w) + "passages/", None, MEMBERS),
