@@ -252,6 +252,7 @@ class _Stalemate:
     def __init__(self, state: BattleState) -> None:
         self.fingerprint = self._fingerprint(state)
         self.closest: dict[Any, float] = self._nearest(state)
+        self.positions: dict[Any, Any] = {u.id: u.pos for u in state.units.values() if u.active}
         self.rolls = state.attack_rolls
         self.rounds = 0
         self.cdt = {u.id: u.cdt for u in state.units.values()}
@@ -267,11 +268,16 @@ class _Stalemate:
         if fingerprint != self.fingerprint:
             progress = True
             self.fingerprint = fingerprint
-        for key, dist in self._nearest(state).items():
-            best = self.closest.get(key)
-            if best is None or dist < best - 0.01:
-                self.closest[key] = dist
-                progress = True
+        positions = {u.id: u.pos for u in state.units.values() if u.active}
+        if any(self.positions.get(uid) != pos for uid, pos in positions.items()):
+            # Somebody moved since the distances were last measured (when nobody did, no
+            # distance can have shrunk: units only ever leave the field).
+            self.positions = positions
+            for key, dist in self._nearest(state).items():
+                best = self.closest.get(key)
+                if best is None or dist < best - 0.01:
+                    self.closest[key] = dist
+                    progress = True
         if progress:
             self.rounds = 0
             self.chanced.clear()
