@@ -716,7 +716,7 @@ def _label(best: tuple[str, Target, WeaponCard | None] | None) -> str:
     """The "target/weapon" (or "target/ram") label a best attack is tie-broken on."""
     if best is None:
         return ""
-    how, target, weapon = best
+    _how, target, weapon = best
     return f"{target.id}/{'ram' if weapon is None else weapon.key}"
 
 
