@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 #: The modules compiled together (they call one another natively, so all or none).
-COMPILED = ("damage", "geometry", "policy", "resolve", "state", "turn")
+COMPILED = ("damage", "geometry", "policy", "resolve", "state", "turn", "actions/attack",
+            "actions/move", "actions/ranged")
 PACKAGE = "battles/rulesets/unlimit3d8/engine"
 SOURCE = Path(__file__).resolve().parent
 BUILD = SOURCE.parents[3] / "build" / "engine-native"
