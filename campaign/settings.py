@@ -207,11 +207,6 @@ CLOCK_SWEEP_SECONDS = envint("CLOCK_SWEEP_SECONDS", 30)
 # Redis restart) are sent again by the battle sweeper. Both are idempotent.
 OUTBOX_SWEEP_SECONDS = envint("OUTBOX_SWEEP_SECONDS", 10)
 BATTLE_LEASE_SECONDS = envint("BATTLE_LEASE_SECONDS", 120)
-# Odds (issue 15): with a broker, a request of more than one chunk of simulations is run
-# as one job per chunk on the worker pool (ODDS_CHUNK_JOBS); in the embedded mode by a
-# process pool of ODDS_WORKERS processes (0: one per CPU, 1: in the job's own process).
-ODDS_CHUNK_JOBS = envbool("ODDS_CHUNK_JOBS", bool(CELERY_BROKER_URL))
-ODDS_WORKERS = envint("ODDS_WORKERS", 0)
 # Where each phase's secret dice seed comes from (R-DICE-1): "random" (real leagues), or
 # "campaign_seed" (reproducible tests and demos: predictable by anyone who knows the seed).
 DICE_SECRETS = envstr("DICE_SECRETS", "random")

@@ -28,6 +28,7 @@ from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, Wea
 from battles.services.inputs import battlefield, building_input, unit_input
 from battles.services.opening import ruleset_options
 from campaign.dice import derived_seed
+from campaign.env import envbool, envint
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules import tables as T
@@ -224,9 +225,21 @@ def _ruleset_odds(player: Player, territory: Any, units: list[Any], enemy: Any, 
 
 
 def _workers() -> int:
-    """Processes an embedded-mode estimate may use (setting ODDS_WORKERS; 0: the CPUs)."""
-    configured = int(getattr(settings, "ODDS_WORKERS", 0))
-    return configured if configured > 0 else (os.cpu_count() or 1)
+    """Processes an embedded-mode estimate may use: setting (or environment variable)
+    ODDS_WORKERS; 0, the default: one per CPU."""
+    configured = getattr(settings, "ODDS_WORKERS", None)
+    if configured is None:
+        configured = envint("ODDS_WORKERS", 0)
+    return int(configured) if int(configured) > 0 else (os.cpu_count() or 1)
+
+
+def _chunk_jobs_enabled() -> bool:
+    """Whether large estimates are split into jobs: setting (or environment variable)
+    ODDS_CHUNK_JOBS; by default when there is a broker (a worker pool to share them)."""
+    configured = getattr(settings, "ODDS_CHUNK_JOBS", None)
+    if configured is None:
+        configured = envbool("ODDS_CHUNK_JOBS", not settings.CELERY_TASK_ALWAYS_EAGER)
+    return bool(configured)
 
 
 def _simulate(data: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
@@ -252,7 +265,7 @@ def _simulate(data: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
 def _chunk_jobs(data: dict[str, Any], n: int) -> list[montecarlo.Chunk]:
     """The chunks sent as jobs of their own (an Unlimit3d 8 estimate of more than one
     chunk, with a worker pool to share them: setting ODDS_CHUNK_JOBS); else none."""
-    if "ruleset" in data or not getattr(settings, "ODDS_CHUNK_JOBS", False):
+    if "ruleset" in data or not _chunk_jobs_enabled():
         return []
     parts = montecarlo.chunks(n)
     return parts if len(parts) > 1 else []
