@@ -203,6 +203,8 @@ def turret_weapon_card(weapon: WeaponInput) -> WeaponCard:
     return weapon_card(weapon.key, tuple(weapon.templates), 0)
 
 
+@lru_cache(maxsize=4096)
 def score(skill_value: int, dice_sum: int) -> int:
-    """The roll's result read on the card (J row column for the 3d8 sum)."""
+    """The roll's result read on the card (J row column for the 3d8 sum); a table read,
+    kept once read (every roll of a battle asks)."""
     return F.skill_score(skill_value, dice_sum)

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from battles.rulesets.unlimit3d8.engine.card import build_card, turret_weapon_card
-from battles.rulesets.unlimit3d8.engine.dice import Dice, DiceSource
+from battles.rulesets.unlimit3d8.engine.dice import DiceSource, SeededDice
 from battles.rulesets.unlimit3d8.engine.geometry import (
     attacker_slots,
     defender_slots,
@@ -208,7 +208,7 @@ def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None 
     `dice` replaces the seeded dice (tests, casebook); `keep_log=False` skips the log
     (Monte Carlo) without changing any roll.
     """
-    dice = dice if dice is not None else Dice(random.Random(battle.seed))
+    dice = dice if dice is not None else SeededDice(random.Random(battle.seed))
     state = build_state(battle, dice, keep_log=keep_log)
     factory = policy_factory or default_policy_factory
     policies: dict[str, Policy] = {s: factory(s, state.options) for s in state.sides}
