@@ -17,8 +17,11 @@ import sys
 from pathlib import Path
 
 #: The modules compiled together (they call one another natively, so all or none).
-COMPILED = ("damage", "geometry", "policy", "resolve", "state", "turn", "actions/attack",
-            "actions/move", "actions/ranged")
+COMPILED = ("damage", "geometry", "policy", "probability", "resolve", "state", "turn",
+            "actions/attack", "actions/close_combat", "actions/designation",
+            "actions/dispatch", "actions/logistics", "actions/move", "actions/order",
+            "actions/piracy", "actions/ramming", "actions/ranged", "actions/repair",
+            "actions/retreat", "actions/tackle", "actions/warp")
 PACKAGE = "battles/rulesets/unlimit3d8/engine"
 SOURCE = Path(__file__).resolve().parent
 BUILD = SOURCE.parents[3] / "build" / "engine-native"
