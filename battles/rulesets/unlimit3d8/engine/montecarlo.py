@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
@@ -121,6 +122,10 @@ def _pool_runner(workers: int) -> Callable[[Sequence[tuple[BattleInput, int, Chu
                                            Iterable[Counts]]:
     def run(todo: Sequence[tuple[BattleInput, int, Chunk]]) -> Iterable[Counts]:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            return list(pool.map(_chunk_job, todo))  # map keeps the chunks' order
+        with warnings.catch_warnings():
+            # Python 3.12+ warns when a threaded process (a development server) forks; the
+            # children only simulate, import nothing and exit without cleanup.
+            warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                return list(pool.map(_chunk_job, todo))  # map keeps the chunks' order
     return run
