@@ -18,7 +18,7 @@ from pathlib import Path
 
 #: The modules compiled together (they call one another natively, so all or none).
 COMPILED = ("damage", "geometry", "policy", "probability", "resolve", "state", "turn",
-            "actions/attack", "actions/close_combat", "actions/designation",
+            "actions/attack", "actions/base", "actions/close_combat", "actions/designation",
             "actions/dispatch", "actions/logistics", "actions/move", "actions/order",
             "actions/piracy", "actions/ramming", "actions/ranged", "actions/repair",
             "actions/retreat", "actions/tackle", "actions/warp")
