@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 #: The modules compiled together (they call one another natively, so all or none).
-COMPILED = ("damage", "geometry", "policy", "probability", "resolve", "state", "turn",
+COMPILED = ("card", "damage", "geometry", "policy", "probability", "resolve", "state", "turn",
             "actions/attack", "actions/base", "actions/close_combat", "actions/designation",
             "actions/dispatch", "actions/logistics", "actions/move", "actions/order",
             "actions/piracy", "actions/ramming", "actions/ranged", "actions/repair",
