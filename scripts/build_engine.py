@@ -32,25 +32,32 @@ setup(name="engine-native", script_args=["build_ext", "--build-lib", lib, "--bui
 
 
 def build() -> int:
-    shutil.rmtree(native.BUILD, ignore_errors=True)
+    """Compile into a fresh directory beside the build, then put it in the build's place
+    (the manifest last: until it is written the engine runs from source)."""
     hashes = native.source_hashes()
     paths = ",".join(f"{native.PACKAGE}/{name}.py" for name in native.COMPILED)
-    with tempfile.TemporaryDirectory() as tmp:
-        setup = Path(tmp) / "setup_engine.py"
-        setup.write_text(SETUP)
-        done = subprocess.run([sys.executable, str(setup), paths, f"{tmp}/c", str(native.BUILD),
-                               f"{tmp}/o"], cwd=ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
+    native.BUILD.parent.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix="engine-native.", dir=native.BUILD.parent))
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            setup = Path(tmp) / "setup_engine.py"
+            setup.write_text(SETUP)
+            done = subprocess.run([sys.executable, str(setup), paths, f"{tmp}/c", str(fresh),
+                                   f"{tmp}/o"], cwd=ROOT, capture_output=True, text=True)
+        if done.returncode != 0:
+            print("engine: not compiled (no C compiler or mypyc?); it runs from source.\n"
+                  + done.stderr[-1500:], file=sys.stderr)
+            return 0
+        if native.source_hashes() != hashes:  # edited while building
+            print("engine: the source changed during the build; run it again.",
+                  file=sys.stderr)
+            return 1
         shutil.rmtree(native.BUILD, ignore_errors=True)
-        print("engine: not compiled (no C compiler or mypyc?); it runs from source.\n"
-              + done.stderr[-1500:], file=sys.stderr)
-        return 0
-    if native.source_hashes() != hashes:  # edited while building
-        shutil.rmtree(native.BUILD, ignore_errors=True)
-        print("engine: the source changed during the build; run it again.", file=sys.stderr)
-        return 1
-    native.MANIFEST.write_text(json.dumps({"abi": native.abi(), "sources": hashes},
-                                          indent=1))
+        fresh.rename(native.BUILD)
+        native.MANIFEST.write_text(json.dumps({"abi": native.abi(), "sources": hashes},
+                                              indent=1))
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
     print(f"engine: compiled {', '.join(native.COMPILED)} into {native.BUILD}")
     return 0
 
