@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml
 # C compiler, it runs from source: `ENGINE_PURE=1` forces that).
 ENGINE := battles/rulesets/unlimit3d8/engine
 NATIVE := build/engine-native/manifest.json
-$(NATIVE): $(STAMP) $(wildcard $(ENGINE)/*.py) scripts/build_engine.py
+$(NATIVE): $(STAMP) $(wildcard $(ENGINE)/*.py $(ENGINE)/actions/*.py) scripts/build_engine.py
 	$(PY) scripts/build_engine.py
 
 engine-native: $(NATIVE)
