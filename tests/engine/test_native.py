@@ -54,7 +54,13 @@ def test_the_compiled_engine_replays_the_source_bit_for_bit():
 
 
 def test_a_build_that_does_not_match_the_source_is_not_used(tmp_path, monkeypatch):
+    monkeypatch.delitem(sys.modules, "battles.rulesets.unlimit3d8.engine._native__mypyc",
+                        raising=False)
+    assert not native._loads(tmp_path)  # no shared library there: not loadable
+    (tmp_path / "_native__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"not ELF")
+    assert not native._loads(tmp_path)  # one this machine cannot load
     monkeypatch.setattr(native, "MANIFEST", tmp_path / "manifest.json")
+    monkeypatch.setattr(native, "_loads", lambda directory: True)  # as if this one loads
     monkeypatch.delenv("ENGINE_PURE", raising=False)
     assert native.native_dir() is None  # no build
     hashes = native.source_hashes()
@@ -64,8 +70,11 @@ def test_a_build_that_does_not_match_the_source_is_not_used(tmp_path, monkeypatc
         {"abi": native.abi(), "sources": {**hashes, "policy": "0" * 64}}))  # policy edited
     assert native.native_dir() is None
     (tmp_path / "manifest.json").write_text(json.dumps({"abi": "cpython-27", "sources": hashes}))
-    assert native.native_dir() is None
+    assert native.native_dir() is None  # built by another Python (a copied build)
     (tmp_path / "manifest.json").write_text(json.dumps({"abi": native.abi(), "sources": hashes}))
     monkeypatch.setenv("ENGINE_PURE", "1")
+    assert native.native_dir() is None
+    monkeypatch.delenv("ENGINE_PURE")
+    monkeypatch.setattr(native, "_loads", lambda directory: False)  # cannot load here
     assert native.native_dir() is None
     assert engine.compiled() in (True, False)

@@ -11,8 +11,11 @@ before any other engine module is imported.
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
+import importlib.util
 import json
 import os
+import platform
 import sys
 from pathlib import Path
 
@@ -34,8 +37,31 @@ def source_hashes() -> dict[str, str]:
 
 
 def abi() -> str:
-    """The Python the build is for (an extension built for another cannot load)."""
-    return f"{sys.implementation.cache_tag}-{sys.platform}"
+    """The very Python the build is for (an extension built by another, e.g. a build
+    copied into a container image, may not load)."""
+    return f"{sys.implementation.cache_tag}-{sys.platform}-{platform.machine()}-{sys.version}"
+
+
+def _loads(directory: Path) -> bool:
+    """Load the build's shared library now (its modules need it): False when this
+    machine cannot, and the engine then runs from source."""
+    name = "battles.rulesets.unlimit3d8.engine._native__mypyc"
+    if name in sys.modules:
+        return True
+    found = sorted(directory.glob("_native__mypyc.*"))
+    if not found:
+        return False
+    try:
+        loader = importlib.machinery.ExtensionFileLoader(name, str(found[0]))
+        spec = importlib.util.spec_from_file_location(name, found[0], loader=loader)
+        if spec is None:
+            return False
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+    except (ImportError, OSError):
+        return False
+    sys.modules[name] = module
+    return True
 
 
 def native_dir() -> str | None:
@@ -53,4 +79,5 @@ def native_dir() -> str | None:
             return None
     except OSError:
         return None
-    return str(BUILD / PACKAGE)
+    directory = BUILD / PACKAGE
+    return str(directory) if _loads(directory) else None
