@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test test-unit test-postgres test-integration test-e2e lint bench casebook clean install
+.PHONY: run test test-unit test-postgres test-integration test-e2e lint bench casebook clean install engine-native
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,9 +15,19 @@ $(STAMP): pyproject.toml
 	$(PIP) install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The engine's hot modules compiled by mypyc from their source (issue 15), rebuilt when it
+# changes; the engine uses the build only while it matches its source (else, or without a
+# C compiler, it runs from source: `ENGINE_PURE=1` forces that).
+ENGINE := battles/rulesets/unlimit3d8/engine
+NATIVE := build/engine-native/manifest.json
+$(NATIVE): $(STAMP) $(wildcard $(ENGINE)/*.py $(ENGINE)/actions/*.py) scripts/build_engine.py
+	$(PY) scripts/build_engine.py
 
-run: $(STAMP)
+engine-native: $(NATIVE)
+
+install: $(STAMP) $(NATIVE)
+
+run: $(STAMP) $(NATIVE)
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo --if-empty
 	$(PY) manage.py runserver_with_clock $(HOST):$(PORT)
@@ -26,7 +36,7 @@ run: $(STAMP)
 # the same suite on PostgreSQL, the PostgreSQL + Redis + Celery worker suite (which then
 # must not be skipped) and the browser suite in Debian's headless chromium (installed by
 # scripts/install-e2e.sh).
-test: $(STAMP)
+test: $(STAMP) $(NATIVE)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
@@ -36,15 +46,15 @@ test: $(STAMP)
 	  $(MAKE) --no-print-directory test-postgres && \
 	  $(MAKE) --no-print-directory test-integration && $(MAKE) --no-print-directory test-e2e; fi
 
-test-unit: $(STAMP)
+test-unit: $(STAMP) $(NATIVE)
 	$(PY) -m pytest -m "not integration and not e2e" -q
 
 # The same suite on PostgreSQL: SQLite hides locking and SQL that only PostgreSQL refuses.
-test-postgres: $(STAMP)
+test-postgres: $(STAMP) $(NATIVE)
 	DATABASE_URL=$${POSTGRES_TEST_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d_suite} \
 	  $(PY) -m pytest -m "not integration and not e2e" -q -p no:randomly
 
-test-integration: $(STAMP)
+test-integration: $(STAMP) $(NATIVE)
 	REQUIRE_SERVICES=1 DATABASE_URL=$${INTEGRATION_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d} \
 	  CELERY_BROKER_URL=$${INTEGRATION_BROKER_URL:-redis://127.0.0.1:6379/5} \
 	  $(PY) -m pytest -m integration -q -p no:randomly
@@ -60,11 +70,11 @@ lint: $(STAMP)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 
-casebook: $(STAMP)
+casebook: $(STAMP) $(NATIVE)
 	$(PY) manage.py casebook tests/casebook
 
-bench: $(STAMP)
+bench: $(STAMP) $(NATIVE)
 	$(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles
+	rm -rf $(VENV) db.sqlite3 staticfiles build/engine-native

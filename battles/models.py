@@ -124,6 +124,9 @@ class OddsRequest(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
+    # While its chunk jobs run on the worker pool: each finished chunk's whole counts,
+    # by its first simulation (`battles.services.odds.run_odds_chunk`).
+    partials = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

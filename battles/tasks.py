@@ -33,6 +33,13 @@ def estimate_odds(odds_id: int) -> str:
     return odds.run_odds_job(odds_id=odds_id)
 
 
+@shared_task(name="battles.tasks.odds_chunk", acks_late=True, reject_on_worker_lost=True,
+             **RETRY)
+def odds_chunk(odds_id: int, start: int, count: int) -> str:
+    """Count one chunk of an odds request's simulations (the chunks share the pool)."""
+    return odds.run_odds_chunk(odds_id=odds_id, start=start, count=count)
+
+
 @shared_task(name="battles.tasks.sweep_battles", ignore_result=True, **RETRY)
 def sweep_battles() -> int:
     """Beat job: send again the battle jobs whose claim or message went missing."""

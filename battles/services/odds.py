@@ -11,20 +11,24 @@ of other players' units — is read.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import replace
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle, OddsRequest
 from battles.rulesets.base import FieldUnit
 from battles.rulesets.registry import find_ruleset
+from battles.rulesets.unlimit3d8.engine import montecarlo
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
 from battles.services.inputs import battlefield, building_input, unit_input
 from battles.services.opening import ruleset_options
 from campaign.dice import derived_seed
+from campaign.env import envbool, envint
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules import tables as T
@@ -220,11 +224,30 @@ def _ruleset_odds(player: Player, territory: Any, units: list[Any], enemy: Any, 
     return odds
 
 
+def _workers() -> int:
+    """Processes an embedded-mode estimate may use: setting (or environment variable)
+    ODDS_WORKERS; 0, the default: one per CPU."""
+    configured = getattr(settings, "ODDS_WORKERS", None)
+    if configured is None:
+        configured = envint("ODDS_WORKERS", 0)
+    return int(configured) if int(configured) > 0 else (os.cpu_count() or 1)
+
+
+def _chunk_jobs_enabled() -> bool:
+    """Whether large estimates are split into jobs: setting (or environment variable)
+    ODDS_CHUNK_JOBS; by default when there is a broker (a worker pool to share them)."""
+    configured = getattr(settings, "ODDS_CHUNK_JOBS", None)
+    if configured is None:
+        configured = envbool("ODDS_CHUNK_JOBS", not settings.CELERY_TASK_ALWAYS_EAGER)
+    return bool(configured)
+
+
 def _simulate(data: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
     """The Monte Carlo of the ruleset the request was made in; sides named "you" and
     "enemy" whatever the ruleset calls them."""
     if "ruleset" not in data:  # Unlimit3d 8's engine input, sides already you/enemy
-        return find_ruleset("unlimit3d8").odds(data, simulations=n, seed=seed)
+        return montecarlo.estimate_odds(BattleInput.from_dict(data), n, seed,
+                                        workers=_workers())
     estimate = find_ruleset(data["ruleset"]).odds(data["battle"], simulations=n, seed=seed)
     you = data["you"]
 
@@ -239,9 +262,21 @@ def _simulate(data: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
             for k, v in estimate.items()}
 
 
+def _chunk_jobs(data: dict[str, Any], n: int) -> list[montecarlo.Chunk]:
+    """The chunks sent as jobs of their own (an Unlimit3d 8 estimate of more than one
+    chunk, with a worker pool to share them: setting ODDS_CHUNK_JOBS); else none."""
+    if "ruleset" in data or not _chunk_jobs_enabled():
+        return []
+    parts = montecarlo.chunks(n)
+    return parts if len(parts) > 1 else []
+
+
 def run_odds_job(*, odds_id: int) -> str:
     """The body of `battles.tasks.estimate_odds`. A second delivery of a finished request
-    does nothing; a request left running by a dead worker is simply run again."""
+    does nothing; a request left running by a dead worker is simply run again. On the
+    worker pool a large estimate is split: one `battles.tasks.odds_chunk` job per chunk
+    not yet counted (sent through the outbox, so a lost one is sent again), the last to
+    finish merges the counts."""
     with transaction.atomic():
         odds = OddsRequest.objects.select_for_update().filter(pk=odds_id).first()
         if odds is None or odds.status == OddsRequest.Status.FINISHED:
@@ -249,6 +284,12 @@ def run_odds_job(*, odds_id: int) -> str:
         odds.status = OddsRequest.Status.RUNNING
         odds.save(update_fields=["status"])
         data, n, seed = odds.input, odds.simulations, odds.seed
+        parts = _chunk_jobs(data, n)
+        for start, count in parts:
+            if str(start) not in (odds.partials or {}):
+                outbox.send_later("battles.tasks.odds_chunk", odds.pk, start, count)
+        if parts:
+            return "split"
     started = time.perf_counter()
     try:
         estimate = _simulate(data, n, seed)
@@ -262,6 +303,50 @@ def run_odds_job(*, odds_id: int) -> str:
     OddsRequest.objects.filter(pk=odds_id).exclude(status=OddsRequest.Status.FINISHED).update(
         status=OddsRequest.Status.FINISHED, result=estimate, finished_at=timezone.now())
     return "finished"
+
+
+def run_odds_chunk(*, odds_id: int, start: int, count: int) -> str:
+    """The body of `battles.tasks.odds_chunk`: count one chunk's simulations (no lock held
+    meanwhile), then, under the request's row lock, keep its counts once; the chunk that
+    completes the set merges them (the same answer as one process would give) and
+    finishes the request. A chunk delivered twice or after the end changes nothing."""
+    odds = OddsRequest.objects.filter(pk=odds_id).first()
+    if odds is None or odds.status != OddsRequest.Status.RUNNING \
+            or str(start) in (odds.partials or {}):
+        return "skipped"
+    battle = BattleInput.from_dict(odds.input)
+    started = time.perf_counter()
+    try:
+        counts = montecarlo.run_chunk(battle, odds.seed, (start, count))
+    except Exception as exc:
+        log.exception("odds %s chunk %s failed", odds_id, start)
+        OddsRequest.objects.filter(pk=odds_id).exclude(
+            status=OddsRequest.Status.FINISHED).update(
+            status=OddsRequest.Status.FAILED, error=f"{type(exc).__name__}: {exc}",
+            finished_at=timezone.now())
+        return "failed"
+    seconds = time.perf_counter() - started
+    with transaction.atomic():
+        odds = OddsRequest.objects.select_for_update().filter(pk=odds_id).first()
+        if odds is None or odds.status != OddsRequest.Status.RUNNING:
+            return "skipped"
+        partials = dict(odds.partials or {})
+        if str(start) in partials:
+            return "skipped"
+        partials[str(start)] = {**counts, "seconds": seconds}
+        odds.partials = partials
+        fields = ["partials"]
+        parts = montecarlo.chunks(odds.simulations)
+        if all(str(s) in partials for s, _ in parts):
+            estimate = montecarlo.merge(battle, odds.simulations, odds.seed,
+                                        (partials[str(s)] for s, _ in parts))
+            # The simulation time summed over the chunks (they ran side by side).
+            estimate["seconds"] = round(sum(partials[str(s)]["seconds"] for s, _ in parts), 3)
+            odds.result, odds.status, odds.finished_at = (
+                estimate, OddsRequest.Status.FINISHED, timezone.now())
+            fields += ["result", "status", "finished_at"]
+        odds.save(update_fields=fields)
+    return "counted"
 
 
 def odds_for(*, player: Player, odds_id: int) -> OddsRequest:

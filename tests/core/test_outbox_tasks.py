@@ -13,7 +13,7 @@ from campaign.celery import app
 from campaign.services.outbox import _task
 for name in ("battles.tasks.run_battle", "battles.tasks.estimate_odds",
              "campaign.tasks.notify", "campaign.tasks.drain_outbox",
-             "battles.tasks.sweep_battles"):
+             "battles.tasks.sweep_battles", "battles.tasks.odds_chunk"):
     assert _task(name).name == name, name
 print("ok")
 """

@@ -37,3 +37,17 @@ def test_seeded_dice_replay_and_stay_within_1_to_8():
     assert faces == [second.d8() for _ in range(300)]
     assert set(faces) == set(range(1, 9))
     assert a[0] == faces[0]
+
+
+def test_a_battles_seeded_dice_roll_the_campaign_dices_faces():
+    """Issue 15: `SeededDice` draws its d8 inline, the very faces (and generator state)
+    of `Dice`, whose faces are `random.Random.randint(1, 8)`."""
+    from battles.rulesets.unlimit3d8.engine.dice import INLINE, Dice, SeededDice
+
+    assert INLINE  # CPython's randint(1, 8) is what the inline draw reproduces
+    for seed in (0, 1, 42, 2**31 + 7):
+        plain, fast = Dice(random.Random(seed)), SeededDice(random.Random(seed))
+        faces = [plain.d8() for _ in range(300)] + [plain.roll_3d8() for _ in range(100)]
+        assert faces == [fast.d8() for _ in range(300)] + [fast.roll_3d8() for _ in range(100)]
+        assert plain.count == fast.count == 600
+        assert plain._rng.random() == fast._rng.random()

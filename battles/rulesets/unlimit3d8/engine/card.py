@@ -44,21 +44,21 @@ class WeaponCard:
     cdt_to_target: int
     builtin: bool = False  # exo armour's own light grappling arms
 
-    @property
+    @cached_property
     def is_contact(self) -> bool:
         return self.type == "contact"
 
-    @property
+    @cached_property
     def is_ranged(self) -> bool:
         """Fires at a distance with a damage line (not contact weapons nor equipment)."""
         return (self.range_increment is not None and self.base_damage is not None
                 and self.type != "contact" and self.type != "equipment")
 
-    @property
+    @cached_property
     def no_line_of_sight(self) -> bool:
         return "no_line_of_sight" in self.special
 
-    @property
+    @cached_property
     def is_projectile(self) -> bool:
         """Missiles and grenades: stopped by force fields."""
         return self.type == "projectile"
@@ -203,6 +203,8 @@ def turret_weapon_card(weapon: WeaponInput) -> WeaponCard:
     return weapon_card(weapon.key, tuple(weapon.templates), 0)
 
 
+@lru_cache(maxsize=4096)
 def score(skill_value: int, dice_sum: int) -> int:
-    """The roll's result read on the card (J row column for the 3d8 sum)."""
+    """The roll's result read on the card (J row column for the 3d8 sum); a table read,
+    kept once read (every roll of a battle asks)."""
     return F.skill_score(skill_value, dice_sum)

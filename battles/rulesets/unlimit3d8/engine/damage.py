@@ -20,10 +20,11 @@ Target = UnitState | BuildingState
 def force_field_at(state: BattleState, pos: tuple[float, float],
                    exclude: BuildingState | None = None) -> BuildingState | None:
     """The active force field whose 4" x 4" area covers `pos` (R-BAT-11), if any."""
+    if not state.force_fields:
+        return None
     half = T.FORCE_FIELD_AREA_INCHES / 2
-    for b in state.buildings.values():
-        if (b.kind == "force_field" and b.active and not b.destroyed and b is not exclude
-                and in_square(pos, b.pos, half)):
+    for b in state.force_fields:
+        if b.active and not b.destroyed and b is not exclude and in_square(pos, b.pos, half):
             return b
     return None
 

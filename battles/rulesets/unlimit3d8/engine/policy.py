@@ -496,21 +496,28 @@ class DefaultPolicy:
                      ) -> tuple[float, Action | None]:
         """The most valuable attack of `unit` (value rounded to 6 places; ties go to the
         greatest "target/weapon" label). Candidates are compared before any action object
-        is built: this runs for every ready unit on every turn."""
-        best_value, best_label = 0.0, ""
+        is built, and a candidate clearly below the best is dropped before it is rounded
+        (rounding moves a value by 5e-7 at most) or labelled (labels are only compared on
+        a tie): this runs for every ready unit on every turn."""
+        best_value = 0.0
+        best_label: str | None = ""
         best: tuple[str, Target, WeaponCard | None] | None = None
+        floor = -1e-6  # best_value - 1e-6: anything below cannot reach the best
         fight = unit.card.skills["fight"]
         reach = state.options["contact_distance"] + 1e-9
         ram = not unit.card.is_infantry and unit.immobilized_by is None
         upos = unit.pos
+        shots = self._shots
+        uid = unit.id
+        weapons = unit.card.weapons
         for target in targets:
             info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
             tpos = target.pos
             contact = math.hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
-            for weapon in unit.card.weapons:
+            for weapon in weapons:
                 if weapon.is_ranged:
                     value = self._shot_value(state, unit, weapon, target, fight, info)
-                    self._shots[(unit.id, weapon.key, id(target))] = value
+                    shots[(uid, weapon.key, id(target))] = value
                     how = "ranged"
                 elif weapon.is_contact and contact:
                     p = p_success(fight, info.close_defense)
@@ -520,19 +527,36 @@ class DefaultPolicy:
                     how = "close"
                 else:
                     continue
+                if value < floor:
+                    continue
                 value = round(value, 6)
                 if value < best_value:
                     continue
+                if value > best_value:
+                    best_value, best_label, best = value, None, (how, target, weapon)
+                    floor = value - 1e-6
+                    continue
                 label = f"{target.id}/{weapon.key}"
-                if value > best_value or label > best_label:
+                if best_label is None:
+                    best_label = _label(best)
+                if label > best_label:
                     best_value, best_label, best = value, label, (how, target, weapon)
             if ram and not info.is_building:
                 assert isinstance(target, UnitState)
-                value = round(self._ram_value(state, unit, target, info), 6)
+                value = self._ram_value(state, unit, target, info)
+                if value < floor:
+                    continue
+                value = round(value, 6)
                 if value < best_value:
                     continue
+                if value > best_value:
+                    best_value, best_label, best = value, None, ("ram", target, None)
+                    floor = value - 1e-6
+                    continue
                 label = f"{target.id}/ram"
-                if value > best_value or label > best_label:
+                if best_label is None:
+                    best_label = _label(best)
+                if label > best_label:
                     best_value, best_label, best = value, label, ("ram", target, None)
         if best is None:
             return best_value, None
@@ -686,6 +710,14 @@ def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
                   and (b.weapon is not None or (b.kind == "laboratory"
                                                 and unit.side not in b.robbed_by))]
     return min(spots)[2] if spots else None
+
+
+def _label(best: tuple[str, Target, WeaponCard | None] | None) -> str:
+    """The "target/weapon" (or "target/ram") label a best attack is tie-broken on."""
+    if best is None:
+        return ""
+    _how, target, weapon = best
+    return f"{target.id}/{'ram' if weapon is None else weapon.key}"
 
 
 def _kind(target: Target) -> str:

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from battles.rulesets.unlimit3d8.engine.card import build_card, turret_weapon_card
-from battles.rulesets.unlimit3d8.engine.dice import Dice, DiceSource
+from battles.rulesets.unlimit3d8.engine.dice import DiceSource, SeededDice
 from battles.rulesets.unlimit3d8.engine.geometry import (
     attacker_slots,
     defender_slots,
@@ -208,7 +208,7 @@ def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None 
     `dice` replaces the seeded dice (tests, casebook); `keep_log=False` skips the log
     (Monte Carlo) without changing any roll.
     """
-    dice = dice if dice is not None else Dice(random.Random(battle.seed))
+    dice = dice if dice is not None else SeededDice(random.Random(battle.seed))
     state = build_state(battle, dice, keep_log=keep_log)
     factory = policy_factory or default_policy_factory
     policies: dict[str, Policy] = {s: factory(s, state.options) for s in state.sides}
@@ -252,6 +252,7 @@ class _Stalemate:
     def __init__(self, state: BattleState) -> None:
         self.fingerprint = self._fingerprint(state)
         self.closest: dict[Any, float] = self._nearest(state)
+        self.positions: dict[Any, Any] = {u.id: u.pos for u in state.units.values() if u.active}
         self.rolls = state.attack_rolls
         self.rounds = 0
         self.cdt = {u.id: u.cdt for u in state.units.values()}
@@ -267,11 +268,16 @@ class _Stalemate:
         if fingerprint != self.fingerprint:
             progress = True
             self.fingerprint = fingerprint
-        for key, dist in self._nearest(state).items():
-            best = self.closest.get(key)
-            if best is None or dist < best - 0.01:
-                self.closest[key] = dist
-                progress = True
+        positions = {u.id: u.pos for u in state.units.values() if u.active}
+        if any(self.positions.get(uid) != pos for uid, pos in positions.items()):
+            # Somebody moved since the distances were last measured (when nobody did, no
+            # distance can have shrunk: units only ever leave the field).
+            self.positions = positions
+            for key, dist in self._nearest(state).items():
+                best = self.closest.get(key)
+                if best is None or dist < best - 0.01:
+                    self.closest[key] = dist
+                    progress = True
         if progress:
             self.rounds = 0
             self.chanced.clear()

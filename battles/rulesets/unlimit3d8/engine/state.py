@@ -71,7 +71,8 @@ class UnitState:
 
     @property
     def hp_left(self) -> int:
-        return max(0, self.card.hit_points - self.lost)
+        left = self.card.hit_points - self.repairable - self.unrepairable
+        return left if left > 0 else 0
 
     @property
     def armor(self) -> int:
@@ -186,6 +187,12 @@ class BattleState:
     missiles_used: dict[str, int] = field(default_factory=dict)
     lab_piracies: list[dict[str, Any]] = field(default_factory=list)
     attack_rolls: int = 0  # skill tests trying to hurt an enemy (R-BAT-32)
+    # The force fields among the buildings (buildings are never added during a battle):
+    # armour and projectile checks look only at these.
+    force_fields: list[BuildingState] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.force_fields = [b for b in self.buildings.values() if b.kind == "force_field"]
 
     # --- queries -------------------------------------------------------------------
     def active_units(self, side: str | None = None) -> list[UnitState]:

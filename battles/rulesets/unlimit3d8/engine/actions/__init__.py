@@ -1,6 +1,19 @@
-"""One module per action of the tactical turn; `perform` dispatches an action object."""
+"""One module per action of the tactical turn; `perform` dispatches an action object.
 
-from battles.rulesets.unlimit3d8.engine.actions.base import (
+Some run compiled, as the engine's hot modules do (`engine.native`): the compiled
+directory then comes first in `__path__`.
+"""
+
+import os
+
+from battles.rulesets.unlimit3d8.engine.native import native_dir
+
+_NATIVE = native_dir()
+if _NATIVE is not None:
+    __path__.insert(0, os.path.join(_NATIVE, "actions"))
+
+# After the path is set (E402): these imports load the compiled modules when fresh.
+from battles.rulesets.unlimit3d8.engine.actions.base import (  # noqa: E402
     Action,
     Assault,
     CloseCombat,
@@ -18,7 +31,7 @@ from battles.rulesets.unlimit3d8.engine.actions.base import (
     Tackle,
     Warp,
 )
-from battles.rulesets.unlimit3d8.engine.actions.dispatch import perform
+from battles.rulesets.unlimit3d8.engine.actions.dispatch import perform  # noqa: E402
 
 __all__ = [
     "Action", "Assault", "CloseCombat", "Designate", "EnterBunker", "Lift", "Move", "Order",

@@ -8,6 +8,7 @@ nemesis die determines if something special happens."
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from battles.rulesets.unlimit3d8.engine.card import WeaponCard, score
@@ -61,8 +62,13 @@ def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingS
     if not isinstance(target, UnitState):
         return 0, None
     best, barricade = 0, None
+    reach = state.options["contact_distance"] + 1e-9
+    x, y = target.pos
     for b in state.buildings.values():
-        if b.destroyed or not in_contact(state, target.pos, b.pos):
+        if b.destroyed:
+            continue
+        bx, by = b.pos
+        if not math.hypot(x - bx, y - by) <= reach:  # `in_contact`
             continue
         if b.kind == "concrete_barricade":
             if best < T.BARRICADE_EXTRA_RANGE_INCREMENTS:

@@ -25,11 +25,14 @@ class Action:
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
+_SCALARS = frozenset({str, int, float, bool, type(None)})  # plain already: as they are
 
 
 def _plain(value: Any) -> Any:
     """What `dataclasses.asdict` would give, with tuples as lists (without its deep copies:
     the log is written on every turn)."""
+    if type(value) in _SCALARS:
+        return value
     names = _FIELDS.get(type(value))
     if names is None and is_dataclass(value) and not isinstance(value, type):
         names = _FIELDS[type(value)] = tuple(f.name for f in fields(value))
