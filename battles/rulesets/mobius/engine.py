@@ -1,0 +1,842 @@
+"""A whole Mobius battle, played by a deterministic default policy for every side.
+
+The table is one axis (R-MOB-3): the first side's deployment line at 0, the last side's at
+the deployment gap (others evenly between), each edge 12" behind the nearest line ("Lines
+Drawn ... within 12" of it"); the ground is cut into 6" strips whose terrain comes from the
+territory's buildings and the battle's seed. Turns follow the Turn Structure (Start,
+Movement, Action, Hero, Melee, End) in turn order, round after round; every die goes
+through the `Dice` seam in the order the rules call for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from battles.rulesets.mobius import rules as R
+from battles.rulesets.mobius import tables as T
+from campaign.rules.dice import Dice
+
+STRIP = 6
+EDGE_BEHIND = 12
+UNARMED: dict[str, Any] = {"key": "unarmed", "name": "bare hands", "rng": 0, "st": 2,
+                           "ak": 1, "dam": 1, "type": "melee"}
+
+
+def _avg_dam(dam: int | str) -> float:
+    return {"D3": 2.0, "D6": 3.5}.get(str(dam), float(dam) if isinstance(dam, int) else 1.0)
+
+
+@dataclass
+class Unit:
+    id: int
+    side: str
+    name: str
+    faction: str
+    rank: str
+    vehicle: bool
+    subtypes: set[str]
+    rules: set[str]
+    hp: list[int]
+    hp_start: int
+    models_start: int
+    move: int
+    move_flying: int
+    move_min: int
+    cqc: int
+    rc: int | None
+    pan: int
+    dfc: int
+    arm: int
+    weapons: list[dict[str, Any]]
+    points: int
+    x: float
+    camouflage: int = 0
+    shielded: int | None = None
+    flying: bool = False
+    movement: str = "stationary"
+    charged: bool = False
+    fired: bool = False
+    escape_failed: bool = False
+    panicked: bool = False
+    unpanicked_now: bool = False
+    dug_in: bool = False
+    must_panic: bool = False
+    routed: bool = False
+    destroyed: bool = False
+    immortal_used: bool = False
+    locked: set[int] = field(default_factory=set)
+
+    @property
+    def alive(self) -> int:
+        return sum(1 for h in self.hp if h > 0)
+
+    @property
+    def on_table(self) -> bool:
+        return not (self.destroyed or self.routed)
+
+    @property
+    def hp_left(self) -> int:
+        return sum(h for h in self.hp if h > 0)
+
+    @property
+    def hero(self) -> bool:
+        return self.rank in ("hq", "heroes")
+
+    def ranged(self) -> list[dict[str, Any]]:
+        if self.rc is None:
+            return []
+        return [w for w in self.weapons if w["type"] != "melee" and "bomb" not in
+                (w.get("rules") or ())]
+
+    def melee_weapons(self) -> list[dict[str, Any]]:
+        return [w for w in self.weapons if w["type"] == "melee"
+                or "combined" in (w.get("rules") or ())]
+
+    def best_melee(self) -> dict[str, Any]:
+        options = self.melee_weapons() or [UNARMED]
+        return max(options, key=lambda w: (w["st"] * w["ak"] * _avg_dam(w["dam"]), w["key"]))
+
+    def melee_minded(self) -> bool:
+        """R-MOB-19: a unit charges when its melee is worth at least its shooting."""
+        if self.vehicle:
+            return False
+        if not self.ranged():
+            return True
+        m = self.best_melee()
+        melee = m["ak"] * m["st"] * (self.cqc + 1)
+        shot = max(int(w.get("ak2", w["ak"])) * w["st"] * (7 - (self.rc or 6))
+                   for w in self.ranged())
+        return melee >= shot * 2
+
+
+@dataclass
+class Battle:
+    order: list[str]
+    defender: str | None
+    units: list[Unit]
+    terrain: list[str]
+    gap: float
+    mission: str
+    options: dict[str, Any]
+    dice: Dice
+    limits: dict[str, int]
+    log: list[dict[str, Any]] = field(default_factory=list)
+    keep_log: bool = True
+    round: int = 0
+    had_turn: set[str] = field(default_factory=set)
+    commander: dict[str, int | None] = field(default_factory=dict)
+    vp: dict[str, int] = field(default_factory=dict)
+    points_owner: list[str | None] = field(default_factory=list)
+    held_all: str | None = None
+    winner: str | None = None
+    end_reason: str = ""
+    turns_played: dict[str, int] = field(default_factory=dict)
+
+    def note(self, **entry: Any) -> None:
+        if self.keep_log:
+            self.log.append({"round": self.round, **entry})
+
+    def line(self, side: str) -> float:
+        i = self.order.index(side)
+        return 0.0 if len(self.order) < 2 else self.gap * i / (len(self.order) - 1)
+
+    def edge(self, side: str) -> float:
+        return -EDGE_BEHIND if self.line(side) < self.gap / 2 else self.gap + EDGE_BEHIND
+
+    def terrain_at(self, x: float) -> str:
+        if x < 0 or x > self.gap:
+            return "open"
+        return self.terrain[min(len(self.terrain) - 1, int(x // STRIP))]
+
+    def standing(self) -> list[str]:
+        return [s for s in self.order if any(u.on_table and u.side == s for u in self.units)]
+
+    def enemies(self, u: Unit) -> list[Unit]:
+        return [e for e in self.units if e.on_table and e.side != u.side]
+
+    def unit(self, uid: int) -> Unit:
+        return next(u for u in self.units if u.id == uid)
+
+
+def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Battle:
+    order = [str(s) for s in battle_input.get("order") or battle_input["sides"]]
+    units = []
+    for side, roster in battle_input["sides"].items():
+        for u in roster:
+            faction = str(u.get("faction") or "")
+            abilities = T.FACTIONS.get(faction, ("", ()))[1]
+            subtypes = set(u.get("subtypes") or ())
+            granted = {r for s in subtypes for r in T.GRANTED_RULES.get(s, ())}
+            units.append(Unit(
+                id=int(u["id"]), side=str(side), name=str(u.get("name") or u["id"]),
+                faction=faction, rank=str(u.get("rank", "troops")),
+                vehicle=u.get("type") == "vehicle", subtypes=subtypes,
+                rules=set(u.get("rules") or ()) | set(abilities) | granted,
+                hp=[int(h) for h in u["hp"]], hp_start=int(u["hp_start"]),
+                models_start=len(u["hp"]), move=int(u["move"]),
+                move_flying=int(u.get("move_flying") or 0),
+                move_min=int(u.get("move_min") or 0), cqc=int(u.get("cqc") or 0),
+                rc=u.get("rc"), pan=int(u["pan"]), dfc=int(u.get("def") or 0),
+                arm=int(u.get("arm") or 0), weapons=list(u.get("weapons") or ()),
+                points=int(u.get("points") or 0), x=float(u.get("x", 0)),
+                camouflage=int(u.get("camouflage") or 0), shielded=u.get("shielded"),
+                flying=bool({"flying", "airborne"} & subtypes)))
+    b = Battle(order=order, defender=battle_input.get("defender"), units=units,
+               terrain=list(battle_input["terrain"]), gap=float(battle_input["gap"]),
+               mission=str(battle_input.get("mission") or "struggle_for_survival"),
+               options=dict(battle_input.get("options") or {}), dice=dice,
+               limits={str(k): int(v) for k, v in (battle_input.get("limits") or {}).items()},
+               keep_log=keep_log)
+    for side in order:
+        mine = sorted((u for u in units if u.side == side),
+                      key=lambda u: (0 if u.rank == "hq" else 1 if u.rank == "heroes" else 2,
+                                     u.id))
+        b.commander[side] = mine[0].id if mine and mine[0].hero else None
+        b.vp[side] = 0
+        b.turns_played[side] = 0
+    return b
+
+
+# --- helpers ------------------------------------------------------------------------------
+def _dist(a: Unit, b: Unit) -> float:
+    return abs(a.x - b.x)
+
+
+def _targetable(b: Battle, shooter: Unit, target: Unit) -> bool:
+    """The First Turn Curse; "Units may not target enemies in Melee Lock"; Combat in the
+    Air: a flyer "may only be targeted for Ranged Commands and Attacks" (R-MOB-3)."""
+    if not target.on_table:
+        return False
+    if not R.first_turn_curse(owner_has_had_turn=target.side in b.had_turn):
+        return False
+    return not (target.locked and not target.vehicle)
+
+
+def _toward(u: Unit, x: float) -> float:
+    return 1.0 if x > u.x else -1.0
+
+
+def _move(b: Battle, u: Unit, goal: float, budget: float, *, stop_short: float = 0.0,
+          away: bool = False) -> float:
+    """Walk `budget` inches toward `goal` (or away from it), 1" at a time, through the
+    strips: Difficult Terrain stops the unit at its regular Move value, a Building stops a
+    vehicle, moving into or out of a Trench ends the move (R-MOB-3)."""
+    if budget <= 0:
+        return 0.0
+    step = -_toward(u, goal) if away else _toward(u, goal)
+    start = u.x
+    left = budget
+    ignore = u.flying or "hover" in u.subtypes or "teleport" in u.rules
+    cap = budget
+    while left >= 1 and (away or abs(goal - u.x) > stop_short + 0.5):
+        here = b.terrain_at(u.x)
+        nxt = b.terrain_at(u.x + step)
+        if not ignore:
+            if not R.can_enter(nxt, vehicle=u.vehicle):
+                break
+            if T.TERRAIN[nxt].difficult and "all_terrain" not in u.rules:
+                cap = min(cap, float(u.move))
+                if abs(u.x + step - start) > cap:
+                    break
+        u.x += step
+        left -= 1
+        if not ignore and (here == "trench") != (nxt == "trench"):
+            u.movement = "rapid"
+            break
+        if (u.x <= -EDGE_BEHIND or u.x >= b.gap + EDGE_BEHIND) and away:
+            break
+    return abs(u.x - start)
+
+
+def _dangerous(b: Battle, u: Unit, where: float) -> None:
+    if b.terrain_at(where) != "dangerous" or u.vehicle or u.flying or "hover" in u.subtypes:
+        return
+    hurt = R.dangerous_terrain(b.dice, u.alive, immune="climb" in u.rules)
+    if hurt["damage"]:
+        u.hp = R.allocate(b.dice, u.hp, hurt["damage"], 1)["hp"]
+        _check_dead(b, u)
+    b.note(side=u.side, unit=u.id, phase="movement", action="dangerous",
+           rolls=hurt["rolls"], text=f"{u.name} crosses dangerous terrain: "
+           f"{hurt['damage']} HP lost")
+
+
+def _check_dead(b: Battle, u: Unit) -> None:
+    if u.alive > 0 or u.destroyed:
+        return
+    if "immortal" in u.rules and not u.immortal_used:
+        u.immortal_used = True
+        rise = R.immortal_rise(b.dice, u.hp_start)
+        b.note(side=u.side, unit=u.id, action="immortal", rolls=[rise["roll"]],
+               text=f"{u.name} falls" + (f" and gets back up with {rise['hp']} HP"
+                                         if rise["rises"] else " for good"))
+        if rise["rises"]:
+            u.hp = [rise["hp"]]
+            return
+    u.destroyed = True
+    u.hp = []
+    for other in b.units:
+        other.locked.discard(u.id)
+    u.locked.clear()
+
+
+# --- phases -------------------------------------------------------------------------------
+def _start(b: Battle, side: str) -> None:
+    for u in b.units:
+        if u.side != side or not u.on_table:
+            continue
+        u.dug_in = False
+        u.charged = False
+        u.escape_failed = False
+        if "immortal" in u.rules and u.alive and u.hp_left < u.hp_start * len(u.hp):
+            rec = R.immortal_recover(b.dice, u.hp[0], u.hp_start)
+            u.hp[0] = rec["hp"]
+            b.note(side=side, unit=u.id, phase="start", action="immortal",
+                   rolls=[rec["roll"]], text=f"{u.name} recovers to {rec['hp']} HP")
+    cid = b.commander.get(side)
+    if cid is not None and not b.unit(cid).on_table:
+        others = [u for u in b.units if u.side == side and u.on_table and u.rank == "hq"]
+        if others:
+            roll = R.second_in_command(b.dice)
+            if roll["new_commander"]:
+                b.commander[side] = others[0].id
+            b.note(side=side, phase="start", action="second_in_command",
+                   rolls=[roll["roll"]],
+                   text=f"Side {side} rolls {roll['roll']} for a second in command"
+                        + (f": {others[0].name} takes over" if roll["new_commander"] else ""))
+    _score_start(b, side)
+
+
+def _plan_target(b: Battle, u: Unit) -> Unit | None:
+    foes = [e for e in b.enemies(u) if R.first_turn_curse(
+        owner_has_had_turn=e.side in b.had_turn)]
+    return min(foes, key=lambda e: (_dist(u, e), e.id)) if foes else None
+
+
+def _allowance(b: Battle, u: Unit, kind: str) -> int:
+    bonus = None
+    if kind.endswith("rapid") and "heavy" in u.subtypes:
+        bonus = R.rapid_bonus(sorted(u.subtypes), b.dice)["bonus"]
+    a = R.move_allowance(move=u.move, kind=kind, subtypes=sorted(u.subtypes), bonus=bonus,
+                         flying=u.flying, move_flying=u.move_flying,
+                         start_terrain=b.terrain_at(u.x))
+    return int(a["inches"]) if a["allowed"] else (0 if kind.endswith("rapid") else
+                                                   int(a["inches"]))
+
+
+def _movement(b: Battle, side: str) -> None:
+    for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
+        if not u.on_table:
+            continue
+        u.movement = "stationary"
+        u.fired = False
+        if u.panicked:
+            continue
+        if u.locked:
+            _try_escape(b, u)
+            continue
+        if u.vehicle and b.terrain_at(u.x) != "open":
+            stuck = R.vehicle_terrain(b.dice, b.terrain_at(u.x))
+            if stuck["roll"] is not None:
+                b.note(side=side, unit=u.id, phase="movement", action="vehicle_terrain",
+                       rolls=[stuck["roll"]], text=f"{u.name} rolls {stuck['roll']} to "
+                       "move off rough ground" + ("" if stuck["moves"] else ": stuck"))
+                if stuck["hp_lost"]:
+                    u.hp = R.allocate(b.dice, u.hp, stuck["hp_lost"], 1)["hp"]
+                    _check_dead(b, u)
+                if not stuck["moves"] or not u.on_table:
+                    continue
+        target = _plan_target(b, u)
+        if target is None:
+            continue
+        start = u.x
+        d = _dist(u, target)
+        if u.melee_minded() and not (target.flying and not u.flying):
+            _charge_or_close(b, u, target, d)
+        else:
+            reach = max((w["rng"] for w in u.ranged()), default=0)
+            if d <= reach:
+                pass
+            elif d - _allowance(b, u, "standard") <= reach:
+                u.movement = "standard"
+                _move(b, u, target.x, d - reach + 0.5, stop_short=T.UNIT_GAP)
+            else:
+                rapid = _allowance(b, u, "rapid")
+                u.movement = "rapid" if rapid else "standard"
+                _move(b, u, target.x, rapid or _allowance(b, u, "standard"),
+                      stop_short=T.UNIT_GAP)
+        if u.move_min and abs(u.x - start) < u.move_min and not u.locked:
+            _move(b, u, target.x, u.move_min - abs(u.x - start), stop_short=T.UNIT_GAP)
+        if u.x != start:
+            if u.movement == "stationary":
+                u.movement = "standard"
+            _dangerous(b, u, start)
+            if u.on_table and b.terrain_at(u.x) != b.terrain_at(start):
+                _dangerous(b, u, u.x)
+        if u.x != start and not u.charged and u.on_table:
+            b.note(side=side, unit=u.id, phase="movement", action=u.movement + "_move",
+                   to=u.x, text=f"{u.name} makes a {u.movement} move of "
+                   f"{abs(u.x - start):g}\" ({_dist(u, target):g}\" from {target.name})")
+
+
+def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
+    need = d - T.LOCK_RANGE
+    std = _allowance(b, u, "standard")
+    rapid = _allowance(b, u, "rapid")
+    kind = "standard" if need <= std else "rapid" if rapid and need <= rapid else ""
+    if not kind:
+        u.movement = "rapid" if rapid else "standard"
+        _move(b, u, target.x, rapid or std, stop_short=T.UNIT_GAP)
+        return
+    start = u.x
+    moved = _move(b, u, target.x, need + 0.5, stop_short=T.LOCK_RANGE)
+    u.movement = "rapid" if kind == "rapid" or u.movement == "rapid" else "standard"
+    if _dist(u, target) > T.LOCK_RANGE + 0.5:
+        b.note(side=u.side, unit=u.id, phase="movement", action="charge_short",
+               text=f"{u.name} charges {target.name} but stops short after {moved:g}\"")
+        return
+    if u.flying and not target.flying:
+        u.flying = False  # "If a Unit in Flight charges a Grounded enemy Unit, they must land"
+    b.note(side=u.side, unit=u.id, phase="movement", action="charge", target=target.id,
+           text=f"{u.name} charges {target.name} ({abs(u.x - start):g}\", {kind} move)")
+    if "overwatch" in target.rules and not target.locked and target.ranged():
+        _shoot(b, target, u, overwatch=True)
+    if not u.on_table:
+        return
+    u.charged = True
+    if not target.vehicle:
+        u.locked.add(target.id)
+        target.locked.add(u.id)
+    else:
+        u.locked.add(target.id)  # "attacked by enemy Models within 1" ... as if" locked
+
+
+def _try_escape(b: Battle, u: Unit) -> None:
+    """R-MOB-19: a unit whose shooting is worth more than its melee tries to escape."""
+    if u.melee_minded() or u.vehicle:
+        return
+    fast = bool({"cavalry", "super_speed"} & u.subtypes)
+    roll = R.escape(b.dice, move=u.move, escapist="escapist" in u.rules, fast=fast)
+    if roll["escaped"]:
+        for other in list(u.locked):
+            b.unit(other).locked.discard(u.id)
+        u.locked.clear()
+        u.movement = "rapid"
+        foe = min(b.enemies(u), key=lambda e: (_dist(u, e), e.id), default=None)
+        if foe is not None:
+            _move(b, u, foe.x, float(roll["distance"]), away=True)
+    else:
+        u.escape_failed = True
+    b.note(side=u.side, unit=u.id, phase="movement", action="escape", rolls=roll["rolls"],
+           text=f"{u.name} tries to escape the melee ({roll['total']}): "
+                + ("escapes" if roll["escaped"] else "stays locked"))
+
+
+def _cover_for(b: Battle, target: Unit) -> int:
+    if target.flying:
+        return 0
+    return R.cover_level(b.terrain_at(target.x), dug_in=target.dug_in, vehicle=target.vehicle,
+                         camouflage=target.camouflage)
+
+
+def _weapon_ak(u: Unit, w: dict[str, Any], phase_movement: str) -> int:
+    rule = R.can_fire(w["type"], phase_movement, heavy_duty="heavy_duty" in u.rules)
+    if not rule["fires"]:
+        return 0
+    return int(w.get("ak2", w["ak"])) if rule["ak"] == "second" else int(w["ak"])
+
+
+def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: bool) -> int:
+    mod = R.flying_modifier(target_flying=target.flying, firer_flying=u.flying,
+                            target_rapid=target.movement == "rapid",
+                            anti_air="anti_air" in u.rules or "anti_air" in (
+                                w.get("rules") or ()))
+    if "unwieldy" in (w.get("rules") or ()):
+        mod -= 1
+    if "spg" in u.subtypes:
+        mod += R.spg_modifier(stationary=u.movement == "stationary")
+    if "hatred_echidnas" in u.rules and target.faction == "echidna_covenants":
+        mod += 1
+    if ("stand_together" in u.rules and u.rank == "troops" and u.movement == "stationary"):
+        mod += 1
+    if overwatch:
+        mod -= 1
+    return mod
+
+
+def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
+           hero: bool = False, only: int | None = None) -> bool:
+    """One Ranged Attack of a unit at one target: every model (or a vehicle's allowed
+    weapons) with its best weapon in range; R-MOB-19 picks the weapon."""
+    d = _dist(u, target)
+    movement = "standard" if (hero and u.movement == "rapid") else u.movement
+    usable = [w for w in u.ranged() if w["rng"] >= d and _weapon_ak(u, w, movement) > 0]
+    if not usable or u.rc is None:
+        return False
+    usable.sort(key=lambda w: (-_expected(u, w, target, movement), w["key"]))
+    if u.vehicle:
+        limit = R.vehicle_weapons("standard" if hero and movement != "stationary"
+                                  else movement)
+        volleys = [(w, 1) for w in usable[:limit if limit is not None else len(usable)]]
+    elif "giant" in u.subtypes:
+        volleys = [(w, u.alive) for w in R.giant_attacks(usable)]
+    else:
+        volleys = [(usable[0], u.alive)]
+    if only is not None:
+        volleys = volleys[:only]
+    fired = False
+    for w, models in volleys:
+        if not target.on_table:
+            break
+        ak = _weapon_ak(u, w, movement)
+        if b.terrain_at(u.x) == "trench" and not u.flying:
+            total = R.trench_attacks(ak * models)
+            ak, models = total, 1
+        rules = list(w.get("rules") or ())
+        shot = R.ranged_attack(
+            b.dice, models=models, ak=ak, rc=int(u.rc), st=int(w["st"]), dam=w["dam"],
+            target_hp=target.hp, target_def=target.dfc, cover=_cover_for(b, target),
+            hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch),
+            power=int(w.get("power") or 0), rules=rules,
+            steel_skin="steel_skin" in target.rules, shielded=target.shielded,
+            target_vehicle=target.vehicle, target_arm=target.arm)
+        fired = True
+        _apply(b, target, shot)
+        b.note(side=u.side, unit=u.id, phase="hero" if hero else "overwatch" if overwatch
+               else "action", action="fire", target=target.id, weapon=w["key"],
+               rolls=shot["hit_rolls"] + shot["cover_rolls"] + shot["saves"],
+               hits=shot["hits"], hp_lost=shot["hp_lost"],
+               text=f"{u.name} {'fires overwatch' if overwatch else 'fires'} {w['name']} at "
+                    f"{target.name} ({d:g}\"): {shot['hits']} hit(s), "
+                    f"{shot['past_cover']} past cover, {shot['hp_lost']} HP lost"
+                    + (", destroyed" if not target.on_table else ""))
+    if fired and not hero and not overwatch:
+        u.fired = True
+    return fired
+
+
+def _expected(u: Unit, w: dict[str, Any], target: Unit, movement: str) -> float:
+    ak = _weapon_ak(u, w, movement)
+    st = int(w["st"]) + (T.TANKBUSTER_ST if target.vehicle and "tankbuster" in (
+        w.get("rules") or ()) else 0)
+    if target.vehicle:
+        return float(ak * max(0, st - target.arm))
+    save = R.save_needed(target.dfc, st, power=int(w.get("power") or 0))
+    return ak * _avg_dam(w["dam"]) * min(1.0, max(0.0, (save - 1) / 6))
+
+
+def _apply(b: Battle, target: Unit, hit: dict[str, Any]) -> None:
+    target.hp = list(hit["hp"])
+    if hit.get("panic") or (target.vehicle and hit["hp_lost"] > 0):
+        target.must_panic = True
+    _check_dead(b, target)
+    if hit.get("explodes"):
+        b.note(side=target.side, unit=target.id, action="explodes",
+               text=f"{target.name} explodes: units within 6\" must test")
+        for other in b.units:
+            if other.on_table and _dist(other, target) <= T.EXPLODE_RADIUS:
+                other.must_panic = True
+
+
+def _action(b: Battle, side: str) -> None:
+    for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
+        if not u.on_table or u.panicked or u.movement == "rapid" or (
+                u.locked and not u.vehicle):
+            continue
+        targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
+                         key=lambda e: (_dist(u, e), e.id))
+        shot = False
+        for t in targets:
+            if _shoot(b, u, t):
+                shot = True
+                break
+        if not shot and not u.vehicle:
+            cover = R.take_cover(infantry=True, subtypes=sorted(u.subtypes),
+                                 rules=sorted(u.rules))
+            if cover["allowed"]:
+                u.dug_in = True
+                b.note(side=side, unit=u.id, phase="action", action="take_cover",
+                       text=f"{u.name} takes cover (Dug In)")
+
+
+def _hero(b: Battle, side: str) -> None:
+    for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
+        blitz = u.vehicle and "blitz" in u.rules and b.turns_played[side] == 1
+        if not u.on_table or u.panicked or not (u.hero or blitz):
+            continue
+        if u.locked and not u.vehicle:
+            _fight_unit(b, u, hero=True)
+            continue
+        targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
+                         key=lambda e: (_dist(u, e), e.id))
+        if any(_shoot(b, u, t, hero=True, only=1) for t in targets[:1]):
+            continue
+        foe = _plan_target(b, u)
+        if foe is not None and u.melee_minded() and _dist(u, foe) > T.UNIT_GAP:
+            push = R.push_it(b.dice)
+            moved = _move(b, u, foe.x, float(push["inches"]), stop_short=T.UNIT_GAP)
+            b.note(side=side, unit=u.id, phase="hero", action="push_it",
+                   rolls=[push["roll"]], text=f"{u.name} pushes it {moved:g}\"")
+
+
+def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
+    """One unit's round of melee attacks against the weakest enemy locked with it (R-MOB-19);
+    answers the HP it took."""
+    foes = [b.unit(i) for i in sorted(u.locked) if b.unit(i).on_table]
+    foes = [f for f in foes if _dist(u, f) <= T.MELEE_REACH]
+    if not foes or u.vehicle or u.alive == 0:
+        return 0
+    target = min(foes, key=lambda f: (f.hp_left, f.id))
+    w = u.best_melee()
+    extra = max(0, len(u.melee_weapons()) - 1)
+    ak = R.melee_ak(int(w["ak"]), extra_melee_weapons=extra, charged=u.charged,
+                    furious_charge="furious_charge" in u.rules)
+    if "stand_together" in u.rules and u.rank == "troops" and not u.fired:
+        ak += 1
+    mod = (1 if u.charged and "furious_charge" in u.rules else 0) + (
+        1 if "hatred_echidnas" in u.rules and target.faction == "echidna_covenants" else 0)
+    models = min(u.alive, T.BUILDING_FIGHT_ATTACKERS) if b.terrain_at(u.x) == "building" \
+        else u.alive
+    blow = R.melee_attack(
+        b.dice, models=models, ak=ak, cqc=u.cqc, target_cqc=target.cqc, st=int(w["st"]),
+        dam=w["dam"], target_hp=target.hp, target_def=target.dfc, hit_modifier=mod,
+        power=int(w.get("power") or 0), rules=list(w.get("rules") or ()),
+        steel_skin="steel_skin" in target.rules, shielded=target.shielded,
+        target_vehicle=target.vehicle, target_arm=target.arm,
+        target_movement=target.movement, giant="giant" in u.subtypes)
+    _apply(b, target, blow)
+    b.note(side=u.side, unit=u.id, phase="hero" if hero else "melee", action="melee",
+           target=target.id, weapon=w["key"], rolls=blow["hit_rolls"] + blow["saves"],
+           hits=blow["hits"], hp_lost=blow["hp_lost"],
+           text=f"{u.name} attacks {target.name} with {w['name']}: {blow['hits']} hit(s), "
+                f"{blow['hp_lost']} HP lost" + (", destroyed" if not target.on_table else ""))
+    return int(blow["hp_lost"])
+
+
+def _melee(b: Battle, active: str) -> None:
+    seen: set[int] = set()
+    rotation = b.order[b.order.index(active):] + b.order[:b.order.index(active)]
+    for start in sorted((u for u in b.units if u.on_table and u.locked), key=lambda u: u.id):
+        if start.id in seen:
+            continue
+        fight: set[int] = set()
+        stack = [start.id]
+        while stack:
+            i = stack.pop()
+            if i in fight:
+                continue
+            fight.add(i)
+            stack += [j for j in b.unit(i).locked if j not in fight]
+            stack += [e.id for e in b.units if i in e.locked and e.id not in fight]
+        seen |= fight
+        members = [b.unit(i) for i in sorted(fight)]
+        before = {s: sum(u.hp_left for u in members if u.side == s) for s in rotation}
+        queues = {s: [u for u in members if u.side == s] for s in rotation}
+        while any(queues.values()):
+            for s in rotation:
+                if queues[s]:
+                    u = queues[s].pop(0)
+                    if u.on_table and not u.escape_failed:
+                        _fight_unit(b, u)
+        lost = {s: before[s] - sum(u.hp_left for u in members if u.side == s and u.on_table)
+                for s in rotation if any(u.side == s for u in members)}
+        for s in R.melee_losers(lost):
+            for u in members:
+                if u.side == s and u.on_table:
+                    u.must_panic = True
+        for u in members:
+            if u.on_table and not any(b.unit(i).on_table for i in u.locked):
+                u.locked.clear()
+
+
+def _end(b: Battle, active: str) -> None:
+    for u in b.units:
+        u.unpanicked_now = False
+        if u.side == active and u.panicked and u.on_table:
+            u.panicked = False
+            u.unpanicked_now = True
+    for u in b.units:
+        if not u.on_table:
+            continue
+        terror = [_dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+        if terror and R.terrifying_penalty(terror)["must_test"]:
+            u.must_panic = True
+    for side in b.order:
+        for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
+            if not (u.on_table and u.must_panic):
+                continue
+            u.must_panic = False
+            terror = [_dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+            mod = R.terrifying_penalty(terror, fearless="fearless" in u.rules)["pan_modifier"]
+            if ("strength_in_numbers" in u.rules and u.rank == "troops"
+                    and u.alive >= 10):
+                mod += 1
+            test = R.panic_test(b.dice, u.pan, fearless="fearless" in u.rules, modifier=mod,
+                                roll_modifier=1 if u.unpanicked_now else 0,
+                                name_of_freedom="in_the_name_of_freedom" in u.rules)
+            b.note(side=side, unit=u.id, phase="end", action="panic", rolls=test["rolls"],
+                   passed=test["passed"], text=f"{u.name} tests Panic ({test['total']} vs "
+                   f"PAN {test['pan']}): " + ("holds" if test["passed"] else "panics"))
+            if test["passed"]:
+                continue
+            _flee(b, u)
+
+
+def _flee(b: Battle, u: Unit) -> None:
+    flight = R.panic_flight(b.dice, vehicle=u.vehicle)
+    for other in list(u.locked):
+        b.unit(other).locked.discard(u.id)
+    u.locked.clear()
+    u.panicked = True
+    if not u.vehicle:
+        u.flying = False
+    edge = b.edge(u.side)
+    moved = _move(b, u, edge, float(flight["inches"]))
+    if (edge < 0 and u.x <= edge) or (edge > 0 and u.x >= edge):
+        u.routed = True
+    b.note(side=u.side, unit=u.id, phase="end", action="flee", rolls=flight["rolls"],
+           text=f"{u.name} flees {moved:g}\"" + (" and routs off the table" if u.routed
+                                                 else ""))
+
+
+# --- missions -----------------------------------------------------------------------------
+def objectives(b: Battle) -> list[float]:
+    """R-MOB-6: King of the Hill's objective at the centre; Control Points' five spread
+    evenly from line to line (one in each deployment zone)."""
+    if b.mission == "king_of_the_hill":
+        return [b.gap / 2]
+    if b.mission == "control_points":
+        return [b.gap * i / (T.CONTROL_POINTS - 1) for i in range(T.CONTROL_POINTS)]
+    return []
+
+
+def _near(b: Battle, x: float, *, vehicles: bool) -> set[str]:
+    return {u.side for u in b.units if u.on_table and abs(u.x - x) <= T.OBJECTIVE_RANGE
+            and (vehicles or not u.vehicle)}
+
+
+def _update_points(b: Battle) -> None:
+    for i, x in enumerate(objectives(b)):
+        anyone = _near(b, x, vehicles=True)
+        holders = _near(b, x, vehicles=False)
+        if len(anyone) > 1:
+            b.points_owner[i] = None
+        elif len(holders) == 1:
+            b.points_owner[i] = next(iter(holders))
+
+
+def _score_start(b: Battle, side: str) -> None:
+    if b.mission == "king_of_the_hill":
+        x = objectives(b)[0]
+        near = _near(b, x, vehicles=False)
+        if side in near:
+            b.vp[side] += T.KING_HOLD_VP + (T.KING_ALONE_VP if near == {side} else 0)
+    elif b.mission == "control_points":
+        _update_points(b)
+        if b.held_all == side and all(o == side for o in b.points_owner):
+            b.winner = side
+            b.end_reason = "all_control_points"
+        b.held_all = None
+
+
+def _score_end_of_turn(b: Battle, side: str) -> None:
+    if b.mission == "control_points":
+        _update_points(b)
+        if b.points_owner and all(o == side for o in b.points_owner):
+            b.held_all = side
+
+
+def casualty_rates(b: Battle) -> dict[str, int]:
+    """Struggle for Survival: the points of destroyed units, half the points of units at
+    half their HP or less ("total LP", read as HP, R-MOB-6); a wiped army "the game's full
+    Points Limit"."""
+    out = {}
+    for side in b.order:
+        mine = [u for u in b.units if u.side == side]
+        if not any(u.on_table for u in mine):
+            out[side] = max(b.limits.get(side, 0), sum(u.points for u in mine))
+            continue
+        rate = 0
+        for u in mine:
+            if not u.on_table:
+                rate += u.points
+            elif u.hp_left * 2 <= u.hp_start * u.models_start:
+                rate += u.points // 2
+        out[side] = rate
+    return out
+
+
+def _decide(b: Battle) -> None:
+    standing = b.standing()
+    if b.winner is not None:
+        return
+    if len(standing) <= 1:
+        b.winner = standing[0] if standing else None
+        b.end_reason = b.end_reason or ("one_side_left" if standing else "all_gone")
+        return
+    rates = casualty_rates(b)
+    rates = {s: r for s, r in rates.items() if s in standing}
+    if b.mission == "king_of_the_hill":
+        near = _near(b, objectives(b)[0], vehicles=False)
+        if len(near) == 1:
+            b.vp[next(iter(near))] += T.KING_END_VP
+        best = max(b.vp[s] for s in standing)
+        top = [s for s in standing if b.vp[s] == best]
+        if len(top) == 1:
+            b.winner, b.end_reason = top[0], "victory_points"
+            return
+        rates = {s: rates[s] for s in top}
+    elif b.mission == "control_points":
+        _update_points(b)
+        held = {s: sum(1 for o in b.points_owner if o == s) for s in standing}
+        best = max(held.values())
+        top = [s for s in standing if held[s] == best]
+        if len(top) == 1:
+            b.winner, b.end_reason = top[0], "control_points"
+            return
+        rates = {s: rates[s] for s in top}
+    low = min(rates.values())
+    top = [s for s, r in rates.items() if r == low]
+    b.end_reason = b.end_reason or "casualty_rate"
+    if len(top) == 1:
+        b.winner = top[0]
+    else:  # R-MOB-6: a tie leaves the field with the defender, if it is among them
+        b.winner = b.defender if b.defender in top else None
+
+
+def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
+    b = build(battle_input, dice, keep_log)
+    if b.mission == "random":
+        face = dice.d6()
+        b.mission = T.MISSIONS[T.d3(face)]
+        b.note(action="mission", rolls=[face], text=f"Mission: {b.mission} (D3 = "
+               f"{T.d3(face)})")
+    b.points_owner = [None] * len(objectives(b))
+    rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
+    b.end_reason = ""
+    while b.round < rounds and b.winner is None:
+        b.round += 1
+        for side in b.order:
+            if len(b.standing()) < 2 or b.winner is not None:
+                break
+            if side not in b.standing():
+                continue
+            b.turns_played[side] += 1
+            _start(b, side)
+            if b.winner is not None:
+                break
+            _movement(b, side)
+            _action(b, side)
+            _hero(b, side)
+            _melee(b, side)
+            _end(b, side)
+            b.had_turn.add(side)
+            _score_end_of_turn(b, side)
+        if len(b.standing()) < 2:
+            break
+    if b.mission == "last_standing" and len(b.standing()) > 1 and b.winner is None:
+        b.mission = "struggle_for_survival"
+    if not b.end_reason and b.round >= rounds and len(b.standing()) > 1:
+        b.end_reason = "rounds"
+    _decide(b)
+    return b
