@@ -73,6 +73,23 @@ UNIT_SCHEMA: Json = {
         "weapons": {"type": "array", "maxItems": 8, "items": WEAPON_SCHEMA},
         "rules": {"type": "array", "maxItems": 12, "uniqueItems": True,
                   "items": {"enum": list(T.UNIT_RULES)}},
+        "special_commands": {"type": "array", "maxItems": 8, "items": {
+            "type": "object", "additionalProperties": False, "required": ["name", "text"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 80},
+                "needed": {"type": "integer", "minimum": 2, "maximum": 6,
+                           "description": "The D6 score in brackets, like Healing Mud "
+                                          "(3+)."},
+                "kinds": {"type": "array", "uniqueItems": True, "items": {
+                    "enum": ["repeating", "focus", "unlocked", "melee", "recharge",
+                             "uses"]}},
+                "text": {"type": "string", "maxLength": 400}}}},
+        "options": {"type": "array", "maxItems": 12, "items": {
+            "type": "object", "additionalProperties": False, "required": ["name", "points"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 80},
+                "points": {"type": "integer", "minimum": 0, "maximum": 1000},
+                "text": {"type": "string", "maxLength": 400}}}},
         "camouflage": {"type": "integer", "minimum": 1, "maximum": 4},
         "shielded": {"type": "integer", "minimum": 2, "maximum": 6},
         "command_bonus": {"type": "string", "maxLength": 200},
@@ -164,7 +181,7 @@ def unit_problems(unit: Mapping[str, Any]) -> list[str]:
 
 def validate(army: Any) -> Json:
     """An army list, checked; RulesetError lists every problem in one sentence."""
-    errors = sorted((_message(e) for e in _VALIDATOR.iter_errors(army)))
+    errors = sorted(_message(e) for e in _VALIDATOR.iter_errors(army))
     if not errors:
         for unit in army["units"]:
             errors += unit_problems(unit)

@@ -104,8 +104,8 @@ class Unit:
         if not self.ranged():
             return True
         m = self.best_melee()
-        melee = m["ak"] * m["st"] * (self.cqc + 1)
-        shot = max(int(w.get("ak2", w["ak"])) * w["st"] * (7 - (self.rc or 6))
+        melee = int(m["ak"]) * int(m["st"]) * (self.cqc + 1)
+        shot = max(int(w.get("ak2", w["ak"])) * int(w["st"]) * (7 - (self.rc or 6))
                    for w in self.ranged())
         return melee >= shot * 2
 

@@ -154,9 +154,7 @@ def can_enter(terrain: str, *, vehicle: bool = False, flying: bool = False,
     t = T.TERRAIN[terrain]
     if t.impassable:
         return flying or hover or teleport
-    if t.infantry_only and vehicle:
-        return False
-    return True
+    return not (t.infantry_only and vehicle)
 
 
 def vertical_move(height: float, *, climb: bool = False, hover: bool = False,

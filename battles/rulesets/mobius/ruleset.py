@@ -170,7 +170,7 @@ class Mobius(RulesetBase):
         return {"seed": battlefield.seed, "territory": battlefield.territory,
                 "defender": str(defender) if defender is not None else None,
                 "order": [str(p) for p in order], "gap": gap, "options": options,
-                "mission": options["mobius_mission"], "limits": {s: limit for s in sides},
+                "mission": options["mobius_mission"], "limits": dict.fromkeys(sides, limit),
                 "points": spent, "held_back": held,
                 "terrain": terrain_strips(battlefield.seed, gap, battlefield.buildings),
                 "sides": sides}
@@ -313,7 +313,7 @@ class Mobius(RulesetBase):
 
 #: The seed's sections for the compliance page; a reason where no case covers one.
 SECTIONS: tuple[tuple[str, str | None], ...] = (
-    ("Several D6", None), ("Units & Armies", None), ("Army Size (Points)", None),
+    ("Several D6", None), ("Army Size (Points)", None),
     ("Ranks & Structure", None), ("Commander", None), ("Second in Command", None),
     ("Units", None), ("Unit Cohesion", None), ("Independents",
                                               "The engine plays each unit on its own "
@@ -409,7 +409,7 @@ def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:
                    log=tuple(b.log))
 
 
-def _fight(dice: Dice, input: Json) -> Json:  # noqa: A002 - the case book's word
+def _fight(dice: Dice, input: Json) -> Json:
     outcome = RULESET.resolve(input, dice)
     return {"winner": outcome.winner, "rounds": outcome.rounds,
             "end_reason": outcome.end_reason, "mission": outcome.result.get("mission"),
@@ -487,6 +487,8 @@ _PROBES: dict[str, Any] = {
     "cohesion": lambda dice, gaps: rules.cohesion(gaps),
     "unit_spacing": lambda dice, **kw: {"allowed": rules.unit_spacing(**kw)},
     "named_characters": lambda dice, variants: rules.named_characters(variants),
+    "deployment": lambda dice, kind: {"inches": T.DEPLOYMENTS[kind],
+                                      "first": "defender"},
     "game_size": lambda dice, size: {"min": T.GAME_SIZES[size][0],
                                      "max": T.GAME_SIZES[size][1]},
     "army": lambda dice, keys, points_limit: {"problems": A.army_problems(
