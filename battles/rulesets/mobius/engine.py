@@ -332,6 +332,9 @@ def _movement(b: Battle, side: str) -> None:
         u.fired = False
         if u.panicked:
             continue
+        # A charger "locked" to a vehicle that drove off is free again (R-MOB-19).
+        u.locked = {i for i in u.locked if b.unit(i).on_table
+                    and _dist(u, b.unit(i)) <= T.MELEE_REACH}
         if u.locked:
             _try_escape(b, u)
             continue
