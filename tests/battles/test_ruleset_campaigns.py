@@ -24,6 +24,7 @@ ARMIES = {
     "onepage": (["rifle_squad", "light_tank"], ["rifle_squad", "anti_tank_team"]),
     "battledice": (["medium_infantry", "heavy_vehicle"], ["medium_infantry", "light_vehicle"]),
     "thirtymm": (["standard_mech", "scout_drone"], ["assault_tank", "scout_drone"]),
+    "mobius": (["acorn_officer", "acorn_royal_army"], ["egg_boss", "egg_pawns"]),
 }
 
 
