@@ -339,6 +339,10 @@ STARTERS: tuple[Json, ...] = (
         _unit("swatbots", "SWATbots", "troops", 70, 5, (6, 4, 8, 2, 4), [LASER_RIFLE],
               why="'Even the tougher SWATbots are cheaper than your typical Luminaires or "
                   "GUN Soldiers'."),
+        _unit("buzz_bombers", "Buzz Bombers", "support", 60, 5, (6, 2, 6, 1, 3), [BLASTER],
+              rc=5, subtypes=("flying",), move_flying=12,
+              why="the Empire's flying robots: 'Whether they use jetpacks, wings, or "
+                  "superpowers, Flying Units can soar above the battlefield' (6\"/12\")."),
         _unit("egg_walker", "Egg Walker", "support", 190, 1, (8, 5, 9, 10, 6),
               [_w("heavy_laser", "Heavy laser", 36, 7, 2, "D3", "heavy", "tankbuster"),
                _w("crusher_claws", "Crusher claws", 0, 7, 3, 2, "melee")],

@@ -53,6 +53,7 @@ class Unit:
     x: float
     camouflage: int = 0
     shielded: int | None = None
+    variant_of: str = ""
     flying: bool = False
     movement: str = "stationary"
     charged: bool = False
@@ -181,6 +182,7 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                 arm=int(u.get("arm") or 0), weapons=list(u.get("weapons") or ()),
                 points=int(u.get("points") or 0), x=float(u.get("x", 0)),
                 camouflage=int(u.get("camouflage") or 0), shielded=u.get("shielded"),
+                variant_of=str(u.get("variant_of") or ""),
                 flying=bool({"flying", "airborne"} & subtypes)))
     b = Battle(order=order, defender=battle_input.get("defender"), units=units,
                terrain=list(battle_input["terrain"]), gap=float(battle_input["gap"]),
@@ -288,6 +290,9 @@ def _start(b: Battle, side: str) -> None:
         u.dug_in = False
         u.charged = False
         u.escape_failed = False
+        if ({"flying", "airborne"} & u.subtypes and not u.flying and not u.locked
+                and not u.panicked):
+            u.flying = True  # "They may declare to change this during their own Start Phase"
         if "immortal" in u.rules and u.alive and u.hp_left < u.hp_start * len(u.hp):
             rec = R.immortal_recover(b.dice, u.hp[0], u.hp_start)
             u.hp[0] = rec["hp"]
@@ -702,6 +707,46 @@ def _flee(b: Battle, u: Unit) -> None:
                                                  else ""))
 
 
+def _compulsory_duels(b: Battle) -> None:
+    """Named Characters: "if more than one side has Variants of the same character, all
+    those characters are placed aside for a compulsory duel. The winner of the duel (if
+    there is one) then joins the battle" (R-MOB-15: in turn order, the winner of each duel
+    meets the next; a duel with no winner sends both back to the battle)."""
+    groups: dict[str, list[Unit]] = {}
+    for u in b.units:
+        if u.variant_of and not u.vehicle:
+            groups.setdefault(u.variant_of, []).append(u)
+    for name in sorted(groups):
+        group = sorted(groups[name], key=lambda u: (b.order.index(u.side), u.id))
+        if len({u.side for u in group}) < 2:
+            continue
+        champion = group[0]
+        for challenger in group[1:]:
+            if challenger.side == champion.side or not champion.on_table:
+                continue
+            fighters = []
+            for u in (champion, challenger):
+                w = u.best_melee()
+                fighters.append({"name": str(u.id), "hp": u.hp_left, "cqc": u.cqc,
+                                 "def": u.dfc, "ak": w["ak"], "st": w["st"],
+                                 "dam": w["dam"], "power": w.get("power") or 0})
+            fight = R.duel(b.dice, fighters)
+            champion.hp, challenger.hp = [fight["hp"][0]], [fight["hp"][1]]
+            b.note(action="duel", unit=champion.id, target=challenger.id,
+                   rolls=[], text=f"Compulsory duel of the {name} variants: {champion.name} "
+                   f"against {challenger.name}, {fight['rounds']} round(s): "
+                   + (f"{b.unit(int(fight['winner'])).name} wins" if fight["winner"]
+                      else "no winner"))
+            loser = None
+            if fight["winner"] == str(champion.id):
+                loser = challenger
+            elif fight["winner"] == str(challenger.id):
+                loser, champion = champion, challenger
+            if loser is not None:
+                loser.hp = [0]
+                _check_dead(b, loser)
+
+
 # --- missions -----------------------------------------------------------------------------
 def objectives(b: Battle) -> list[float]:
     """R-MOB-6: King of the Hill's objective at the centre; Control Points' five spread
@@ -815,6 +860,7 @@ def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> 
         b.note(action="mission", rolls=[face], text=f"Mission: {b.mission} (D3 = "
                f"{T.d3(face)})")
     b.points_owner = [None] * len(objectives(b))
+    _compulsory_duels(b)
     rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
     b.end_reason = ""
     while b.round < rounds and b.winner is None:

@@ -294,3 +294,32 @@ def test_every_section_has_a_case_or_a_reason_and_the_book_is_big_enough():
     listed = {s for s, _ in SECTIONS}
     assert covered <= listed, covered - listed
     assert {s for s, reason in SECTIONS if reason is None} <= covered
+
+
+def test_flyers_are_never_charged_from_the_ground_and_fly_over_terrain():
+    """Combat in the Air: "Units in Flight may only be targeted for Ranged Commands and
+    Attacks, unless by other Models that are in the air"."""
+    for seed in range(20):
+        field = Battlefield(territory=1, defender=2, seed=seed, sides={
+            1: [_unit(1, 1, "wolf_warriors"), _unit(2, 1, "wolf_chieftain")],
+            2: [_unit(3, 2, "buzz_bombers")]})
+        battle = RULESET.forces(field)
+        outcome = RULESET.resolve(battle, seeded_dice(battle))
+        log = outcome.log
+        for i, step in enumerate(log):  # only a flyer that fled, landed and is still
+            if step.get("action") == "charge" and step["target"] == 3:  # panicked
+                assert any(e.get("action") == "flee" and e["unit"] == 3
+                           and step["round"] - e["round"] in (0, 1) for e in log[:i])
+        assert not [s for s in outcome.log if s.get("action") == "dangerous" and s["unit"] == 3]
+
+
+def test_a_compulsory_duel_settles_two_variants_before_the_battle():
+    """Named Characters: two sides with a Sonic: one of them leaves the battle."""
+    field = Battlefield(territory=1, defender=2, seed=3, sides={
+        1: [_unit(1, 1, "sonic"), _unit(2, 1, "acorn_royal_army")],
+        2: [_unit(3, 2, "sonic"), _unit(4, 2, "egg_pawns")]})
+    battle = RULESET.forces(field)
+    outcome = RULESET.resolve(battle, seeded_dice(battle))
+    assert outcome.log[0]["action"] == "duel"
+    fates = {f.unit: f.fate for f in outcome.units}
+    assert "destroyed" in (fates[1], fates[3])
