@@ -237,7 +237,7 @@ def _move(b: Battle, u: Unit, goal: float, budget: float, *, stop_short: float =
         if not ignore:
             if not R.can_enter(nxt, vehicle=u.vehicle):
                 break
-            if T.TERRAIN[nxt].difficult and "all_terrain" not in u.rules:
+            if T.TERRAIN[nxt].difficult and not {"all_terrain", "climb"} & u.rules:
                 cap = min(cap, float(u.move))
                 if abs(u.x + step - start) > cap:
                     break
@@ -324,7 +324,7 @@ def _allowance(b: Battle, u: Unit, kind: str) -> int:
         bonus = R.rapid_bonus(sorted(u.subtypes), b.dice)["bonus"]
     a = R.move_allowance(move=u.move, kind=kind, subtypes=sorted(u.subtypes), bonus=bonus,
                          flying=u.flying, move_flying=u.move_flying,
-                         start_terrain=b.terrain_at(u.x))
+                         start_terrain=b.terrain_at(u.x), rules=sorted(u.rules))
     return int(a["inches"]) if a["allowed"] else (0 if kind.endswith("rapid") else
                                                    int(a["inches"]))
 
@@ -448,6 +448,10 @@ def _cover_for(b: Battle, target: Unit) -> int:
 
 
 def _weapon_ak(u: Unit, w: dict[str, Any], phase_movement: str) -> int:
+    if u.vehicle and phase_movement != "rapid":
+        # "Vehicles fire all Weapons as if they had remained Stationary": the movement
+        # only limits how many (Vehicle Shooting/Movement).
+        phase_movement = "stationary"
     rule = R.can_fire(w["type"], phase_movement, heavy_duty="heavy_duty" in u.rules)
     if not rule["fires"]:
         return 0
@@ -507,7 +511,8 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
             hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch),
             power=int(w.get("power") or 0), rules=rules,
             steel_skin="steel_skin" in target.rules, shielded=target.shielded,
-            target_vehicle=target.vehicle, target_arm=target.arm)
+            target_vehicle=target.vehicle, target_arm=target.arm,
+            heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
         fired = True
         _apply(b, target, shot)
         b.note(side=u.side, unit=u.id, phase="hero" if hero else "overwatch" if overwatch
@@ -611,7 +616,8 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
         power=int(w.get("power") or 0), rules=list(w.get("rules") or ()),
         steel_skin="steel_skin" in target.rules, shielded=target.shielded,
         target_vehicle=target.vehicle, target_arm=target.arm,
-        target_movement=target.movement, giant="giant" in u.subtypes)
+        target_movement=target.movement, giant="giant" in u.subtypes,
+        heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
     _apply(b, target, blow)
     b.note(side=u.side, unit=u.id, phase="hero" if hero else "melee", action="melee",
            target=target.id, weapon=w["key"], rolls=blow["hit_rolls"] + blow["saves"],

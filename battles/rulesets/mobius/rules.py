@@ -78,11 +78,13 @@ def rapid_bonus(subtypes: Sequence[str], dice: Dice | None = None) -> Json:
 
 def move_allowance(*, move: int, kind: str, subtypes: Sequence[str] = (),
                    bonus: int | None = None, flying: bool = False, move_flying: int = 0,
-                   start_terrain: str = "open") -> Json:
+                   start_terrain: str = "open", rules: Sequence[str] = ()) -> Json:
     """How far a unit may go with a Standard or Rapid Move. "Two Move Values (Flying) ...
     uses the second Move value when doing so"; "Units with a Move value of 0" may not Move
     at all"; "Units that begin their Movement Phase in Difficult Terrain may not Rapid
-    Move"; Airborne "cannot Move unless in Flight"."""
+    Move" (All-Terrain and Climb "do not suffer any negative effects from being in
+    Difficult Terrain"; Hover units "ignore the effects of terrain"); Airborne "cannot
+    Move unless in Flight"."""
     if kind not in ("standard", "rapid", "charge_standard", "charge_rapid"):
         raise RulesetError(f"Unknown move {kind!r}.")
     base = move_flying if flying and move_flying else move
@@ -92,7 +94,7 @@ def move_allowance(*, move: int, kind: str, subtypes: Sequence[str] = (),
         return {"inches": 0, "allowed": False, "reason": "Move 0"}
     rapid = kind.endswith("rapid")
     if rapid and T.TERRAIN[start_terrain].difficult and not flying and not (
-            {"all_terrain", "hover"} & set(subtypes)):
+            "hover" in subtypes or {"all_terrain", "climb"} & set(rules)):
         return {"inches": base, "allowed": False,
                 "reason": "begins in Difficult Terrain: no Rapid Move"}
     extra = (bonus if bonus is not None else rapid_bonus(subtypes)["bonus"]) if rapid else 0

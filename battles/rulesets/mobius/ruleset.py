@@ -487,6 +487,8 @@ _PROBES: dict[str, Any] = {
     "cohesion": lambda dice, gaps: rules.cohesion(gaps),
     "unit_spacing": lambda dice, **kw: {"allowed": rules.unit_spacing(**kw)},
     "named_characters": lambda dice, variants: rules.named_characters(variants),
+    "granted_rules": lambda dice, subtypes: {"rules": sorted(
+        {r for s in subtypes for r in T.GRANTED_RULES.get(s, ())})},
     "deployment": lambda dice, kind: {"inches": T.DEPLOYMENTS[kind],
                                       "first": "defender"},
     "game_size": lambda dice, size: {"min": T.GAME_SIZES[size][0],

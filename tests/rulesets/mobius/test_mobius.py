@@ -323,3 +323,18 @@ def test_a_compulsory_duel_settles_two_variants_before_the_battle():
     assert outcome.log[0]["action"] == "duel"
     fates = {f.unit: f.fate for f in outcome.units}
     assert "destroyed" in (fates[1], fates[3])
+
+
+def test_a_vehicle_fires_its_heavy_cannon_after_a_standard_move_but_only_one_weapon():
+    """Vehicles, Shooting: "Vehicles fire all Weapons as if they had remained Stationary
+    ... Standard Move 1 Weapon"."""
+    field = Battlefield(territory=1, defender=2, seed=5, options={"mobius_deploy_gap": 40},
+                        sides={1: [_unit(1, 1, "acorn_cuirassier")],
+                               2: [_unit(2, 2, "egg_pawns")]})
+    battle = RULESET.forces(field)
+    battle["terrain"] = ["open"] * len(battle["terrain"])
+    outcome = RULESET.resolve(battle, seeded_dice(battle))
+    first = [s for s in outcome.log if s["round"] == 1 and s.get("unit") == 1]
+    assert [s["action"] for s in first[:2]] == ["standard_move", "fire"]
+    assert first[1]["weapon"] == "tank_cannon"
+    assert len([s for s in first if s["action"] == "fire"]) == 1
