@@ -66,6 +66,9 @@ class Unit:
     routed: bool = False
     destroyed: bool = False
     immortal_used: bool = False
+    howling: bool = False
+    howl_used: bool = False
+    skip_turn: bool = False
     locked: set[int] = field(default_factory=set)
 
     @property
@@ -290,6 +293,8 @@ def _start(b: Battle, side: str) -> None:
         u.dug_in = False
         u.charged = False
         u.escape_failed = False
+        u.howling = False
+        u.skip_turn = False
         if ({"flying", "airborne"} & u.subtypes and not u.flying and not u.locked
                 and not u.panicked):
             u.flying = True  # "They may declare to change this during their own Start Phase"
@@ -359,6 +364,8 @@ def _movement(b: Battle, side: str) -> None:
             continue
         start = u.x
         d = _dist(u, target)
+        if _howls(b, u, target, d):
+            continue
         if u.melee_minded() and not (target.flying and not u.flying):
             _charge_or_close(b, u, target, d)
         else:
@@ -385,6 +392,20 @@ def _movement(b: Battle, side: str) -> None:
             b.note(side=side, unit=u.id, phase="movement", action=u.movement + "_move",
                    to=u.x, text=f"{u.name} makes a {u.movement} move of "
                    f"{abs(u.x - start):g}\" ({_dist(u, target):g}\" from {target.name})")
+
+
+def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
+    """R-MOB-25: a Cry of the Wolf unit that cannot charge this turn howls once, when an
+    enemy is within the howl's reach, and skips the rest of its turn."""
+    if "cry_of_the_wolf" not in u.rules or u.howl_used or u.vehicle:
+        return False
+    reach = max(_allowance(b, u, "standard"), _allowance(b, u, "rapid")) + T.LOCK_RANGE
+    if d <= reach or d > T.WAR_HOWL_RANGE + reach:
+        return False
+    u.howling = u.howl_used = u.skip_turn = True
+    b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
+           text=f"{u.name} skips its turn for a War Howl")
+    return True
 
 
 def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
@@ -473,6 +494,8 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
         mod += 1
     if overwatch:
         mod -= 1
+    howlers = [_dist(u, e) for e in b.enemies(u) if e.howling]
+    mod += R.war_howl(howlers)["modifier"] if howlers else 0
     return mod
 
 
@@ -553,7 +576,7 @@ def _apply(b: Battle, target: Unit, hit: dict[str, Any]) -> None:
 
 def _action(b: Battle, side: str) -> None:
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if not u.on_table or u.panicked or u.movement == "rapid" or (
+        if not u.on_table or u.panicked or u.skip_turn or u.movement == "rapid" or (
                 u.locked and not u.vehicle):
             continue
         targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
@@ -575,7 +598,7 @@ def _action(b: Battle, side: str) -> None:
 def _hero(b: Battle, side: str) -> None:
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
         blitz = u.vehicle and "blitz" in u.rules and b.turns_played[side] == 1
-        if not u.on_table or u.panicked or not (u.hero or blitz):
+        if not u.on_table or u.panicked or u.skip_turn or not (u.hero or blitz):
             continue
         if u.locked and not u.vehicle:
             _fight_unit(b, u, hero=True)

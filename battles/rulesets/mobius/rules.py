@@ -622,6 +622,15 @@ def lying_about_blips(*, campaign: bool) -> Json:
     return {"loses_battle": True, "army_fate": "destroyed" if campaign else "loses"}
 
 
+def war_howl(distances: Sequence[float]) -> Json:
+    """Cry of the Wolf: "allows some Units to 'skip' their Turn to make a War Howl,
+    disorienting the enemy"; "the War Howls make enemy fire less accurate" (R-MOB-25: -1 to
+    Hit for an enemy firing within 18" of a howling unit, until the howler's next Start
+    Phase; once per battle)."""
+    near = any(d <= T.WAR_HOWL_RANGE for d in distances)
+    return {"modifier": -T.WAR_HOWL_PENALTY if near else 0}
+
+
 def push_it(dice: Dice) -> Json:
     """Heroes & HQ: "Push It - Speed: The Hero/HQ moves 1D6" in any direction ... They may
     not use this to Charge"."""

@@ -470,6 +470,7 @@ _PROBES: dict[str, Any] = {
                                                                                 **kw)},
     "lying_about_blips": lambda dice, **kw: rules.lying_about_blips(**kw),
     "push_it": rules.push_it,
+    "war_howl": lambda dice, distances: rules.war_howl(distances),
     "duel": lambda dice, fighters: rules.duel(dice, fighters),
     "immortal_recover": rules.immortal_recover,
     "immortal_rise": rules.immortal_rise,

@@ -286,6 +286,9 @@ RESERVE_GAP = 6
 RESERVES_PER_TURN = 1
 COMMANDER_EXTRA_RESERVES = 2
 REVEAL_BLIP_RANGE = 36
+#: Cry of the Wolf (R-MOB-25): a War Howl reaches 18" and costs the enemy 1 to Hit.
+WAR_HOWL_RANGE = 18
+WAR_HOWL_PENALTY = 1
 #: The Rule of Quarters: "no more than 25% of your Army's total Points Value".
 VEHICLE_SHARE = 0.25
 

@@ -338,3 +338,24 @@ def test_a_vehicle_fires_its_heavy_cannon_after_a_standard_move_but_only_one_wea
     assert [s["action"] for s in first[:2]] == ["standard_move", "fire"]
     assert first[1]["weapon"] == "tank_cannon"
     assert len([s for s in first if s["action"] == "fire"]) == 1
+
+
+def test_wolves_howl_once_when_no_charge_reaches():
+    """Cry of the Wolf (R-MOB-25): a unit skips its turn for a War Howl, once a battle."""
+    howled = 0
+    for seed in range(10):
+        field = Battlefield(territory=1, defender=2, seed=seed,
+                            options={"mobius_deploy_gap": 36},
+                            sides={1: [_unit(1, 1, "wolf_warriors")],
+                                   2: [_unit(2, 2, "gun_soldiers")]})
+        battle = RULESET.forces(field)
+        outcome = RULESET.resolve(battle, seeded_dice(battle))
+        howls = [s for s in outcome.log if s.get("action") == "war_howl"]
+        assert len(howls) <= 1
+        if howls:
+            howled += 1
+            same_turn = [s for s in outcome.log if s["round"] == howls[0]["round"]
+                         and s.get("unit") == 1 and s is not howls[0]
+                         and s.get("phase") in ("movement", "action", "hero")]
+            assert same_turn == []
+    assert howled
