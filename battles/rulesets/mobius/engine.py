@@ -318,9 +318,14 @@ def _start(b: Battle, side: str) -> None:
 
 
 def _plan_target(b: Battle, u: Unit) -> Unit | None:
-    foes = [e for e in b.enemies(u) if R.first_turn_curse(
-        owner_has_had_turn=e.side in b.had_turn)]
+    """The nearest enemy on the table (moving toward a unit is not targeting it)."""
+    foes = b.enemies(u)
     return min(foes, key=lambda e: (_dist(u, e), e.id)) if foes else None
+
+
+def _cursed(b: Battle, target: Unit) -> bool:
+    """The First Turn Curse: the target's player has not had a turn yet."""
+    return not R.first_turn_curse(owner_has_had_turn=target.side in b.had_turn)
 
 
 def _allowance(b: Battle, u: Unit, kind: str) -> int:
@@ -367,7 +372,12 @@ def _movement(b: Battle, side: str) -> None:
         if _howls(b, u, target, d):
             continue
         if u.melee_minded() and not (target.flying and not u.flying):
-            _charge_or_close(b, u, target, d)
+            if _cursed(b, target):  # no charge at a unit that may not be targeted
+                u.movement = "standard"
+                _move(b, u, target.x, _allowance(b, u, "standard"),
+                      stop_short=T.UNIT_GAP + _allowance(b, u, "standard"))
+            else:
+                _charge_or_close(b, u, target, d)
         else:
             reach = max((w["rng"] for w in u.ranged()), default=0)
             if d <= reach:
@@ -396,11 +406,11 @@ def _movement(b: Battle, side: str) -> None:
 
 def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
     """R-MOB-25: a Cry of the Wolf unit that cannot charge this turn howls once, when an
-    enemy is within the howl's reach, and skips the rest of its turn."""
+    enemy is within the howl's 18", and skips the rest of its turn."""
     if "cry_of_the_wolf" not in u.rules or u.howl_used or u.vehicle:
         return False
     reach = max(_allowance(b, u, "standard"), _allowance(b, u, "rapid")) + T.LOCK_RANGE
-    if d <= reach or d > T.WAR_HOWL_RANGE + reach:
+    if d <= reach or d > T.WAR_HOWL_RANGE:
         return False
     u.howling = u.howl_used = u.skip_turn = True
     b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",

@@ -328,7 +328,7 @@ def test_a_compulsory_duel_settles_two_variants_before_the_battle():
 def test_a_vehicle_fires_its_heavy_cannon_after_a_standard_move_but_only_one_weapon():
     """Vehicles, Shooting: "Vehicles fire all Weapons as if they had remained Stationary
     ... Standard Move 1 Weapon"."""
-    field = Battlefield(territory=1, defender=2, seed=5, options={"mobius_deploy_gap": 40},
+    field = Battlefield(territory=1, defender=2, seed=5, options={"mobius_deploy_gap": 52},
                         sides={1: [_unit(1, 1, "acorn_cuirassier")],
                                2: [_unit(2, 2, "egg_pawns")]})
     battle = RULESET.forces(field)
