@@ -138,8 +138,7 @@ class Mobius(RulesetBase):
         full = int(profile.get("hp", 1)) * int(profile.get("models", 1))
         hp = state.get("hp")
         left = full if hp is None else sum(int(h) for h in hp)
-        cost = math.ceil(price(int(profile.get("points", 0)),
-                               int(T.OPTIONS["mobius_points_per_sc"]))  # type: ignore[call-overload]
+        cost = math.ceil(price(int(profile.get("points", 0)), T.DEFAULT_POINTS_PER_SC)
                          * max(0, full - left) / max(1, full))
         fresh = {k: v for k, v in state.items() if k not in ("hp", "models")}
         return cost, fresh
@@ -341,8 +340,7 @@ SECTIONS: tuple[tuple[str, str | None], ...] = (
 def _starter(key: str) -> CatalogueEntry:
     for f, u in A.starter_units():
         if u["key"] == key:
-            return _entry(f, u, int(T.OPTIONS["mobius_points_per_sc"]),  # type: ignore[call-overload]
-                          str(u.get("ruling")))
+            return _entry(f, u, T.DEFAULT_POINTS_PER_SC, str(u.get("ruling")))
     raise RulesetError(f"No unit {key!r} in the Mobius starter lists.")
 
 
@@ -372,13 +370,21 @@ def _unit_input(u: FieldUnit, line: float) -> Json:
 
 def _play(battle_input: Json, dice: Dice, keep_log: bool = True) -> engine.Battle:
     data = battle_input
+    off: Json | None = None
     if data.get("defender") is None and len(data["sides"]) > 1:
         # "every Player rolls a D6 and the highest roller decides who goes first" (R-MOB-4)
         off = rules.roll_off(dice, [str(s) for s in data["sides"]])
         order = [str(s) for s in data.get("order") or data["sides"]]
         first = order.index(off["first"])
         data = {**data, "order": order[first:] + order[:first]}
-    return engine.play(data, dice, keep_log=keep_log)
+    b = engine.play(data, dice, keep_log=keep_log)
+    if off is not None and keep_log:
+        b.log.insert(0, {"round": 0, "action": "roll_off",
+                         "rolls": [f for r in off["rolls"] for f in r.values()],
+                         "text": f"Roll-off: side {off['first']} goes first ("
+                                 + "; ".join(", ".join(f"{s}: {f}" for s, f in r.items())
+                                             for r in off["rolls"]) + ")"})
+    return b
 
 
 def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:

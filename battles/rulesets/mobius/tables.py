@@ -322,9 +322,11 @@ FACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
 #: Veterancy levels (R-MOB-8) from worst to best.
 LADDER: tuple[str, ...] = ("regular", "veteran", "elite")
 
+DEFAULT_POINTS_PER_SC = 2
+
 #: The ruleset's campaign settings (`ruleset_options`), with their defaults and rulings.
 OPTIONS: dict[str, object] = {
-    "mobius_points_per_sc": 2,        # R-MOB-1: army-list points per Stellar Credit
+    "mobius_points_per_sc": DEFAULT_POINTS_PER_SC,  # R-MOB-1: points per Stellar Credit
     "mobius_points_limit": 1000,      # R-MOB-2: points one side may field in a battle
     "mobius_rounds": 5,               # R-MOB-5: rounds before the mission is scored
     "mobius_mission": "struggle_for_survival",  # R-MOB-6: or king_of_the_hill,

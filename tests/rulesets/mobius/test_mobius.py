@@ -359,3 +359,16 @@ def test_wolves_howl_once_when_no_charge_reaches():
                          and s.get("phase") in ("movement", "action", "hero")]
             assert same_turn == []
     assert howled
+
+
+def test_without_a_defender_the_players_roll_off_and_three_sides_fight():
+    """Basic Gameplay: "every Player rolls a D6 and the highest roller decides who goes
+    first" (R-MOB-4); three sides replay bit for bit too."""
+    field = Battlefield(territory=1, defender=None, seed=8, sides={
+        1: [_unit(1, 1, "gun_soldiers")], 2: [_unit(2, 2, "egg_pawns")],
+        3: [_unit(3, 3, "wolf_warriors")]})
+    battle = RULESET.forces(field)
+    outcome = RULESET.resolve(battle, seeded_dice(battle))
+    assert outcome == RULESET.resolve(battle, seeded_dice(battle))
+    assert outcome.log[0]["action"] == "roll_off" and outcome.log[0]["rolls"]
+    assert len(outcome.units) == 3
