@@ -319,6 +319,13 @@ STARTERS: tuple[Json, ...] = (
               why="the seed's stat-line 'Sonic 18\" 9 - 10 16 4'; Super Speed ('Sonic "
               "alone is an example that speed can provide one hell of an advantage'); "
               "RC '-' so no ranged weapon."),
+        _unit("acorn_royal_artillery", "Royal Artillery battery", "support", 80, 3,
+              (6, 3, 6, 1, 3),
+              [_w("field_gun", "Field gun", 48, 8, 1, "D3", "artillery"), PISTOL],
+              subtypes=("artillery",),
+              why=f"'the Royal Artillery and Tank Corps provide plenty of backup': {AVG} "
+                  "crewing a field gun (Artillery: 'the gun itself is a separate Model to "
+                  "its firer(s)')."),
         _vehicle("acorn_car", "Royal Army car", "transport", 50, (6, 4, 7, 4, 4),
                  [_w("door_gun", "Door gun", 18, 4, 2, 1, "assault")],
                  subtypes=("transport",), transport=4,

@@ -534,6 +534,11 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
         if not target.on_table:
             break
         ak = _weapon_ak(u, w, movement)
+        bonus = 0
+        if "artillery" in u.subtypes and w["type"] in ("artillery", "heavy"):
+            # "the whole Unit is dedicated to the Guns": one gun fires, +1 with two crew
+            gun = R.artillery_fire(u.alive, moved=movement != "stationary")
+            models, bonus = 1, int(gun["modifier"])
         if b.terrain_at(u.x) == "trench" and not u.flying:
             total = R.trench_attacks(ak * models)
             ak, models = total, 1
@@ -541,7 +546,7 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
         shot = R.ranged_attack(
             b.dice, models=models, ak=ak, rc=int(u.rc), st=int(w["st"]), dam=w["dam"],
             target_hp=target.hp, target_def=target.dfc, cover=_cover_for(b, target),
-            hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch),
+            hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch) + bonus,
             power=int(w.get("power") or 0), rules=rules,
             steel_skin="steel_skin" in target.rules, shielded=target.shielded,
             target_vehicle=target.vehicle, target_arm=target.arm,
