@@ -372,3 +372,23 @@ def test_without_a_defender_the_players_roll_off_and_three_sides_fight():
     assert outcome == RULESET.resolve(battle, seeded_dice(battle))
     assert outcome.log[0]["action"] == "roll_off" and outcome.log[0]["rolls"]
     assert len(outcome.units) == 3
+
+
+def test_faction_abilities_reach_the_engine():
+    """"Factions Summarised": every unit of a faction carries its abilities; Stand Together
+    (R-MOB-21) and Hatred (R-MOB-26) change the roll to hit."""
+    field = Battlefield(territory=1, defender=2, seed=1, sides={
+        1: [_unit(1, 1, "acorn_royal_army"), _unit(2, 1, "dingo_troopers")],
+        2: [_unit(3, 2, "legionnaires"), _unit(4, 2, "echidna_security")]})
+    b = engine.build(RULESET.forces(field), Dice(0))
+    acorn, dingo, legion, echidna = (b.unit(i) for i in (1, 2, 3, 4))
+    assert {"in_the_name_of_freedom", "stand_together"} <= acorn.rules
+    assert "steel_skin" in legion.rules and "hatred_echidnas" in dingo.rules
+    rifle = acorn.ranged()[0]
+    acorn.movement = "stationary"
+    assert engine._hit_mod(b, acorn, legion, rifle, overwatch=False) == 1
+    acorn.movement = "standard"
+    assert engine._hit_mod(b, acorn, legion, rifle, overwatch=False) == 0
+    gun = dingo.ranged()[0]
+    assert engine._hit_mod(b, dingo, echidna, gun, overwatch=False) == 1
+    assert engine._hit_mod(b, dingo, legion, gun, overwatch=True) == -1
