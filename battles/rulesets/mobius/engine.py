@@ -539,6 +539,9 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
             # "the whole Unit is dedicated to the Guns": one gun fires, +1 with two crew
             gun = R.artillery_fire(u.alive, moved=movement != "stationary")
             models, bonus = 1, int(gun["modifier"])
+        if w.get("blast"):
+            # Blast (X): AK times the members within X" of the marked model (R-MOB-30)
+            ak = R.blast_pool(ak, min(target.alive, 2 * int(w["blast"]) + 1))
         if b.terrain_at(u.x) == "trench" and not u.flying:
             total = R.trench_attacks(ak * models)
             ak, models = total, 1
@@ -556,7 +559,7 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
         b.note(side=u.side, unit=u.id, phase="hero" if hero else "overwatch" if overwatch
                else "action", action="fire", target=target.id, weapon=w["key"],
                rolls=shot["hit_rolls"] + shot["cover_rolls"] + shot["saves"],
-               hits=shot["hits"], hp_lost=shot["hp_lost"],
+               pool=shot["pool"], hits=shot["hits"], hp_lost=shot["hp_lost"],
                text=f"{u.name} {'fires overwatch' if overwatch else 'fires'} {w['name']} at "
                     f"{target.name} ({d:g}\"): {shot['hits']} hit(s), "
                     f"{shot['past_cover']} past cover, {shot['hp_lost']} HP lost"

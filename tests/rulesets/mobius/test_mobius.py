@@ -392,3 +392,24 @@ def test_faction_abilities_reach_the_engine():
     gun = dingo.ranged()[0]
     assert engine._hit_mod(b, dingo, echidna, gun, overwatch=False) == 1
     assert engine._hit_mod(b, dingo, legion, gun, overwatch=True) == -1
+
+
+def test_a_blast_weapon_multiplies_its_attacks_by_the_members_in_its_radius():
+    """Blast (X): "the AK of each Attack being multiplied by the number of members within
+    the radius" (R-MOB-30: min(models left, 2X + 1) on one axis)."""
+    mortar = {"key": "mortar", "name": "Mortar", "rng": 48, "st": 5, "ak": 1, "dam": 1,
+              "type": "heavy", "blast": 2}
+    gunner = {"key": "mortar_team", "name": "Mortar team", "rank": "support",
+              "type": "infantry", "points": 40, "models": 1, "move": 6, "cqc": 3, "rc": 4,
+              "pan": 7, "hp": 2, "def": 3, "weapons": [mortar]}
+    options = {"mobius_army_lists": [{"faction": "gun", "name": "Mortars",
+                                      "units": [gunner]}]}
+    entry = next(e for e in RULESET.catalogue(options=options) if e.key == "mortar_team")
+    field = Battlefield(territory=1, defender=1, seed=2, sides={
+        1: [FieldUnit(id=1, player=1, key="mortar_team", name="Mortar team",
+                      profile=dict(entry.profile))],
+        2: [_unit(2, 2, "egg_pawns")]})
+    battle = RULESET.forces(field)
+    outcome = RULESET.resolve(battle, seeded_dice(battle))
+    shots = [s for s in outcome.log if s.get("unit") == 1 and s.get("action") == "fire"]
+    assert shots and shots[0]["pool"] == 5  # 1 AK x (2 x 2 + 1) of the 10 pawns
