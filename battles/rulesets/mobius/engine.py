@@ -68,6 +68,8 @@ class Unit:
     immortal_used: bool = False
     howling: bool = False
     howl_used: bool = False
+    inside: int | None = None
+    capacity: int = 0
     skip_turn: bool = False
     locked: set[int] = field(default_factory=set)
 
@@ -157,7 +159,12 @@ class Battle:
         return [s for s in self.order if any(u.on_table and u.side == s for u in self.units)]
 
     def enemies(self, u: Unit) -> list[Unit]:
-        return [e for e in self.units if e.on_table and e.side != u.side]
+        """Enemy units on the table and not inside a transport ("the Unit cannot be
+        targeted until either the Vehicle is destroyed or they leave")."""
+        return [e for e in self.units if e.on_table and e.side != u.side and e.inside is None]
+
+    def passengers(self, v: Unit) -> list[Unit]:
+        return [p for p in self.units if p.inside == v.id and p.on_table]
 
     def unit(self, uid: int) -> Unit:
         return next(u for u in self.units if u.id == uid)
@@ -186,6 +193,7 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                 points=int(u.get("points") or 0), x=float(u.get("x", 0)),
                 camouflage=int(u.get("camouflage") or 0), shielded=u.get("shielded"),
                 variant_of=str(u.get("variant_of") or ""),
+                capacity=int(u.get("transport") or 0),
                 flying=bool({"flying", "airborne"} & subtypes)))
     b = Battle(order=order, defender=battle_input.get("defender"), units=units,
                terrain=list(battle_input["terrain"]), gap=float(battle_input["gap"]),
@@ -200,7 +208,26 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
         b.commander[side] = mine[0].id if mine and mine[0].hero else None
         b.vp[side] = 0
         b.turns_played[side] = 0
+        _embark_at_start(b, [u for u in units if u.side == side])
     return b
+
+
+def _embark_at_start(b: Battle, mine: list[Unit]) -> None:
+    """Transport: "Units with Transport assigned to them must begin inside it" (R-MOB-31:
+    each Transport-rank vehicle takes the side's infantry Troops, in id order, that fit
+    its capacity; no Giants or Cavalry)."""
+    riders = [u for u in sorted(mine, key=lambda u: u.id) if not u.vehicle
+              and u.rank == "troops" and not ({"giant", "cavalry"} & u.subtypes)]
+    for v in sorted(mine, key=lambda u: u.id):
+        if not (v.vehicle and v.rank == "transport" and "transport" in v.subtypes):
+            continue
+        room = v.capacity
+        for r in riders:
+            if r.inside is None and r.alive <= room:
+                r.inside, r.x = v.id, v.x
+                room -= r.alive
+                b.note(side=r.side, unit=r.id, target=v.id, action="embarked",
+                       text=f"{r.name} begins inside {v.name}")
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -283,6 +310,28 @@ def _check_dead(b: Battle, u: Unit) -> None:
     for other in b.units:
         other.locked.discard(u.id)
     u.locked.clear()
+    if u.vehicle:
+        _bail_out(b, u)
+
+
+def _bail_out(b: Battle, v: Unit) -> None:
+    """Destroying Vehicles with Transport: the passengers "must make a Rapid Move away from
+    the wreckage and roll a Panic Test ... must not pass, or end within 3" of, an enemy
+    Unit. If this isn't possible, the Unit's members are all trapped"."""
+    for p in b.passengers(v):
+        p.inside = None
+        trapped = any(_dist(v, e) <= 3 for e in b.enemies(p))
+        fate = R.transport_destroyed(enemy_within_3=trapped)
+        if fate["passengers_destroyed"]:
+            p.destroyed = True
+            p.hp = []
+        else:
+            _move(b, p, b.edge(p.side), float(p.move + T.RAPID_BONUS))
+            p.movement = "rapid"
+            p.must_panic = True
+        b.note(side=p.side, unit=p.id, action="bail_out", target=v.id,
+               text=f"{p.name} " + ("is trapped in the burning wreck of " if trapped
+                                    else "bails out of the wreck of ") + v.name)
 
 
 # --- phases -------------------------------------------------------------------------------
@@ -353,6 +402,9 @@ def _movement(b: Battle, side: str) -> None:
         if u.locked:
             _try_escape(b, u)
             continue
+        if u.inside is not None:
+            _ride_or_leave(b, u)
+            continue
         if u.vehicle and b.terrain_at(u.x) != "open":
             stuck = R.vehicle_terrain(b.dice, b.terrain_at(u.x))
             if stuck["roll"] is not None:
@@ -399,6 +451,8 @@ def _movement(b: Battle, side: str) -> None:
             if u.on_table and b.terrain_at(u.x) != b.terrain_at(start):
                 _dangerous(b, u, u.x)
         if u.x != start and not u.charged and u.on_table:
+            for p in b.passengers(u):
+                p.x = u.x
             b.note(side=side, unit=u.id, phase="movement", action=u.movement + "_move",
                    to=u.x, text=f"{u.name} makes a {u.movement} move of "
                    f"{abs(u.x - start):g}\" ({_dist(u, target):g}\" from {target.name})")
@@ -416,6 +470,28 @@ def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
     b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
            text=f"{u.name} skips its turn for a War Howl")
     return True
+
+
+def _ride_or_leave(b: Battle, u: Unit) -> None:
+    """R-MOB-31: a passenger gets out ("placed within 6" of it and counts as having made a
+    Standard Move") once an enemy is within its reach: its longest range, or its
+    charge, plus the 6" of getting out; otherwise it rides on."""
+    if u.inside is None:
+        return
+    v = b.unit(u.inside)
+    u.x = v.x
+    foe = _plan_target(b, u)
+    if foe is None:
+        return
+    reach = (_allowance(b, u, "standard") + T.LOCK_RANGE if u.melee_minded()
+             else max((w["rng"] for w in u.ranged()), default=0))
+    if _dist(u, foe) > reach + T.DISEMBARK:
+        return
+    u.inside = None
+    _move(b, u, foe.x, float(T.DISEMBARK), stop_short=T.UNIT_GAP)
+    u.movement = "standard"
+    b.note(side=u.side, unit=u.id, phase="movement", action="disembark", target=v.id,
+           text=f"{u.name} gets out of {v.name} ({_dist(u, foe):g}\" from {foe.name})")
 
 
 def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
@@ -594,8 +670,8 @@ def _apply(b: Battle, target: Unit, hit: dict[str, Any]) -> None:
 
 def _action(b: Battle, side: str) -> None:
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if not u.on_table or u.panicked or u.skip_turn or u.movement == "rapid" or (
-                u.locked and not u.vehicle):
+        if not u.on_table or u.panicked or u.skip_turn or u.inside is not None or (
+                u.movement == "rapid") or (u.locked and not u.vehicle):
             continue
         targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
                          key=lambda e: (_dist(u, e), e.id))
@@ -616,7 +692,8 @@ def _action(b: Battle, side: str) -> None:
 def _hero(b: Battle, side: str) -> None:
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
         blitz = u.vehicle and "blitz" in u.rules and b.turns_played[side] == 1
-        if not u.on_table or u.panicked or u.skip_turn or not (u.hero or blitz):
+        if not u.on_table or u.panicked or u.skip_turn or u.inside is not None or not (
+                u.hero or blitz):
             continue
         if u.locked and not u.vehicle:
             _fight_unit(b, u, hero=True)
@@ -807,7 +884,7 @@ def objectives(b: Battle) -> list[float]:
 
 def _near(b: Battle, x: float, *, vehicles: bool) -> set[str]:
     return {u.side for u in b.units if u.on_table and abs(u.x - x) <= T.OBJECTIVE_RANGE
-            and (vehicles or not u.vehicle)}
+            and (vehicles or not u.vehicle) and u.inside is None}
 
 
 def _update_points(b: Battle) -> None:

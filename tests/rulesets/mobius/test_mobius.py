@@ -413,3 +413,24 @@ def test_a_blast_weapon_multiplies_its_attacks_by_the_members_in_its_radius():
     outcome = RULESET.resolve(battle, seeded_dice(battle))
     shots = [s for s in outcome.log if s.get("unit") == 1 and s.get("action") == "fire"]
     assert shots and shots[0]["pool"] == 5  # 1 AK x (2 x 2 + 1) of the 10 pawns
+
+
+def test_troops_ride_in_their_transport_untargeted_until_they_get_out():
+    """Transport: "Units with Transport assigned to them must begin inside it"; "the Unit
+    cannot be targeted until either the Vehicle is destroyed or they leave" (R-MOB-31)."""
+    got_out = 0
+    for seed in range(15):
+        field = Battlefield(territory=1, defender=2, seed=seed,
+                            options={"mobius_deploy_gap": 48},
+                            sides={1: [_unit(1, 1, "gun_soldiers"), _unit(2, 1, "gun_apc")],
+                                   2: [_unit(3, 2, "dingo_troopers"),
+                                       _unit(4, 2, "dingo_tank")]})
+        battle = RULESET.forces(field)
+        log = RULESET.resolve(battle, seeded_dice(battle)).log
+        assert log[0]["action"] == "embarked" and log[0]["unit"] == 1
+        leave = next((i for i, s in enumerate(log) if s.get("unit") == 1
+                      and s.get("action") in ("disembark", "bail_out")), len(log))
+        got_out += leave < len(log)
+        assert not [s for s in log[:leave] if s.get("target") == 1]
+        assert not [s for s in log[1:leave] if s.get("unit") == 1]
+    assert got_out
