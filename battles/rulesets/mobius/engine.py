@@ -901,8 +901,9 @@ def _score_start(b: Battle, side: str) -> None:
     if b.mission == "king_of_the_hill":
         x = objectives(b)[0]
         near = _near(b, x, vehicles=False)
-        if side in near:
-            b.vp[side] += T.KING_HOLD_VP + (T.KING_ALONE_VP if near == {side} else 0)
+        if side in near:  # "If they are the only Player with a Unit within 2"" (any unit)
+            alone = _near(b, x, vehicles=True) == {side}
+            b.vp[side] += T.KING_HOLD_VP + (T.KING_ALONE_VP if alone else 0)
     elif b.mission == "control_points":
         _update_points(b)
         if b.held_all == side and all(o == side for o in b.points_owner):
@@ -950,7 +951,7 @@ def _decide(b: Battle) -> None:
     rates = {s: r for s, r in rates.items() if s in standing}
     if b.mission == "king_of_the_hill":
         near = _near(b, objectives(b)[0], vehicles=False)
-        if len(near) == 1:
+        if len(near) == 1 and _near(b, objectives(b)[0], vehicles=True) == near:
             b.vp[next(iter(near))] += T.KING_END_VP
         best = max(b.vp[s] for s in standing)
         top = [s for s in standing if b.vp[s] == best]
