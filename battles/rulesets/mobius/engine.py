@@ -70,6 +70,7 @@ class Unit:
     howl_used: bool = False
     inside: int | None = None
     capacity: int = 0
+    reserve: bool = False
     skip_turn: bool = False
     locked: set[int] = field(default_factory=set)
 
@@ -79,6 +80,11 @@ class Unit:
 
     @property
     def on_table(self) -> bool:
+        return not (self.destroyed or self.routed or self.reserve)
+
+    @property
+    def in_play(self) -> bool:
+        """Still in the battle: on the table or waiting in Reserve."""
         return not (self.destroyed or self.routed)
 
     @property
@@ -156,7 +162,7 @@ class Battle:
         return self.terrain[min(len(self.terrain) - 1, int(x // STRIP))]
 
     def standing(self) -> list[str]:
-        return [s for s in self.order if any(u.on_table and u.side == s for u in self.units)]
+        return [s for s in self.order if any(u.in_play and u.side == s for u in self.units)]
 
     def enemies(self, u: Unit) -> list[Unit]:
         """Enemy units on the table and not inside a transport ("the Unit cannot be
@@ -209,7 +215,30 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
         b.vp[side] = 0
         b.turns_played[side] = 0
         _embark_at_start(b, [u for u in units if u.side == side])
+    _deploy_specials(b)
     return b
+
+
+def _deploy_specials(b: Battle) -> None:
+    """R-MOB-34: units with Ambush begin in Reserve; units with Vanguard deploy forward,
+    "providing they are at least 18" away from the nearest enemy Unit"."""
+    for u in sorted(b.units, key=lambda u: u.id):
+        if u.inside is not None:
+            continue
+        if "ambush" in u.rules:
+            u.reserve = True
+            b.note(side=u.side, unit=u.id, action="reserve",
+                   text=f"{u.name} waits in Reserve to ambush")
+            continue
+        foes = [e for e in b.units if e.side != u.side]
+        if "vanguard" not in u.rules or not foes:
+            continue
+        foe = min(foes, key=lambda e: (abs(e.x - u.x), e.id))
+        gap = abs(foe.x - u.x)
+        if gap > T.VANGUARD_GAP:
+            u.x += (gap - T.VANGUARD_GAP) * (1.0 if foe.x > u.x else -1.0)
+            b.note(side=u.side, unit=u.id, action="vanguard", to=u.x,
+                   text=f"{u.name} deploys forward (Vanguard), 18\" from {foe.name}")
 
 
 def _embark_at_start(b: Battle, mine: list[Unit]) -> None:
@@ -390,6 +419,9 @@ def _allowance(b: Battle, u: Unit, kind: str) -> int:
 
 def _movement(b: Battle, side: str) -> None:
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
+        if u.reserve and u.in_play:
+            _from_reserve(b, u)
+            continue
         if not u.on_table:
             continue
         u.movement = "stationary"
@@ -470,6 +502,26 @@ def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
     b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
            text=f"{u.name} skips its turn for a War Howl")
     return True
+
+
+def _from_reserve(b: Battle, u: Unit) -> None:
+    """Ambush: "When entering from Reserve ... may deploy anywhere on the battlefield,
+    providing it's at least 12" away from any enemy Units. The Unit then ends their
+    Movement Phase immediately as if they had made a Standard Move" (R-MOB-34: in its
+    army's second turn, 12" from the nearest enemy on its own side of it)."""
+    if b.turns_played[u.side] < 2:
+        return
+    foes = b.enemies(u)
+    u.reserve = False
+    u.movement = "standard"
+    if foes:
+        foe = min(foes, key=lambda e: (abs(e.x - b.line(u.side)), e.id))
+        step = 1.0 if b.line(u.side) <= foe.x else -1.0
+        u.x = foe.x - step * T.RESERVE_EDGE
+        while any(abs(e.x - u.x) < T.RESERVE_EDGE for e in foes) and abs(u.x) < 1000:
+            u.x -= step
+    b.note(side=u.side, unit=u.id, phase="movement", action="ambush", to=u.x,
+           text=f"{u.name} springs its ambush at {u.x:g}\"")
 
 
 def _ride_or_leave(b: Battle, u: Unit) -> None:
@@ -926,12 +978,12 @@ def casualty_rates(b: Battle) -> dict[str, int]:
     out = {}
     for side in b.order:
         mine = [u for u in b.units if u.side == side]
-        if not any(u.on_table for u in mine):
+        if not any(u.in_play for u in mine):
             out[side] = max(b.limits.get(side, 0), sum(u.points for u in mine))
             continue
         rate = 0
         for u in mine:
-            if not u.on_table:
+            if not u.in_play:
                 rate += u.points
             elif u.hp_left * 2 <= u.hp_start * u.models_start:
                 rate += u.points // 2

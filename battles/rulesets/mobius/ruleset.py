@@ -191,7 +191,7 @@ class Mobius(RulesetBase):
                       keep_log=False)
             wins[b.winner if b.winner is not None else "none"] += 1
             for u in b.units:
-                lost[u.side] += not u.on_table
+                lost[u.side] += not u.in_play
         return {"n": simulations, "seed": seed,
                 "win_probability": {k: v / simulations for k, v in wins.items()},
                 "expected_units_lost": {k: v / simulations for k, v in lost.items()}}

@@ -281,6 +281,8 @@ SECOND_IN_COMMAND = 4
 IMMORTAL_RISE = 4
 #: Reserves: "within 12" of their designated table edge"; "at least 6" away"; "up to two
 #: additional Units from Reserve per Turn" with the Commander.
+#: Vanguard: "at least 18" away from the nearest enemy Unit".
+VANGUARD_GAP = 18
 #: Transport: "To get out of a Vehicle, the Unit is placed within 6" of it".
 DISEMBARK = 6
 RESERVE_EDGE = 12

@@ -434,3 +434,33 @@ def test_troops_ride_in_their_transport_untargeted_until_they_get_out():
         assert not [s for s in log[:leave] if s.get("target") == 1]
         assert not [s for s in log[1:leave] if s.get("unit") == 1]
     assert got_out
+
+
+def test_ambushers_wait_in_reserve_and_spring_12_inches_from_the_enemy():
+    """Ambush: "may deploy anywhere on the battlefield, providing it's at least 12" away
+    from any enemy Units" (R-MOB-34); in Reserve they "cannot attack or be targeted"."""
+    field = Battlefield(territory=1, defender=2, seed=1, sides={
+        1: [_unit(1, 1, "wolf_chieftain"), _unit(3, 1, "wolf_hunters")],
+        2: [_unit(20, 2, "gun_commander"), _unit(21, 2, "gun_soldiers")]})
+    battle = RULESET.forces(field)
+    log = RULESET.resolve(battle, seeded_dice(battle)).log
+    assert log[0]["action"] == "reserve" and log[0]["unit"] == 3
+    spring = next(i for i, s in enumerate(log) if s.get("action") == "ambush")
+    assert log[spring]["round"] == 2
+    assert not [s for s in log[1:spring] if 3 in (s.get("unit"), s.get("target"))]
+
+
+def test_vanguard_deploys_18_inches_from_the_nearest_enemy():
+    """Vanguard: "they may Deploy anywhere on the board, providing they are at least 18"
+    away from the nearest enemy Unit"."""
+    scouts = copy.deepcopy(GOOD_LIST)
+    scouts["units"][0].update(key="wolf_scouts", rules=["vanguard"])
+    options = {"mobius_army_lists": [scouts], "mobius_deploy_gap": 40}
+    entry = next(e for e in RULESET.catalogue(options=options) if e.key == "wolf_scouts")
+    field = Battlefield(territory=1, defender=2, seed=1, options=options, sides={
+        1: [FieldUnit(id=1, player=1, key="wolf_scouts", name="Scouts",
+                      profile=dict(entry.profile))],
+        2: [_unit(2, 2, "gun_soldiers")]})
+    battle = RULESET.forces(field)
+    b = engine.build(battle, Dice(0))
+    assert abs(b.unit(1).x - b.unit(2).x) == 18
