@@ -626,14 +626,13 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
         mod -= 1
     if "spg" in u.subtypes:
         mod += R.spg_modifier(stationary=u.movement == "stationary")
-    if "hatred_echidnas" in u.rules and target.faction == "echidna_covenants":
-        mod += 1
-    if ("stand_together" in u.rules and u.rank == "troops" and u.movement == "stationary"):
-        mod += 1
+    mod += R.hatred(rules=sorted(u.rules), target_faction=target.faction)
+    mod += int(R.stand_together(rules=sorted(u.rules), rank=u.rank,
+                                moved=u.movement != "stationary", fired=u.fired)["hit"])
     if overwatch:
         mod -= 1
     howlers = [_dist(u, e) for e in b.enemies(u) if e.howling]
-    mod += R.war_howl(howlers)["modifier"] if howlers else 0
+    mod += int(R.war_howl(howlers)["modifier"]) if howlers else 0
     return mod
 
 
@@ -669,7 +668,7 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
             models, bonus = 1, int(gun["modifier"])
         if w.get("blast"):
             # Blast (X): AK times the members within X" of the marked model (R-MOB-30)
-            ak = R.blast_pool(ak, min(target.alive, 2 * int(w["blast"]) + 1))
+            ak = R.blast_pool(ak, R.blast_members(target.alive, int(w["blast"])))
         if b.terrain_at(u.x) == "trench" and not u.flying:
             total = R.trench_attacks(ak * models)
             ak, models = total, 1
@@ -743,7 +742,7 @@ def _action(b: Battle, side: str) -> None:
 
 def _hero(b: Battle, side: str) -> None:
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        blitz = u.vehicle and "blitz" in u.rules and b.turns_played[side] == 1
+        blitz = R.blitz(rules=sorted(u.rules), vehicle=u.vehicle, turn=b.turns_played[side])
         if not u.on_table or u.panicked or u.skip_turn or u.inside is not None or not (
                 u.hero or blitz):
             continue
@@ -774,10 +773,10 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
     extra = max(0, len(u.melee_weapons()) - 1)
     ak = R.melee_ak(int(w["ak"]), extra_melee_weapons=extra, charged=u.charged,
                     furious_charge="furious_charge" in u.rules)
-    if "stand_together" in u.rules and u.rank == "troops" and not u.fired:
-        ak += 1
-    mod = (1 if u.charged and "furious_charge" in u.rules else 0) + (
-        1 if "hatred_echidnas" in u.rules and target.faction == "echidna_covenants" else 0)
+    ak += R.stand_together(rules=sorted(u.rules), rank=u.rank, moved=True,
+                           fired=u.fired)["ak"]
+    mod = (1 if u.charged and "furious_charge" in u.rules else 0) + R.hatred(
+        rules=sorted(u.rules), target_faction=target.faction)
     models = min(u.alive, T.BUILDING_FIGHT_ATTACKERS) if b.terrain_at(u.x) == "building" \
         else u.alive
     blow = R.melee_attack(
@@ -852,9 +851,8 @@ def _end(b: Battle, active: str) -> None:
             u.must_panic = False
             terror = [_dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
             mod = R.terrifying_penalty(terror, fearless="fearless" in u.rules)["pan_modifier"]
-            if ("strength_in_numbers" in u.rules and u.rank == "troops"
-                    and u.alive >= 10):
-                mod += 1
+            mod += R.strength_in_numbers(rules=sorted(u.rules), rank=u.rank,
+                                         models=u.alive)
             test = R.panic_test(b.dice, u.pan, fearless="fearless" in u.rules, modifier=mod,
                                 roll_modifier=1 if u.unpanicked_now else 0,
                                 name_of_freedom="in_the_name_of_freedom" in u.rules)

@@ -631,6 +631,39 @@ def war_howl(distances: Sequence[float]) -> Json:
     return {"modifier": -T.WAR_HOWL_PENALTY if near else 0}
 
 
+def stand_together(*, rules: Sequence[str], rank: str, moved: bool, fired: bool) -> Json:
+    """Kingdom of Acorn, Stand Together, Fight Together: "allow all the Army's Troops to
+    sacrifice Movement to enhance their Shooting, or sacrifice Shooting to improve their
+    Melee" (R-MOB-21: +1 to Hit at range after no move; +1 AK in melee after no shot)."""
+    if "stand_together" not in rules or rank != "troops":
+        return {"hit": 0, "ak": 0}
+    return {"hit": 0 if moved else 1, "ak": 0 if fired else 1}
+
+
+def strength_in_numbers(*, rules: Sequence[str], rank: str, models: int) -> int:
+    """Eggman Empire, Strength in Numbers (R-MOB-22): Troops with 10 or more models left
+    get +1 PAN."""
+    return 1 if "strength_in_numbers" in rules and rank == "troops" and models >= 10 else 0
+
+
+def hatred(*, rules: Sequence[str], target_faction: str) -> int:
+    """Dingo Regime: "their Hatred for Echidnas gives them a distinct advantage against
+    ... Echidnas" (R-MOB-26: +1 to Hit)."""
+    return 1 if "hatred_echidnas" in rules and target_faction == "echidna_covenants" else 0
+
+
+def blitz(*, rules: Sequence[str], vehicle: bool, turn: int) -> bool:
+    """Dingo Regime: "the Blitz! Special Rule which treats them as Heroes for one Turn"
+    (R-MOB-26: vehicles, in their army's first turn)."""
+    return vehicle and "blitz" in rules and turn == 1
+
+
+def blast_members(members: int, radius: int) -> int:
+    """Blast (X): "All Units within X inches of that Model" (R-MOB-30: models stand about
+    an inch apart, so min(models, 2X + 1))."""
+    return min(members, 2 * radius + 1)
+
+
 def push_it(dice: Dice) -> Json:
     """Heroes & HQ: "Push It - Speed: The Hero/HQ moves 1D6" in any direction ... They may
     not use this to Charge"."""

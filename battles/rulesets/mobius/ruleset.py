@@ -477,6 +477,14 @@ _PROBES: dict[str, Any] = {
                                                                                 **kw)},
     "lying_about_blips": lambda dice, **kw: rules.lying_about_blips(**kw),
     "push_it": rules.push_it,
+    "stand_together": lambda dice, **kw: rules.stand_together(**kw),
+    "strength_in_numbers": lambda dice, **kw: {"pan": rules.strength_in_numbers(**kw)},
+    "hatred": lambda dice, **kw: {"modifier": rules.hatred(**kw)},
+    "blitz": lambda dice, **kw: {"hero_phase": rules.blitz(**kw)},
+    "blast_members": lambda dice, members, radius: {
+        "members": rules.blast_members(members, radius)},
+    "repair": lambda dice, key, state: dict(zip(("cost", "state"), RULESET.repair(
+        _starter(key).profile, state), strict=True)),
     "war_howl": lambda dice, distances: rules.war_howl(distances),
     "duel": lambda dice, fighters: rules.duel(dice, fighters),
     "immortal_recover": rules.immortal_recover,
