@@ -249,8 +249,8 @@ def _w(key: str, name: str, rng: int, st: int, ak: int, dam: int | str, kind: st
 
 
 #: The seed's own weapons: "Sword CQC 3 1 1 Melee / Pistol 12" 4 1 1 Assault".
-SWORD = _w("sword", "Sword", 0, 3, 1, 1, "melee")
-PISTOL = _w("pistol", "Pistol", 12, 4, 1, 1, "assault")
+SWORD = {"key": "sword", "name": "Sword", **T.SWORD}
+PISTOL = {"key": "pistol", "name": "Pistol", **T.PISTOL}
 RIFLE = _w("rifle", "Rifle", 24, 4, 1, 1, "assault")
 LASER_RIFLE = _w("laser_rifle", "Laser rifle", 24, 5, 1, 1, "assault")
 ASSAULT_RIFLE = _w("assault_rifle", "Assault rifle", 24, 4, 1, 1, "automatic", ak2=2)
@@ -313,7 +313,8 @@ STARTERS: tuple[Json, ...] = (
         _unit("acorn_royal_army", "Royal Army squad", "troops", 90, 10, (6, 4, 6, 1, 3),
               [RIFLE, SWORD], why=f"{AVG} with CQC 4: 'The infantry of the Royal Army, "
               "while slightly better at Melee'; rifle and bayonet (a sword)."),
-        _unit("sonic", "Sonic the Hedgehog", "heroes", 250, 1, (18, 9, 10, 16, 4),
+        _unit("sonic", "Sonic the Hedgehog", "heroes", 250, 1,
+              tuple(int(T.SONIC[k] or 0) for k in ("move", "cqc", "pan", "hp", "def")),
               [_w("spin_attack", "Spin attack", 0, 5, 3, 1, "melee", "fast_strike")],
               rc=None, subtypes=("super_speed",), rules=("escapist",), variant_of="sonic",
               why="the seed's stat-line 'Sonic 18\" 9 - 10 16 4'; Super Speed ('Sonic "
@@ -326,7 +327,8 @@ STARTERS: tuple[Json, ...] = (
               why=f"'the Royal Artillery and Tank Corps provide plenty of backup': {AVG} "
                   "crewing a field gun (Artillery: 'the gun itself is a separate Model to "
                   "its firer(s)')."),
-        _vehicle("acorn_car", "Royal Army car", "transport", 50, (6, 4, 7, 4, 4),
+        _vehicle("acorn_car", "Royal Army car", "transport", 50,
+                 tuple(T.CAR[k] for k in ("move", "rc", "pan", "arm", "hp")),
                  [_w("door_gun", "Door gun", 18, 4, 2, 1, "assault")],
                  subtypes=("transport",), transport=4,
                  why="the seed's 'Car 6\" 4+ 7 4 4'; a door gun and room for four so it "
@@ -429,7 +431,8 @@ STARTERS: tuple[Json, ...] = (
         _unit("dingo_officer", "Dingo officer", "hq", 50, 1, (6, 4, 8, 3, 3),
               [ASSAULT_RIFLE], rc=4, rules=("hatred_echidnas",),
               why="'all-rounders with a slight emphasis on Ranged combat'."),
-        _unit("dingo_troopers", "Dingo troopers", "troops", 85, 8, (6, 3, 6, 1, 3),
+        _unit("dingo_troopers", "Dingo troopers", "troops", 85, 8,
+              tuple(T.AVERAGE[k] for k in ("move", "cqc", "pan", "hp", "def")),
               [ASSAULT_RIFLE], rc=4, rules=("hatred_echidnas",),
               why="the Average soldier with an assault rifle and Hatred for Echidnas."),
         _vehicle("dingo_tank", "Dingo battle tank", "support", 210, (7, 4, 8, 8, 9),

@@ -221,31 +221,27 @@ WINDOW_COVER: dict[str, int] = {"whole_wall": 2, "wide": 2, "medium": 3, "narrow
 BUILDING_FIGHT_ATTACKERS = 6
 
 #: Defence Saves: "Target's DEF is 1-2 HIGHER than attack's STR 3+ / EQUAL 4+ / 1-2 LOWER
-#: 5+ / 3+ LOWER 6+"; "If the required Save becomes higher than 6 ... automatically fails".
-def defence_save_needed(defence: int, strength: int) -> int:
-    diff = defence - strength
-    if diff >= 1:
-        return 3
-    if diff == 0:
-        return 4
-    if diff >= -2:
-        return 5
-    return 6
-
-
+#: 5+ / 3+ LOWER 6+" (rows: name, the least DEF - ST difference, the save); "If the
+#: required Save becomes higher than 6 ... automatically fails".
+DEFENCE_SAVES: tuple[tuple[str, int, int], ...] = (
+    ("higher", 1, 3), ("equal", 0, 4), ("lower_1_2", -2, 5), ("lower_3_or_more", -99, 6))
 #: Roll to Hit (Melee): "3+ HIGHER 2+ / 1-2 HIGHER 3+ / EQUAL 4+ / 1-2 LOWER 5+ / 3+
-#: LOWER 6+".
+#: LOWER 6+" (rows: name, the least attacker - target CQC difference, the score).
+MELEE_TO_HIT: tuple[tuple[str, int, int], ...] = (
+    ("higher_3_or_more", 3, 2), ("higher_1_2", 1, 3), ("equal", 0, 4), ("lower_1_2", -2, 5),
+    ("lower_3_or_more", -99, 6))
+
+
+def _row(table: tuple[tuple[str, int, int], ...], diff: int) -> int:
+    return next(score for _, least, score in table if diff >= least)
+
+
+def defence_save_needed(defence: int, strength: int) -> int:
+    return _row(DEFENCE_SAVES, defence - strength)
+
+
 def melee_hit_needed(attacker_cqc: int, target_cqc: int) -> int:
-    diff = attacker_cqc - target_cqc
-    if diff >= 3:
-        return 2
-    if diff >= 1:
-        return 3
-    if diff == 0:
-        return 4
-    if diff >= -2:
-        return 5
-    return 6
+    return _row(MELEE_TO_HIT, attacker_cqc - target_cqc)
 
 
 #: Vehicle Shooting/Movement: "Remained Stationary All Weapons / Standard Move 1 Weapon /
@@ -370,9 +366,8 @@ def as_json() -> dict[str, object]:
         "terrain": {k: {"cover": t.cover, "difficult": t.difficult, "dangerous": t.dangerous,
                         "impassable": t.impassable, "infantry_only": t.infantry_only}
                     for k, t in TERRAIN.items()},
-        "defence_saves": {"def_higher": 3, "equal": 4, "lower_1_2": 5, "lower_3": 6},
-        "melee_to_hit": {"higher_3": 2, "higher_1_2": 3, "equal": 4, "lower_1_2": 5,
-                         "lower_3": 6},
+        "defence_saves": {name: save for name, _, save in DEFENCE_SAVES},
+        "melee_to_hit": {name: score for name, _, score in MELEE_TO_HIT},
         "vehicle_weapons": VEHICLE_WEAPONS, "vehicle_cqc": VEHICLE_CQC,
         "armour_saves": ARMOUR_SAVE, "window_firers": WINDOW_FIRERS,
         "window_cover": WINDOW_COVER, "deployments": DEPLOYMENTS,
