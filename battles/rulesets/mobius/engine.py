@@ -200,6 +200,7 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                 camouflage=int(u.get("camouflage") or 0), shielded=u.get("shielded"),
                 variant_of=str(u.get("variant_of") or ""),
                 capacity=int(u.get("transport") or 0),
+                reserve=bool(u.get("reserve")),
                 flying=bool({"flying", "airborne"} & subtypes)))
     b = Battle(order=order, defender=battle_input.get("defender"), units=units,
                terrain=list(battle_input["terrain"]), gap=float(battle_input["gap"]),
@@ -223,7 +224,7 @@ def _deploy_specials(b: Battle) -> None:
     """R-MOB-34: units with Ambush begin in Reserve; units with Vanguard deploy forward,
     "providing they are at least 18" away from the nearest enemy Unit"."""
     for u in sorted(b.units, key=lambda u: u.id):
-        if u.inside is not None:
+        if u.inside is not None or u.reserve:
             continue
         if "ambush" in u.rules:
             u.reserve = True
@@ -245,10 +246,10 @@ def _embark_at_start(b: Battle, mine: list[Unit]) -> None:
     """Transport: "Units with Transport assigned to them must begin inside it" (R-MOB-31:
     each Transport-rank vehicle takes the side's infantry Troops, in id order, that fit
     its capacity; no Giants or Cavalry)."""
-    riders = [u for u in sorted(mine, key=lambda u: u.id) if not u.vehicle
+    riders = [u for u in sorted(mine, key=lambda u: u.id) if not u.vehicle and not u.reserve
               and u.rank == "troops" and not ({"giant", "cavalry"} & u.subtypes)]
     for v in sorted(mine, key=lambda u: u.id):
-        if not (v.vehicle and v.rank == "transport" and "transport" in v.subtypes):
+        if v.reserve or not (v.vehicle and v.rank == "transport" and "transport" in v.subtypes):
             continue
         room = v.capacity
         for r in riders:
@@ -418,11 +419,9 @@ def _allowance(b: Battle, u: Unit, kind: str) -> int:
 
 
 def _movement(b: Battle, side: str) -> None:
+    arrived = _reserves(b, side)
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if u.reserve and u.in_play:
-            _from_reserve(b, u)
-            continue
-        if not u.on_table:
+        if not u.on_table or u.id in arrived:
             continue
         u.movement = "stationary"
         u.fired = False
@@ -504,13 +503,53 @@ def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
     return True
 
 
+def _reserves(b: Battle, side: str) -> set[int]:
+    """Reserves: "the Active Player may declare one Unit from their Reserve to enter the
+    battlefield"; "If the Army's Commander is present on the battlefield (and alive), the
+    Player may send in up to two additional Units" (R-MOB-36). Answers the units that came
+    in (they have made their Standard Move)."""
+    waiting = sorted((u for u in b.units if u.side == side and u.reserve and u.in_play),
+                     key=lambda u: u.id)
+    if not waiting:
+        return set()
+    cid = b.commander.get(side)
+    allowed = R.reserves_allowed(commander_present=cid is not None and b.unit(cid).on_table)
+    arrived: set[int] = set()
+    for u in waiting:
+        if len(arrived) >= allowed:
+            break
+        if "ambush" in u.rules:
+            if b.turns_played[side] < 2:
+                continue
+            _from_reserve(b, u)
+        else:
+            _enter(b, u)
+        arrived.add(u.id)
+    return arrived
+
+
+def _enter(b: Battle, u: Unit) -> None:
+    """"The Player places this Unit anywhere within 12" of their designated table edge ...
+    If they're within 6" of an enemy Unit, they must move again, the minimum distance
+    required to be at least 6" away"; it "counts as having made a Standard Move and may not
+    Charge that Turn" (R-MOB-36: 12" in from its edge, toward the enemy)."""
+    edge = b.edge(u.side)
+    u.x = edge + (T.RESERVE_EDGE if edge < 0 else -T.RESERVE_EDGE)
+    foes = b.enemies(u)
+    nearest = min((abs(e.x - u.x) for e in foes), default=float(T.RESERVE_EDGE))
+    entry = R.reserve_entry(distance_from_edge=T.RESERVE_EDGE, nearest_enemy=nearest)
+    u.x += float(entry["push"]) * (-1.0 if edge < 0 else 1.0)
+    u.reserve = False
+    u.movement = "standard"
+    b.note(side=u.side, unit=u.id, phase="movement", action="from_reserve", to=u.x,
+           text=f"{u.name} arrives from Reserve at {u.x:g}\"")
+
+
 def _from_reserve(b: Battle, u: Unit) -> None:
     """Ambush: "When entering from Reserve ... may deploy anywhere on the battlefield,
     providing it's at least 12" away from any enemy Units. The Unit then ends their
     Movement Phase immediately as if they had made a Standard Move" (R-MOB-34: in its
     army's second turn, 12" from the nearest enemy on its own side of it)."""
-    if b.turns_played[u.side] < 2:
-        return
     foes = b.enemies(u)
     u.reserve = False
     u.movement = "standard"

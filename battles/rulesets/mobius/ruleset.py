@@ -366,7 +366,7 @@ def _unit_input(u: FieldUnit, line: float) -> Json:
             "weapons": list(profile.get("weapons") or ()),
             "camouflage": profile.get("camouflage"), "shielded": profile.get("shielded"),
             "variant_of": profile.get("variant_of"), "transport": profile.get("transport"),
-            "level": level, "x": line}
+            "reserve": u.reinforcement, "level": level, "x": line}
 
 
 def _play(battle_input: Json, dice: Dice, keep_log: bool = True) -> engine.Battle:

@@ -464,3 +464,33 @@ def test_vanguard_deploys_18_inches_from_the_nearest_enemy():
     battle = RULESET.forces(field)
     b = engine.build(battle, Dice(0))
     assert abs(b.unit(1).x - b.unit(2).x) == 18
+
+
+def _arrivals(outcome, side_units):
+    return [(s["round"], s["unit"]) for s in outcome.log
+            if s.get("action") == "from_reserve" and s["unit"] in side_units]
+
+
+def test_reinforcements_come_from_reserve_three_a_turn_with_the_commander():
+    """Reserves: "the Active Player may declare one Unit from their Reserve"; "If the
+    Army's Commander is present ... up to two additional Units from Reserve per Turn"
+    (R-MOB-36: the campaign's reinforcements are the Reserve)."""
+    def late(uid, key):
+        return FieldUnit(**{**_unit(uid, 1, key).__dict__, "reinforcement": True})
+
+    reserves = [late(i, "acorn_royal_army") for i in (2, 3, 4, 5)]
+    led = Battlefield(territory=1, defender=2, seed=3, sides={
+        1: [_unit(1, 1, "acorn_officer"), *reserves], 2: [_unit(9, 2, "egg_pawns")]})
+    battle = RULESET.forces(led)
+    outcome = RULESET.resolve(battle, seeded_dice(battle))
+    came = _arrivals(outcome, {2, 3, 4, 5})
+    assert [u for r, u in came if r == 1] == [2, 3, 4]
+    assert came[3:] == [(2, 5)]
+    alone = Battlefield(territory=1, defender=2, seed=3, sides={
+        1: [late(2, "acorn_royal_army"), late(3, "acorn_royal_army"),
+            _unit(6, 1, "acorn_royal_army")], 2: [_unit(9, 2, "egg_walker")]})
+    battle = RULESET.forces(alone)
+    outcome = RULESET.resolve(battle, seeded_dice(battle))
+    came = _arrivals(outcome, {2, 3})
+    assert came[0] == (1, 2)
+    assert len({r for r, _ in came}) == len(came)  # one a turn without a Commander
