@@ -1,5 +1,5 @@
-"""A held-out client plays a turn of a one-page (issue 12) and of a 30 Minute Missions
-(issue 13) campaign through the routes of API.md only: create with the ruleset, join
+"""A held-out client plays a turn of a one-page (issue 12), a 30 Minute Missions (issue 13)
+and a Mobius (issue 14) campaign through the routes of API.md only: create with the ruleset, join
 with the invite code, start, read the catalogue, buy units ({"kind": "unit", "key"}),
 seal an order, advance to the tactical phase, and read the battle (its ruleset, its
 report)."""
@@ -14,6 +14,7 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize(("ruleset", "attacker", "guard"), [
     ("onepage", "rifle_squad", "militia_squad"),
     ("thirtymm", "standard_mech", "scout_drone"),
+    ("mobius", "acorn_royal_army", "egg_pawns"),
 ])
 def test_a_client_plays_a_turn_of_a_light_ruleset_campaign(
         ruleset, attacker, guard, client_for, uma, alice, bob,
