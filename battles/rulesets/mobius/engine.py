@@ -10,170 +10,27 @@ through the `Dice` seam in the order the rules call for them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from battles.rulesets.mobius import missions as M
 from battles.rulesets.mobius import rules as R
 from battles.rulesets.mobius import tables as T
+from battles.rulesets.mobius.state import (
+    EDGE_BEHIND,
+    STRIP,
+    UNARMED,
+    Battle,
+    Unit,
+    avg_dam,
+    dist,
+)
 from campaign.rules.dice import Dice
 
-STRIP = 6
-EDGE_BEHIND = 12
-UNARMED: dict[str, Any] = {"key": "unarmed", "name": "bare hands", "rng": 0, "st": 2,
-                           "ak": 1, "dam": 1, "type": "melee"}
+__all__ = ["EDGE_BEHIND", "STRIP", "UNARMED", "Battle", "Unit", "build", "casualty_rates",
+           "objectives", "play"]
 
-
-def _avg_dam(dam: int | str) -> float:
-    return {"D3": 2.0, "D6": 3.5}.get(str(dam), float(dam) if isinstance(dam, int) else 1.0)
-
-
-@dataclass
-class Unit:
-    id: int
-    side: str
-    name: str
-    faction: str
-    rank: str
-    vehicle: bool
-    subtypes: set[str]
-    rules: set[str]
-    hp: list[int]
-    hp_start: int
-    models_start: int
-    move: int
-    move_flying: int
-    move_min: int
-    cqc: int
-    rc: int | None
-    pan: int
-    dfc: int
-    arm: int
-    weapons: list[dict[str, Any]]
-    points: int
-    x: float
-    camouflage: int = 0
-    shielded: int | None = None
-    variant_of: str = ""
-    flying: bool = False
-    movement: str = "stationary"
-    charged: bool = False
-    fired: bool = False
-    escape_failed: bool = False
-    panicked: bool = False
-    unpanicked_now: bool = False
-    dug_in: bool = False
-    must_panic: bool = False
-    routed: bool = False
-    destroyed: bool = False
-    immortal_used: bool = False
-    howling: bool = False
-    howl_used: bool = False
-    inside: int | None = None
-    capacity: int = 0
-    reserve: bool = False
-    skip_turn: bool = False
-    locked: set[int] = field(default_factory=set)
-
-    @property
-    def alive(self) -> int:
-        return sum(1 for h in self.hp if h > 0)
-
-    @property
-    def on_table(self) -> bool:
-        return not (self.destroyed or self.routed or self.reserve)
-
-    @property
-    def in_play(self) -> bool:
-        """Still in the battle: on the table or waiting in Reserve."""
-        return not (self.destroyed or self.routed)
-
-    @property
-    def hp_left(self) -> int:
-        return sum(h for h in self.hp if h > 0)
-
-    @property
-    def hero(self) -> bool:
-        return self.rank in ("hq", "heroes")
-
-    def ranged(self) -> list[dict[str, Any]]:
-        if self.rc is None:
-            return []
-        return [w for w in self.weapons if w["type"] != "melee" and "bomb" not in
-                (w.get("rules") or ())]
-
-    def melee_weapons(self) -> list[dict[str, Any]]:
-        return [w for w in self.weapons if w["type"] == "melee"
-                or "combined" in (w.get("rules") or ())]
-
-    def best_melee(self) -> dict[str, Any]:
-        options = self.melee_weapons() or [UNARMED]
-        return max(options, key=lambda w: (w["st"] * w["ak"] * _avg_dam(w["dam"]), w["key"]))
-
-    def melee_minded(self) -> bool:
-        """R-MOB-19: a unit charges when its melee is worth at least its shooting."""
-        if self.vehicle:
-            return False
-        if not self.ranged():
-            return True
-        m = self.best_melee()
-        melee = int(m["ak"]) * int(m["st"]) * (self.cqc + 1)
-        shot = max(int(w.get("ak2", w["ak"])) * int(w["st"]) * (7 - (self.rc or 6))
-                   for w in self.ranged())
-        return melee >= shot * 2
-
-
-@dataclass
-class Battle:
-    order: list[str]
-    defender: str | None
-    units: list[Unit]
-    terrain: list[str]
-    gap: float
-    mission: str
-    options: dict[str, Any]
-    dice: Dice
-    limits: dict[str, int]
-    log: list[dict[str, Any]] = field(default_factory=list)
-    keep_log: bool = True
-    round: int = 0
-    had_turn: set[str] = field(default_factory=set)
-    commander: dict[str, int | None] = field(default_factory=dict)
-    vp: dict[str, int] = field(default_factory=dict)
-    points_owner: list[str | None] = field(default_factory=list)
-    held_all: str | None = None
-    winner: str | None = None
-    end_reason: str = ""
-    turns_played: dict[str, int] = field(default_factory=dict)
-
-    def note(self, **entry: Any) -> None:
-        if self.keep_log:
-            self.log.append({"round": self.round, **entry})
-
-    def line(self, side: str) -> float:
-        i = self.order.index(side)
-        return 0.0 if len(self.order) < 2 else self.gap * i / (len(self.order) - 1)
-
-    def edge(self, side: str) -> float:
-        return -EDGE_BEHIND if self.line(side) < self.gap / 2 else self.gap + EDGE_BEHIND
-
-    def terrain_at(self, x: float) -> str:
-        if x < 0 or x > self.gap:
-            return "open"
-        return self.terrain[min(len(self.terrain) - 1, int(x // STRIP))]
-
-    def standing(self) -> list[str]:
-        return [s for s in self.order if any(u.in_play and u.side == s for u in self.units)]
-
-    def enemies(self, u: Unit) -> list[Unit]:
-        """Enemy units on the table and not inside a transport ("the Unit cannot be
-        targeted until either the Vehicle is destroyed or they leave")."""
-        return [e for e in self.units if e.on_table and e.side != u.side and e.inside is None]
-
-    def passengers(self, v: Unit) -> list[Unit]:
-        return [p for p in self.units if p.inside == v.id and p.on_table]
-
-    def unit(self, uid: int) -> Unit:
-        return next(u for u in self.units if u.id == uid)
+casualty_rates = M.casualty_rates
+objectives = M.objectives
 
 
 def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Battle:
@@ -261,10 +118,6 @@ def _embark_at_start(b: Battle, mine: list[Unit]) -> None:
 
 
 # --- helpers ------------------------------------------------------------------------------
-def _dist(a: Unit, b: Unit) -> float:
-    return abs(a.x - b.x)
-
-
 def _targetable(b: Battle, shooter: Unit, target: Unit) -> bool:
     """The First Turn Curse; "Units may not target enemies in Melee Lock"; Combat in the
     Air: a flyer "may only be targeted for Ranged Commands and Attacks" (R-MOB-3)."""
@@ -350,7 +203,7 @@ def _bail_out(b: Battle, v: Unit) -> None:
     Unit. If this isn't possible, the Unit's members are all trapped"."""
     for p in b.passengers(v):
         p.inside = None
-        trapped = any(_dist(v, e) <= 3 for e in b.enemies(p))
+        trapped = any(dist(v, e) <= 3 for e in b.enemies(p))
         fate = R.transport_destroyed(enemy_within_3=trapped)
         if fate["passengers_destroyed"]:
             p.destroyed = True
@@ -393,13 +246,13 @@ def _start(b: Battle, side: str) -> None:
                    rolls=[roll["roll"]],
                    text=f"Side {side} rolls {roll['roll']} for a second in command"
                         + (f": {others[0].name} takes over" if roll["new_commander"] else ""))
-    _score_start(b, side)
+    M.score_start(b, side)
 
 
 def _plan_target(b: Battle, u: Unit) -> Unit | None:
     """The nearest enemy on the table (moving toward a unit is not targeting it)."""
     foes = b.enemies(u)
-    return min(foes, key=lambda e: (_dist(u, e), e.id)) if foes else None
+    return min(foes, key=lambda e: (dist(u, e), e.id)) if foes else None
 
 
 def _cursed(b: Battle, target: Unit) -> bool:
@@ -429,7 +282,7 @@ def _movement(b: Battle, side: str) -> None:
             continue
         # A charger "locked" to a vehicle that drove off is free again (R-MOB-19).
         u.locked = {i for i in u.locked if b.unit(i).on_table
-                    and _dist(u, b.unit(i)) <= T.MELEE_REACH}
+                    and dist(u, b.unit(i)) <= T.MELEE_REACH}
         if u.locked:
             _try_escape(b, u)
             continue
@@ -451,7 +304,7 @@ def _movement(b: Battle, side: str) -> None:
         if target is None:
             continue
         start = u.x
-        d = _dist(u, target)
+        d = dist(u, target)
         if _howls(b, u, target, d):
             continue
         if u.melee_minded() and not (target.flying and not u.flying):
@@ -486,7 +339,7 @@ def _movement(b: Battle, side: str) -> None:
                 p.x = u.x
             b.note(side=side, unit=u.id, phase="movement", action=u.movement + "_move",
                    to=u.x, text=f"{u.name} makes a {u.movement} move of "
-                   f"{abs(u.x - start):g}\" ({_dist(u, target):g}\" from {target.name})")
+                   f"{abs(u.x - start):g}\" ({dist(u, target):g}\" from {target.name})")
 
 
 def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
@@ -576,13 +429,13 @@ def _ride_or_leave(b: Battle, u: Unit) -> None:
         return
     reach = (_allowance(b, u, "standard") + T.LOCK_RANGE if u.melee_minded()
              else max((w["rng"] for w in u.ranged()), default=0))
-    if _dist(u, foe) > reach + T.DISEMBARK:
+    if dist(u, foe) > reach + T.DISEMBARK:
         return
     u.inside = None
     _move(b, u, foe.x, float(T.DISEMBARK), stop_short=T.UNIT_GAP)
     u.movement = "standard"
     b.note(side=u.side, unit=u.id, phase="movement", action="disembark", target=v.id,
-           text=f"{u.name} gets out of {v.name} ({_dist(u, foe):g}\" from {foe.name})")
+           text=f"{u.name} gets out of {v.name} ({dist(u, foe):g}\" from {foe.name})")
 
 
 def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
@@ -597,7 +450,7 @@ def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
     start = u.x
     moved = _move(b, u, target.x, need + 0.5, stop_short=T.LOCK_RANGE)
     u.movement = "rapid" if kind == "rapid" or u.movement == "rapid" else "standard"
-    if _dist(u, target) > T.LOCK_RANGE + 0.5:
+    if dist(u, target) > T.LOCK_RANGE + 0.5:
         b.note(side=u.side, unit=u.id, phase="movement", action="charge_short",
                text=f"{u.name} charges {target.name} but stops short after {moved:g}\"")
         return
@@ -628,7 +481,7 @@ def _try_escape(b: Battle, u: Unit) -> None:
             b.unit(other).locked.discard(u.id)
         u.locked.clear()
         u.movement = "rapid"
-        foe = min(b.enemies(u), key=lambda e: (_dist(u, e), e.id), default=None)
+        foe = min(b.enemies(u), key=lambda e: (dist(u, e), e.id), default=None)
         if foe is not None:
             _move(b, u, foe.x, float(roll["distance"]), away=True)
     else:
@@ -670,7 +523,7 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
                                 moved=u.movement != "stationary", fired=u.fired)["hit"])
     if overwatch:
         mod -= 1
-    howlers = [_dist(u, e) for e in b.enemies(u) if e.howling]
+    howlers = [dist(u, e) for e in b.enemies(u) if e.howling]
     mod += int(R.war_howl(howlers)["modifier"]) if howlers else 0
     return mod
 
@@ -679,7 +532,7 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
            hero: bool = False, only: int | None = None) -> bool:
     """One Ranged Attack of a unit at one target: every model (or a vehicle's allowed
     weapons) with its best weapon in range; R-MOB-19 picks the weapon."""
-    d = _dist(u, target)
+    d = dist(u, target)
     movement = "standard" if (hero and u.movement == "rapid") else u.movement
     usable = [w for w in u.ranged() if w["rng"] >= d and _weapon_ak(u, w, movement) > 0]
     if not usable or u.rc is None:
@@ -742,7 +595,7 @@ def _expected(u: Unit, w: dict[str, Any], target: Unit, movement: str) -> float:
     if target.vehicle:
         return float(ak * max(0, st - target.arm))
     save = R.save_needed(target.dfc, st, power=int(w.get("power") or 0))
-    return ak * _avg_dam(w["dam"]) * min(1.0, max(0.0, (save - 1) / 6))
+    return ak * avg_dam(w["dam"]) * min(1.0, max(0.0, (save - 1) / 6))
 
 
 def _apply(b: Battle, target: Unit, hit: dict[str, Any]) -> None:
@@ -754,7 +607,7 @@ def _apply(b: Battle, target: Unit, hit: dict[str, Any]) -> None:
         b.note(side=target.side, unit=target.id, action="explodes",
                text=f"{target.name} explodes: units within 6\" must test")
         for other in b.units:
-            if other.on_table and _dist(other, target) <= T.EXPLODE_RADIUS:
+            if other.on_table and dist(other, target) <= T.EXPLODE_RADIUS:
                 other.must_panic = True
 
 
@@ -764,7 +617,7 @@ def _action(b: Battle, side: str) -> None:
                 u.movement == "rapid") or (u.locked and not u.vehicle):
             continue
         targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
-                         key=lambda e: (_dist(u, e), e.id))
+                         key=lambda e: (dist(u, e), e.id))
         shot = False
         for t in targets:
             if _shoot(b, u, t):
@@ -789,11 +642,11 @@ def _hero(b: Battle, side: str) -> None:
             _fight_unit(b, u, hero=True)
             continue
         targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
-                         key=lambda e: (_dist(u, e), e.id))
+                         key=lambda e: (dist(u, e), e.id))
         if any(_shoot(b, u, t, hero=True, only=1) for t in targets[:1]):
             continue
         foe = _plan_target(b, u)
-        if foe is not None and u.melee_minded() and _dist(u, foe) > T.UNIT_GAP:
+        if foe is not None and u.melee_minded() and dist(u, foe) > T.UNIT_GAP:
             push = R.push_it(b.dice)
             moved = _move(b, u, foe.x, float(push["inches"]), stop_short=T.UNIT_GAP)
             b.note(side=side, unit=u.id, phase="hero", action="push_it",
@@ -804,7 +657,7 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
     """One unit's round of melee attacks against the weakest enemy locked with it (R-MOB-19);
     answers the HP it took."""
     foes = [b.unit(i) for i in sorted(u.locked) if b.unit(i).on_table]
-    foes = [f for f in foes if _dist(u, f) <= T.MELEE_REACH]
+    foes = [f for f in foes if dist(u, f) <= T.MELEE_REACH]
     if not foes or u.vehicle or u.alive == 0:
         return 0
     target = min(foes, key=lambda f: (f.hp_left, f.id))
@@ -880,7 +733,7 @@ def _end(b: Battle, active: str) -> None:
     for u in b.units:
         if not u.on_table:
             continue
-        terror = [_dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+        terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
         if terror and R.terrifying_penalty(terror)["must_test"]:
             u.must_panic = True
     for side in b.order:
@@ -888,7 +741,7 @@ def _end(b: Battle, active: str) -> None:
             if not (u.on_table and u.must_panic):
                 continue
             u.must_panic = False
-            terror = [_dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+            terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
             mod = R.terrifying_penalty(terror, fearless="fearless" in u.rules)["pan_modifier"]
             mod += R.strength_in_numbers(rules=sorted(u.rules), rank=u.rank,
                                          models=u.alive)
@@ -960,112 +813,6 @@ def _compulsory_duels(b: Battle) -> None:
                 _check_dead(b, loser)
 
 
-# --- missions -----------------------------------------------------------------------------
-def objectives(b: Battle) -> list[float]:
-    """R-MOB-6: King of the Hill's objective at the centre; Control Points' five spread
-    evenly from line to line (one in each deployment zone)."""
-    if b.mission == "king_of_the_hill":
-        return [b.gap / 2]
-    if b.mission == "control_points":
-        return [b.gap * i / (T.CONTROL_POINTS - 1) for i in range(T.CONTROL_POINTS)]
-    return []
-
-
-def _near(b: Battle, x: float, *, vehicles: bool) -> set[str]:
-    return {u.side for u in b.units if u.on_table and abs(u.x - x) <= T.OBJECTIVE_RANGE
-            and (vehicles or not u.vehicle) and u.inside is None}
-
-
-def _update_points(b: Battle) -> None:
-    for i, x in enumerate(objectives(b)):
-        anyone = _near(b, x, vehicles=True)
-        holders = _near(b, x, vehicles=False)
-        if len(anyone) > 1:
-            b.points_owner[i] = None
-        elif len(holders) == 1:
-            b.points_owner[i] = next(iter(holders))
-
-
-def _score_start(b: Battle, side: str) -> None:
-    if b.mission == "king_of_the_hill":
-        x = objectives(b)[0]
-        near = _near(b, x, vehicles=False)
-        if side in near:  # "If they are the only Player with a Unit within 2"" (any unit)
-            alone = _near(b, x, vehicles=True) == {side}
-            b.vp[side] += T.KING_HOLD_VP + (T.KING_ALONE_VP if alone else 0)
-    elif b.mission == "control_points":
-        _update_points(b)
-        if b.held_all == side and all(o == side for o in b.points_owner):
-            b.winner = side
-            b.end_reason = "all_control_points"
-        b.held_all = None
-
-
-def _score_end_of_turn(b: Battle, side: str) -> None:
-    if b.mission == "control_points":
-        _update_points(b)
-        if b.points_owner and all(o == side for o in b.points_owner):
-            b.held_all = side
-
-
-def casualty_rates(b: Battle) -> dict[str, int]:
-    """Struggle for Survival: the points of destroyed units, half the points of units at
-    half their HP or less ("total LP", read as HP, R-MOB-6); a wiped army "the game's full
-    Points Limit"."""
-    out = {}
-    for side in b.order:
-        mine = [u for u in b.units if u.side == side]
-        if not any(u.in_play for u in mine):
-            out[side] = max(b.limits.get(side, 0), sum(u.points for u in mine))
-            continue
-        rate = 0
-        for u in mine:
-            if not u.in_play:
-                rate += u.points
-            elif u.hp_left * 2 <= u.hp_start * u.models_start:
-                rate += u.points // 2
-        out[side] = rate
-    return out
-
-
-def _decide(b: Battle) -> None:
-    standing = b.standing()
-    if b.winner is not None:
-        return
-    if len(standing) <= 1:
-        b.winner = standing[0] if standing else None
-        b.end_reason = b.end_reason or ("one_side_left" if standing else "all_gone")
-        return
-    rates = casualty_rates(b)
-    rates = {s: r for s, r in rates.items() if s in standing}
-    if b.mission == "king_of_the_hill":
-        near = _near(b, objectives(b)[0], vehicles=False)
-        if len(near) == 1 and _near(b, objectives(b)[0], vehicles=True) == near:
-            b.vp[next(iter(near))] += T.KING_END_VP
-        best = max(b.vp[s] for s in standing)
-        top = [s for s in standing if b.vp[s] == best]
-        if len(top) == 1:
-            b.winner, b.end_reason = top[0], "victory_points"
-            return
-        rates = {s: rates[s] for s in top}
-    elif b.mission == "control_points":
-        _update_points(b)
-        held = {s: sum(1 for o in b.points_owner if o == s) for s in standing}
-        best = max(held.values())
-        top = [s for s in standing if held[s] == best]
-        if len(top) == 1:
-            b.winner, b.end_reason = top[0], "control_points"
-            return
-        rates = {s: rates[s] for s in top}
-    low = min(rates.values())
-    top = [s for s, r in rates.items() if r == low]
-    b.end_reason = b.end_reason or "casualty_rate"
-    if len(top) == 1:
-        b.winner = top[0]
-    else:  # R-MOB-6: a tie leaves the field with the defender, if it is among them
-        b.winner = b.defender if b.defender in top else None
-
-
 def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
     b = build(battle_input, dice, keep_log)
     if b.mission == "random":
@@ -1073,7 +820,7 @@ def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> 
         b.mission = T.MISSIONS[T.d3(face)]
         b.note(action="mission", rolls=[face], text=f"Mission: {b.mission} (D3 = "
                f"{T.d3(face)})")
-    b.points_owner = [None] * len(objectives(b))
+    b.points_owner = [None] * len(M.objectives(b))
     _compulsory_duels(b)
     rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
     b.end_reason = ""
@@ -1094,12 +841,12 @@ def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> 
             _melee(b, side)
             _end(b, side)
             b.had_turn.add(side)
-            _score_end_of_turn(b, side)
+            M.score_end_of_turn(b, side)
         if len(b.standing()) < 2:
             break
     if b.mission == "last_standing" and len(b.standing()) > 1 and b.winner is None:
         b.mission = "struggle_for_survival"
     if not b.end_reason and b.round >= rounds and len(b.standing()) > 1:
         b.end_reason = "rounds"
-    _decide(b)
+    M.decide(b)
     return b
