@@ -495,3 +495,27 @@ def test_reinforcements_come_from_reserve_three_a_turn_with_the_commander():
     came = _arrivals(outcome, {2, 3})
     assert came[0] == (1, 2)
     assert len({r for r, _ in came}) == len(came)  # one a turn without a Commander
+
+
+class _Posted(dict):
+    def getlist(self, key):
+        value = self.get(key)
+        return value if isinstance(value, list) else []
+
+
+def test_the_tabletop_form_speaks_mobius_and_reads_back_into_an_outcome():
+    """The battle page's tabletop form is drawn from `tabletop_schema`: models lost, HP
+    lost, routed, destroyed per unit, Victory Points per player."""
+    from battles.tabletop_form import fields, parse
+
+    battle = RULESET.sample_battle(2)
+    form = fields(RULESET.tabletop_schema(), battle, {1: "alice", 2: "bob"})
+    names = {i.name for block in form.units for i in block.inputs}
+    assert {"u2.models_lost", "u2.hp_lost", "u2.routed", "u2.destroyed"} <= names
+    assert {i.name for i in form.top} == {"victory_points.1", "victory_points.2"}
+    report = parse(form, _Posted({"winner": "1", "u6.destroyed": "on", "u2.models_lost": "4",
+                                  "victory_points.1": "3"}))
+    outcome = RULESET.outcome_from_report(battle, report)
+    fates = {f.unit: f for f in outcome.units}
+    assert fates[6].fate == "destroyed" and fates[2].state["models"] == 6
+    assert outcome.winner == 1 and outcome.result["victory_points"] == {"1": 3}
