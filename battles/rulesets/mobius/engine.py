@@ -689,6 +689,7 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
 
 
 def _melee(b: Battle, active: str) -> None:
+    _hero_duels(b, active)
     seen: set[int] = set()
     rotation = b.order[b.order.index(active):] + b.order[:b.order.index(active)]
     for start in sorted((u for u in b.units if u.on_table and u.locked), key=lambda u: u.id):
@@ -773,6 +774,28 @@ def _flee(b: Battle, u: Unit) -> None:
                                                  else ""))
 
 
+def _duel(b: Battle, first: Unit, second: Unit, why: str) -> Unit | None:
+    """One duel fought to the end (R-MOB-15); answers the winner (None: no winner)."""
+    fighters = []
+    for u in (first, second):
+        w = u.best_melee()
+        fighters.append({"name": str(u.id), "hp": u.hp_left, "cqc": u.cqc, "def": u.dfc,
+                         "ak": w["ak"], "st": w["st"], "dam": w["dam"],
+                         "power": w.get("power") or 0})
+    fight = R.duel(b.dice, fighters)
+    first.hp, second.hp = [fight["hp"][0]], [fight["hp"][1]]
+    winner = (first if fight["winner"] == str(first.id)
+              else second if fight["winner"] == str(second.id) else None)
+    b.note(action="duel", unit=first.id, target=second.id, rolls=[],
+           text=f"{why}: {first.name} against {second.name}, {fight['rounds']} round(s): "
+                + (f"{winner.name} wins" if winner else "no winner"))
+    for loser in (first, second):
+        if winner is not None and loser is not winner:
+            loser.hp = [0]
+            _check_dead(b, loser)
+    return winner
+
+
 def _compulsory_duels(b: Battle) -> None:
     """Named Characters: "if more than one side has Variants of the same character, all
     those characters are placed aside for a compulsory duel. The winner of the duel (if
@@ -790,27 +813,28 @@ def _compulsory_duels(b: Battle) -> None:
         for challenger in group[1:]:
             if challenger.side == champion.side or not champion.on_table:
                 continue
-            fighters = []
-            for u in (champion, challenger):
-                w = u.best_melee()
-                fighters.append({"name": str(u.id), "hp": u.hp_left, "cqc": u.cqc,
-                                 "def": u.dfc, "ak": w["ak"], "st": w["st"],
-                                 "dam": w["dam"], "power": w.get("power") or 0})
-            fight = R.duel(b.dice, fighters)
-            champion.hp, challenger.hp = [fight["hp"][0]], [fight["hp"][1]]
-            b.note(action="duel", unit=champion.id, target=challenger.id,
-                   rolls=[], text=f"Compulsory duel of the {name} variants: {champion.name} "
-                   f"against {challenger.name}, {fight['rounds']} round(s): "
-                   + (f"{b.unit(int(fight['winner'])).name} wins" if fight["winner"]
-                      else "no winner"))
-            loser = None
-            if fight["winner"] == str(champion.id):
-                loser = challenger
-            elif fight["winner"] == str(challenger.id):
-                loser, champion = champion, challenger
-            if loser is not None:
-                loser.hp = [0]
-                _check_dead(b, loser)
+            won = _duel(b, champion, challenger,
+                        f"Compulsory duel of the {name} variants")
+            if won is not None:
+                champion = won
+
+
+def _hero_duels(b: Battle, active: str) -> None:
+    """Duels: "When more than one HQ or Hero Unit enters Melee Lock with each other, they
+    may choose to move outside of the Melee Lock and fight amongst themselves" (R-MOB-37:
+    the active player's single-model HQ or Hero challenges the enemy one locked with it,
+    and the challenge is always taken up)."""
+    for u in sorted((x for x in b.units if x.side == active), key=lambda x: x.id):
+        if not (u.on_table and u.hero and not u.vehicle and len(u.hp) == 1):
+            continue
+        foes = [b.unit(i) for i in sorted(u.locked)]
+        rival = next((e for e in foes if e.on_table and e.hero and not e.vehicle
+                      and len(e.hp) == 1), None)
+        if rival is None:
+            continue
+        u.locked.discard(rival.id)
+        rival.locked.discard(u.id)
+        _duel(b, u, rival, "Duel")
 
 
 def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
