@@ -519,3 +519,24 @@ def test_the_tabletop_form_speaks_mobius_and_reads_back_into_an_outcome():
     fates = {f.unit: f for f in outcome.units}
     assert fates[6].fate == "destroyed" and fates[2].state["models"] == 6
     assert outcome.winner == 1 and outcome.result["victory_points"] == {"1": 3}
+
+
+def test_replays_do_not_depend_on_the_process_string_hashing():
+    """A stored battle replays bit for bit in another process (sets of names never order
+    the dice)."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import hashlib, json\n"
+              "from battles.rulesets.mobius.ruleset import RULESET, seeded_dice\n"
+              "docs = [RULESET.document(RULESET.resolve(b, seeded_dice(b)))\n"
+              "        for b in (RULESET.sample_battle(s) for s in range(10))]\n"
+              "print(hashlib.sha256(json.dumps(docs, sort_keys=True, default=str)"
+              ".encode()).hexdigest())\n")
+    root = Path(__file__).parents[3]
+    digests = {subprocess.run([sys.executable, "-c", script], cwd=root, check=True,
+                              capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2")}
+    assert len(digests) == 1 and len(next(iter(digests)).strip()) == 64
