@@ -15,6 +15,7 @@ _PATHS: dict[str, str] = {
     "onepage": "battles.rulesets.onepage.ruleset:RULESET",
     "battledice": "battles.rulesets.battledice.ruleset:RULESET",
     "thirtymm": "battles.rulesets.thirtymm.ruleset:RULESET",
+    "mobius": "battles.rulesets.mobius.ruleset:RULESET",
 }
 
 _LOADED: dict[str, Ruleset] = {}

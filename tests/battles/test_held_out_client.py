@@ -1,8 +1,8 @@
-"""A held-out client plays a turn of a one-page and a battle-dice (issue 12) and of a 30
-Minute Missions (issue 13) campaign through the routes of API.md only: create with the ruleset, join
-with the invite code, start, read the catalogue, buy units ({"kind": "unit", "key"}),
-seal an order, advance to the tactical phase, and read the battle (its ruleset, its
-report)."""
+"""A held-out client plays a turn of a one-page and a battle-dice (issue 12), a 30 Minute
+Missions (issue 13) and a Mobius (issue 14) campaign through the routes of API.md only:
+create with the ruleset, join with the invite code (and a faction where the ruleset has
+factions), start, read the catalogue, buy units ({"kind": "unit", "key"}), seal an order,
+advance to the tactical phase, and read the battle (its ruleset, its report)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize(("ruleset", "attacker", "guard"), [
-    ("onepage", "rifle_squad", "militia_squad"),
-    ("battledice", "heavy_vehicle", "light_vehicle"),
-    ("thirtymm", "standard_mech", "scout_drone"),
+@pytest.mark.parametrize(("ruleset", "attacker", "guard", "factions"), [
+    ("onepage", "rifle_squad", "militia_squad", (None, None)),
+    ("battledice", "heavy_vehicle", "light_vehicle", (None, None)),
+    ("thirtymm", "standard_mech", "scout_drone", (None, None)),
+    ("mobius", "acorn_royal_army", "egg_pawns", ("kingdom_of_acorn", "eggman_empire")),
 ])
 def test_a_client_plays_a_turn_of_a_light_ruleset_campaign(
-        ruleset, attacker, guard, client_for, uma, alice, bob,
+        ruleset, attacker, guard, factions, client_for, uma, alice, bob,
         django_capture_on_commit_callbacks):
     umpire, a, b = client_for(uma), client_for(alice), client_for(bob)
     made = umpire.post("/api/campaigns/", {
@@ -28,8 +29,13 @@ def test_a_client_plays_a_turn_of_a_light_ruleset_campaign(
     base = f"/api/campaigns/{cid}/"
     detail = umpire.get(base).json()
     assert detail["ruleset"] == {"name": ruleset, "version": "1"}
-    for client in (a, b):
-        joined = client.post(base + "join/", {"invite": detail["invite_code"]}, format="json")
+    listed = {r["name"]: r for r in a.get("/api/rulesets/").json()}
+    for client, faction in zip((a, b), factions, strict=True):
+        body = {"invite": detail["invite_code"]}
+        if listed[ruleset]["factions"]:  # a ruleset with factions: the seat picks one
+            assert faction in listed[ruleset]["factions"]
+            body["faction"] = faction
+        joined = client.post(base + "join/", body, format="json")
         assert joined.status_code == 201, joined.content
     assert umpire.post(base + "start/").status_code == 200
     started = umpire.patch(base + "settings/", {"ruleset": "unlimit3d8"}, format="json")

@@ -24,6 +24,7 @@ ARMIES = {
     "onepage": (["rifle_squad", "light_tank"], ["rifle_squad", "anti_tank_team"]),
     "battledice": (["medium_infantry", "heavy_vehicle"], ["medium_infantry", "light_vehicle"]),
     "thirtymm": (["standard_mech", "scout_drone"], ["assault_tank", "scout_drone"]),
+    "mobius": (["acorn_officer", "acorn_royal_army"], ["egg_boss", "egg_pawns"]),
 }
 
 
@@ -235,3 +236,44 @@ def test_an_umpire_imports_30mm_datasheets_and_a_bad_one_changes_nothing(
     assert next(e for e in catalogue if e["key"] == "brawler")["price"] == 140  # 700 / 5
     unit = _buy(client_for(alice), w, "Alpha", "brawler")
     assert unit.profile["deployment_cost"] == 700
+
+
+def test_an_umpire_imports_a_mobius_army_list_and_a_bad_one_changes_nothing(
+        world, client_for, uma, alice):
+    """R-MOB-9: army lists go in through the campaign's ruleset options, checked first
+    against the JSON Schema; an imported unit is priced in SC (R-MOB-1) and bought."""
+    from campaign.models import Campaign
+
+    w = _campaign(world, "mobius")
+    url = f"/api/campaigns/{w.campaign.pk}/settings/"
+    unit = {"key": "gun_patrol", "name": "GUN patrol", "rank": "troops", "type": "infantry",
+            "points": 61, "models": 4, "move": 6, "cqc": 2, "rc": 3, "pan": 7, "hp": 1,
+            "def": 4, "weapons": [{"key": "pistol", "name": "Pistol", "rng": 12, "st": 4,
+                                   "ak": 1, "dam": 1, "type": "assault"}]}
+    good = {"faction": "gun", "name": "Patrol", "units": [unit]}
+    bad = {"faction": "gun", "name": "Broken", "units": [{**unit, "key": "gun_broken",
+                                                          "points": 0}]}
+    before = Campaign.objects.get(pk=w.campaign.pk).options
+    r = client_for(uma).patch(url, {"ruleset_options": {"mobius_army_lists": [good, bad]}},
+                              format="json")
+    assert r.status_code == 400, r.content
+    assert "units[0].points must be at least 1" in r.content.decode()
+    assert Campaign.objects.get(pk=w.campaign.pk).options == before
+
+    r = client_for(uma).patch(url, {"ruleset_options": {"mobius_army_lists": [good]}},
+                              format="json")
+    assert r.status_code == 200, r.content
+    catalogue = client_for(alice).get(f"/api/campaigns/{w.campaign.pk}/catalogue/").json()
+    assert next(e for e in catalogue if e["key"] == "gun_patrol")["price"] == 31  # 61 / 2
+    bought = _buy(client_for(alice), w, "Alpha", "gun_patrol")
+    assert bought.profile["faction"] == "gun" and bought.profile["points"] == 61
+
+
+def test_the_site_offers_mobius_with_its_factions_and_tables(client):
+    """GET /api/rulesets/ and GET /api/rules/?ruleset=mobius speak Mobius."""
+    row = next(r for r in client.get("/api/rulesets/").json() if r["name"] == "mobius")
+    assert row["title"] == "Mobius" and row["seed"] == "000_8a487fefb02227dd.txt"
+    assert row["dice"] == ["d6"] and "kingdom_of_acorn" in row["factions"]
+    tables = client.get("/api/rules/?ruleset=mobius").json()
+    assert tables["average"]["move"] == 6 and "army_list_schema" in tables
+    assert tables["options"]["mobius_points_limit"] == 1000

@@ -76,7 +76,8 @@ def test_a_worker_resolves_and_records_a_toy_rulesets_battle(coinflip, celery_pr
 
 @pytest.mark.parametrize(("ruleset", "key"), [("onepage", "rifle_squad"),
                                               ("battledice", "medium_infantry"),
-                                              ("thirtymm", "standard_mech")])
+                                              ("thirtymm", "standard_mech"),
+                                              ("mobius", "acorn_royal_army")])
 def test_a_worker_plays_a_battle_of_each_light_ruleset(ruleset, key, celery_process):
     import random
 

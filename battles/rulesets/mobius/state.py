@@ -1,0 +1,171 @@
+"""The state of a Mobius battle on its one axis (R-MOB-3): the units, the table and the
+record the engine keeps. Pure data and a few questions about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaign.rules.dice import Dice
+
+STRIP = 6
+EDGE_BEHIND = 12
+UNARMED: dict[str, Any] = {"key": "unarmed", "name": "bare hands", "rng": 0, "st": 2,
+                           "ak": 1, "dam": 1, "type": "melee"}
+
+
+def avg_dam(dam: int | str) -> float:
+    return {"D3": 2.0, "D6": 3.5}.get(str(dam), float(dam) if isinstance(dam, int) else 1.0)
+
+
+@dataclass
+class Unit:
+    id: int
+    side: str
+    name: str
+    faction: str
+    rank: str
+    vehicle: bool
+    subtypes: set[str]
+    rules: set[str]
+    hp: list[int]
+    hp_start: int
+    models_start: int
+    move: int
+    move_flying: int
+    move_min: int
+    cqc: int
+    rc: int | None
+    pan: int
+    dfc: int
+    arm: int
+    weapons: list[dict[str, Any]]
+    points: int
+    x: float
+    camouflage: int = 0
+    shielded: int | None = None
+    variant_of: str = ""
+    flying: bool = False
+    movement: str = "stationary"
+    charged: bool = False
+    fired: bool = False
+    escape_failed: bool = False
+    panicked: bool = False
+    unpanicked_now: bool = False
+    dug_in: bool = False
+    must_panic: bool = False
+    routed: bool = False
+    destroyed: bool = False
+    immortal_used: bool = False
+    howling: bool = False
+    howl_used: bool = False
+    inside: int | None = None
+    capacity: int = 0
+    reserve: bool = False
+    skip_turn: bool = False
+    locked: set[int] = field(default_factory=set)
+
+    @property
+    def alive(self) -> int:
+        return sum(1 for h in self.hp if h > 0)
+
+    @property
+    def on_table(self) -> bool:
+        return not (self.destroyed or self.routed or self.reserve)
+
+    @property
+    def in_play(self) -> bool:
+        """Still in the battle: on the table or waiting in Reserve."""
+        return not (self.destroyed or self.routed)
+
+    @property
+    def hp_left(self) -> int:
+        return sum(h for h in self.hp if h > 0)
+
+    @property
+    def hero(self) -> bool:
+        return self.rank in ("hq", "heroes")
+
+    def ranged(self) -> list[dict[str, Any]]:
+        if self.rc is None:
+            return []
+        return [w for w in self.weapons if w["type"] != "melee" and "bomb" not in
+                (w.get("rules") or ())]
+
+    def melee_weapons(self) -> list[dict[str, Any]]:
+        return [w for w in self.weapons if w["type"] == "melee"
+                or "combined" in (w.get("rules") or ())]
+
+    def best_melee(self) -> dict[str, Any]:
+        options = self.melee_weapons() or [UNARMED]
+        return max(options, key=lambda w: (w["st"] * w["ak"] * avg_dam(w["dam"]), w["key"]))
+
+    def melee_minded(self) -> bool:
+        """R-MOB-19: a unit charges when its melee is worth at least its shooting."""
+        if self.vehicle:
+            return False
+        if not self.ranged():
+            return True
+        m = self.best_melee()
+        melee = int(m["ak"]) * int(m["st"]) * (self.cqc + 1)
+        shot = max(int(w.get("ak2", w["ak"])) * int(w["st"]) * (7 - (self.rc or 6))
+                   for w in self.ranged())
+        return melee >= shot * 2
+
+
+@dataclass
+class Battle:
+    order: list[str]
+    defender: str | None
+    units: list[Unit]
+    terrain: list[str]
+    gap: float
+    mission: str
+    options: dict[str, Any]
+    dice: Dice
+    limits: dict[str, int]
+    log: list[dict[str, Any]] = field(default_factory=list)
+    keep_log: bool = True
+    round: int = 0
+    had_turn: set[str] = field(default_factory=set)
+    commander: dict[str, int | None] = field(default_factory=dict)
+    vp: dict[str, int] = field(default_factory=dict)
+    points_owner: list[str | None] = field(default_factory=list)
+    held_all: str | None = None
+    winner: str | None = None
+    end_reason: str = ""
+    turns_played: dict[str, int] = field(default_factory=dict)
+
+    def note(self, **entry: Any) -> None:
+        if self.keep_log:
+            self.log.append({"round": self.round, **entry})
+
+    def line(self, side: str) -> float:
+        i = self.order.index(side)
+        return 0.0 if len(self.order) < 2 else self.gap * i / (len(self.order) - 1)
+
+    def edge(self, side: str) -> float:
+        return -EDGE_BEHIND if self.line(side) < self.gap / 2 else self.gap + EDGE_BEHIND
+
+    def terrain_at(self, x: float) -> str:
+        if x < 0 or x > self.gap:
+            return "open"
+        return self.terrain[min(len(self.terrain) - 1, int(x // STRIP))]
+
+    def standing(self) -> list[str]:
+        return [s for s in self.order if any(u.in_play and u.side == s for u in self.units)]
+
+    def enemies(self, u: Unit) -> list[Unit]:
+        """Enemy units on the table and not inside a transport ("the Unit cannot be
+        targeted until either the Vehicle is destroyed or they leave")."""
+        return [e for e in self.units if e.on_table and e.side != u.side and e.inside is None]
+
+    def passengers(self, v: Unit) -> list[Unit]:
+        return [p for p in self.units if p.inside == v.id and p.on_table]
+
+    def unit(self, uid: int) -> Unit:
+        return next(u for u in self.units if u.id == uid)
+
+
+def dist(a: Unit, b: Unit) -> float:
+    return abs(a.x - b.x)
