@@ -36,9 +36,16 @@ def _buy(api, w, where, key):
     return Unit.objects.get(pk=r.json()["unit"])
 
 
+#: the seats' factions where the ruleset has factions (issue 14: chosen when joining)
+SEAT_FACTIONS = {"mobius": {"alice": "kingdom_of_acorn", "bob": "eggman_empire"}}
+
+
 def _campaign(world, ruleset, **options):
     w = world(options={"ruleset": ruleset, **options},
               owners={"Alpha": "alice", "Beta": "bob"})
+    for who, faction in SEAT_FACTIONS.get(ruleset, {}).items():
+        w.players[who].faction = faction
+        w.players[who].save(update_fields=["faction"])
     for where in ("Alpha", "Beta"):
         w.building(where, "landing_pad")
     w.campaign.phase = "commercial"
@@ -239,12 +246,14 @@ def test_an_umpire_imports_30mm_datasheets_and_a_bad_one_changes_nothing(
 
 
 def test_an_umpire_imports_a_mobius_army_list_and_a_bad_one_changes_nothing(
-        world, client_for, uma, alice):
+        world, client_for, uma, alice, bob):
     """R-MOB-9: army lists go in through the campaign's ruleset options, checked first
     against the JSON Schema; an imported unit is priced in SC (R-MOB-1) and bought."""
     from campaign.models import Campaign
 
     w = _campaign(world, "mobius")
+    w.players["alice"].faction = "gun"  # the imported list is GUN's
+    w.players["alice"].save(update_fields=["faction"])
     url = f"/api/campaigns/{w.campaign.pk}/settings/"
     unit = {"key": "gun_patrol", "name": "GUN patrol", "rank": "troops", "type": "infantry",
             "points": 61, "models": 4, "move": 6, "cqc": 2, "rc": 3, "pan": 7, "hp": 1,
@@ -267,6 +276,13 @@ def test_an_umpire_imports_a_mobius_army_list_and_a_bad_one_changes_nothing(
     assert next(e for e in catalogue if e["key"] == "gun_patrol")["price"] == 31  # 61 / 2
     bought = _buy(client_for(alice), w, "Alpha", "gun_patrol")
     assert bought.profile["faction"] == "gun" and bought.profile["points"] == 61
+    # bob plays the Eggman Empire: GUN's imported patrol is not his to buy
+    units = Unit.objects.count()
+    refused = client_for(bob).post(f"/api/campaigns/{w.campaign.pk}/purchases/", {
+        "territory": w.t["Beta"].pk, "item": {"kind": "unit", "key": "gun_patrol"}},
+        format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "not_your_faction"
+    assert Unit.objects.count() == units
 
 
 def test_the_site_offers_mobius_with_its_factions_and_tables(client):

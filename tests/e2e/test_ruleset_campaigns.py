@@ -15,14 +15,18 @@ from tests.e2e.test_two_player_turn import _advance, _buy, _login
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.parametrize(("ruleset", "title", "unit"), [
-    ("onepage", "One-page sci-fi skirmish", "rifle_squad"),
-    ("battledice", "Battle dice with God Machines", "medium_infantry"),
-    ("thirtymm", "30 Minute Missions", "standard_mech"),
+@pytest.mark.parametrize(("ruleset", "title", "units"), [
+    ("onepage", "One-page sci-fi skirmish", {"alice": "rifle_squad", "bob": "rifle_squad"}),
+    ("battledice", "Battle dice with God Machines",
+     {"alice": "medium_infantry", "bob": "medium_infantry"}),
+    ("thirtymm", "30 Minute Missions", {"alice": "standard_mech", "bob": "standard_mech"}),
+    # issue 14: each seat picks a faction on the join page and buys from its list
+    ("mobius", "Mobius", {"alice": ("kingdom_of_acorn", "acorn_royal_army"),
+                          "bob": ("eggman_empire", "egg_pawns")}),
 ])
 def test_a_light_ruleset_campaign_in_the_browser(browser, live_server, shoot, uma, alice,
                                                  bob, ruleset: str, title: str,
-                                                 unit: str) -> None:
+                                                 units: dict[str, Any]) -> None:
     from campaign.models import Campaign
     from economy.models import Unit
     from territories.models import Territory
@@ -47,6 +51,8 @@ def test_a_light_ruleset_campaign_in_the_browser(browser, live_server, shoot, um
     for name in ("alice", "bob"):
         page = _login(browser, base, name)
         page.goto(umpire_invite)
+        if isinstance(units[name], tuple):
+            page.get_by_label("Faction").select_option(units[name][0])
         page.get_by_role("button", name="Take a seat").click()
         page.wait_for_url(f"{base}/campaigns/{cid}/")
         pages[name] = page
@@ -55,11 +61,15 @@ def test_a_light_ruleset_campaign_in_the_browser(browser, live_server, shoot, um
     umpire.wait_for_load_state()
     target = Territory.objects.get(campaign_id=cid, owner__user=bob)
 
-    for page in pages.values():
+    bought = {}
+    for name, page in pages.items():
+        bought[name] = units[name][1] if isinstance(units[name], tuple) else units[name]
         page.goto(f"{base}/campaigns/{cid}/economy/")
         assert title in page.locator("main").inner_text()
-        _buy(page, "Buy unit", "Unit", unit)
-    assert Unit.objects.filter(player__campaign_id=cid, model=unit).count() == 2
+        _buy(page, "Buy unit", "Unit", bought[name])
+    for name in pages:
+        assert Unit.objects.filter(player__campaign_id=cid, player__user__username=name,
+                                   model=bought[name]).count() == 1
     shoot(pages["alice"], f"20-{ruleset}-economy")
 
     _advance(umpire, base, cid, "Activity")

@@ -92,7 +92,8 @@ def test_a_worker_plays_a_battle_of_each_light_ruleset(ruleset, key, celery_proc
                                        status=Campaign.Status.RUNNING, turn=1, phase="move",
                                        seed=9, options={"ruleset": ruleset})
     PhaseChange.objects.create(campaign=campaign, turn=1, phase="move", opened_by="start")
-    players = {n: Player.objects.create(campaign=campaign, user=users[n])
+    faction = entry.faction or ""  # Mobius: both seats field the unit's faction's list
+    players = {n: Player.objects.create(campaign=campaign, user=users[n], faction=faction)
                for n in ("alice", "bob")}
     beta = Territory.objects.create(campaign=campaign, name="Beta")
     Territory.objects.filter(pk=beta.pk).update(owner=players["bob"], ever_owned=True)
