@@ -27,6 +27,14 @@ from tests.engine.helpers import battle, unit
 docs = [resolve_battle(random_battle(seed)).to_dict() for seed in range(40)]
 docs.append(resolve_battle(battle([unit(1, "red", at=(10.0, 20.5)),
                                    unit(2, "blue", at=(10.0, 12.0))], seed=3)).to_dict())
+from dataclasses import replace
+from battles.rulesets.unlimit3d8.engine.model import BuildingInput, WeaponInput
+works = (BuildingInput("tu", "turret", 8, 8, weapon=WeaponInput("cannon")),
+         BuildingInput("cb", "concrete_barricade", 6, 9, upgrades=("ablative_armor",)),
+         BuildingInput("ff", "force_field", 10, 11), BuildingInput("bk", "bunker", 4, 10))
+for seed in range(10):
+    base = random_battle(100 + seed)
+    docs.append(resolve_battle(replace(base, buildings=works)).to_dict())
 docs.append(estimate_odds(random_battle(7), 30, seed=5))
 print(json.dumps({"compiled": engine.compiled(), "docs": docs}, sort_keys=True))
 """
