@@ -314,9 +314,7 @@ class Mobius(RulesetBase):
 SECTIONS: tuple[tuple[str, str | None], ...] = (
     ("Several D6", None), ("Army Size (Points)", None),
     ("Ranks & Structure", None), ("Commander", None), ("Second in Command", None),
-    ("Units", None), ("Unit Cohesion", None), ("Independents",
-                                              "The engine plays each unit on its own "
-                                              "(R-MOB-23); joining is a tabletop matter."),
+    ("Units", None), ("Unit Cohesion", None), ("Independents", None),
     ("Statistics", None), ("Weapon Stat-Lines", None), ("Basic Gameplay", None),
     ("The First Turn Curse", None), ("Turn Structure", None), ("Movement Phase", None),
     ("Special Move Values", None), ("Terrain Affecting Movement", None),
