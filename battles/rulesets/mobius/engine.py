@@ -79,16 +79,18 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
 
 
 def _join_independents(b: Battle) -> None:
-    """Independents: "Independents can join friendly Units by entering Unit Cohesion"
-    (R-MOB-38: each single-model infantry HQ joins its side's first infantry Troops unit on
-    the table, one Independent to a unit)."""
+    """Independents: "Independents can join friendly Units by entering Unit Cohesion";
+    Bodyguard: "both the Bodyguard and the HQ are considered the same Unit" (R-MOB-38: each
+    single-model infantry HQ joins its side's first Bodyguard unit, else its first infantry
+    Troops unit on the table, one HQ to a unit)."""
     taken: set[int] = set()
     for u in sorted(b.units, key=lambda x: x.id):
         if u.rank != "hq" or u.vehicle or len(u.hp) != 1 or u.reserve or u.inside is not None:
             continue
-        host = next((h for h in sorted(b.units, key=lambda x: x.id) if h.side == u.side
-                     and h.rank == "troops" and not h.vehicle and not h.reserve
-                     and h.inside is None and h.id not in taken), None)
+        host = next((h for h in sorted(b.units, key=lambda x: (x.rank != "bodyguard", x.id))
+                     if h.side == u.side and h.rank in ("bodyguard", "troops")
+                     and not h.vehicle and not h.reserve and h.inside is None
+                     and h.id not in taken), None)
         if host is None:
             continue
         taken.add(host.id)

@@ -326,9 +326,7 @@ SECTIONS: tuple[tuple[str, str | None], ...] = (
     ("Attacking Vehicles", None), ("Vehicle Armour Saves", None),
     ("Destroying Vehicles", None), ("Transport", None), ("The Rule of Quarters", None),
     ("Vehicle Subtypes", None), ("Heroes & HQ", None), ("Duels", None),
-    ("Named Characters", None), ("Bodyguard",
-                                 "Bodyguards join an HQ as one unit: the engine fields "
-                                 "each catalogue unit on its own (R-MOB-23)."),
+    ("Named Characters", None), ("Bodyguard", None),
     ("Special Rules: Attacks", None), ("Special Rules: Units & Models", None),
     ("Special Terrain", None), ("Buildings", None), ("Scenarios", None),
     ("Basic Missions", None), ("Factions Summarised", None), ("Campaign", None),
