@@ -74,7 +74,45 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
         b.turns_played[side] = 0
         _embark_at_start(b, [u for u in units if u.side == side])
     _deploy_specials(b)
+    _join_independents(b)
     return b
+
+
+def _join_independents(b: Battle) -> None:
+    """Independents: "Independents can join friendly Units by entering Unit Cohesion";
+    Bodyguard: "both the Bodyguard and the HQ are considered the same Unit" (R-MOB-38: each
+    single-model infantry HQ joins its side's first Bodyguard unit, else its first infantry
+    Troops unit on the table, one HQ to a unit)."""
+    taken: set[int] = set()
+    for u in sorted(b.units, key=lambda x: x.id):
+        if u.rank != "hq" or u.vehicle or len(u.hp) != 1 or u.reserve or u.inside is not None:
+            continue
+        host = next((h for h in sorted(b.units, key=lambda x: (x.rank != "bodyguard", x.id))
+                     if h.side == u.side and h.rank in ("bodyguard", "troops")
+                     and not h.vehicle and not h.reserve and h.inside is None
+                     and h.id not in taken), None)
+        if host is None:
+            continue
+        taken.add(host.id)
+        u.joined, u.x = host.id, host.x
+        b.note(side=u.side, unit=u.id, target=host.id, action="joins",
+               text=f"{u.name} joins {host.name}")
+
+
+def _follow_hosts(b: Battle) -> None:
+    """A joined Independent moves, charges and is locked with its unit; it leaves when
+    the unit is gone (R-MOB-38)."""
+    for u in b.units:
+        if u.joined is None or not u.on_table:
+            continue
+        host = b.unit(u.joined)
+        if not host.on_table:
+            u.joined = None
+            b.note(side=u.side, unit=u.id, action="alone",
+                   text=f"{u.name} fights on alone")
+            continue
+        u.x, u.movement, u.charged = host.x, host.movement, host.charged
+        u.locked = set(host.locked)
 
 
 def _deploy_specials(b: Battle) -> None:
@@ -195,6 +233,13 @@ def _check_dead(b: Battle, u: Unit) -> None:
     u.locked.clear()
     if u.vehicle:
         _bail_out(b, u)
+    for rider in b.units:  # an Independent whose unit is gone stands alone (R-MOB-38)
+        if rider.joined == u.id:
+            rider.joined = None
+            for foe_id in rider.locked:
+                b.unit(foe_id).locked.add(rider.id)
+            b.note(side=rider.side, unit=rider.id, action="alone",
+                   text=f"{rider.name} fights on alone")
 
 
 def _bail_out(b: Battle, v: Unit) -> None:
@@ -274,7 +319,7 @@ def _allowance(b: Battle, u: Unit, kind: str) -> int:
 def _movement(b: Battle, side: str) -> None:
     arrived = _reserves(b, side)
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if not u.on_table or u.id in arrived:
+        if not u.on_table or u.id in arrived or b.shielded_by_host(u):
             continue
         u.movement = "stationary"
         u.fired = False
@@ -340,6 +385,7 @@ def _movement(b: Battle, side: str) -> None:
             b.note(side=side, unit=u.id, phase="movement", action=u.movement + "_move",
                    to=u.x, text=f"{u.name} makes a {u.movement} move of "
                    f"{abs(u.x - start):g}\" ({dist(u, target):g}\" from {target.name})")
+    _follow_hosts(b)
 
 
 def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
@@ -646,7 +692,8 @@ def _hero(b: Battle, side: str) -> None:
         if any(_shoot(b, u, t, hero=True, only=1) for t in targets[:1]):
             continue
         foe = _plan_target(b, u)
-        if foe is not None and u.melee_minded() and dist(u, foe) > T.UNIT_GAP:
+        if (foe is not None and u.melee_minded() and dist(u, foe) > T.UNIT_GAP
+                and u.joined is None):
             push = R.push_it(b.dice)
             moved = _move(b, u, foe.x, float(push["inches"]), stop_short=T.UNIT_GAP)
             b.note(side=side, unit=u.id, phase="hero", action="push_it",
@@ -742,11 +789,15 @@ def _end(b: Battle, active: str) -> None:
             if not (u.on_table and u.must_panic):
                 continue
             u.must_panic = False
+            if b.shielded_by_host(u):  # tested with its unit (R-MOB-38)
+                continue
+            riders = [i for i in b.units if i.joined == u.id and i.on_table]
             terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
             mod = R.terrifying_penalty(terror, fearless="fearless" in u.rules)["pan_modifier"]
             mod += R.strength_in_numbers(rules=sorted(u.rules), rank=u.rank,
                                          models=u.alive)
-            test = R.panic_test(b.dice, u.pan, fearless="fearless" in u.rules, modifier=mod,
+            pan = max([u.pan, *(i.pan for i in riders)])  # "the highest PAN"
+            test = R.panic_test(b.dice, pan, fearless="fearless" in u.rules, modifier=mod,
                                 roll_modifier=1 if u.unpanicked_now else 0,
                                 name_of_freedom="in_the_name_of_freedom" in u.rules)
             b.note(side=side, unit=u.id, phase="end", action="panic", rolls=test["rolls"],
@@ -755,6 +806,11 @@ def _end(b: Battle, active: str) -> None:
             if test["passed"]:
                 continue
             _flee(b, u)
+            for i in riders:
+                for other in list(i.locked):
+                    b.unit(other).locked.discard(i.id)
+                i.locked.clear()
+                i.x, i.panicked, i.routed = u.x, True, u.routed
 
 
 def _flee(b: Battle, u: Unit) -> None:

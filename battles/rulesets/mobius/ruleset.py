@@ -314,9 +314,7 @@ class Mobius(RulesetBase):
 SECTIONS: tuple[tuple[str, str | None], ...] = (
     ("Several D6", None), ("Army Size (Points)", None),
     ("Ranks & Structure", None), ("Commander", None), ("Second in Command", None),
-    ("Units", None), ("Unit Cohesion", None), ("Independents",
-                                              "The engine plays each unit on its own "
-                                              "(R-MOB-23); joining is a tabletop matter."),
+    ("Units", None), ("Unit Cohesion", None), ("Independents", None),
     ("Statistics", None), ("Weapon Stat-Lines", None), ("Basic Gameplay", None),
     ("The First Turn Curse", None), ("Turn Structure", None), ("Movement Phase", None),
     ("Special Move Values", None), ("Terrain Affecting Movement", None),
@@ -328,9 +326,7 @@ SECTIONS: tuple[tuple[str, str | None], ...] = (
     ("Attacking Vehicles", None), ("Vehicle Armour Saves", None),
     ("Destroying Vehicles", None), ("Transport", None), ("The Rule of Quarters", None),
     ("Vehicle Subtypes", None), ("Heroes & HQ", None), ("Duels", None),
-    ("Named Characters", None), ("Bodyguard",
-                                 "Bodyguards join an HQ as one unit: the engine fields "
-                                 "each catalogue unit on its own (R-MOB-23)."),
+    ("Named Characters", None), ("Bodyguard", None),
     ("Special Rules: Attacks", None), ("Special Rules: Units & Models", None),
     ("Special Terrain", None), ("Buildings", None), ("Scenarios", None),
     ("Basic Missions", None), ("Factions Summarised", None), ("Campaign", None),

@@ -62,6 +62,7 @@ class Unit:
     inside: int | None = None
     capacity: int = 0
     reserve: bool = False
+    joined: int | None = None
     skip_turn: bool = False
     locked: set[int] = field(default_factory=set)
 
@@ -158,7 +159,13 @@ class Battle:
     def enemies(self, u: Unit) -> list[Unit]:
         """Enemy units on the table and not inside a transport ("the Unit cannot be
         targeted until either the Vehicle is destroyed or they leave")."""
-        return [e for e in self.units if e.on_table and e.side != u.side and e.inside is None]
+        return [e for e in self.units if e.on_table and e.side != u.side and e.inside is None
+                and not self.shielded_by_host(e)]
+
+    def shielded_by_host(self, u: Unit) -> bool:
+        """Independents: "an enemy trying to target an Independent must get past the whole
+        Unit first!" (R-MOB-38)."""
+        return u.joined is not None and self.unit(u.joined).on_table
 
     def passengers(self, v: Unit) -> list[Unit]:
         return [p for p in self.units if p.inside == v.id and p.on_table]

@@ -540,3 +540,18 @@ def test_replays_do_not_depend_on_the_process_string_hashing():
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout
                for seed in ("1", "2")}
     assert len(digests) == 1 and len(next(iter(digests)).strip()) == 64
+
+
+def test_a_joined_officer_is_never_targeted_while_his_squad_stands():
+    """Independents: "an enemy trying to target an Independent must get past the whole
+    Unit first!" (R-MOB-38)."""
+    for seed in range(40):
+        battle = RULESET.sample_battle(seed)
+        log = RULESET.resolve(battle, seeded_dice(battle)).log
+        assert log[0]["action"] == "joins" and (log[0]["unit"], log[0]["target"]) == (1, 2)
+        alone = next((i for i, s in enumerate(log) if s.get("action") == "alone"
+                      and s.get("unit") == 1), len(log))
+        assert not [s for s in log[:alone] if s.get("target") == 1]
+        assert not [s for s in log[:alone] if s.get("unit") == 1
+                    and s.get("action") in ("standard_move", "rapid_move", "charge",
+                                            "push_it", "flee")]
