@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import F
 
-from campaign.bulk import bulk_set
+from campaign.bulk import bulk_insert, bulk_set
 from campaign.dice import campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
@@ -270,8 +270,7 @@ class _World:
                                refit_turn=b.refit_turn) for b in self.refits],
                      ["product", "next_product", "refit_turn"])
         for model in (Unit, BuildingKit, Weapon):
-            if self.made[model]:
-                model.objects.bulk_create(self.made[model])
+            bulk_insert(self.made[model])
         self.credits.flush()
         if self.missiles:
             Building.objects.filter(pk__in=self.missiles).update(missiles=F("missiles") + 1)
