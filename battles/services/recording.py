@@ -121,6 +121,7 @@ def _apply(campaign: Campaign, battle: Battle, outcome: Outcome, ruleset: Rulese
                     .annotate(moved_from=Subquery(executed.values("origin_id")[:1]))}
     origins = {uid: p.moved_from for uid, p in participants.items() if p.moved_from}
     owned, neighbours = lock_neighbourhood(campaign, territory.pk)
+    territory.owner_id = owned[territory.pk]  # as it stands now that it is locked
     graph = {territory.pk: neighbours}
     # The participants and every unit standing on the battlefield (the previous owner's
     # unpiloted vehicles retreat if it changes hands), in one statement.

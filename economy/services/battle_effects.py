@@ -69,13 +69,6 @@ def destroy_buildings(*, territory_id: int, building_ids: list[int]) -> list[dic
     return gone
 
 
-def set_building_hit_points(*, territory_id: int, hit_points: dict[int, int]) -> None:
-    """Damage taken by buildings still standing (never below zero)."""
-    for pk, left in hit_points.items():
-        Building.objects.filter(territory_id=territory_id, pk=pk).update(
-            hit_points=max(0, left))
-
-
 UNIT_BATTLE_FIELDS = ["damage_repairable", "damage_unrepairable", "state", "status",
                       "pilot", "territory", "locked_until_turn"]
 #: Campaign state keys an Unlimit3d 8 unit keeps in its own columns.
@@ -85,7 +78,7 @@ UNIT_STATE_COLUMNS = ("damage_repairable", "damage_unrepairable")
 def set_unit_state(unit: Any, state: dict[str, Any]) -> None:
     """A ruleset's new campaign state for a unit (merged over the old one): Unlimit3d 8's
     damage goes to its columns, every other ruleset's keys to `state`. Saved by
-    `save_unit`."""
+    `save_units`."""
     rest = dict(unit.state or {})
     for key, value in state.items():
         if key in UNIT_STATE_COLUMNS:
@@ -95,14 +88,9 @@ def set_unit_state(unit: Any, state: dict[str, Any]) -> None:
     unit.state = rest
 
 
-def save_unit(unit: Any) -> None:
-    """A unit after a battle: its damage, status (destroyed, off the map), crew and where
-    it stands. The caller holds the unit's row lock (select_for_update)."""
-    unit.save(update_fields=UNIT_BATTLE_FIELDS)
-
-
 def save_units(units: list[Any]) -> None:
-    """`save_unit` for many units in one statement (a battle's recording)."""
+    """Units after a battle: their damage, status (destroyed, off the map), crew and
+    where they stand, in one statement. The caller holds their row locks."""
     from economy.models import Unit
 
     if units:
@@ -122,7 +110,7 @@ def save_pilots(operatives: list[Any]) -> None:
 
 
 def set_buildings_hit_points(*, territory_id: int, hit_points: dict[int, int]) -> None:
-    """`set_building_hit_points` in one statement."""
+    """Damage taken by buildings still standing (never below zero), in one statement."""
     from django.db.models import Case, IntegerField, Value, When
 
     if not hit_points:
@@ -131,12 +119,6 @@ def set_buildings_hit_points(*, territory_id: int, hit_points: dict[int, int]) -
         hit_points=Case(*[When(pk=pk, then=Value(max(0, left)))
                           for pk, left in hit_points.items()],
                         output_field=IntegerField()))
-
-
-def save_pilot(operative: Any, *, fields: list[str]) -> None:
-    """A pilot after a battle: dead (`alive`) or where they went (`territory`). The caller
-    holds the operative's row lock."""
-    operative.save(update_fields=[f for f in fields if f in ("alive", "territory")])
 
 
 def save_experience(operative: Any) -> None:
