@@ -68,6 +68,15 @@ def schedule_battle(battle_id: int, *, countdown: float | None = None) -> None:
     outbox.send_later(RUN_TASK, battle_id, countdown=countdown)
 
 
+def schedule_battles(battle_ids: list[int]) -> None:
+    """`schedule_battle` for every battle a phase advance opens, in two statements
+    whatever their number (issue 15: an advance's queries do not grow with battles)."""
+    if not battle_ids:
+        return
+    Battle.objects.filter(pk__in=battle_ids).update(dispatched_at=timezone.now())
+    outbox.send_many_later(RUN_TASK, [(pk,) for pk in battle_ids])
+
+
 def sweep_battles(*, now: dt.datetime | None = None) -> int:
     """Beat job: send again every battle job without a live claim past its lease — a
     `running` battle whose worker died (instead of waiting for the broker's one-hour

@@ -440,10 +440,9 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                              if contest.territory.owner_id == contest.defender else [])})
         for battle, contest, sides in zip(battles, order, sides_of, strict=True)])
     if mode == "engine":
-        from battles.services.jobs import schedule_battle
+        from battles.services.jobs import schedule_battles
 
-        for battle in battles:
-            schedule_battle(battle.pk)
+        schedule_battles([battle.pk for battle in battles])
     return battles
 
 

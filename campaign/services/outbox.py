@@ -43,6 +43,19 @@ def send_later(task: str, *args: Any, countdown: float | None = None) -> OutboxM
     return message
 
 
+def send_many_later(task: str, args: Iterable[tuple[Any, ...]]) -> list[OutboxMessage]:
+    """`send_later` for many jobs of one task in one statement (a phase advance opening
+    every battle of the turn): their query count does not grow with their number."""
+    messages = OutboxMessage.objects.bulk_create(
+        [OutboxMessage(task=task, args=list(a), countdown=0.0) for a in args])
+    if any(m.pk is None for m in messages):  # a backend that returns no ids
+        raise RuntimeError("send_many_later needs a database that returns ids")
+    ids = [m.pk for m in messages]
+    if ids:
+        transaction.on_commit(lambda: dispatch(ids))
+    return messages
+
+
 def unsent_in_this_request() -> int:
     """How many jobs this request committed but could not send yet (broker down)."""
     return _unsent.get()

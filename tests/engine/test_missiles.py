@@ -129,3 +129,21 @@ def test_missiles_used_and_strikes_are_reported_for_the_campaign():
     assert data["missiles_used"] == {RED: 0, BLUE: 1}
     assert b.to_dict()["missiles"] == {BLUE: [{"silo_distance": 1, "silo": "s9"}]}
     assert "missiles" not in battle([unit("x", RED)]).to_dict()
+
+
+def test_the_default_policy_never_orders_designation_tokens_away():
+    """R-BAT-27 for the default policy: an officer's technical order counts only the tokens
+    a designator has on top of its designation ones (it used to order them away and the
+    battle failed with an illegal action)."""
+    from battles.rulesets.unlimit3d8.engine.policy import DefaultPolicy
+
+    officer = unit("o", BLUE, "lycaon", ["machine_gun"], level=5, at=(5.0, 2.0))
+    st = state([officer, unit("d", BLUE, *DESIGNATOR, level=2, at=(10.0, 2.0)),
+                unit("t", RED, at=(10.0, 12.0))], [], [8, 8, 8], missiles={BLUE: [2]})
+    d = st.units["d"]
+    d.cdt = perform(st, d, Designate("d", "t")) + 1  # 3 tokens, 2 of them designation
+    assert DefaultPolicy(BLUE)._support(st, st.units["o"]) is None
+    d.cdt += 2  # now 3 tokens a command order may take
+    order = DefaultPolicy(BLUE)._support(st, st.units["o"])
+    assert order is not None and order.tokens == 3
+    perform(st, st.units["o"], order)  # legal

@@ -650,8 +650,10 @@ class DefaultPolicy:
                     return Repair(unit.id, ally.id, hp)
         if unit.card.is_character:
             for ally in sorted(state.active_units(unit.side), key=lambda u: str(u.id)):
-                if ally.card.level < unit.card.level and ally.cdt >= 3:
-                    tokens = min(ally.cdt, 3)
+                # designation tokens cannot be ordered away (R-BAT-27): only the rest
+                free = ally.cdt - state.locked_cdt(ally)
+                if ally.card.level < unit.card.level and free >= 3:
+                    tokens = min(free, 3)
                     difficulty = 3 * tokens + (5 if ally.haywire or unit.haywire else 0)
                     if p_success(unit.card.skills["will"], difficulty) >= 0.8:
                         return Order(unit.id, "technical", (ally.id,), tokens)
