@@ -20,7 +20,8 @@ ruleset version named on the battle.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -266,6 +267,32 @@ class RulesetBase:
     def sample_battle(self, seed: int = 0) -> Json:
         """A typical battle input (two sides of a few units)."""
         raise RulesetError(f"{type(self).__name__} has no sample battle.")
+
+
+#: One simulated battle for `monte_carlo_odds`: (the winning side or None, and for each
+#: unit its side and whether it was lost).
+Simulation = Callable[[Dice], tuple[str | None, Iterable[tuple[str, bool | int]]]]
+
+
+def monte_carlo_odds(battle_input: Json, *, simulations: int, seed: int,
+                     simulate: Simulation) -> Json:
+    """The odds a ruleset reports (`Ruleset.odds`): `simulations` battles, the i-th played
+    with the i-th 32-bit seed drawn from `Random(seed)`, so the same seed gives the same
+    answer; each side's chance to win ("none": nobody won) and units expected lost."""
+    if simulations <= 0:
+        raise RulesetError("simulations must be positive")
+    seeds = random.Random(seed)
+    sides = [str(s) for s in battle_input["sides"]]
+    wins = dict.fromkeys([*sides, "none"], 0)
+    lost = dict.fromkeys(sides, 0)
+    for _ in range(simulations):
+        winner, units = simulate(Dice(random.Random(seeds.getrandbits(32))))
+        wins[winner if winner is not None else "none"] += 1
+        for side, gone in units:
+            lost[side] += int(gone)
+    return {"n": simulations, "seed": seed,
+            "win_probability": {k: v / simulations for k, v in wins.items()},
+            "expected_units_lost": {k: v / simulations for k, v in lost.items()}}
 
 
 def outcome_document(outcome: Outcome) -> Json:

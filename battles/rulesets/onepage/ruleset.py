@@ -21,6 +21,7 @@ from battles.rulesets.base import (
     RulesetError,
     UnitFate,
     XpAward,
+    monte_carlo_odds,
 )
 from battles.rulesets.onepage import engine, rules
 from battles.rulesets.onepage import tables as T
@@ -184,21 +185,12 @@ class OnePage(RulesetBase):
         return _outcome(b)
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
-        if simulations <= 0:
-            raise RulesetError("simulations must be positive")
-        seeds = random.Random(seed)
-        sides = [str(s) for s in battle_input["sides"]]
-        wins = dict.fromkeys([*sides, "none"], 0)
-        lost = dict.fromkeys(sides, 0)
-        for _ in range(simulations):
-            b = engine.play(battle_input, Dice(random.Random(seeds.getrandbits(32))),
-                            keep_log=False)
-            wins[b.options["winner"] if b.options["winner"] is not None else "none"] += 1
-            for u in b.units:
-                lost[u.side] += u.destroyed
-        return {"n": simulations, "seed": seed,
-                "win_probability": {k: v / simulations for k, v in wins.items()},
-                "expected_units_lost": {k: v / simulations for k, v in lost.items()}}
+        def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
+            b = engine.play(battle_input, dice, keep_log=False)
+            return b.options["winner"], [(u.side, u.destroyed) for u in b.units]
+
+        return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
+                                simulate=simulate)
 
     def tabletop_schema(self) -> Json:
         return {

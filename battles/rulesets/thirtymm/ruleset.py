@@ -21,6 +21,7 @@ from battles.rulesets.base import (
     RulesetError,
     UnitFate,
     XpAward,
+    monte_carlo_odds,
 )
 from battles.rulesets.thirtymm import datasheets as D
 from battles.rulesets.thirtymm import engine, rules
@@ -191,23 +192,14 @@ class ThirtyMinuteMissions(RulesetBase):
         return _outcome(engine.play(battle_input, dice), battle_input)
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
-        if simulations <= 0:
-            raise RulesetError("simulations must be positive")
-        seeds = random.Random(seed)
-        sides = [str(s) for s in battle_input["sides"]]
-        wins = dict.fromkeys([*sides, "none"], 0)
-        lost = dict.fromkeys(sides, 0)
-        cache: dict[str, Any] = {}
-        for _ in range(simulations):
-            b = engine.play(battle_input, Dice(random.Random(seeds.getrandbits(32))),
-                            keep_log=False, cache=cache)
-            w = engine.winner(b)
-            wins[w if w is not None else "none"] += 1
-            for u in b.units:
-                lost[u.side] += not u.alive
-        return {"n": simulations, "seed": seed,
-                "win_probability": {k: v / simulations for k, v in wins.items()},
-                "expected_units_lost": {k: v / simulations for k, v in lost.items()}}
+        cache: dict[str, Any] = {}  # the board's steps and sight lines, worked out once
+
+        def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
+            b = engine.play(battle_input, dice, keep_log=False, cache=cache)
+            return engine.winner(b), [(u.side, not u.alive) for u in b.units]
+
+        return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
+                                simulate=simulate)
 
     def tabletop_schema(self) -> Json:
         return {
