@@ -122,3 +122,33 @@ def test_a_battle_survives_its_worker_being_killed(celery_process):
         assert Event.objects.filter(campaign=campaign, kind="battle_result",
                                     data__battle=pk).count() == 1
     assert target is not None
+
+
+def test_a_worker_pool_shares_an_odds_estimate_and_gives_the_one_process_answer(
+        celery_process):
+    """Issue 15, target 3: with a broker, a large estimate is one odds_chunk job per 50
+    simulations on the real worker; the last chunk merges them, and the answer is the
+    one a single process gives for the same seed."""
+    from battles.models import OddsRequest
+    from battles.rulesets.unlimit3d8.engine import montecarlo
+    from battles.rulesets.unlimit3d8.engine.model import BattleInput
+    from battles.services.odds import request_odds
+    from campaign.models import OutboxMessage
+
+    campaign, players, territories = build_turn()
+    alice = players["alice"]
+    alice.campaign = campaign
+    mine = Unit.objects.filter(player=alice, territory=territories["Beta"]).first()
+    n = 2 * montecarlo.CHUNK + 7
+    celery_process("worker")
+    odds = request_odds(player=alice, territory_id=territories["Beta"].pk,
+                        unit_ids=[mine.pk], simulations=n,
+                        enemy=[{"model": "golem", "pilot_class": "soldier",
+                                "pilot_level": 1, "weapons": ["machine_gun"]}])
+    wait_for(lambda: OddsRequest.objects.filter(pk=odds.pk, status="finished").exists(),
+             timeout=90, what="the worker to merge the odds chunks")
+    odds.refresh_from_db()
+    assert OutboxMessage.objects.filter(task="battles.tasks.odds_chunk").count() == 3
+    assert sorted(odds.partials) == sorted(str(s) for s, _ in montecarlo.chunks(n))
+    expected = montecarlo.estimate_odds(BattleInput.from_dict(odds.input), n, odds.seed)
+    assert {k: v for k, v in odds.result.items() if k != "seconds"} == expected
