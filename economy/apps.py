@@ -46,11 +46,14 @@ class EconomyConfig(AppConfig):
         from economy.pages import trade_alerts
         from economy.selectors import territories_with_station, units_standing
         from economy.services import moves
+        from economy.services.discoveries import discoveries_found
         from economy.services.production import production_run
         from economy.services.start import equip_starts
+        from territories.services.exploration import register_discovery_handler
         from territories.services.movement import register_station_finder
 
         register_station_finder(territories_with_station)
+        register_discovery_handler(discoveries_found)
         register_counter("units", units_standing)
         register_reveal_provider("units", moves.unit_states)
         register_order_provider("unit", moves.unit_to_order)

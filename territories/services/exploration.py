@@ -11,11 +11,13 @@ Experience earned from discoveries (a worker on a pure deposit, a scientist on
 xenotech) is awarded by the caller that knows who explored: `take_territory` in
 `battles/services/opening.py` passes the pilots of the units that took the territory
 (R-XP-3); a starting territory has no explorers (R-XP-4). An artifact becomes an
-`economy.Artifact` row, to be sold or housed (R-ECO-19).
+`economy.Artifact` row, to be sold or housed (R-ECO-19): the economy's discovery
+handler writes it and the credits (`register_discovery_handler`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -34,6 +36,25 @@ from campaign.rules import (
 )
 from campaign.services.journal import Entry, record_event
 from territories.models import Exploration, Territory
+
+#: What a discovery gives besides the deposit (seed, discovery table): artifacts and
+#: credits are the economy's rows, so the economy registers a handler in its ready()
+#: (this app imports none above it). A handler gets the campaign and the explorations
+#: just made, as (territory, player, exploration) in the order they were rolled, inside
+#: the exploring transaction.
+DiscoveryHandler = Callable[[Any, list[tuple[Territory, Any, Exploration]]], None]
+_discovery_handlers: list[DiscoveryHandler] = []
+
+
+def register_discovery_handler(handler: DiscoveryHandler) -> None:
+    if handler not in _discovery_handlers:
+        _discovery_handlers.append(handler)
+
+
+def _discovered(campaign: Any, made: list[tuple[Territory, Any, Exploration]]) -> None:
+    if any(e.discovery or e.credits_awarded for _, _, e in made):
+        for handler in _discovery_handlers:
+            handler(campaign, made)
 
 
 def exploration_purpose(territory: Territory) -> str:
@@ -89,17 +110,7 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
             exploration = Exploration.objects.create(**fields)
         Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
         territory.ever_owned = True
-        if exploration.discovery == "artifact":  # sold or housed later (R-ECO-19)
-            from economy.models import Artifact
-
-            Artifact.objects.create(campaign=campaign, exploration=exploration,
-                                    territory=territory)
-        if exploration.credits_awarded:
-            from economy.services.ledger import post
-
-            post(player=player, amount=exploration.credits_awarded, reason="discovery",
-                 detail=f"{exploration.discovery} on {territory.name}",
-                 related_kind="exploration", related_id=exploration.pk)
+        _discovered(campaign, [(territory, player, exploration)])
         data = exploration_data(exploration, territory)
         data["xeno_craft_became_artifact"] = downgraded
         data["purpose"] = exploration_purpose(territory)
@@ -161,9 +172,6 @@ def explore_many(*, campaign: Any, takes: list[tuple[Territory, Any]]
     queries. Returns {territory id: (exploration, its journal entry, or None when it
     existed already)}; the caller writes the entries (in its own order of events) and
     marks the territories explored. Call inside a transaction."""
-    from economy.models import Artifact
-    from economy.services.ledger import CreditBook
-
     result: dict[int, tuple[Exploration, Entry | None]] = {}
     if not takes:
         return result
@@ -210,23 +218,7 @@ def explore_many(*, campaign: Any, takes: list[tuple[Territory, Any]]
         existing[territory.pk] = exploration  # a territory listed twice is explored once
         made.append((territory, player, exploration, downgraded))
     Exploration.objects.bulk_create([e for _, _, e, _ in made])
-    artifacts = [Artifact(campaign=campaign, exploration=e, territory=t)
-                 for t, _, e, _ in made if e.discovery == "artifact"]
-    if artifacts:  # sold or housed later (R-ECO-19)
-        Artifact.objects.bulk_create(artifacts)
-    paid = sorted({p.pk for _, p, e, _ in made if e.credits_awarded})
-    if paid:
-        players = list(Player.objects.select_for_update().filter(pk__in=paid).order_by("pk"))
-        book = CreditBook(players, turn=campaign.turn, phase=campaign.phase)
-        for territory, player, e, _ in made:
-            if e.credits_awarded:
-                book.credit(player_id=player.pk, amount=e.credits_awarded, reason="discovery",
-                            detail=f"{e.discovery} on {territory.name}",
-                            related_kind="exploration", related_id=e.pk)
-        book.flush()
-        for _, player, _, _ in made:
-            if player.pk in book.players:
-                player.credits = book.players[player.pk].credits
+    _discovered(campaign, [(t, p, e) for t, p, e, _ in made])
     public = campaign.settings.deposits_public
     for territory, player, e, downgraded in made:
         data = exploration_data(e, territory)

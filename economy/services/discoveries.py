@@ -1,0 +1,36 @@
+"""What an exploration's discovery gives the economy (seed, discovery table): an
+artifact becomes an `Artifact` row to be sold or housed later (R-ECO-19), credits found
+go through the ledger. Registered with the territories app's exploration in
+`EconomyConfig.ready()`, which calls it inside the exploring transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaign.models import Player
+from economy.models import Artifact
+from economy.services.ledger import CreditBook
+
+
+def discoveries_found(campaign: Any, made: list[tuple[Any, Any, Any]]) -> None:
+    """Artifacts and credits of the explorations `made` ((territory, player, exploration),
+    in the order rolled): a fixed number of queries however many. Locks the players who
+    are paid (by id) and keeps their in-memory balance up to date."""
+    artifacts = [Artifact(campaign=campaign, exploration=e, territory=t)
+                 for t, _, e in made if e.discovery == "artifact"]
+    if artifacts:
+        Artifact.objects.bulk_create(artifacts)
+    paid = sorted({p.pk for _, p, e in made if e.credits_awarded})
+    if not paid:
+        return
+    players = list(Player.objects.select_for_update().filter(pk__in=paid).order_by("pk"))
+    book = CreditBook(players, turn=campaign.turn, phase=campaign.phase)
+    for territory, player, e in made:
+        if e.credits_awarded:
+            book.credit(player_id=player.pk, amount=e.credits_awarded, reason="discovery",
+                        detail=f"{e.discovery} on {territory.name}",
+                        related_kind="exploration", related_id=e.pk)
+    book.flush()
+    for _, player, _ in made:
+        if player.pk in book.players:
+            player.credits = book.players[player.pk].credits
