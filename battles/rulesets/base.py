@@ -269,6 +269,22 @@ class RulesetBase:
         raise RulesetError(f"{type(self).__name__} has no sample battle.")
 
 
+def run_probe(table: Mapping[str, Callable[..., Json]], rule: str, args: Json, dice: Dice, *,
+              title: str, errors: tuple[type[Exception], ...] = (TypeError, KeyError)
+              ) -> Json:
+    """`Ruleset.probe` for a ruleset whose probes are a table of functions `(dice, **args)`:
+    an unknown rule, or arguments the rule refuses (`errors`), is a RulesetError."""
+    try:
+        fn = table[rule]
+    except KeyError:
+        raise RulesetError(f"{title} has no probe {rule!r}.") from None
+    try:
+        answer: Json = fn(dice, **args)
+    except errors as exc:
+        raise RulesetError(f"probe {rule}: {exc}") from exc
+    return answer
+
+
 #: One simulated battle for `monte_carlo_odds`: (the winning side or None, and for each
 #: unit its side and whether it was lost).
 Simulation = Callable[[Dice], tuple[str | None, Iterable[tuple[str, bool | int]]]]

@@ -22,6 +22,7 @@ from battles.rulesets.base import (
     UnitFate,
     XpAward,
     monte_carlo_odds,
+    run_probe,
 )
 from battles.rulesets.battledice import engine, rules
 from battles.rulesets.battledice import tables as T
@@ -214,15 +215,7 @@ class BattleDice(RulesetBase):
         return tuple(_PROBES)
 
     def probe(self, rule: str, args: Json, dice: Dice) -> Json:
-        try:
-            fn = _PROBES[rule]
-        except KeyError:
-            raise RulesetError(f"Battle dice has no probe {rule!r}.") from None
-        try:
-            answer: Json = fn(dice, **args)
-            return answer
-        except (TypeError, KeyError) as exc:
-            raise RulesetError(f"probe {rule}: {exc}") from exc
+        return run_probe(_PROBES, rule, args, dice, title="Battle dice")
 
     def sections(self) -> list[Json]:
         return [{"section": s, "reason": r} for s, r in SECTIONS]

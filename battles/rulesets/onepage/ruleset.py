@@ -22,6 +22,7 @@ from battles.rulesets.base import (
     UnitFate,
     XpAward,
     monte_carlo_odds,
+    run_probe,
 )
 from battles.rulesets.onepage import engine, rules
 from battles.rulesets.onepage import tables as T
@@ -269,15 +270,7 @@ class OnePage(RulesetBase):
         return tuple(_PROBES)
 
     def probe(self, rule: str, args: Json, dice: Dice) -> Json:
-        try:
-            fn = _PROBES[rule]
-        except KeyError:
-            raise RulesetError(f"The one-page rules have no probe {rule!r}.") from None
-        try:
-            answer: Json = fn(dice, **args)
-            return answer
-        except (TypeError, KeyError) as exc:
-            raise RulesetError(f"probe {rule}: {exc}") from exc
+        return run_probe(_PROBES, rule, args, dice, title="The one-page rules")
 
     def sections(self) -> list[Json]:
         return [{"section": s, "reason": None} for s in SECTIONS]

@@ -22,6 +22,7 @@ from battles.rulesets.base import (
     UnitFate,
     XpAward,
     monte_carlo_odds,
+    run_probe,
 )
 from battles.rulesets.thirtymm import datasheets as D
 from battles.rulesets.thirtymm import engine, rules
@@ -275,15 +276,8 @@ class ThirtyMinuteMissions(RulesetBase):
         return tuple(_PROBES)
 
     def probe(self, rule: str, args: Json, dice: Dice) -> Json:
-        try:
-            fn = _PROBES[rule]
-        except KeyError:
-            raise RulesetError(f"30 Minute Missions has no probe {rule!r}.") from None
-        try:
-            answer: Json = fn(dice, **args)
-            return answer
-        except (TypeError, KeyError, ValueError) as exc:
-            raise RulesetError(f"probe {rule}: {exc}") from exc
+        return run_probe(_PROBES, rule, args, dice, title="30 Minute Missions",
+                         errors=(TypeError, KeyError, ValueError))
 
     def sections(self) -> list[Json]:
         return [{"section": s, "reason": r} for s, r in SECTIONS]
