@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Count, Prefetch
 
+from campaign import sql
 from campaign.models import Player
 from campaign.rules.tables import VEHICLES, weapon_size
 from economy.models import Operative, Stock, Unit, Weapon
@@ -81,24 +82,22 @@ def me(player: Player) -> dict[str, Any]:
             "units": units_of(player), "stock": stock}
 
 
-def territories_with_station(campaign_id: int, among: Sequence[Any] | None = None
-                             ) -> set[int]:
+def territories_with_station(campaign_id: int,
+                             among: tuple[str, Sequence[Any]] | None = None) -> set[int]:
     """Territories of the campaign where a station stands (R-MAP-9: units travel through
-    them), of the whole map or only among the union of `among` (sets or querysets of
-    territory ids: a player's passable territories, so the question stays as small as
-    what the player holds). One query."""
+    them), of the whole map or only among `among`: `(sql, params)`, a `SELECT` of
+    territory ids (a player's passable territories: `movement.passable_sql`), so the
+    question stays as small as what the player holds. One query; with `among`, sent as
+    text (every order POST asks it: `campaign.sql`)."""
     from economy.models import Building
 
-    stations = Building.objects.filter(kind="station").order_by()
     if among is None:
-        return set(stations.filter(territory__campaign_id=campaign_id)
+        return set(Building.objects.filter(kind="station", territory__campaign_id=campaign_id)
                    .values_list("territory_id", flat=True))
-    # One SELECT per part, joined by UNION: each reads its few territories by index.
-    parts = [stations.filter(territory_id__in=part).values_list("territory_id", flat=True)
-             for part in among]
-    if not parts:
-        return set()
-    return set(parts[0].union(*parts[1:]))
+    subquery, params = among
+    return sql.fetch_ids(f"SELECT territory_id FROM {sql.table(Building)} "
+                         f"WHERE kind = %s AND territory_id IN ({subquery})",
+                         ["station", *params])
 
 
 def units_standing(campaign: Any) -> dict[int, int]:

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
 from django.db import OperationalError, connection
-from django.db.models import Model
 from rest_framework import status
 
 from campaign.errors import GameError
@@ -31,25 +30,7 @@ log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
-M = TypeVar("M", bound=Model)
 
-
-def share_lock(model: type[M], pk: int) -> M:
-    """Read one row under a shared row lock (PostgreSQL `FOR SHARE`), in one query.
-
-    Many transactions may hold it at once (every player's order POST), while a writer's
-    `select_for_update()` of the same row (the clock's advance) waits until they are all
-    done, and they wait for it: a sealed order cannot interleave with a phase change, yet
-    orders do not queue behind each other. SQLite has no row locks (its writers are
-    serialised anyway): there it is a plain read. Raises `model.DoesNotExist`."""
-    table = connection.ops.quote_name(model._meta.db_table)
-    column = connection.ops.quote_name(model._meta.pk.column)
-    suffix = " FOR SHARE" if connection.vendor == "postgresql" else ""
-    rows = list(model._default_manager.raw(
-        f"SELECT * FROM {table} WHERE {column} = %s{suffix}", [pk]))
-    if not rows:
-        raise model.DoesNotExist(f"{model.__name__} {pk} does not exist")
-    return rows[0]
 
 #: deadlock_detected, serialization_failure, lock_not_available
 RETRYABLE_SQLSTATES = frozenset({"40P01", "40001", "55P03"})

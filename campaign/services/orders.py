@@ -25,11 +25,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from campaign import sql
 from campaign.bulk import bulk_set
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
 from campaign.services.journal import record_event
-from campaign.services.locking import share_lock
 
 log = logging.getLogger(__name__)
 
@@ -72,18 +72,34 @@ def _legal_destinations(*, player: Player, origin_id: int) -> set[int]:
 # ---------------------------------------------------------------------------
 
 
-def lock_campaign_in_phase(campaign_id: int, phase: str, what: str, *,
-                           shared: bool = False) -> Campaign:
-    """The campaign row locked, refused unless it is running in `phase`. `shared` takes
-    `FOR SHARE` instead of `FOR UPDATE` (orders: players do not queue behind each other,
-    but the advance's exclusive lock still waits for every order in flight, and they for
-    it; ARCHITECTURE.md, "Locks")."""
-    campaign = (share_lock(Campaign, campaign_id) if shared
-                else Campaign.objects.select_for_update().get(pk=campaign_id))
+def lock_campaign_in_phase(campaign_id: int, phase: str, what: str) -> Campaign:
+    """The campaign row locked (`FOR UPDATE`), refused unless it is running in `phase`."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+    _require_phase(campaign, phase, what)
+    return campaign
+
+
+def share_lock_in_phase(player: Player, phase: str, what: str) -> Campaign:
+    """The player's campaign with its row share-locked (`FOR SHARE`): players' orders do
+    not queue behind each other, but the advance's exclusive lock waits for every order
+    in flight, and they for it (ARCHITECTURE.md, "Locks"). Refused unless it is running
+    in `phase`. The campaign the player was read with (`access.seat`) is reused: only
+    what an advance changes (status, phase, turn) is read again, under the lock, in one
+    short statement (`campaign.sql`)."""
+    campaign = player.campaign
+    row = sql.fetch_one(f"SELECT status, phase, turn FROM {sql.table(Campaign)} "
+                        f"WHERE id = %s{sql.lock_clause(shared=True)}", [campaign.pk])
+    if row is None:
+        raise Campaign.DoesNotExist(f"Campaign {campaign.pk} does not exist")
+    campaign.status, campaign.phase, campaign.turn = row
+    _require_phase(campaign, phase, what)
+    return campaign
+
+
+def _require_phase(campaign: Campaign, phase: str, what: str) -> None:
     if campaign.status != Campaign.Status.RUNNING or campaign.phase != phase:
         now = f"in the {campaign.phase} phase" if campaign.phase else campaign.status
         raise WrongPhase(f"{what} only in the {phase} phase; the campaign is {now}.")
-    return campaign
 
 
 def _destination(campaign: Campaign, destination_id: int) -> tuple[int | None, str]:
@@ -104,8 +120,7 @@ def _own_unit(player: Player, unit_id: int) -> OrderedUnit:
 def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
     """Seal (or replace) the order for one of the player's units this turn."""
     with transaction.atomic():
-        campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
-                                           "Orders are given", shared=True)
+        campaign = share_lock_in_phase(player, Phase.MOVE, "Orders are given")
         unit = _own_unit(player, unit_id)
         if unit.status == "destroyed":
             raise InvalidInput("This unit is destroyed.", code="unit_destroyed")
@@ -162,8 +177,7 @@ def _replace_order(campaign: Campaign, unit_id: int, origin_id: int | None,
 def order_withdraw(*, player: Player, order_id: int) -> None:
     """Withdraw one of the player's sealed orders (the unit stays put)."""
     with transaction.atomic():
-        campaign = lock_campaign_in_phase(player.campaign_id, Phase.MOVE,
-                                           "Orders are withdrawn", shared=True)
+        campaign = share_lock_in_phase(player, Phase.MOVE, "Orders are withdrawn")
         order = Order.objects.select_for_update().filter(campaign=campaign, player=player,
                                      public_id=order_id).first()
         if order is None:

@@ -5,6 +5,7 @@ move the units, which are the economy's rows. Call inside the advancing transact
 
 from __future__ import annotations
 
+from campaign import sql
 from campaign.bulk import bulk_set
 from campaign.models import Campaign, Player
 from campaign.services.orders import OrderedUnit
@@ -44,9 +45,15 @@ def off_map_units(campaign: Campaign) -> list[tuple[int, int]]:
 
 def unit_to_order(player: Player, unit_id: int) -> OrderedUnit | None:
     """One of the player's units as a sealed order needs it, its row locked (None when it
-    is not theirs: answered like a unit that does not exist, R-ORD-1)."""
-    unit = Unit.objects.select_for_update().filter(pk=unit_id, player=player).first()
-    if unit is None:
+    is not theirs: answered like a unit that does not exist, R-ORD-1). Sent as text: a
+    read of every order POST (`campaign.sql`)."""
+    row = sql.fetch_one(
+        f"SELECT status, territory_id, name, model FROM {sql.table(Unit)} "
+        f"WHERE id = %s AND player_id = %s{sql.lock_clause(shared=False)}",
+        [unit_id, player.pk])
+    if row is None:
         return None
-    return OrderedUnit(id=unit.pk, status=unit.status, territory_id=unit.territory_id,
-                       label=str(unit))
+    status, territory_id, name, model = row
+    # The label is the unit's own (`Unit.__str__`), made from the columns read.
+    label = str(Unit(pk=unit_id, name=name, model=model))
+    return OrderedUnit(id=unit_id, status=status, territory_id=territory_id, label=label)

@@ -24,17 +24,18 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import networkx as nx
-from django.db.models import F
 
+from campaign import sql
 from campaign.models import Player
 from territories.models import Passage, Territory
 from territories.services.graph import campaign_graph
 
 #: Who says where the stations stand: the economy (which owns buildings) registers a
 #: function (campaign id, among) -> ids of territories with a standing station, in its
-#: ready(); `among` (None for the whole map, or collections of territory ids: sets or
-#: lazy querysets of ids, read as their union) bounds the question.
-StationFinder = Callable[[int, Sequence[Any] | None], set[int]]
+#: ready(); `among` is None for the whole map, or `(sql, params)`: a `SELECT` of the
+#: territory ids to ask about (a player's passable ones: `passable_sql`), so the question
+#: stays as small as what the player holds.
+StationFinder = Callable[[int, tuple[str, Sequence[Any]] | None], set[int]]
 _station_finders: list[StationFinder] = []
 
 
@@ -43,7 +44,8 @@ def register_station_finder(finder: StationFinder) -> None:
         _station_finders.append(finder)
 
 
-def station_territories(campaign_id: int, among: Sequence[Any] | None = None) -> set[int]:
+def station_territories(campaign_id: int,
+                        among: tuple[str, Sequence[Any]] | None = None) -> set[int]:
     """Territories with a standing station: of the whole map, or of `among` only."""
     found: set[int] = set()
     for finder in _station_finders:
@@ -56,20 +58,21 @@ def movement_graph(campaign: Any) -> nx.Graph:
     return campaign_graph(campaign)
 
 
-def _passable_parts(player: Player) -> tuple[Any, Any]:
-    """The two lazy halves of `passable_territories`: own ids, granted ids."""
-    own = Territory.objects.filter(owner=player).order_by().values_list("pk", flat=True)
-    granted = (Passage.objects.filter(grantee=player, territory__owner_id=F("grantor_id"))
-               .order_by().values_list("territory_id", flat=True))
-    return own, granted
+def passable_sql(player: Player) -> tuple[str, list[int]]:
+    """`(sql, params)`: a `SELECT` of the ids of the territories the player may travel
+    through -- its own, and those it was granted passage over by their current owner (a
+    grant lapses when the grantor loses the territory, ruling R-MAP-5). Text, not a
+    queryset: every order POST asks it (`campaign.sql`)."""
+    territory, passage = sql.table(Territory), sql.table(Passage)
+    return (f"SELECT id FROM {territory} WHERE owner_id = %s UNION "
+            f"SELECT g.territory_id FROM {passage} g JOIN {territory} t "
+            "ON t.id = g.territory_id AND t.owner_id = g.grantor_id "
+            "WHERE g.grantee_id = %s", [player.pk, player.pk])
 
 
 def passable_territories(player: Player) -> set[int]:
-    """Territories the player may travel through: its own, and those it was granted
-    passage over by their current owner (a grant lapses when the grantor loses the
-    territory, ruling R-MAP-5). One query."""
-    own, granted = _passable_parts(player)
-    return set(own.union(granted))
+    """Territories the player may travel through (`passable_sql`). One query."""
+    return sql.fetch_ids(*passable_sql(player))
 
 
 def _origin_id(unit_or_origin: Any) -> int:
@@ -96,7 +99,7 @@ def reached_territories(player: Player, origin: Any) -> set[int]:
         return set()
     if player.campaign.settings.station_needed_to_pass:
         # R-MAP-9: the passable territories with a station, in one query.
-        allowed = station_territories(player.campaign_id, among=_passable_parts(player))
+        allowed = station_territories(player.campaign_id, among=passable_sql(player))
     else:
         allowed = passable_territories(player)
     adjacency = graph.adj

@@ -104,11 +104,13 @@ postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'",
 def _hold_share_lock(campaign_id: int, held: threading.Event, release: threading.Event
                      ) -> None:
     """Another connection: an order POST in flight (the campaign row FOR SHARE)."""
-    from campaign.services.locking import share_lock
+    from campaign.services.orders import share_lock_in_phase
 
     try:
         with transaction.atomic():
-            share_lock(Campaign, campaign_id)
+            player = Player.objects.select_related("campaign").filter(
+                campaign_id=campaign_id).first()
+            share_lock_in_phase(player, Phase.MOVE, "Orders are given")
             held.set()
             release.wait(10)
     finally:

@@ -1,0 +1,118 @@
+"""The order POST's reads sent as text (`campaign.sql`, issue 15 target 4) answer exactly
+what their ORM formulations answer: the seat with its campaign and umpire, the unit to
+order, the passable territories, the stations among them, the campaign's phase under
+the shared lock. On SQLite and on PostgreSQL (the suite runs on both)."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.db import transaction
+
+from campaign.access import seat
+from campaign.errors import WrongPhase
+from campaign.models import Campaign, Order, Phase, Player
+from tests.orders.conftest import make_unit, set_phase
+
+
+def _fields(obj) -> dict:
+    return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+
+def test_a_seat_is_read_as_select_related_reads_it(world):
+    campaign = world.campaign
+    campaign.phase_deadline = datetime.datetime(2026, 12, 1, 18, 30, tzinfo=datetime.UTC)
+    campaign.save()
+    user = world.users["alice"]
+    expected = Player.objects.select_related("campaign__umpire").get(campaign=campaign,
+                                                                    user=user)
+    found = seat(user, campaign.pk)
+    assert found is not None
+    assert _fields(found) == _fields(expected)
+    # the campaign with its settings (JSON) and deadline (a datetime, aware), the umpire
+    assert _fields(found.campaign) == _fields(expected.campaign)
+    assert found.campaign.phase_deadline == campaign.phase_deadline
+    assert found.campaign.settings.station_needed_to_pass is True
+    assert _fields(found.campaign.umpire) == _fields(expected.campaign.umpire)
+    # the instances are the ORM's own: saved as such, not inserted again
+    assert not found._state.adding and not found.campaign._state.adding
+    found.campaign.name = "Renamed"
+    found.campaign.save(update_fields=["name"])
+    assert Campaign.objects.get(pk=campaign.pk).name == "Renamed"
+
+
+def test_no_seat_for_the_umpire_who_does_not_play_nor_for_a_stranger(world):
+    assert seat(world.users["uma"], world.campaign.pk) is None
+    assert seat(world.users["charlie"], world.campaign.pk) is None
+    assert seat(world.users["alice"], world.campaign.pk + 1000) is None
+
+
+def test_the_unit_to_order_is_the_players_own_with_its_label(world):
+    from economy.models import Unit
+    from economy.services.moves import unit_to_order
+
+    named = make_unit(world.alice, world.t["Alpha"])
+    Unit.objects.filter(pk=named.pk).update(name="Red Baron")
+    with transaction.atomic():
+        for unit in (world.a1, Unit.objects.get(pk=named.pk)):
+            ordered = unit_to_order(world.alice, unit.pk)
+            assert ordered is not None
+            assert (ordered.id, ordered.status, ordered.territory_id, ordered.label) == (
+                unit.pk, unit.status, unit.territory_id, str(unit))
+        assert unit_to_order(world.alice, named.pk).label == "Red Baron"
+        # bob's unit is answered like a unit that does not exist (R-ORD-1)
+        assert unit_to_order(world.alice, world.b1.pk) is None
+        assert unit_to_order(world.alice, 987654321) is None
+
+
+def test_passable_territories_are_the_own_and_the_granted_by_their_owner(world):
+    """Seed: "A player can grant passage over his territories to another"; a grant
+    lapses when the grantor loses the territory (R-MAP-5)."""
+    from territories.models import Passage, Territory
+    from territories.services.movement import passable_territories
+
+    t = world.t
+    Passage.objects.create(campaign=world.campaign, grantor=world.bob, grantee=world.alice,
+                           territory=t["Delta"])
+    Passage.objects.create(campaign=world.campaign, grantor=world.bob, grantee=world.alice,
+                           territory=t["Epsilon"])
+    Territory.objects.filter(pk=t["Epsilon"].pk).update(owner=None)  # bob lost it
+    found = passable_territories(world.alice)
+    assert found == {t["Alpha"].pk, t["Beta"].pk, t["Delta"].pk}
+    own = set(Territory.objects.filter(owner=world.alice).values_list("pk", flat=True))
+    assert own | {t["Delta"].pk} == found
+
+
+def test_the_stations_among_the_passable_territories(world):
+    """R-MAP-9: only territories with a standing station are travelled through."""
+    from economy.models import Building
+    from economy.selectors import territories_with_station
+    from territories.services.movement import passable_sql, station_territories
+
+    Building.objects.filter(territory=world.t["Beta"], kind="station").delete()
+    among = passable_sql(world.alice)
+    assert station_territories(world.campaign.pk, among=among) == {world.t["Alpha"].pk}
+    assert territories_with_station(world.campaign.pk, among) == {world.t["Alpha"].pk}
+    whole = territories_with_station(world.campaign.pk)
+    assert whole == set(Building.objects.filter(kind="station").values_list(
+        "territory_id", flat=True)) == {world.t[n].pk for n in ("Alpha", "Delta", "Epsilon")}
+
+
+def test_an_order_is_refused_when_the_phase_moved_on_after_the_seat_was_read(world):
+    """The share lock reads the phase again: a player read in the move phase whose order
+    arrives after the advance is refused, and nothing is written."""
+    from campaign.services.orders import order_submit
+
+    stale = seat(world.users["alice"], world.campaign.pk)
+    assert stale is not None and stale.campaign.phase == Phase.MOVE
+    set_phase(world.campaign, Phase.TACTICAL)
+    with pytest.raises(WrongPhase, match="only in the move phase; the campaign is in the "
+                                         "tactical phase"):
+        order_submit(player=stale, unit_id=world.a1.pk, destination_id=world.t["Gamma"].pk)
+    assert not Order.objects.filter(campaign=world.campaign).exists()
+    # ...and taken once the campaign is back in a move phase (its turn read afresh)
+    set_phase(world.campaign, Phase.MOVE, turn=2)
+    order = order_submit(player=stale, unit_id=world.a1.pk,
+                         destination_id=world.t["Gamma"].pk)
+    assert (order.turn, order.destination_id) == (2, world.t["Gamma"].pk)
