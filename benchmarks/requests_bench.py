@@ -40,6 +40,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from pgdatabase import ensure_database  # noqa: E402  (this folder, as the script runs)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
 # Its own PostgreSQL database (created and migrated here), whatever `make bench` set.
 os.environ["DATABASE_URL"] = os.environ.get(
@@ -338,20 +341,6 @@ def bench_map(territories: int) -> None:
     campaign.delete()
 
 
-def _ensure_database() -> None:
-    """Create the bench's own database when it does not exist yet."""
-    from urllib.parse import urlparse
-
-    import psycopg
-
-    url = urlparse(os.environ["DATABASE_URL"])
-    name = url.path.lstrip("/")
-    admin = url._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def main() -> None:
     import django
 
@@ -363,7 +352,7 @@ def main() -> None:
     parser.add_argument("--territories", type=int, default=5000)
     args = parser.parse_args()
     try:
-        _ensure_database()
+        ensure_database(os.environ["DATABASE_URL"])
     except Exception as exc:  # no PostgreSQL here: nothing to measure
         print(f"requests_bench: PostgreSQL unreachable ({exc.__class__.__name__}); skipped",
               flush=True)

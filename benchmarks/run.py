@@ -2,7 +2,8 @@
 they print figures; nothing here asserts a time.
 
 They run on a throwaway database of their own: a fresh SQLite file in a temporary folder
-(migrated first), or the database `DATABASE_URL` names (migrated first too), so `make
+(migrated first), or the database `DATABASE_URL` names (created if missing, migrated
+first too), so `make
 bench` works on a fresh clone and never touches the development database.
 
 A script states how it measures up with lines `TARGET <name>: <figure> (goal <goal>,
@@ -21,12 +22,16 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from pgdatabase import ensure_database  # noqa: E402
 
 
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="u3d-bench-") as scratch:
         env = dict(os.environ)
         env.setdefault("DATABASE_URL", f"sqlite:///{Path(scratch) / 'bench.sqlite3'}")
+        ensure_database(env["DATABASE_URL"])
         migrated = subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v",
                                    "0"], cwd=ROOT, env=env)
         if migrated.returncode != 0:
