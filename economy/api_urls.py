@@ -3,6 +3,7 @@
 from django.urls import path
 
 from economy import api as v
+from economy.destinations_api import DestinationsView
 
 urlpatterns = [
     path("me/", v.MeView.as_view(), name="api-me"),
@@ -18,6 +19,7 @@ urlpatterns = [
     path("shipments/", v.ShipmentView.as_view(), name="api-shipments"),
     path("purchases/", v.PurchaseView.as_view(), name="api-purchases"),
     path("units/", v.UnitListView.as_view(), name="api-units"),
+    path("destinations/", DestinationsView.as_view(), name="api-destinations"),
     path("units/<int:unit_id>/", v.UnitDetailView.as_view(), name="api-unit"),
     path("units/<int:unit_id>/repair/", v.UnitRepairView.as_view(), name="api-unit-repair"),
     path("pilots/", v.PilotListView.as_view(), name="api-pilots"),

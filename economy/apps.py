@@ -44,7 +44,11 @@ class EconomyConfig(AppConfig):
         from campaign.services.setup import register_start_hook
         from campaign.services.snapshots import register_counter
         from economy.pages import trade_alerts
-        from economy.selectors import territories_with_station, units_standing
+        from economy.selectors import (
+            territories_with_station,
+            territory_contents,
+            units_standing,
+        )
         from economy.services import moves
         from economy.services.discoveries import discoveries_found
         from economy.services.production import production_run
@@ -53,6 +57,9 @@ class EconomyConfig(AppConfig):
         from territories.services.movement import register_station_finder
 
         register_station_finder(territories_with_station)
+        from territories.selectors import register_contents_reader
+
+        register_contents_reader(territory_contents)
         register_discovery_handler(discoveries_found)
         register_counter("units", units_standing)
         register_reveal_provider("units", moves.unit_states)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,6 +13,7 @@ from campaign.models import Player
 from campaign.rules.tables import VEHICLES, weapon_size
 from economy.models import Operative, Stock, Unit, Weapon
 from territories.models import Territory
+from territories.selectors import Contents
 
 
 def _unit_dict(unit: Unit) -> dict[str, Any]:
@@ -105,3 +107,32 @@ def units_standing(campaign: Any) -> dict[int, int]:
     return dict(Unit.objects.filter(player__campaign=campaign)
                 .exclude(status=Unit.Status.DESTROYED)
                 .values("player").annotate(n=Count("id")).values_list("player", "n"))
+
+
+def territory_contents(campaign: Any, player: Player | None, sees_all: bool,
+                       only: int | None) -> Contents:
+    """What stands on the territories of a listing (`territories.selectors.territories_for`):
+    the buildings on the player's territories and the player's units standing, or every
+    owner's when `sees_all`; of one territory when `only`. Two queries."""
+    from economy.models import Building
+
+    buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    building_qs = Building.objects.filter(territory__campaign=campaign).order_by("pk")
+    if not sees_all:
+        building_qs = (building_qs.filter(territory__owner=player) if player is not None
+                       else building_qs.none())
+    if only is not None:
+        building_qs = building_qs.filter(territory_id=only)
+    for pk, territory_id, kind, x, y, active, hit_points in building_qs.values_list(
+            "pk", "territory_id", "kind", "x", "y", "active", "hit_points"):
+        buildings[territory_id].append({"id": pk, "kind": kind, "x": x, "y": y,
+                                        "active": active, "hit_points": hit_points})
+    unit_qs = Unit.objects.filter(territory__campaign=campaign).exclude(
+        status=Unit.Status.DESTROYED)
+    if not sees_all:
+        unit_qs = unit_qs.filter(player=player) if player is not None else unit_qs.none()
+    if only is not None:
+        unit_qs = unit_qs.filter(territory_id=only)
+    units = dict(unit_qs.values("territory_id").annotate(n=Count("pk"))
+                 .values_list("territory_id", "n"))
+    return Contents(buildings=dict(buildings), units=units)

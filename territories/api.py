@@ -1,6 +1,7 @@
-"""Thin API views of the meta-map: territories, pictures, map export, right of passage,
-movement destinations. Access is decided by `campaign.access.membership` (404 for
-non-members); what a member sees of each territory by `territories.selectors`."""
+"""Thin API views of the meta-map: territories, pictures, map export, right of passage
+(a unit's destinations: `economy.destinations_api`). Access is decided by
+`campaign.access.membership` (404 for non-members); what a member sees of each territory
+by `territories.selectors`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from campaign.models import Player
 from territories.models import Passage
 from territories.selectors import static_map, territories_for
 from territories.services.maps import export_map
-from territories.services.movement import legal_destinations
 from territories.services.passages import grant_passage, passages_visible_to, revoke_passage
 from territories.svg import meta_map_svg, territory_map_svg
 
@@ -268,38 +268,3 @@ class PassageDetailView(APIView):
         count = revoke_passage(grantor=grantor, grantee=grantee,
                                territories=[passage.territory_id])
         return Response({"revoked": count})
-
-
-class DestinationsView(APIView):
-    @extend_schema(
-        parameters=[OpenApiParameter("from", int, description="origin territory id"),
-                    OpenApiParameter("unit", int, description="or: one of your units")],
-        responses={200: OpenApiTypes.OBJECT},
-    )
-    def get(self, request: Request, campaign_id: int) -> Response:
-        """Every territory a unit of yours may end its move on (seed, "Move Phase")."""
-        from economy.models import Unit
-
-        member = membership(request.user, campaign_id)
-        player = require_player(member)
-        player.campaign = member.campaign
-        origin: int | None = None
-        try:
-            if "unit" in request.query_params:
-                unit = Unit.objects.filter(player=player,
-                                           pk=int(request.query_params["unit"])).first()
-                if unit is None:
-                    raise NotFound("No such unit of yours.")
-                origin = unit.territory_id
-                if origin is None:
-                    raise InvalidInput("This unit is off the map.", code="off_map")
-            elif "from" in request.query_params:
-                origin = int(request.query_params["from"])
-        except ValueError:
-            raise InvalidInput("Give ?unit=<id> or ?from=<territory id>.") from None
-        if origin is None:
-            raise InvalidInput("Give ?unit=<id> or ?from=<territory id>.")
-        if not member.campaign.territories.filter(pk=origin).exists():
-            raise NotFound("No such territory in this campaign.")
-        return Response({"origin": origin,
-                         "destinations": sorted(legal_destinations(player, origin))})

@@ -17,5 +17,4 @@ urlpatterns = [
     path("map.json", api.MapExportView.as_view(fmt="node_link"), name="api-map-json"),
     path("passages/", api.PassageListView.as_view(), name="api-passages"),
     path("passages/<int:passage_id>/", api.PassageDetailView.as_view(), name="api-passage"),
-    path("destinations/", api.DestinationsView.as_view(), name="api-destinations"),
 ]

@@ -1,12 +1,15 @@
 """Reading the meta-map for one caller: what each member may see of every territory.
 
 A constant number of queries whatever the size of the map: territories, adjacencies,
-the buildings and units the caller may see, and the deposits it may see.
+the buildings and units the caller may see (read by the economy, which owns them:
+`register_contents_reader`), and the deposits it may see.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count
@@ -27,9 +30,38 @@ def deposit_data(exploration: Exploration) -> dict[str, Any]:
     }
 
 
-def building_data(building: Any) -> dict[str, Any]:
-    return {"id": building.pk, "kind": building.kind, "x": building.x, "y": building.y,
-            "active": building.active, "hit_points": building.hit_points}
+@dataclass(frozen=True)
+class Contents:
+    """What stands on the territories a listing shows, as the caller may see it."""
+
+    #: territory id -> its buildings ({"id", "kind", "x", "y", "active", "hit_points"})
+    buildings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    #: territory id -> units standing there (not destroyed)
+    units: dict[int, int] = field(default_factory=dict)
+
+
+#: Who says what stands on the territories: the economy (which owns buildings and units)
+#: registers a reader (campaign, player or None, sees_all, only territory id or None) ->
+#: Contents in its ready(). `sees_all`: every owner's (the umpire who does not play);
+#: otherwise the buildings on the player's territories and the player's units only.
+ContentsReader = Callable[[Any, Any, bool, int | None], Contents]
+_contents_readers: list[ContentsReader] = []
+
+
+def register_contents_reader(reader: ContentsReader) -> None:
+    if reader not in _contents_readers:
+        _contents_readers.append(reader)
+
+
+def _contents(campaign: Any, player: Any, sees_all: bool, only: int | None) -> Contents:
+    merged = Contents()
+    for reader in _contents_readers:
+        found = reader(campaign, player, sees_all, only)
+        for pk, rows in found.buildings.items():
+            merged.buildings.setdefault(pk, []).extend(rows)
+        for pk, n in found.units.items():
+            merged.units[pk] = merged.units.get(pk, 0) + n
+    return merged
 
 
 def territories_for(member: Membership, only: int | None = None, *,
@@ -37,8 +69,6 @@ def territories_for(member: Membership, only: int | None = None, *,
     """Every territory of the campaign (or just `only`) as the caller may see it.
     `static=False` leaves out what never changes (name, neighbours, layout: the cacheable
     `static_map`), and its adjacency query."""
-    from economy.models import Building, Unit
-
     campaign = member.campaign
     player = member.player
     # The umpire sees everything, unless the umpire also plays (then as a player).
@@ -60,22 +90,8 @@ def territories_for(member: Membership, only: int | None = None, *,
         neighbors[b].append(a)
 
     visible_owner_ids = {player.pk} if player is not None else set()
-    buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    building_qs = Building.objects.filter(territory__campaign=campaign).order_by("pk")
-    if not sees_all:
-        building_qs = building_qs.filter(territory__owner_id__in=visible_owner_ids)
-    if only is not None:
-        building_qs = building_qs.filter(territory_id=only)
-    for building in building_qs:
-        buildings[building.territory_id].append(building_data(building))
-
-    unit_qs = Unit.objects.filter(territory__campaign=campaign).exclude(status="destroyed")
-    if not sees_all:
-        unit_qs = unit_qs.filter(player=player) if player is not None else unit_qs.none()
-    if only is not None:
-        unit_qs = unit_qs.filter(territory_id=only)
-    units = dict(unit_qs.values("territory_id").annotate(n=Count("pk"))
-                 .values_list("territory_id", "n"))
+    contents = _contents(campaign, player, sees_all, only)
+    buildings, units = contents.buildings, contents.units
 
     # A spectator of a public league never reads deposits (API.md).
     deposits_public = bool(campaign.settings.deposits_public) and not member.spectator
