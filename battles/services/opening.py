@@ -29,7 +29,7 @@ from battles.services.inputs import battlefield, cargo_inputs, side_key
 from campaign.bulk import bulk_set
 from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Order, Player
-from campaign.services.journal import record_event
+from campaign.services.journal import Entry, record_event, record_many
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,21 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     it): they earn the discovery bonus XP of their class (R-XP-3). Weapons fitted to the
     territory's turrets go with the buildings to the new owner (R-ECO-17). Returns the
     exploration made now, or None. Call inside a transaction."""
+    exploration, entry = taking(territory=territory, player=player, reason=reason)
+    record_event(campaign=player.campaign, kind=entry.kind, data=entry.data)
+    if exploration is not None and explorers is not None:
+        from battles.services.experience import award_discovery_xp
+
+        award_discovery_xp(exploration=exploration, operatives=explorers,
+                           campaign=player.campaign, context={"reason": reason})
+    return exploration
+
+
+def taking(*, territory: Any, player: Player, reason: str) -> tuple[Any, Entry]:
+    """The rows of one take (`take_territory`): the owner changed (and the exploration
+    of a never-owned territory made), the turrets' weapons handed over; returns the
+    exploration made now (or None) and the journal entry, for the caller to write (a
+    battle's recording writes it with the rest of its journal)."""
     from economy.services.battle_effects import turrets_change_hands
     from territories.services.exploration import change_owner
 
@@ -60,16 +75,15 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     explored_now = not territory.ever_owned
     exploration = change_owner(territory=territory, player=player)
     turrets_change_hands(territory_id=territory.pk, player_id=player.pk)
-    record_event(campaign=player.campaign, kind="territory_taken",
-                 data={"territory": territory.pk, "name": territory.name,
-                       "player": player.pk, "previous_owner": previous,
-                       "explored": explored_now, "reason": reason})
-    if exploration is not None and explorers is not None:
-        from battles.services.experience import award_discovery_xp
+    return exploration, _taken(territory, player, previous, explored_now, reason)
 
-        award_discovery_xp(exploration=exploration, operatives=explorers,
-                           campaign=player.campaign, context={"reason": reason})
-    return exploration
+
+def _taken(territory: Any, player: Player, previous: int | None, explored: bool,
+           reason: str) -> Entry:
+    """The public journal entry of a take."""
+    return Entry(kind="territory_taken", data={
+        "territory": territory.pk, "name": territory.name, "player": player.pk,
+        "previous_owner": previous, "explored": explored, "reason": reason})
 
 
 @dataclass(frozen=True)
@@ -89,7 +103,6 @@ def take_territories(*, campaign: Campaign,
     only for explorers who earn discovery XP). Returns the explorations made now (or
     None), one per take. Call inside a transaction."""
     from battles.services.experience import award_discovery_xp, bonus_kinds, discovery_kinds
-    from campaign.services.journal import Entry, record_many
     from economy.models import Weapon
     from territories.services.exploration import change_owners
 
@@ -111,9 +124,7 @@ def take_territories(*, campaign: Campaign,
         exploration, explored_entry = changed[i]
         if explored_entry is not None:
             entries.append(explored_entry)
-        entries.append(Entry(kind="territory_taken", data={
-            "territory": territory.pk, "name": territory.name, "player": player.pk,
-            "previous_owner": previous[i], "explored": explored_now[i], "reason": reason}))
+        entries.append(_taken(territory, player, previous[i], explored_now[i], reason))
         found = discovery_kinds(exploration) if exploration is not None else []
         if found and explorers is not None and any(
                 op is not None and op.alive
@@ -361,7 +372,6 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                     graph: Mapping[int, Iterable[int]]) -> list[Battle]:
     """`_create_battle` for every battle of the turn, in order of play, with the same
     inputs, rows and journal entries: a fixed number of queries."""
-    from campaign.services.journal import Entry, record_many
     from economy.models import Building, Stock
 
     ruleset = find_ruleset(campaign.settings.ruleset)

@@ -31,7 +31,7 @@ from battles.rulesets.base import Outcome, Ruleset, XpAward
 from battles.rulesets.registry import find_ruleset
 from battles.services.effects import Recording, apply_effects
 from battles.services.experience import award_discovery_xp, battle_xp_kinds, grant_xp
-from battles.services.opening import ruleset_options
+from battles.services.opening import ruleset_options, taking
 from campaign.models import Campaign, Event, Order, Player
 from campaign.services.journal import Entry, record_many
 from economy.services import battle_effects
@@ -90,17 +90,10 @@ def record_result(*, battle_id: int, result: dict[str, Any] | Outcome | Any,
 
 def _take(campaign: Campaign, territory: Any, player: Player,
           journal: list[Entry]) -> Any:
-    """The winner takes the battlefield (`opening.take_territory`, its entry drafted
-    into the recording's journal instead of written on its own)."""
-    from territories.services.exploration import change_owner
-
-    previous = territory.owner_id
-    explored_now = not territory.ever_owned
-    exploration = change_owner(territory=territory, player=player)
-    battle_effects.turrets_change_hands(territory_id=territory.pk, player_id=player.pk)
-    journal.append(Entry(kind="territory_taken", data={
-        "territory": territory.pk, "name": territory.name, "player": player.pk,
-        "previous_owner": previous, "explored": explored_now, "reason": "battle"}))
+    """The winner takes the battlefield (`opening.taking`), its entry drafted into the
+    recording's journal instead of written on its own."""
+    exploration, entry = taking(territory=territory, player=player, reason="battle")
+    journal.append(entry)
     return exploration
 
 
