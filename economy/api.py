@@ -18,6 +18,7 @@ from campaign.errors import Forbidden, InvalidInput, NotFound
 from campaign.schema import OBJECTS
 from campaign.services import request_keys
 from economy import selectors
+from economy.correction_serializers import CorrectionIn, correction_input
 from economy.models import Building
 from economy.services import (
     artifacts,
@@ -94,15 +95,6 @@ class TradeIn(serializers.Serializer):
     to_player = serializers.IntegerField()
     give = serializers.DictField(required=False, default=dict)
     receive = serializers.DictField(required=False, default=dict)
-
-
-class CorrectionIn(serializers.Serializer):
-    player = serializers.IntegerField()
-    reason = serializers.CharField(max_length=200)
-    credits = serializers.IntegerField(required=False)
-    goods = serializers.DictField(required=False)
-    unit = serializers.DictField(required=False)
-    weapon = serializers.DictField(required=False)
 
 
 class BuildingListView(APIView):
@@ -300,22 +292,25 @@ class TradeActionView(APIView):
 
 class CorrectionView(APIView):
     @extend_schema(request=CorrectionIn, responses={201: dict},
-                   description="Umpire: grant (positive) or take (negative) credits and/or "
-                   'goods {"territory", "resource", "refined", "pure", "units"}, a unit '
-                   '({"model", "territory"} or {"take": id}) and/or a weapon ({"weapon", '
-                   '"templates", "territory"} or {"take": id}) with a reason and a '
+                   description="Umpire: correct one player's holdings, with a reason (kept "
+                   "in the ledger and in the player's private journal). Any of: credits "
+                   "(positive to grant, negative to take), goods on a territory "
+                   '{"territory", "resource", "refined"?, "pure"?, "units"}, and a unit '
+                   '({"model", "territory"}), weapon ({"weapon", "templates"?, '
+                   '"territory"}), pilot ({"class", "territory", "name"?}) or building '
+                   '({"kind", "territory", "x", "y"}) granted, or taken with {"take": id}. '
+                   "Amounts are non-zero and at most 1,000,000 either way. Needs a "
                    '"request_id" chosen for this correction (428 without it; 409 '
-                   'already_applied when repeated).')
+                   "already_applied when repeated; a refused correction does not use it "
+                   "up). 400 with `fields` naming what is wrong; nothing changes then.")
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         require_umpire(member)
-        data = _body(request)
+        correction = correction_input(request.data)
         with transaction.atomic():  # the request key and the correction, or neither
-            request_keys.claim(campaign_id=member.campaign.pk, key=data.get("request_id"))
-            result = corrections.correction_create(
-                campaign=member.campaign, player_id=data.get("player"),
-                reason=data.get("reason"), credits=data.get("credits"),
-                goods=data.get("goods"), unit=data.get("unit"), weapon=data.get("weapon"))
+            request_keys.claim(campaign_id=member.campaign.pk, key=correction.request_id)
+            result = corrections.correction_apply(campaign=member.campaign,
+                                                  correction=correction)
         return Response(result, status=status.HTTP_201_CREATED)
 
 

@@ -426,7 +426,8 @@ def trade_alerts(member: Membership) -> list[dict[str, str]]:
 @campaign_page
 def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
     """The umpire console's correction form: credits granted or taken, with a reason and
-    the page's one-time key (a double click applies once)."""
+    the page's one-time key (a double click applies once). The form's text is read into
+    the API body's shape; `correction_create` validates it with the API's serializer."""
     from django.contrib import messages
     from django.db import transaction
 
