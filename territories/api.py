@@ -41,36 +41,6 @@ class TerritoryBuildingOut(serializers.Serializer):
     hit_points = serializers.IntegerField()
 
 
-class TerritoryOut(serializers.Serializer):
-    id = serializers.IntegerField()
-    name = serializers.CharField()
-    owner = serializers.IntegerField(allow_null=True, help_text="player id or null")
-    neighbors = serializers.ListField(child=serializers.IntegerField())
-    x = serializers.FloatField(help_text="stored layout position, 0..1")
-    y = serializers.FloatField()
-    explored = serializers.BooleanField()
-    mine = serializers.BooleanField()
-    units = serializers.IntegerField(help_text="the caller's units there (all, for the umpire)")
-    deposit = serializers.DictField(allow_null=True,
-                                    help_text="the exploration result, when the caller may "
-                                    "see it")
-    buildings = TerritoryBuildingOut(many=True, required=False,
-                            help_text="present when the caller owns it (or is the umpire)")
-
-
-class TerritoryListView(APIView):
-    permission_classes = [AllowAny]  # a public league's map is anyone's to read
-
-    @extend_schema(responses={200: TerritoryOut(many=True)},
-                   description="Every territory as the caller may see it, with its name, "
-                   "neighbours and layout (the contract). A client that keeps the static "
-                   "map (`map/static/`, cacheable) can read only what changes in play "
-                   "from `map/state/`.")
-    def get(self, request: Request, campaign_id: int) -> Response:
-        member = reader(request.user, campaign_id)
-        return Response(territories_for(member))
-
-
 class StaticTerritoryOut(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -90,6 +60,23 @@ class TerritoryStateOut(serializers.Serializer):
                                     "see it")
     buildings = TerritoryBuildingOut(many=True, required=False,
                             help_text="present when the caller owns it (or is the umpire)")
+
+
+class TerritoryOut(StaticTerritoryOut, TerritoryStateOut):
+    """A territory in full: its static part (name, layout, neighbours) and its state."""
+
+
+class TerritoryListView(APIView):
+    permission_classes = [AllowAny]  # a public league's map is anyone's to read
+
+    @extend_schema(responses={200: TerritoryOut(many=True)},
+                   description="Every territory as the caller may see it, with its name, "
+                   "neighbours and layout (the contract). A client that keeps the static "
+                   "map (`map/static/`, cacheable) can read only what changes in play "
+                   "from `map/state/`.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = reader(request.user, campaign_id)
+        return Response(territories_for(member))
 
 
 #: The static map changes only when an umpire renames a territory: clients revalidate

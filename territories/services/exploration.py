@@ -74,31 +74,11 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
         if existing is not None:
             return existing
         dice = dice or campaign_dice(campaign, exploration_purpose(territory))
-        roll = dice.roll_3d8()
-        resource = resource_for_score(roll.total)
-        fields: dict[str, Any] = {
-            "campaign": campaign, "territory": territory, "player": player,
-            "turn": campaign.turn, "phase": rolling_phase(campaign)[1],
-            "active_die": roll.active, "passive_die": roll.passive,
-            "nemesis_die": roll.nemesis, "resource": resource.key,
-            "units_per_shaft": MINE_YIELD[roll.active],
-            "pure": roll.passive >= PURE_PASSIVE_MIN,
-            "unstable": roll.nemesis <= UNSTABLE_NEMESIS_MAX,
-        }
-        downgraded = False
-        if roll.nemesis >= DISCOVERY_NEMESIS_MIN:
-            face = dice.d8()
-            spec = discovery_for_face(face)
-            fields["discovery_die"] = face
-            fields["discovery"] = spec.key
-            if spec.credits_die_multiplier:
-                value = dice.d8()
-                fields["value_die"] = value
-                fields["credits_awarded"] = value * spec.credits_die_multiplier
-            if spec.unique_per_campaign and Exploration.objects.filter(
-                    campaign=campaign, discovery=spec.key).exists():
-                fields["discovery"] = spec.duplicate_becomes
-                downgraded = True
+        fields, downgraded = _roll(
+            dice, campaign=campaign, territory=territory, player=player,
+            phase=rolling_phase(campaign)[1],
+            already_found=lambda key: Exploration.objects.filter(
+                campaign=campaign, discovery=key).exists())
         try:
             with transaction.atomic():
                 exploration = Exploration.objects.create(**fields)
@@ -120,6 +100,39 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
             record_event(campaign=campaign, kind="territory_explored", data=data,
                          visibility=Event.Visibility.PRIVATE, viewers=[player])
     return exploration
+
+
+def _roll(dice: Dice, *, campaign: Any, territory: Territory, player: Any, phase: str,
+          already_found: Callable[[str], bool]) -> tuple[dict[str, Any], bool]:
+    """One exploration roll (seed, "Exploration"): 3d8 for the deposit, a discovery when
+    the nemesis die is high enough, its value die. Returns the Exploration's fields and
+    whether a discovery unique to the campaign that `already_found` says was found became
+    its duplicate (a second xeno craft becomes an artifact)."""
+    roll = dice.roll_3d8()
+    resource = resource_for_score(roll.total)
+    fields: dict[str, Any] = {
+        "campaign": campaign, "territory": territory, "player": player,
+        "turn": campaign.turn, "phase": phase,
+        "active_die": roll.active, "passive_die": roll.passive,
+        "nemesis_die": roll.nemesis, "resource": resource.key,
+        "units_per_shaft": MINE_YIELD[roll.active],
+        "pure": roll.passive >= PURE_PASSIVE_MIN,
+        "unstable": roll.nemesis <= UNSTABLE_NEMESIS_MAX,
+    }
+    downgraded = False
+    if roll.nemesis >= DISCOVERY_NEMESIS_MIN:
+        face = dice.d8()
+        spec = discovery_for_face(face)
+        fields["discovery_die"] = face
+        fields["discovery"] = spec.key
+        if spec.credits_die_multiplier:
+            value = dice.d8()
+            fields["value_die"] = value
+            fields["credits_awarded"] = value * spec.credits_die_multiplier
+        if spec.unique_per_campaign and already_found(spec.key):
+            fields["discovery"] = spec.duplicate_becomes
+            downgraded = True
+    return fields, downgraded
 
 
 def exploration_data(exploration: Exploration, territory: Territory | None = None
@@ -187,33 +200,11 @@ def explore_many(*, campaign: Any, takes: list[tuple[Territory, Any]]
         if territory.pk in existing:
             result[territory.pk] = (existing[territory.pk], None)
             continue
-        dice = source(exploration_purpose(territory))
-        roll = dice.roll_3d8()
-        resource = resource_for_score(roll.total)
-        fields: dict[str, Any] = {
-            "campaign": campaign, "territory": territory, "player": player,
-            "turn": campaign.turn, "phase": phase,
-            "active_die": roll.active, "passive_die": roll.passive,
-            "nemesis_die": roll.nemesis, "resource": resource.key,
-            "units_per_shaft": MINE_YIELD[roll.active],
-            "pure": roll.passive >= PURE_PASSIVE_MIN,
-            "unstable": roll.nemesis <= UNSTABLE_NEMESIS_MAX,
-        }
-        downgraded = False
-        if roll.nemesis >= DISCOVERY_NEMESIS_MIN:
-            face = dice.d8()
-            spec = discovery_for_face(face)
-            fields["discovery_die"] = face
-            fields["discovery"] = spec.key
-            if spec.credits_die_multiplier:
-                value = dice.d8()
-                fields["value_die"] = value
-                fields["credits_awarded"] = value * spec.credits_die_multiplier
-            if spec.unique_per_campaign and spec.key in found:
-                fields["discovery"] = spec.duplicate_becomes
-                downgraded = True
-            elif spec.unique_per_campaign:
-                found.add(spec.key)
+        fields, downgraded = _roll(source(exploration_purpose(territory)),
+                                   campaign=campaign, territory=territory, player=player,
+                                   phase=phase, already_found=found.__contains__)
+        if fields.get("discovery") in unique:  # the first of a kind this campaign
+            found.add(fields["discovery"])
         exploration = Exploration(**fields)
         existing[territory.pk] = exploration  # a territory listed twice is explored once
         made.append((territory, player, exploration, downgraded))
