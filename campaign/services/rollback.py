@@ -30,6 +30,7 @@ from campaign.models import (
     PhaseStart,
     Player,
 )
+from campaign.services import receipts
 from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _tables, _timestamps
 from campaign.services.journal import record_event
@@ -147,6 +148,7 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
                 through.objects.bulk_create([through(event_id=e.pk, player_id=p)
                                              for e in made for p in readers.get(e.pk, [])])
         _restore(PhaseSeed, list(doc.get("seeds") or []))
+        receipts.forget_undone(campaign=campaign, turn=turn, phase=str(phase))
         seats = {r["id"]: r for r in doc.get("seats") or []}
         for player in Player.objects.filter(campaign=campaign):
             row = seats.get(player.pk)
