@@ -12,6 +12,7 @@ outside the campaign changes. A journal entry says who rolled back, to where and
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection, models, transaction
@@ -41,6 +42,17 @@ KEPT_SECTIONS = ("territories", "adjacency")
 
 #: Rollback reaches the current or the previous phase: older starts are dropped.
 STARTS_KEPT = 2
+
+
+#: what an app does once a rollback has put its rows back, inside the rollback's
+#: transaction (battles: send again the job of every unfinished battle it restored, so
+#: none waits out its lease)
+_restored_hooks: list[Callable[[Campaign], None]] = []
+
+
+def register_restored_hook(hook: Callable[[Campaign], None]) -> None:
+    if hook not in _restored_hooks:
+        _restored_hooks.append(hook)
 
 
 def remember_start(campaign: Campaign) -> None:
@@ -172,6 +184,8 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
             campaign.phase_deadline = campaign.phase_started_at + dt.timedelta(
                 seconds=int(duration))
         campaign.save()
+        for hook in _restored_hooks:
+            hook(campaign)
         record_event(campaign=campaign, kind="campaign_rolled_back",
                      data={"to_turn": turn, "to_phase": str(phase), "by": str(by),
                            "reason": str(reason)[:500]})
