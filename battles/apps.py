@@ -14,7 +14,7 @@ class BattlesConfig(AppConfig):
         from battles.pages import battle_alerts, troubled_battles
         from battles.rulesets.registry import all_rulesets
         from battles.services import unlimit3d8_effects  # noqa: F401 (registers handlers)
-        from battles.services.jobs import refuse_while_battles_unfinished
+        from battles.services.jobs import refuse_while_battles_unfinished, resend_restored
         from battles.services.opening import open_battles
         from battles.services.verify import verify_battles
         from campaign.models import Phase
@@ -50,6 +50,9 @@ class BattlesConfig(AppConfig):
         # Before anything else leaves the tactical phase: every battle must be recorded.
         register_phase_hook("leave", Phase.TACTICAL, refuse_while_battles_unfinished,
                             order=0)
+        from campaign.services.rollback import register_restored_hook
+
+        register_restored_hook(resend_restored)
 
         from django.conf import settings
 

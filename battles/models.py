@@ -35,6 +35,11 @@ class Battle(models.Model):
     result = models.JSONField(null=True, blank=True)
     log = models.JSONField(default=list, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    claim = models.CharField(
+        max_length=64, blank=True, default="",
+        help_text="The job (Celery task id) holding the running claim: the same job "
+        "delivered again (a retry after a database error, a redelivery after its worker "
+        "died) takes its claim back at once instead of waiting out the lease.")
     error = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -19,6 +19,7 @@ from campaign.pages.common import (
     render_campaign,
     seat,
 )
+from campaign.services.receipts import current_receipt
 
 
 def _destinations(player: Player, unit, names: dict[int, str]) -> list[tuple[int, str]]:
@@ -57,7 +58,7 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
         u.where = names.get(u.territory_id, "off the map")
     chosen = next((u for u in units if u.pk == optional_int(request.GET.get("unit"))), None)
     ctx = {"units": units, "chosen": chosen, "move_phase": campaign.phase == Phase.MOVE,
-           "names": names}
+           "names": names, "receipt": current_receipt(player=player)}
     if chosen is not None and ctx["move_phase"]:
         ctx["destinations"] = _destinations(player, chosen, names)
         highlight = ",".join(f'a[data-territory="{pk}"] circle' for pk, _ in

@@ -9,7 +9,7 @@ claim past its lease (`jobs.sweep_battles`).
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
 from battles.services import jobs, odds
@@ -20,10 +20,11 @@ RETRY = {"autoretry_for": DATABASE_AWAY, "retry_backoff": 1, "retry_backoff_max"
 
 
 @shared_task(name="battles.tasks.run_battle", acks_late=True, reject_on_worker_lost=True,
-             **RETRY)
-def run_battle(battle_id: int) -> str:
-    """Resolve one battle with the engine and record its result, once."""
-    return jobs.run_battle_job(battle_id=battle_id)
+             bind=True, **RETRY)
+def run_battle(self: Task, battle_id: int) -> str:
+    """Resolve one battle with the engine and record its result, once. The task id
+    names the claim: a retry or a redelivery of this job takes it back at once."""
+    return jobs.run_battle_job(battle_id=battle_id, claim=str(self.request.id or ""))
 
 
 @shared_task(name="battles.tasks.estimate_odds", acks_late=True, reject_on_worker_lost=True,

@@ -91,6 +91,12 @@ def _first_message(data: Any) -> str:
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, GameError):
         return Response(error_body(exc.code, exc.detail, exc.fields), status=exc.status_code)
+    trouble = database_trouble(exc)
+    if trouble is not None:
+        return Response(error_body(trouble, _TROUBLE[trouble]),
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                        headers={"Retry-After": str(RETRY_AFTER if trouble == "unavailable"
+                                                    else 1)})
     if isinstance(exc, OverflowError) or (
             isinstance(exc, DataError) and "out of range" in str(exc)):
         # An id beyond what the database can store (SQLite: OverflowError; PostgreSQL:
@@ -116,13 +122,59 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     return response
 
 
+#: seconds a client is asked to wait when the database cannot be reached
+RETRY_AFTER = 30
+
+
+def database_trouble(exc: BaseException | None) -> str | None:
+    """What a database error that reached a view means to the person: "unavailable" (it
+    could not be reached, or dropped the connection: an outage, not a bug) or "busy" (a
+    deadlock or serialization abort that no retrying service caught); None otherwise."""
+    from django.db import InterfaceError, OperationalError
+
+    from campaign.services.locking import RETRYABLE_SQLSTATES, sqlstate
+
+    if not isinstance(exc, InterfaceError | OperationalError):
+        return None
+    return "busy" if sqlstate(exc) in RETRYABLE_SQLSTATES else "unavailable"
+
+
+_TROUBLE = {
+    "unavailable": "The game's database cannot be reached just now; nothing you sent was "
+                   "lost or half-done. Try again in a minute.",
+    "busy": "The game is busy with another request that touches the same things; nothing "
+            "changed. Try again in a moment.",
+}
+
+
+def unavailable(request: Any, trouble: str = "unavailable") -> Any:
+    """503 while the database is away (or too busy): the contract's JSON on the API, a
+    page (rendered without the database: no session, no user) elsewhere; `Retry-After`
+    on both."""
+    from django.http import HttpResponse, JsonResponse
+    from django.template import loader
+
+    if request.path.startswith("/api/"):
+        response: Any = JsonResponse(error_body(trouble, _TROUBLE[trouble]), status=503)
+    else:
+        response = HttpResponse(loader.render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(RETRY_AFTER if trouble == "unavailable" else 1)
+    return response
+
+
 def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
     """handler500: an unexpected error answers the contract's JSON on the API (never an
     HTML page a client cannot read) and the site's page elsewhere. Nothing of the error
-    itself is shown (it is in the server's log)."""
+    itself is shown (it is in the server's log). A database outage is not an error of
+    the server's code: 503 with `Retry-After` (`unavailable`)."""
+    import sys
+
     from django.http import JsonResponse
     from django.views.defaults import server_error as page
 
+    trouble = database_trouble(sys.exc_info()[1])
+    if trouble is not None:
+        return unavailable(request, trouble)
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("server_error", "Something went wrong on the server; "
                                        "nothing you sent is at fault. The error is logged "

@@ -223,6 +223,9 @@ class Order(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    #: Not stored here: the receipt `order_submit` answered (`campaign.services.receipts`).
+    receipt: str = ""
+
     class Meta:
         ordering = ["id"]
         constraints = [
@@ -233,6 +236,33 @@ class Order(models.Model):
 
     def __str__(self) -> str:
         return f"order {self.pk} (turn {self.turn})"
+
+
+class OrderReceipt(models.Model):
+    """The last receipt a player was given for their sealed orders of one turn (issue 30,
+    API.md "Trust (wave 3)"): SHA-256 over the canonical form of the whole sealed order
+    set and a secret salt of this player and turn (`campaign.services.receipts`). The
+    salt and what was sealed are shown to the campaign once the turn's tactical phase has
+    begun; before that only the player reads their own receipt."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="receipts")
+    turn = models.PositiveIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="receipts")
+    salt = models.CharField(max_length=64)
+    receipt = models.CharField(max_length=64, blank=True)
+    sealed = models.TextField(blank=True, help_text="The canonical order set the receipt "
+                              "hashes (JSON without spaces, sorted by unit).")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["turn", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "turn"],
+                                    name="one_receipt_per_player_per_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"receipt of turn {self.turn}"
 
 
 class TurnSnapshot(models.Model):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -16,7 +15,6 @@ from campaign.access import membership, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import Forbidden, InvalidInput, NotFound
 from campaign.schema import OBJECTS
-from campaign.services import request_keys
 from economy import selectors
 from economy.correction_serializers import CorrectionIn, correction_input
 from economy.models import Building
@@ -307,10 +305,8 @@ class CorrectionView(APIView):
         member = membership(request.user, campaign_id)
         require_umpire(member)
         correction = correction_input(request.data)
-        with transaction.atomic():  # the request key and the correction, or neither
-            request_keys.claim(campaign_id=member.campaign.pk, key=correction.request_id)
-            result = corrections.correction_apply(campaign=member.campaign,
-                                                  correction=correction)
+        result = corrections.correction_claimed(campaign=member.campaign,
+                                                correction=correction)
         return Response(result, status=status.HTTP_201_CREATED)
 
 

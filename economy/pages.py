@@ -24,6 +24,7 @@ from campaign.pages.common import (
     seat,
 )
 from campaign.rules import tables
+from campaign.services.locking import retry_on_conflict
 from economy.models import LedgerEntry, Operative, Trade, Unit, Weapon
 from territories.models import Territory
 
@@ -478,6 +479,7 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
                 if post.get("building_kind") else {"take": post.get("building_take")}
                 if post.get("building_take") else None)
 
+    @retry_on_conflict
     def apply() -> object:
         with transaction.atomic():  # the form's one-time key and the correction
             request_keys.claim(campaign_id=member.campaign.pk,

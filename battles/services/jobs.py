@@ -110,8 +110,26 @@ def sweep_battles(*, now: dt.datetime | None = None) -> int:
     return requeued
 
 
-def _claim(battle_id: int) -> tuple[dict[str, Any], str] | None:
-    """Mark the battle running and count the attempt; None when there is nothing to do."""
+def resend_restored(campaign: Campaign) -> None:
+    """Rollback hook: the battles a rollback put back unfinished (a rollback to the
+    tactical phase's start restores them queued, or running with a claim of a job that
+    finished meanwhile) are queued again and their jobs sent at once, not after a lease."""
+    restored = list(Battle.objects.filter(
+        campaign=campaign, mode="engine", quarantined=False,
+        status__in=[Battle.Status.QUEUED, Battle.Status.RUNNING]).values_list("pk", flat=True))
+    if not restored:
+        return
+    Battle.objects.filter(pk__in=restored).update(status=Battle.Status.QUEUED, claim="",
+                                                  started_at=None)
+    schedule_battles(restored)
+
+
+def _claim(battle_id: int, claim: str = "") -> tuple[dict[str, Any], str] | None:
+    """Mark the battle running and count the attempt; None when there is nothing to do.
+    `claim` names the job (its Celery task id): a live claim is never taken by another
+    job, but the job that holds it takes it back at once when it is delivered again (a
+    retry after a database error, a redelivery after its worker was killed), so a battle
+    is recorded within seconds of a recovery instead of after the lease (issue 30)."""
     with transaction.atomic():
         # The battle's row only (`of`): not the campaign's, which every job shares.
         battle = (Battle.objects.select_for_update(of=("self",)).select_related("campaign")
@@ -125,9 +143,12 @@ def _claim(battle_id: int) -> tuple[dict[str, Any], str] | None:
             return None
         if battle.status == Battle.Status.RUNNING and battle.started_at and \
                 battle.started_at >= timezone.now() - dt.timedelta(seconds=lease_seconds()):
-            # Another worker holds a live claim (a duplicate message): leave it be; if
-            # that worker died, the sweeper sends the job again once the lease is over.
-            return None
+            if not claim or battle.claim != claim:
+                # Another job holds a live claim (a duplicate message): leave it be; if
+                # its worker died, the sweeper sends the job again once the lease is over.
+                return None
+            log.warning("battle %s: its job came back (a retry or a redelivery); it takes "
+                        "its claim again", battle.pk)
         campaign = battle.campaign
         max_attempts = campaign.settings.battle_max_attempts
         if battle.attempts >= max_attempts:
@@ -138,7 +159,8 @@ def _claim(battle_id: int) -> tuple[dict[str, Any], str] | None:
         battle.attempts += 1
         battle.status = Battle.Status.RUNNING
         battle.started_at = timezone.now()
-        battle.save(update_fields=["attempts", "status", "started_at"])
+        battle.claim = claim
+        battle.save(update_fields=["attempts", "status", "started_at", "claim"])
         return battle.input, battle.ruleset_name
 
 
@@ -172,13 +194,15 @@ def _fail(battle_id: int, error: str) -> str:
         return "failed"
 
 
-def run_battle_job(*, battle_id: int, resolver: Resolver | None = None) -> str:
+def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
+                   claim: str = "") -> str:
     """The body of `battles.tasks.run_battle`: claim, resolve (outside any transaction),
-    record. Returns what happened: recorded, already_recorded, skipped, failed or
-    quarantined."""
+    record. `claim` names the job (its task id: the same across its retries and
+    redeliveries). Returns what happened: recorded, already_recorded, skipped, failed
+    or quarantined."""
     from battles.services.recording import record_result
 
-    claimed = _claim(battle_id)
+    claimed = _claim(battle_id, claim)
     if claimed is None:
         return "skipped"
     data, ruleset_name = claimed

@@ -8,6 +8,7 @@ from campaign.api import orders_views as v
 urlpatterns = [
     path("orders/", v.OrderListView.as_view(), name="api-orders"),
     path("orders/<int:order_id>/", v.OrderDetailView.as_view(), name="api-order"),
+    path("receipts/", v.ReceiptListView.as_view(), name="api-receipts"),
     path("events/", v.EventListView.as_view(), name="api-events"),
     path("deadline/", v.DeadlineView.as_view(), name="api-deadline"),
     path("pause/", v.PauseView.as_view(), name="api-pause"),

@@ -21,7 +21,7 @@ from campaign.errors import InvalidInput
 from campaign.models import Campaign, Order
 from campaign.pagination import PAGE_DESCRIPTION, PAGE_PARAMETERS, keyset_page, paged
 from campaign.selectors import events_visible_to, orders_visible_to
-from campaign.services import clock, orders
+from campaign.services import clock, orders, receipts
 
 # ---------------------------------------------------------------------------
 # Serializers
@@ -44,6 +44,29 @@ class OrderOutSerializer(serializers.Serializer):
     destination = serializers.IntegerField(source="destination_id")
     status = serializers.CharField()
     announced = serializers.BooleanField()
+
+
+class SealedOrderSerializer(OrderOutSerializer):
+    """An order just sealed, with the receipt of the player's whole order set."""
+
+    receipt = serializers.CharField(help_text="SHA-256 hex over the player's whole sealed "
+                                    "order set after this change and a secret salt "
+                                    "(docs/ARCHITECTURE.md, \"Order receipts\").")
+
+
+class SealedMoveSerializer(serializers.Serializer):
+    unit = serializers.IntegerField()
+    destination = serializers.IntegerField()
+
+
+class ReceiptSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    username = serializers.CharField()
+    receipt = serializers.CharField()
+    salt = serializers.CharField()
+    orders = SealedMoveSerializer(many=True)
+    matches = serializers.BooleanField(help_text="What the receipt sealed is what was "
+                                       "revealed, and the receipt is its hash.")
 
 
 class RevealedMoveSerializer(serializers.Serializer):
@@ -122,26 +145,45 @@ class OrderListView(APIView):
             qs = qs.filter(turn=_int_param("turn", turn))
         return Response([order_json(o) for o in qs.order_by("turn", "id")])
 
-    @extend_schema(request=OrderInSerializer, responses={201: OrderOutSerializer},
+    @extend_schema(request=OrderInSerializer, responses={201: SealedOrderSerializer},
                    description="Seal (or replace) the order for one of your units. Move "
-                   "phase only. `400` code `unreachable` when no legal path exists.")
+                   "phase only. `400` code `unreachable` when no legal path exists. "
+                   "Answers the receipt of your whole sealed order set.")
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         player = require_player(member)
         data = validated(OrderInSerializer, request.data)
         order = orders.order_submit(player=player, unit_id=data["unit"],
                                     destination_id=data["destination"])
-        return Response(OrderOutSerializer(order).data, status=status.HTTP_201_CREATED)
+        return Response(SealedOrderSerializer(order).data, status=status.HTTP_201_CREATED)
 
 
 class OrderDetailView(APIView):
     @extend_schema(responses={204: None}, description="Withdraw one of your orders "
-                   "(move phase). Anything that is not your order is `404`.")
+                   "(move phase). Anything that is not your order is `404`. The receipt "
+                   "of your order set without it is in the `Orders-Receipt` header.")
     def delete(self, request: Request, campaign_id: int, order_id: int) -> Response:
         member = membership(request.user, campaign_id)
         player = require_player(member)
-        orders.order_withdraw(player=player, order_id=order_id)
-        return Response(status=status.HTTP_204_NO_CONTENT)
+        receipt = orders.order_withdraw(player=player, order_id=order_id)
+        return Response(status=status.HTTP_204_NO_CONTENT,
+                        headers={"Orders-Receipt": receipt})
+
+
+class ReceiptListView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("turn", int, required=True)],
+        responses={200: ReceiptSerializer(many=True)},
+        description="Members, once that turn's tactical phase has begun (`409` before): "
+        "each player's last order receipt of the turn, its salt and what it sealed.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        turn = request.query_params.get("turn")
+        if turn is None:
+            raise InvalidInput("Say which turn: ?turn=N.", fields={"turn": ["Required."]})
+        published = receipts.published_receipts(campaign=member.campaign,
+                                                turn=_int_param("turn", turn))
+        return Response(ReceiptSerializer(published, many=True).data)
 
 
 # ---------------------------------------------------------------------------

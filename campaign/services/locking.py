@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import random
+import time
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
@@ -52,27 +54,34 @@ def sqlstate(exc: BaseException) -> str | None:
     return None
 
 
+#: attempts of a service the database aborted for a deadlock or a serialization failure
+ATTEMPTS = 3
+
+
 def retry_on_conflict(func: Callable[P, R]) -> Callable[P, R]:
-    """Run a service again once if the database aborted it for a deadlock or a
-    serialization failure. Only the outermost call retries: inside a caller's
-    transaction the error goes up to the caller, who owns the transaction."""
+    """Run a service again (up to `ATTEMPTS` in all, after a short random pause) if the
+    database aborted it for a deadlock or a serialization failure (SQLSTATE 40P01,
+    40001, 55P03). Only the outermost call retries: inside a caller's transaction the
+    error goes up to the caller, who owns the transaction. When every attempt failed:
+    503 `busy`, nothing changed."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         if connection.in_atomic_block:
             return func(*args, **kwargs)
-        try:
-            return func(*args, **kwargs)
-        except OperationalError as exc:
-            if sqlstate(exc) not in RETRYABLE_SQLSTATES:
-                raise
-            log.warning("%s: %s; trying once more", func.__qualname__, sqlstate(exc))
-        try:
-            return func(*args, **kwargs)
-        except OperationalError as exc:
-            if sqlstate(exc) not in RETRYABLE_SQLSTATES:
-                raise
-            raise Busy("The game is busy with another request of yours that touches the "
-                       "same things; nothing changed. Try again in a moment.") from exc
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                return func(*args, **kwargs)
+            except OperationalError as exc:
+                if sqlstate(exc) not in RETRYABLE_SQLSTATES:
+                    raise
+                if attempt == ATTEMPTS:
+                    raise Busy("The game is busy with another request that touches the "
+                               "same things; nothing changed. Try again in a moment."
+                               ) from exc
+                log.warning("%s: %s; attempt %d of %d", func.__qualname__, sqlstate(exc),
+                            attempt + 1, ATTEMPTS)
+                time.sleep(random.uniform(0.005, 0.05) * attempt)
+        raise AssertionError("unreachable")
 
     return wrapper

@@ -29,6 +29,7 @@ from campaign import sql
 from campaign.bulk import bulk_set
 from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
+from campaign.services import receipts
 from campaign.services.journal import record_event
 
 log = logging.getLogger(__name__)
@@ -158,6 +159,7 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
                 order = Order.objects.create(
                     campaign=campaign, turn=campaign.turn, player=player, unit_id=unit.id,
                     origin_id=origin_id, destination_id=destination_id)
+        order.receipt = receipts.reseal(campaign=campaign, player=player)
     return order
 
 
@@ -174,8 +176,9 @@ def _replace_order(campaign: Campaign, unit_id: int, origin_id: int | None,
     return rows[0] if rows else None
 
 
-def order_withdraw(*, player: Player, order_id: int) -> None:
-    """Withdraw one of the player's sealed orders (the unit stays put)."""
+def order_withdraw(*, player: Player, order_id: int) -> str:
+    """Withdraw one of the player's sealed orders (the unit stays put); answers the
+    receipt of the order set without it."""
     with transaction.atomic():
         campaign = share_lock_in_phase(player, Phase.MOVE, "Orders are withdrawn")
         order = Order.objects.select_for_update().filter(campaign=campaign, player=player,
@@ -185,6 +188,7 @@ def order_withdraw(*, player: Player, order_id: int) -> None:
         if order.turn != campaign.turn or order.status != Order.Status.OPEN:
             raise Conflict("This order was already carried out.", code="order_closed")
         order.delete()
+        return receipts.reseal(campaign=campaign, player=player)
 
 
 # ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@ outside the campaign changes. A journal entry says who rolled back, to where and
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.db import connection, models, transaction
@@ -30,6 +31,7 @@ from campaign.models import (
     PhaseStart,
     Player,
 )
+from campaign.services import receipts
 from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _tables, _timestamps
 from campaign.services.journal import record_event
@@ -40,6 +42,17 @@ KEPT_SECTIONS = ("territories", "adjacency")
 
 #: Rollback reaches the current or the previous phase: older starts are dropped.
 STARTS_KEPT = 2
+
+
+#: what an app does once a rollback has put its rows back, inside the rollback's
+#: transaction (battles: send again the job of every unfinished battle it restored, so
+#: none waits out its lease)
+_restored_hooks: list[Callable[[Campaign], None]] = []
+
+
+def register_restored_hook(hook: Callable[[Campaign], None]) -> None:
+    if hook not in _restored_hooks:
+        _restored_hooks.append(hook)
 
 
 def remember_start(campaign: Campaign) -> None:
@@ -147,6 +160,7 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
                 through.objects.bulk_create([through(event_id=e.pk, player_id=p)
                                              for e in made for p in readers.get(e.pk, [])])
         _restore(PhaseSeed, list(doc.get("seeds") or []))
+        receipts.forget_undone(campaign=campaign, turn=turn, phase=str(phase))
         seats = {r["id"]: r for r in doc.get("seats") or []}
         for player in Player.objects.filter(campaign=campaign):
             row = seats.get(player.pk)
@@ -170,6 +184,8 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
             campaign.phase_deadline = campaign.phase_started_at + dt.timedelta(
                 seconds=int(duration))
         campaign.save()
+        for hook in _restored_hooks:
+            hook(campaign)
         record_event(campaign=campaign, kind="campaign_rolled_back",
                      data={"to_turn": turn, "to_phase": str(phase), "by": str(by),
                            "reason": str(reason)[:500]})

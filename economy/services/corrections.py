@@ -23,8 +23,9 @@ from django.db import transaction
 
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Campaign, Player
-from campaign.services import notifications
+from campaign.services import notifications, request_keys
 from campaign.services.journal import record_private
+from campaign.services.locking import retry_on_conflict
 from economy.correction_serializers import (
     BuildingGrant,
     Correction,
@@ -55,6 +56,15 @@ def correction_create(*, campaign: Campaign, player_id: object, reason: object,
         {key: value for key, value in sent.items() if value is not None}))
 
 
+@retry_on_conflict
+def correction_claimed(*, campaign: Campaign, correction: Correction) -> dict[str, Any]:
+    """The API's correction: its request key claimed and the correction applied in one
+    transaction (both, or neither), run again if the database aborts it for a deadlock."""
+    with transaction.atomic():
+        request_keys.claim(campaign_id=campaign.pk, key=correction.request_id)
+        return correction_apply(campaign=campaign, correction=correction)
+
+
 def correction_apply(*, campaign: Campaign, correction: Correction) -> dict[str, Any]:
     """Apply a validated correction in one transaction (inside the caller's, which may
     also hold its request key): all of it, or nothing."""
@@ -65,6 +75,9 @@ def correction_apply(*, campaign: Campaign, correction: Correction) -> dict[str,
     player.campaign = campaign
     goods = asdict(correction.goods) if correction.goods is not None else None
     with transaction.atomic():
+        # The player first, whatever is corrected (the global lock order: players, then
+        # territories, then units, weapons, operatives, buildings, then stock).
+        ledger.lock_player(player.pk)
         if correction.credits is not None:
             ledger.post(player=player, amount=correction.credits,
                         reason="umpire_grant" if correction.credits > 0 else "umpire_take",

@@ -304,6 +304,7 @@ def trade_accept(*, player: Player, trade_id: object) -> Trade:
     return trade
 
 
+@retry_on_conflict
 def _close(*, player: Player, trade_id: object, as_recipient: bool, status: str) -> Trade:
     campaign = player.campaign
     require_phase(campaign, "commercial")
@@ -316,6 +317,11 @@ def _close(*, player: Player, trade_id: object, as_recipient: bool, status: str)
         who = "the player it is offered to" if as_recipient else "the player who offered it"
         raise Forbidden(f"Only {who} may do this.")
     with transaction.atomic():
+        # The lock order of `trade_accept` (players by id, then the trade): a cancel racing
+        # an acceptance waits for it instead of holding the trade while the journal entry
+        # waits for a player row the acceptance holds (a deadlock, issue 30).
+        for pk in sorted([trade.from_player_id, trade.to_player_id]):
+            ledger.lock_player(pk)
         done = Trade.objects.filter(pk=trade.pk, status=Trade.Status.OPEN).update(
             status=status, settled_at=timezone.now())
         trade.refresh_from_db()

@@ -12,9 +12,11 @@ from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Campaign, Player
 from campaign.services import notifications
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 from territories.models import Territory
 
 
+@retry_on_conflict
 def correct_owner(*, campaign: Campaign, territory_id: Any, player_id: Any, reason: Any,
                   by: str) -> Territory:
     """Give `territory_id` to `player_id` (None or "": nobody holds it)."""
@@ -23,9 +25,10 @@ def correct_owner(*, campaign: Campaign, territory_id: Any, player_id: Any, reas
     if not isinstance(reason, str) or not reason.strip():
         raise InvalidInput("A correction needs a reason.", fields={"reason": ["Required."]})
     with transaction.atomic():
-        territory = Territory.objects.select_for_update().filter(
-            campaign=campaign, pk=territory_id if str(territory_id).isdigit() else -1).first()
-        if territory is None:
+        found = Territory.objects.filter(
+            campaign=campaign, pk=territory_id if str(territory_id).isdigit() else -1
+        ).values_list("pk", "owner_id").first()
+        if found is None:
             raise NotFound("No such territory in this campaign.")
         player = None
         if player_id not in (None, ""):
@@ -34,6 +37,14 @@ def correct_owner(*, campaign: Campaign, territory_id: Any, player_id: Any, reas
             if player is None:
                 raise InvalidInput("Choose a player of this campaign, or nobody.",
                                    code="invalid_player")
+        # The global lock order: the players concerned (by id), then the territory.
+        concerned = sorted({p for p in (found[1], player.pk if player else None) if p})
+        list(Player.objects.select_for_update().filter(pk__in=concerned).order_by("pk")
+             .values_list("pk"))
+        territory = Territory.objects.select_for_update().get(pk=found[0])
+        if territory.owner_id != found[1]:
+            raise Conflict(f"{territory.name} changed hands meanwhile; look again before "
+                           "correcting it.", code="changed_meanwhile")
         before = territory.owner_id
         if before == (player.pk if player else None):
             raise Conflict(f"{territory.name} is already held so.", code="no_change")

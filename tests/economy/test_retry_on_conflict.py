@@ -1,6 +1,7 @@
-"""Issue 19.3: a service the database aborts for a deadlock or a serialization failure runs
-once more; a second failure answers 503 `busy` (never a 500); other errors pass through,
-and inside a caller's transaction nothing is retried (the caller owns it)."""
+"""Issue 19.3 (and 30.6): a service the database aborts for a deadlock or a serialization
+failure runs again, three attempts in all; a third failure answers 503 `busy` (never a
+500); other errors pass through, and inside a caller's transaction nothing is retried (the
+caller owns it)."""
 
 from __future__ import annotations
 
@@ -35,17 +36,22 @@ def flaky(failures: list[str]):
     return service, calls
 
 
-def test_a_deadlock_is_retried_once():
+def test_a_deadlock_is_retried():
     service, calls = flaky(["40P01"])
     assert service() == "done" and len(calls) == 2
 
 
-def test_two_serialization_failures_answer_busy_503():
-    service, calls = flaky(["40001", "40001"])
+def test_two_aborts_in_a_row_are_still_retried():
+    service, calls = flaky(["40P01", "40001"])
+    assert service() == "done" and len(calls) == 3
+
+
+def test_three_serialization_failures_answer_busy_503():
+    service, calls = flaky(["40001", "40001", "40001"])
     with pytest.raises(Busy) as refused:
         service()
     assert refused.value.status_code == 503 and refused.value.code == "busy"
-    assert len(calls) == 2
+    assert len(calls) == 3
 
 
 def test_other_database_errors_are_not_retried():

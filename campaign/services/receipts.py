@@ -1,0 +1,135 @@
+"""Receipts for sealed orders (issue 30, API.md "Trust (wave 3)").
+
+Every change a player makes to their sealed orders (an order given, replaced or withdrawn)
+answers a receipt: the SHA-256 of the player's whole sealed order set of the turn after
+that change, in canonical form, followed by a secret salt of that player and turn.
+
+    canonical = JSON of [{"destination": territory id, "unit": unit id}, ...] sorted by
+                unit, keys sorted, no spaces (`json.dumps(..., separators=(",", ":"),
+                sort_keys=True)`)
+    receipt   = sha256((canonical + salt).encode("utf-8")).hexdigest()
+
+The salt keeps the receipt from telling anything about the orders while they are sealed
+(without it, a receipt of a small order set could be found by trying every set). Once the
+turn's tactical phase has begun, `GET /api/campaigns/{id}/receipts/?turn=N` shows every
+player's last receipt, its salt and what it sealed: a player who kept their receipt checks
+that what was revealed is what they sealed, and anyone can recompute each receipt. Nobody,
+the umpire included, can change a sealed order afterwards without the receipt showing it.
+
+Concurrency: `reseal` runs inside the order transaction, after the order row is written.
+It first takes the player's receipt row of the turn (an upsert, which locks the row on
+PostgreSQL), so two orders of one player sent at once reseal one after the other, and the
+second reads the order set with the first's order in it (READ COMMITTED reads what was
+committed before each statement). The receipt row comes last in the lock order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import connection
+from django.utils import timezone
+
+from campaign import sql
+from campaign.errors import Conflict
+from campaign.models import Campaign, Order, OrderReceipt, Phase, Player
+
+
+def canonical(moves: Iterable[tuple[int, int]]) -> str:
+    """The canonical form of a sealed order set: (unit id, destination id) pairs."""
+    return json.dumps([{"destination": destination, "unit": unit}
+                       for unit, destination in sorted(moves)],
+                      separators=(",", ":"), sort_keys=True)
+
+
+def digest(sealed: str, salt: str) -> str:
+    return hashlib.sha256((sealed + salt).encode("utf-8")).hexdigest()
+
+
+def reseal(*, campaign: Campaign, player: Player) -> str:
+    """The player's new receipt for their sealed orders of `campaign.turn` (call inside the
+    transaction that changed them, after the change). Three short statements: the
+    receipt row taken (created with a new salt the first time), the order set read, the
+    receipt written."""
+    now = timezone.now()
+    receipts = sql.table(OrderReceipt)
+    row = sql.fetch_one(
+        f"INSERT INTO {receipts} (campaign_id, turn, player_id, salt, receipt, sealed, "
+        "updated_at) VALUES (%s, %s, %s, %s, '', '', %s) ON CONFLICT (player_id, turn) "
+        "DO UPDATE SET updated_at = EXCLUDED.updated_at RETURNING id, salt",
+        [campaign.pk, campaign.turn, player.pk, secrets.token_hex(16), now])
+    assert row is not None  # an upsert always returns its row
+    receipt_id, salt = row
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT unit_id, destination_id FROM {sql.table(Order)} "
+                       "WHERE campaign_id = %s AND turn = %s AND player_id = %s",
+                       [campaign.pk, campaign.turn, player.pk])
+        sealed = canonical(cursor.fetchall())
+        receipt = digest(sealed, salt)
+        cursor.execute(f"UPDATE {receipts} SET receipt = %s, sealed = %s WHERE id = %s",
+                       [receipt, sealed, receipt_id])
+    return receipt
+
+
+def current_receipt(*, player: Player) -> str | None:
+    """The player's last receipt of the campaign's current turn (their own page)."""
+    return (OrderReceipt.objects.filter(player=player, turn=player.campaign.turn)
+            .values_list("receipt", flat=True).first())
+
+
+@dataclass(frozen=True)
+class PublishedReceipt:
+    player: int
+    username: str
+    receipt: str
+    salt: str
+    orders: list[dict[str, int]]
+    #: what the receipt sealed is what was revealed, and the receipt is its hash
+    matches: bool
+
+
+def revealed(campaign: Campaign, turn: int) -> bool:
+    """Whether the turn's orders are revealed: its tactical phase has begun."""
+    if campaign.turn is None or campaign.status == Campaign.Status.SETUP:
+        return False
+    if turn < campaign.turn:
+        return True
+    return turn == campaign.turn and campaign.phase == Phase.TACTICAL
+
+
+def published_receipts(*, campaign: Campaign, turn: int) -> list[PublishedReceipt]:
+    """Every player's last receipt of `turn` with its salt and what it sealed, once the
+    turn is revealed (409 before: a receipt's existence would tell who gave orders). Two
+    queries whatever the number of players."""
+    if not revealed(campaign, turn):
+        raise Conflict(f"The orders of turn {turn} are still sealed: receipts are shown once "
+                       "that turn's tactical phase has begun.", code="sealed")
+    moves: dict[int, list[tuple[int, int]]] = {}
+    for player_id, unit_id, destination_id in (
+            Order.objects.filter(campaign=campaign, turn=turn)
+            .values_list("player_id", "unit_id", "destination_id")):
+        moves.setdefault(player_id, []).append((unit_id, destination_id))
+    published = []
+    for row in (OrderReceipt.objects.filter(campaign=campaign, turn=turn)
+                .select_related("player__user").order_by("player_id")):
+        shown = canonical(moves.get(row.player_id, []))
+        published.append(PublishedReceipt(
+            player=row.player_id, username=row.player.user.get_username(),
+            receipt=row.receipt, salt=row.salt, orders=json.loads(row.sealed or "[]"),
+            matches=shown == row.sealed and digest(row.sealed, row.salt) == row.receipt))
+    return published
+
+
+def forget_undone(*, campaign: Campaign, turn: int, phase: str) -> None:
+    """A rollback to the start of (`turn`, `phase`) undoes the orders sealed since: the
+    receipts given for them go too (the rollback itself is journaled for everyone). A
+    rollback to a tactical start keeps its turn's receipts: its orders come back as they
+    were revealed."""
+    undone = OrderReceipt.objects.filter(campaign=campaign, turn__gt=turn)
+    if phase != Phase.TACTICAL:
+        undone = OrderReceipt.objects.filter(campaign=campaign, turn__gte=turn)
+    undone.delete()
