@@ -338,7 +338,7 @@ def rollback_preview(*, member: Any, turn: Any, phase: Any) -> Preview:
                .exclude(kind__in=KEPT_EVENTS).count())
     if entries:
         undone.append(f"{_n(entries, 'journal entry', 'journal entries')} written since "
-                      "(purchases, corrections, moves, results)")
+                      "then")
 
     # What stays: administration and the dice.
     for pk, row in sorted(seats_then.items()):

@@ -17,7 +17,7 @@ from campaign.services.campaigns import campaign_join
 from campaign.services.orders import seat_handover
 from campaign.services.rollback import rollback
 from campaign.services.setup import campaign_start
-from economy.models import Operative, Unit, Weapon  # noqa: F401
+from economy.models import Operative, Unit, Weapon
 from territories.models import Territory
 
 pytestmark = pytest.mark.django_db
@@ -167,8 +167,7 @@ def test_the_confirmation_lists_in_sentences_what_will_be_undone_and_changes_not
     undone = _items(html, "rollback-undone")
     assert undone[:3] == ["The credits of 1 player (charlie): back to what they held then.",
                           "Charlie's 1 new unit.", undone[2]]
-    assert undone[2].endswith("journal entries written since (purchases, corrections, "
-                              "moves, results).")
+    assert undone[2].endswith("journal entries written since then.")
     assert len(undone) == 3
     kept = _items(html, "rollback-kept")
     assert kept[0] == "Charlie keeps the seat alice held then."
