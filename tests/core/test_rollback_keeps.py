@@ -86,6 +86,10 @@ def test_a_tactical_phase_entered_again_after_a_rollback_keeps_its_committed_see
     assert report["verified"] is True and report["rolls"] > 0
     html = _page(alice).get(f"/campaigns/{league.pk}/dice/").content.decode()
     assert "kept through a rollback" in html
+    journal = _page(alice).get(f"/campaigns/{league.pk}/history/").content.decode()
+    assert ("uma rolls the campaign back to the start of turn 1, move phase (a mistake). "
+            "The dice committed since keep their seeds: turn 1, tactical phase.") in journal
+    assert "keep the seed committed before the rollback" in journal
 
 
 def test_a_revealed_seed_stays_revealed_through_a_rollback(league, client_for, alice):
