@@ -10,6 +10,7 @@ import pytest
 from battles.models import Battle
 from battles.services.opening import defender_lot, order_lot
 from battles.services.verify import verify_battles
+from campaign.dice import derived_random
 from campaign.models import Event, PhaseSeed
 from campaign.services import clock
 
@@ -41,14 +42,19 @@ def test_the_lots_follow_the_phase_secret_not_the_public_campaign_seed(
         order = Event.objects.get(campaign=w.campaign, kind="battle_order").data
         gamma = w.t["Gamma"].pk
         candidates = sorted([w.players["alice"].pk, w.players["bob"].pk])
+        # R-BJ-2 and R-BJ-4's lots, with their purposes, from the phase's secret.
+        defender = derived_random(secret, "defender", 1, gamma).randrange(2)
+        first = derived_random(secret, "battle_order", 1).randrange(3)
         assert opened["defender_reason"] == "lot"
-        assert opened["lot"] == {"candidates": candidates,
-                                 "drawn": defender_lot(secret, 1, gamma, 2)}
-        assert battle.defender_id == candidates[defender_lot(secret, 1, gamma, 2)]
-        assert order["lot"]["drawn"] == order_lot(secret, 1, 3)
+        assert battle.defender_id == candidates[defender]
+        assert order["lot"]["drawn"] == first
+        assert opened["lot"] == {"candidates": candidates, "drawn": defender}
+        assert (defender_lot(secret, 1, gamma, 2), order_lot(secret, 1, 3)) \
+            == (defender, first)
         # What a member who read the campaign seed (11) in map.json would have predicted.
-        predicted += (opened["lot"]["drawn"] == defender_lot(11, 1, gamma, 2))
-        predicted += (order["lot"]["drawn"] == order_lot(11, 1, 3))
+        predicted += candidates[derived_random(11, "defender", 1, gamma).randrange(2)] \
+            == battle.defender_id
+        predicted += derived_random(11, "battle_order", 1).randrange(3) == first
         drawn += 2
     assert predicted < drawn  # 16 of 16 predicted before: the campaign seed decided
 

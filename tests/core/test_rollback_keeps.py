@@ -8,6 +8,7 @@ undone."""
 from __future__ import annotations
 
 import pytest
+from django.db.models import Q
 from django.test import Client
 
 from battles.models import Battle
@@ -189,3 +190,36 @@ def test_the_confirmation_lists_in_sentences_what_will_be_undone_and_changes_not
     assert "Rolled back" in r.content.decode()
     assert Campaign.objects.get(pk=league.pk).phase == "commercial"
     assert Player.objects.get(pk=seat.pk).user.username == "charlie"
+
+
+def _in_move_with_an_order(league, alice):
+    clock.advance(campaign_id=league.pk, by="umpire")  # -> activity
+    home = Territory.objects.get(campaign=league, owner__user=alice)
+    _armed(league, "alice", home)
+    clock.advance(campaign_id=league.pk, by="umpire")  # -> move
+    from campaign.services.orders import order_submit
+    from territories.models import Adjacency
+
+    edge = Adjacency.objects.filter(campaign=league).filter(
+        Q(a=home) | Q(b=home)).first()
+    there = edge.b_id if edge.a_id == home.pk else edge.a_id
+    unit = Unit.objects.get(player__user=alice)
+    order_submit(player=Player.objects.get(campaign=league, user=alice), unit_id=unit.pk,
+                 destination_id=there)
+
+
+def test_the_confirmation_counts_sealed_orders_only_for_an_umpire_who_may_read_them(
+        league, uma, alice):
+    _in_move_with_an_order(league, alice)
+    url = f"/campaigns/{league.pk}/umpire/rollback/"
+    undone = _items(_page(uma).get(url, {"point": "1:move"}).content.decode(),
+                    "rollback-undone")
+    assert "Every order given in the move phase (sealed: not counted here)." in undone
+    assert not any("alice" in line.lower() for line in undone)  # no count, no name
+    from campaign.services.campaigns import campaign_update_settings
+
+    campaign_update_settings(campaign=Campaign.objects.get(pk=league.pk),
+                             changes={"umpire_sees_orders": True})
+    undone = _items(_page(uma).get(url, {"point": "1:move"}).content.decode(),
+                    "rollback-undone")
+    assert "Alice's 1 order for this turn." in undone
