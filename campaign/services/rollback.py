@@ -187,22 +187,13 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
                     setattr(player, name, row[name])
             player.save()
         head = doc["campaign_row"]
+        same_phase = (campaign.turn, campaign.phase) == (turn, str(phase))
         for name in ("turn", "phase", "status"):
             if name in head:
                 field = Campaign._meta.get_field(name)
                 value = head[name]
                 setattr(campaign, name, field.to_python(value) if value is not None else None)
-        # The clock stays paused or running as the umpire left it; the phase gets its
-        # full time again.
-        campaign.phase_started_at = timezone.now()
-        campaign.phase_deadline = None
-        campaign.paused_remaining = None
-        duration = campaign.settings.as_dict().get(f"{campaign.phase}_seconds") or 0
-        if duration and campaign.paused:
-            campaign.paused_remaining = dt.timedelta(seconds=int(duration))
-        elif duration:
-            campaign.phase_deadline = campaign.phase_started_at + dt.timedelta(
-                seconds=int(duration))
+        _reset_clock(campaign, same_phase=same_phase)
         campaign.save()
         record_event(campaign=campaign, kind="campaign_rolled_back",
                      data={"to_turn": turn, "to_phase": str(phase), "by": str(by),
@@ -211,6 +202,25 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
 
         notifications.rolled_back(campaign=campaign)
     return campaign
+
+
+def _reset_clock(campaign: Campaign, *, same_phase: bool) -> None:
+    """The clock after a rollback (issue 26: deadlines are administration). Back to the
+    start of the phase it is in, the deadline the umpire left stands (a future one; the
+    time kept while paused); back to the previous phase, that phase gets its full time
+    again. Paused or running, the clock stays as the umpire left it."""
+    now = timezone.now()
+    campaign.phase_started_at = now
+    if same_phase and (campaign.paused or (campaign.phase_deadline is not None
+                                           and campaign.phase_deadline > now)):
+        return
+    campaign.phase_deadline = None
+    campaign.paused_remaining = None
+    duration = campaign.settings.as_dict().get(f"{campaign.phase}_seconds") or 0
+    if duration and campaign.paused:
+        campaign.paused_remaining = dt.timedelta(seconds=int(duration))
+    elif duration:
+        campaign.phase_deadline = now + dt.timedelta(seconds=int(duration))
 
 
 def _campaign_rows(model: type[models.Model], campaign: Campaign) -> Any:
@@ -345,8 +355,12 @@ def rollback_preview(*, member: Any, turn: Any, phase: Any) -> Preview:
         user_then = users_then.get(row.get("user_id"))
         if pk in users and user_then and user_then != users[pk]:
             kept.append(f"{users[pk]} keeps the seat {user_then} held then")
-    kept.append("the settings, and the clock as it is (paused or running); the phase "
-                "gets its full time again")
+    if (turn, str(phase)) == (campaign.turn, campaign.phase):
+        kept.append("the settings, the clock as it is (paused or running) and this "
+                    "phase's deadline")
+    else:
+        kept.append("the settings, and the clock as it is (paused or running); the "
+                    f"{phase} phase gets its full time again")
     seeds_then = {(r["turn"], r["phase"]) for r in doc.get("seeds") or []}
     since = [(t, p) for t, p in PhaseSeed.objects.filter(campaign=campaign)
              .values_list("turn", "phase") if (t, p) not in seeds_then]

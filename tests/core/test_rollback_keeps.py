@@ -223,3 +223,21 @@ def test_the_confirmation_counts_sealed_orders_only_for_an_umpire_who_may_read_t
     undone = _items(_page(uma).get(url, {"point": "1:move"}).content.decode(),
                     "rollback-undone")
     assert "Alice's 1 order for this turn." in undone
+
+
+def test_a_deadline_the_umpire_set_survives_a_rollback_to_the_start_of_its_phase(league):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    clock.advance(campaign_id=league.pk, by="umpire")  # -> activity
+    friday = (timezone.now() + dt.timedelta(days=3)).replace(microsecond=0)
+    clock.set_deadline(campaign=Campaign.objects.get(pk=league.pk), deadline=friday)
+    rollback(campaign_id=league.pk, turn=1, phase="activity", by="uma")
+    campaign = Campaign.objects.get(pk=league.pk)
+    assert (campaign.phase, campaign.phase_deadline) == ("activity", friday)
+    assert Event.objects.filter(campaign=league, kind="deadline_set").exists()
+    # Back to the previous phase, that phase gets its own full time again.
+    rollback(campaign_id=league.pk, turn=1, phase="commercial", by="uma")
+    campaign = Campaign.objects.get(pk=league.pk)
+    assert campaign.phase == "commercial" and campaign.phase_deadline != friday
