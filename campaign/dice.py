@@ -42,7 +42,7 @@ def derived_seed(campaign_seed: int | str, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") & ((1 << 63) - 1)
 
 
-def derived_random(campaign_seed: int, *parts: object) -> random.Random:
+def derived_random(campaign_seed: int | str, *parts: object) -> random.Random:
     """A private generator for one purpose (never the global one)."""
     return random.Random(derived_seed(campaign_seed, *parts))
 

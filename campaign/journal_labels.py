@@ -72,6 +72,22 @@ def sentence(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) -> st
             return f"Battle of {where}: nobody holds the field."
         took = ", and takes it" if data.get("owner_changed") else ""
         return f"Battle of {where}: {who('winner')} wins{took}."
+    if kind == "campaign_rolled_back":
+        phase = PHASE_WORDS.get(str(data.get("to_phase")), str(data.get("to_phase")))
+        why = f" ({data['reason']})" if data.get("reason") else ""
+        kept = [f"turn {s.get('turn')}, {PHASE_WORDS.get(str(s.get('phase')), s.get('phase'))}"
+                for s in data.get("seeds_kept") or []]
+        dice = (" The dice committed since keep their seeds: " + "; ".join(kept) + "."
+                if kept else "")
+        return (f"{data.get('by')} rolls the campaign back to the start of turn "
+                f"{data.get('to_turn')}, {phase}{why}.{dice}")
+    if kind == "seat_handed_over":
+        return f"{data.get('from')}'s seat is handed over to {data.get('to')}."
+    if kind == "dice_committed" and data.get("kept"):
+        return (f"The dice of turn {data.get('turn')}, "
+                f"{PHASE_WORDS.get(str(data.get('phase')), data.get('phase'))}, keep the "
+                f"seed committed before the rollback: SHA-256 "
+                f"{str(data.get('commitment', ''))[:16]}…")
     if kind == "dice_committed":
         return (f"The dice of turn {data.get('turn')}, "
                 f"{PHASE_WORDS.get(str(data.get('phase')), data.get('phase'))}, are "

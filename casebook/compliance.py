@@ -47,9 +47,11 @@ RULINGS_OUTSIDE_THE_BOOK: dict[str, str] = {
                 "says so); R-BAT-5 shows its retreat",
     "R-DICE-1": "secret per-phase seeds are the site's trust machinery, not a rule of the "
                 "seed (tests/core/test_verifiable_dice.py proves them)",
-    "R-DICE-2": "rollback and sandbox points: tests/core/test_rollback.py and "
-                "tests/core/test_sandbox.py",
+    "R-DICE-2": "rollback and sandbox points: tests/core/test_rollback.py, "
+                "tests/core/test_rollback_keeps.py and tests/core/test_sandbox.py",
     "R-DICE-3": "what a sandbox copies: tests/core/test_sandbox.py",
+    "R-DICE-4": "a committed seed survives a rollback: the site's trust machinery "
+                "(tests/core/test_rollback_keeps.py proves it)",
 }
 
 

@@ -43,6 +43,7 @@ class Contest:
     reinforcements: dict[int, Any] = field(default_factory=dict)  # unit id -> origin terr.
     defender: int | None = None
     defender_reason: str = ""
+    lot: dict[str, Any] | None = None  # the defender lot, when one was drawn
 
 
 def take_territory(*, territory: Any, player: Player, reason: str,
@@ -248,15 +249,36 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     if not battles_to_open:
         return []
 
+    # Issue 30: the lots come from the phase's committed secret (R-BJ-2, R-BJ-4), never
+    # from the campaign seed every member reads in map.json.
+    secret = phase_secret(campaign)
     for contest in battles_to_open:
-        _choose_defender(campaign, contest, moved_in)
-    order = _battle_order(campaign, battles_to_open, players)
-    return _create_battles(campaign, order, graph=graph)
+        _choose_defender(campaign, contest, moved_in, secret)
+    order = _battle_order(campaign, battles_to_open, players, secret)
+    return _create_battles(campaign, order, graph=graph, secret=secret)
 
 
-def _choose_defender(campaign: Campaign, contest: Contest, moved_in: set[int]) -> None:
+def lot_seed(secret: str | None, campaign: Campaign) -> int | str:
+    """What the tactical phase's lots are drawn from: its secret seed (the campaign's
+    seed for a phase from before commitments)."""
+    return secret if secret else int(campaign.seed)
+
+
+def defender_lot(seed: int | str, turn: int, territory_id: int, candidates: int) -> int:
+    """R-BJ-2's lot: the index of the defender among the sorted candidates."""
+    return derived_random(seed, "defender", turn, territory_id).randrange(candidates)
+
+
+def order_lot(seed: int | str, turn: int, players: int) -> int:
+    """R-BJ-4's lot: the index of the first picker among the players by id."""
+    return derived_random(seed, "battle_order", turn).randrange(players)
+
+
+def _choose_defender(campaign: Campaign, contest: Contest, moved_in: set[int],
+                     secret: str | None) -> None:
     """R-BJ-2: the owner defends if present; otherwise the player whose units were already
-    there before the moves (a seeded lot among several); otherwise a seeded lot."""
+    there before the moves (a lot from the phase's secret among several); otherwise a
+    lot."""
     owner = contest.territory.owner_id
     if owner in contest.forces:
         contest.defender, contest.defender_reason = owner, "owner"
@@ -267,19 +289,20 @@ def _choose_defender(campaign: Campaign, contest: Contest, moved_in: set[int]) -
     if len(candidates) == 1:
         contest.defender, contest.defender_reason = candidates[0], "already_there"
         return
-    rng = derived_random(campaign.seed, "defender", campaign.turn, contest.territory.pk)
-    contest.defender = candidates[rng.randrange(len(candidates))]
+    drawn = defender_lot(lot_seed(secret, campaign), campaign.turn, contest.territory.pk,
+                         len(candidates))
+    contest.defender = candidates[drawn]
     contest.defender_reason = "lot"
+    contest.lot = {"candidates": candidates, "drawn": drawn}
 
 
 def _battle_order(campaign: Campaign, contests: list[Contest],
-                  players: dict[int, Player]) -> list[Contest]:
-    """R-BJ-4: a seeded lot picks the first player; players then pick in turn (player
-    order, wrapping). A picker takes the remaining battle they fight in on the territory
-    with the lowest id, else the remaining battle with the lowest territory id."""
+                  players: dict[int, Player], secret: str | None) -> list[Contest]:
+    """R-BJ-4: a lot from the phase's secret picks the first player; players then pick in
+    turn (player order, wrapping). A picker takes the remaining battle they fight in on the
+    territory with the lowest id, else the remaining battle with the lowest territory id."""
     ids = sorted(players)
-    rng = derived_random(campaign.seed, "battle_order", campaign.turn)
-    first = rng.randrange(len(ids))
+    first = order_lot(lot_seed(secret, campaign), campaign.turn, len(ids))
     remaining = sorted(contests, key=lambda c: c.territory.pk)
     picks: list[dict[str, Any]] = []
     ordered: list[Contest] = []
@@ -369,7 +392,7 @@ class _Silos:
 
 
 def _create_battles(campaign: Campaign, order: list[Contest], *,
-                    graph: Mapping[int, Iterable[int]]) -> list[Battle]:
+                    graph: Mapping[int, Iterable[int]], secret: str | None) -> list[Battle]:
     """`_create_battle` for every battle of the turn, in order of play, with the same
     inputs, rows and journal entries: a fixed number of queries."""
     from economy.models import Building, Stock
@@ -377,7 +400,6 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
     ruleset = find_ruleset(campaign.settings.ruleset)
     options = ruleset_options(campaign, ruleset)
     mode = campaign.settings.battle_mode
-    secret = phase_secret(campaign)
     held = [c.territory.pk for c in order if c.territory.owner_id == c.defender]
     buildings: dict[int, list[Any]] = defaultdict(list)
     stock: dict[int, list[Any]] = defaultdict(list)
@@ -445,7 +467,8 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
             "battle": battle.pk, "territory": contest.territory.pk,
             "name": contest.territory.name, "order": battle.order,
             "defender": contest.defender, "defender_reason": contest.defender_reason,
-            "sides": sides, "mode": mode, "seed": battle.seed,
+            **({"lot": contest.lot} if contest.lot else {}), "sides": sides, "mode": mode,
+            "seed": battle.seed,
             "buildings": len(buildings[contest.territory.pk]
                              if contest.territory.owner_id == contest.defender else [])})
         for battle, contest, sides in zip(battles, order, sides_of, strict=True)])

@@ -1,16 +1,20 @@
 """The trust pages of issue 18 beside the dice page: the umpire rolls the campaign back
-to a kept phase start; a member clones a private sandbox from one; a sandbox's owner
-chooses the seat they play. Each calls the service the API calls."""
+to a kept phase start, through a confirmation page listing what is undone (issue 26); a
+member clones a private sandbox from one; a sandbox's owner chooses the seat they play.
+Each calls the service the API calls."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.access import Membership
-from campaign.pages.common import attempt, campaign_page, require_umpire_page
-from campaign.services.rollback import rollback, rollback_points
+from campaign.errors import GameError
+from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
+from campaign.services.rollback import rollback, rollback_points, rollback_preview
 from campaign.services.sandbox import create_sandbox, play_as
 
 
@@ -25,22 +29,41 @@ def _split(value: str) -> tuple[str, str]:
     return turn, phase
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @campaign_page
 def rollback_page(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The rollback confirmation (issue 26): GET lists, in sentences, what rolling back
+    to the chosen phase start undoes and what it keeps; POST (confirmed, with a reason)
+    rolls back. The umpire console links here."""
     require_umpire_page(member)
-    if not request.POST.get("confirm"):
-        from django.contrib import messages
+    from django.contrib import messages
 
-        messages.error(request, "Tick the box to confirm: everything since that phase "
-                                "started will be undone.")
-        return redirect("umpire", member.campaign.pk)
-    turn, phase = _split(request.POST.get("point", ""))
-    attempt(request, lambda: rollback(campaign_id=member.campaign.pk, turn=turn, phase=phase,
-                                      by=request.user.get_username(),
-                                      reason=request.POST.get("reason", "")[:500]),
+    chosen = request.POST.get("point", "") if request.method == "POST" \
+        else request.GET.get("point", "")
+    here = (f"{reverse('umpire-rollback', args=[member.campaign.pk])}?"
+            f"{urlencode({'point': chosen})}")
+    if request.method == "POST":
+        if not request.POST.get("confirm"):
+            messages.error(request, "Tick the box to confirm: everything listed will be "
+                                    "undone.")
+            return redirect(here)
+        turn, phase = _split(chosen)
+        done = attempt(request, lambda: rollback(
+            campaign_id=member.campaign.pk, turn=turn, phase=phase,
+            by=request.user.get_username(), reason=request.POST.get("reason", "")[:500]),
             success=f"Rolled back to the start of turn {turn}'s {phase} phase.")
-    return redirect("umpire", member.campaign.pk)
+        return redirect("umpire", member.campaign.pk) if done.ok else redirect(here)
+    preview = None
+    error = ""
+    if chosen:
+        turn, phase = _split(chosen)
+        try:
+            preview = rollback_preview(member=member, turn=turn, phase=phase)
+        except GameError as exc:
+            error = exc.detail
+    return render_campaign(request, member, "pages/rollback.html", {
+        "points": points(member), "chosen": chosen, "preview": preview, "error": error},
+        status=400 if error else 200)
 
 
 @require_POST

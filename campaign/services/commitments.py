@@ -7,6 +7,9 @@ A seed never leaves the server before its phase is over: only `dice_rows` reads 
 it returns it once `revealed_at` is set. Ruling R-DICE-1 (docs/RULINGS.md): rolls made
 while a phase is left belong to that phase; rolls made while one is entered, to the new
 one; a battle keeps the seed it was opened with, however often its job is retried.
+R-DICE-4: a seed once committed is never discarded: a rollback keeps every seed drawn
+since its point, and a phase entered again rolls with the seed it committed the first time
+(so an umpire cannot roll back until the dice please them).
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ def commit(campaign: Campaign, turn: int, phase: str) -> PhaseSeed:
     if created:
         record_event(campaign=campaign, kind="dice_committed",
                      data={"turn": turn, "phase": phase, "commitment": seed.commitment})
+    else:  # re-entered after a rollback: the seed committed the first time stays (issue 30)
+        record_event(campaign=campaign, kind="dice_committed",
+                     data={"turn": turn, "phase": phase, "commitment": seed.commitment,
+                           "kept": True})
     return seed
 
 

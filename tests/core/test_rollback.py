@@ -1,6 +1,7 @@
 """Issue 18, rollback (API.md "Trust"): the umpire rolls the campaign back to the start of
 its current or previous phase; everything since is undone exactly (ledger, holdings,
-units, orders, battles, journal, dice), with a journal entry saying who and why."""
+units, orders, battles, journal), with a journal entry saying who and why; the dice
+committed or revealed since stay (R-DICE-4, tests/core/test_rollback_keeps.py)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,21 @@ def test_a_rollback_restores_the_start_of_the_phase_exactly(league, client_for, 
     expected.pop("exported_at")
     row = expected.pop("campaign_row")
     expected["head"] = {k: row[k] for k in ("turn", "phase", "status")}
+    # R-DICE-4: the dice are not undone: the activity phase's seed committed since stays
+    # (with its journal entry), the commercial seed revealed since stays revealed.
+    then = {e["id"] for e in start["journal"]}
+    dice_since = [e for e in restored["journal"] if e["id"] not in then]
+    assert [(e["kind"], e["data"]["phase"]) for e in dice_since] == [
+        ("dice_committed", "activity"), ("dice_revealed", "commercial")]
+    restored["journal"] = [e for e in restored["journal"] if e["id"] in then]
+    seeds = {s["phase"]: s for s in restored.pop("seeds")}
+    seeds_then = {s["phase"]: s for s in expected.pop("seeds")}
+    assert seeds.keys() == {"setup", "commercial", "activity"}
+    assert seeds["commercial"]["secret"] == seeds_then["commercial"]["secret"]
+    assert seeds["commercial"]["revealed_at"] is not None
+    revealed = {r["phase"]: r["seed"] for r in restored.pop("dice")}
+    assert revealed["commercial"] == seeds_then["commercial"]["secret"]
+    expected.pop("dice")
     assert restored == expected
     from campaign.models import OutboxMessage
 
@@ -67,7 +83,9 @@ def test_a_rollback_restores_the_start_of_the_phase_exactly(league, client_for, 
                OutboxMessage.objects.filter(task="campaign.tasks.notify"))
     entry = Event.objects.get(campaign=league, kind="campaign_rolled_back")
     assert entry.data == {"to_turn": 1, "to_phase": "commercial", "by": "uma",
-                          "reason": "wrong purchase"}
+                          "reason": "wrong purchase",
+                          "seeds_kept": [{"turn": 1, "phase": "activity",
+                                          "commitment": seeds["activity"]["commitment"]}]}
     # the phase can be played again: the same advance opens the activity phase anew
     assert clock.advance(campaign_id=league.pk, by="umpire").changed
 

@@ -67,9 +67,11 @@ def test_verify_sandbox_and_rollback_in_the_browser(browser, live_server, shoot,
     u = _login(browser, base, "uma")
     u.goto(f"{base}/campaigns/{cid}/umpire/")
     u.get_by_label("Back to").select_option("1:commercial")
+    u.get_by_role("button", name="Roll back…").click()  # the confirmation page
+    u.wait_for_load_state()
     u.get_by_label("Why (the journal says it)").fill("a purchase went to the wrong seat")
-    u.get_by_label("I understand that everything since is undone").check()
-    u.get_by_role("button", name="Roll back").click()
+    u.get_by_label("I understand that everything listed above is undone").check()
+    u.get_by_role("button", name="Roll back", exact=True).click()
     u.wait_for_load_state()
     assert "Rolled back" in u.locator("main").inner_text()
     league.refresh_from_db()
