@@ -50,6 +50,11 @@ RULINGS_OUTSIDE_THE_BOOK: dict[str, str] = {
     "R-DICE-2": "rollback and sandbox points: tests/core/test_rollback.py and "
                 "tests/core/test_sandbox.py",
     "R-DICE-3": "what a sandbox copies: tests/core/test_sandbox.py",
+    "R-AWAY-1": "absence is the site's administration of a league, not a rule of the seed "
+                "(tests/orders/test_absence.py)",
+    "R-AWAY-2": "the stand-in: tests/orders/test_absence.py",
+    "R-AWAY-3": "a record to join: tests/orders/test_absence.py",
+    "R-AWAY-4": "deadlines met and missed: tests/orders/test_absence.py",
 }
 
 
