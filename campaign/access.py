@@ -96,6 +96,7 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
         # A seat, with its campaign and umpire, in one query (the common case: a player).
         player = seat(user, campaign_pk)
         if player is not None:
+            _seat_returns(player)
             return Membership(campaign=player.campaign, player=player,
                               is_umpire=player.campaign.umpire_id == user.pk)
     qs = Campaign.objects.select_related("umpire")
@@ -114,7 +115,17 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
         raise NotFound("No such campaign.")
     if player is not None:
         player.campaign = campaign
+        _seat_returns(player)
     return Membership(campaign=campaign, player=player, is_umpire=is_umpire)
+
+
+def _seat_returns(player: Player) -> None:
+    """A player acting again takes their seat back from the stand-in (issue 27): free
+    unless the seat is stood in for (its fields come with the seat's row)."""
+    if player.stand_in or player.away_until is not None:
+        from campaign.services.absence import hand_back_if_acting
+
+        hand_back_if_acting(player)
 
 
 def seat(user: AbstractBaseUser, campaign_id: int) -> Player | None:

@@ -13,8 +13,8 @@ class CoreConfig(AppConfig):
         from celery.signals import task_postrun
 
         from campaign import celery  # noqa: F401
-        from campaign.models import Phase
-        from campaign.services import notifications, orders, reveal, snapshots
+        from campaign.models import PHASE_ORDER, Phase
+        from campaign.services import absence, notifications, orders, reveal, snapshots
         from campaign.services.clock import register_phase_hook
 
         # The core's own clock hooks; the other apps register theirs in their ready().
@@ -22,6 +22,9 @@ class CoreConfig(AppConfig):
         register_phase_hook("enter", Phase.TACTICAL, reveal.reveal_and_move, order=10)
         register_phase_hook("leave", Phase.TACTICAL, notifications.results_in, order=10)
         register_phase_hook("leave", Phase.TACTICAL, snapshots.snapshot_turn, order=20)
+        for phase in PHASE_ORDER:  # the record of deadlines, and the stand-in's seats
+            register_phase_hook("leave", phase, absence.record_deadlines, order=50)
+            register_phase_hook("enter", phase, absence.stand_in_plays, order=90)
         task_postrun.connect(_outbox_job_finished, weak=False)
 
 

@@ -30,6 +30,23 @@ class UserTimezoneMiddleware:
         return self.get_response(request)
 
 
+class SeatReturnMiddleware:
+    """Marks a request that changes something (not GET, HEAD or OPTIONS): the player's
+    seat, if the stand-in plays it, is handed back by `campaign.access.membership`."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from campaign.services.absence import acting
+
+        token = acting.set(request.method not in ("GET", "HEAD", "OPTIONS"))
+        try:
+            return self.get_response(request)
+        finally:
+            acting.reset(token)
+
+
 class OutOfRangeIdMiddleware:
     """An id too large for the database (SQLite: OverflowError; PostgreSQL: "out of
     range") names nothing: answer 404 on pages as the API does, never a 500."""

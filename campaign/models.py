@@ -117,6 +117,20 @@ class Player(models.Model):
     #: The faction chosen when joining a campaign whose ruleset has factions (one of its
     #: `factions` keys); blank otherwise. It belongs to the seat: a handover keeps it.
     faction = models.CharField(max_length=40, blank=True, default="")
+    #: Absence and the stand-in (`campaign.services.absence`, API.md "Reach and absence").
+    #: Administration, not game state: a rollback keeps them.
+    away_from = models.DateTimeField(null=True, blank=True)
+    away_until = models.DateTimeField(null=True, blank=True,
+                                      help_text="Declared absence: the stand-in plays the "
+                                      "seat until then.")
+    away_days_used = models.PositiveIntegerField(
+        default=0, help_text="Days of absence this seat has used up (ended absences).")
+    stand_in = models.BooleanField(
+        default=False, help_text="The stand-in plays the seat: it missed `stand_in_after` "
+        "deadlines in a row. The player's first action takes the seat back.")
+    deadlines_met = models.PositiveIntegerField(default=0)
+    deadlines_missed = models.PositiveIntegerField(default=0)
+    missed_in_row = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["id"]

@@ -77,6 +77,16 @@ OPTIONS: dict[str, Option] = {
                "marked ready."),
         Option("reminder_seconds", 6 * _HOUR, "Remind players who are not ready this long "
                "before a deadline.", minimum=0, maximum=7 * 24 * _HOUR),
+        Option("away_days", 14, "Days of declared absence each seat may use in this "
+               "campaign; the stand-in plays the seat while its player is away.",
+               minimum=0, maximum=365, ruling="R-AWAY-1"),
+        Option("stand_in_after", 2, "Missed deadlines in a row after which the stand-in "
+               "plays the seat until its player acts again (0: never).",
+               minimum=0, maximum=100, ruling="R-AWAY-2"),
+        Option("min_deadline_record", 0, "Share of deadlines (in percent) a player must "
+               "have met in their other campaigns to take a seat here (0: anyone; a "
+               "player without a record may always join).",
+               minimum=0, maximum=100, ruling="R-AWAY-3"),
         Option("missed_turns_alert", 2, "Alert the umpire after this many missed turns "
                "in a row.", minimum=1, maximum=100),
         Option("umpire_sees_orders", False, "The umpire may read sealed orders before the "

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "campaign.middleware.UserTimezoneMiddleware",
+    "campaign.middleware.SeatReturnMiddleware",
     "campaign.middleware.OutOfRangeIdMiddleware",
     "campaign.middleware.RefusalPageMiddleware",
     # Last: turns a locked-out login (too many wrong passwords) into a 429.

@@ -3,12 +3,14 @@
 
 from django.urls import path
 
+from campaign.api import absence_views
 from campaign.api import orders_views as v
 
 urlpatterns = [
     path("orders/", v.OrderListView.as_view(), name="api-orders"),
     path("orders/<int:order_id>/", v.OrderDetailView.as_view(), name="api-order"),
     path("receipts/", v.ReceiptListView.as_view(), name="api-receipts"),
+    path("away/", absence_views.AwayView.as_view(), name="api-away"),
     path("events/", v.EventListView.as_view(), name="api-events"),
     path("deadline/", v.DeadlineView.as_view(), name="api-deadline"),
     path("pause/", v.PauseView.as_view(), name="api-pause"),

@@ -75,15 +75,31 @@ class JoinSerializer(serializers.Serializer):
         "refused when it has none.")
 
 
+class DeadlineRecordSerializer(serializers.Serializer):
+    met = serializers.IntegerField(source="deadlines_met")
+    missed = serializers.IntegerField(source="deadlines_missed")
+
+
 class PlayerSummarySerializer(serializers.ModelSerializer):
     username = serializers.CharField(source="user.username")
     faction = serializers.CharField(
         read_only=True, help_text="The seat's faction (empty for rulesets without "
         "factions).")
+    stand_in = serializers.SerializerMethodField(
+        help_text="The stand-in plays the seat (its player is away, or missed "
+        "`stand_in_after` deadlines in a row).")
+    away_until = serializers.DateTimeField(read_only=True, allow_null=True)
+    deadlines = DeadlineRecordSerializer(source="*", read_only=True)
 
     class Meta:
         model = Player
-        fields = ["id", "username", "ready", "color", "faction"]
+        fields = ["id", "username", "ready", "color", "faction", "stand_in", "away_until",
+                  "deadlines"]
+
+    def get_stand_in(self, player: Player) -> bool:
+        from campaign.services.absence import stood_in
+
+        return stood_in(player)
 
 
 class CampaignSerializer(serializers.ModelSerializer):

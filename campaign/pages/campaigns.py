@@ -214,6 +214,9 @@ def dashboard(request: HttpRequest, member: Membership) -> HttpResponse:
     if member.is_umpire and member.campaign.settings.invite_only:
         link += "?" + urlencode({"invite": member.campaign.invite_code})
     ctx["invite_url"] = request.build_absolute_uri(link) if member.is_umpire else ""
+    from campaign.pages.absence import away_context
+
+    ctx.update(away_context(member))
     return render_campaign(request, member, "pages/dashboard.html", ctx)
 
 

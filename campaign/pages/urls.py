@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from campaign.pages import accounts, campaigns, compliance, dice, history, trust, umpire
+from campaign.pages import (
+    absence,
+    accounts,
+    campaigns,
+    compliance,
+    dice,
+    history,
+    trust,
+    umpire,
+)
 from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
 
 NAV.extend([
@@ -23,6 +32,9 @@ campaign_pages = [
     path("join/", campaigns.join, name="campaign-join"),
     path("start/", campaigns.start, name="campaign-start"),
     path("ready/", campaigns.ready, name="campaign-ready"),
+    path("away/", absence.away, name="campaign-away"),
+    path("back/", absence.back_from_away, name="campaign-back"),
+    path("stand-in/", absence.stand_in_rules, name="stand-in"),
     path("history/", history.history, name="history"),
     path("history/turn-<int:turn>.md", history.turn_markdown, name="history-turn-md"),
     path("dice/", dice.dice, name="dice"),

@@ -13,6 +13,7 @@ from campaign import rulesets
 from campaign.errors import Conflict, Forbidden, InvalidInput
 from campaign.models import Campaign, Player
 from campaign.options import clean_options
+from campaign.services import absence
 from campaign.services.journal import record_event
 
 PLAYER_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
@@ -114,6 +115,7 @@ def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
                             code="invite_required")
         if Player.objects.filter(campaign=campaign, user=user).exists():
             raise Conflict("You already play in this campaign.", code="already_joined")
+        absence.require_record(campaign=campaign, user=user)
         chosen = clean_faction(campaign, faction)
         count = Player.objects.filter(campaign=campaign).count()
         if count >= campaign.territories.count():

@@ -363,6 +363,9 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         lambda w: c(w) + f"players/{w.id('player_alice')}/handover/",
         lambda w: {"username": "dave"}, UMPIRES),
     ("api-notifications", G): Endpoint(lambda w: c(w) + "notifications/", None, PLAYERS),
+    ("api-away", PO): Endpoint(lambda w: c(w) + "away/", lambda w: {"until": future()},
+                               (*PLAYERS, RUNNING)),
+    ("api-away", DE): Endpoint(lambda w: c(w) + "away/", None, PLAYERS),
     ("api-notifications", PA): Endpoint(lambda w: c(w) + "notifications/",
                                         lambda w: {"notifications": False}, PLAYERS),
 }
