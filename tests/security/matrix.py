@@ -355,6 +355,10 @@ TABLE: dict[tuple[str, str], Endpoint] = {
                    "weapon": w.id("weapon_alice")},
         (*PLAYERS, PHASE("move"), HIDDEN("unit_alice1"))),
     ("api-events", G): Endpoint(lambda w: c(w) + "events/", None, MEMBERS),
+    ("api-receipts", G): Endpoint(lambda w: c(w) + "receipts/?turn=1", None,
+                                  (*MEMBERS, PHASE("tactical", "finished")),
+                                  why="receipts are shown once the turn's orders are "
+                                  "revealed"),
     ("api-deadline", PO): Endpoint(lambda w: c(w) + "deadline/",
                                    lambda w: {"deadline": future()}, (*UMPIRES, RUNNING)),
     ("api-pause", PO): Endpoint(lambda w: c(w) + "pause/", None, (*UMPIRES, RUNNING)),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('campaign', '0019_player_faction'),
+        ('campaign', '0020_order_receipts'),
     ]
 
     operations = [
