@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from campaign.pages import accounts, campaigns, compliance, dice, history, trust, umpire
-from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
+from campaign.pages import accounts, campaigns, compliance, dice, history, messages, trust, umpire
+from campaign.pages.common import NAV, NavItem, always, messages_reader, running_player, umpire_only
 
 NAV.extend([
     NavItem("Map", "map", always),
@@ -15,6 +15,7 @@ NAV.extend([
     NavItem("Orders", "orders", running_player),
     NavItem("Battles", "battles", always),
     NavItem("History", "history", always),
+    NavItem("Messages", "messages", messages_reader, badge=messages.unread_badge),
     NavItem("Umpire console", "umpire", umpire_only),
 ])
 
@@ -26,6 +27,9 @@ campaign_pages = [
     path("history/", history.history, name="history"),
     path("history/turn-<int:turn>.md", history.turn_markdown, name="history-turn-md"),
     path("dice/", dice.dice, name="dice"),
+    path("messages/", messages.threads, name="messages"),
+    path("messages/everyone/", messages.thread, name="messages-everyone"),
+    path("messages/<int:player_id>/", messages.thread, name="messages-thread"),
     path("umpire/", umpire.console, name="umpire"),
     path("umpire/advance/", umpire.advance, name="umpire-advance"),
     path("umpire/deadline/", umpire.deadline, name="umpire-deadline"),
