@@ -12,8 +12,15 @@ from django.utils import timezone
 from campaign import inbox
 from campaign.access import Membership, membership
 from campaign.errors import InvalidInput, TooManyRequests
-from campaign.models import Campaign, Message, MessageRead, Notification, OutboxMessage, \
-    Player, Profile
+from campaign.models import (
+    Campaign,
+    Message,
+    MessageRead,
+    Notification,
+    OutboxMessage,
+    Player,
+    Profile,
+)
 from campaign.services import messages, notifications
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +47,7 @@ def write(user, campaign, to: Player | None, text: str) -> Message:
 @pytest.fixture
 def mailable(table):
     """Everyone's address is confirmed, so notifications may be mailed."""
-    campaign, seats = table
+    _, seats = table
     for seat in seats.values():
         seat.user.email = f"{seat.user.username}@example.org"
         seat.user.save()
