@@ -85,6 +85,16 @@ def thread_messages(member: Membership, correspondent: Player | None) -> list[Me
     return rows
 
 
+def read_until(member: Membership, correspondent: Player | None) -> datetime | None:
+    """Up to when the reader had read the thread (None: never opened it)."""
+    user_id = reader_id(member)
+    if user_id is None:
+        return None
+    return (MessageRead.objects.filter(campaign=member.campaign, user_id=user_id,
+                                       correspondent=correspondent)
+            .values_list("read_until", flat=True).first())
+
+
 def _unread_q(member: Membership) -> Q:
     """Messages to the reader (privately or to everyone), from someone else, written
     after the reader's marker of their thread."""

@@ -63,16 +63,23 @@ def thread(request: HttpRequest, campaign_id: int, player_id: int | None = None
             message_service.send_message(
                 member=member, to=correspondent.pk if correspondent else None, text=text)
         except GameError as exc:
-            error, status = exc.detail, exc.status_code
+            # htmx swaps only a 2xx answer: it gets the thread with its form error as a
+            # 200; a plain form post gets the precise 4xx
+            error, status = exc.detail, 200 if is_htmx(request) else exc.status_code
         else:
             if not is_htmx(request):
                 return redirect(url + "#latest")
             text = ""
     conversation = inbox.thread_messages(member, correspondent)
+    seen = inbox.read_until(member, correspondent)
+    mine = member.player.pk if member.player is not None else None
+    new = {m.pk for m in conversation
+           if m.sender_id != mine and (seen is None or m.created_at > seen)}
     if conversation:
         message_service.thread_read(member=member, correspondent=correspondent,
                                     until=conversation[-1].created_at)
     context = {"correspondent": correspondent, "conversation": conversation,
+               "new": new,
                "thread_name": correspondent.user.get_username() if correspondent
                else "Everyone", "thread_url": url, "error": error, "text": text,
                "may_write": member.player is not None,

@@ -58,6 +58,10 @@ def test_players_write_read_and_answer_and_secrets_stay_between_two(
     nav_messages(a).click()
     a.wait_for_url(f"{home}messages/")
     a.get_by_role("link", name="bob").click()
+    a.get_by_label("Write to bob").fill("   ")
+    a.get_by_role("button", name="Send").click()
+    a.get_by_role("alert").filter(has_text="A message needs some text.").wait_for()
+    assert a.locator(".bubble").count() == 0
     a.get_by_label("Write to bob").fill("Shall we share the river, bob?")
     tall_enough(a.get_by_role("button", name="Send"))
     a.get_by_role("button", name="Send").click()
@@ -78,6 +82,7 @@ def test_players_write_read_and_answer_and_secrets_stay_between_two(
     shoot(b, f"61-messages-bob-inbox-{tag}")
     b.get_by_role("link", name="alice").click()
     assert "Shall we share the river, bob?" in b.locator(".conversation").inner_text()
+    assert b.locator(".bubble.new").count() == 1
     assert b.locator("#latest").is_visible()
     assert nav_messages(b).locator(".nav-badge").count() == 0
     b.get_by_label("Write to alice").fill("Yes, the east bank is yours.")

@@ -179,3 +179,24 @@ def test_the_pages_cost_a_bounded_number_of_queries(table, web_client, alice, bo
         assert client.get(url(campaign)).status_code == 200
     with django_assert_max_num_queries(16):
         assert client.get(url(campaign, seats["bob"])).status_code == 200
+
+
+def test_messages_not_yet_read_are_marked_new_once(table, web_client, alice, bob):
+    campaign, seats = table
+    web_client(alice).post(url(campaign, seats["bob"]), {"text": "Fresh news"})
+    client = web_client(bob)
+    first = client.get(url(campaign, seats["alice"])).content.decode()
+    assert '<span class="badge warn">new</span>' in first
+    again = client.get(url(campaign, seats["alice"])).content.decode()
+    assert "Fresh news" in again and '<span class="badge warn">new</span>' not in again
+
+
+def test_htmx_gets_the_form_error_in_place_and_nothing_is_written(table, web_client,
+                                                                  alice):
+    campaign, seats = table
+    r = web_client(alice).post(url(campaign, seats["bob"]), {"text": "  "},
+                               HTTP_HX_REQUEST="true")
+    body = r.content.decode()
+    assert body.lstrip().startswith('<div id="thread"')
+    assert "A message needs some text." in body and 'aria-invalid="true"' in body
+    assert not Message.objects.exists()
