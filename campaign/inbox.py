@@ -95,26 +95,26 @@ def read_until(member: Membership, correspondent: Player | None) -> datetime | N
             .values_list("read_until", flat=True).first())
 
 
-def _unread_q(member: Membership) -> Q:
+def _unread_q(member: Membership, user_id: int) -> Q:
     """Messages to the reader (privately or to everyone), from someone else, written
     after the reader's marker of their thread."""
-    user_id = reader_id(member)
     markers = MessageRead.objects.filter(campaign=member.campaign, user_id=user_id,
                                          read_until__gte=OuterRef("created_at"))
-    table = Q(recipient__isnull=True) & ~Exists(markers.filter(correspondent__isnull=True))
-    if member.player is not None:
-        table &= ~Q(sender=member.player)
-        private = Q(recipient=member.player) & ~Exists(
-            markers.filter(correspondent=OuterRef("sender")))
-        return table | private
-    return table
+    table = Q(Q(recipient__isnull=True),
+              ~Exists(markers.filter(correspondent__isnull=True)))
+    if member.player is None:
+        return table
+    private = Q(Q(recipient=member.player),
+                ~Exists(markers.filter(correspondent=OuterRef("sender"))))
+    return Q(table, ~Q(sender=member.player)) | private
 
 
 def unread_total(member: Membership) -> int:
     """How many messages wait for the reader, all threads together (one query)."""
-    if reader_id(member) is None or member.reading_as:
+    user_id = reader_id(member)
+    if user_id is None or member.reading_as:
         return 0
-    return Message.objects.filter(_unread_q(member), campaign=member.campaign).count()
+    return Message.objects.filter(_unread_q(member, user_id), campaign=member.campaign).count()
 
 
 def _key(member: Membership, sender_id: int, recipient_id: int | None) -> int | None:
@@ -127,10 +127,11 @@ def _key(member: Membership, sender_id: int, recipient_id: int | None) -> int | 
 
 def unread_by_thread(member: Membership) -> dict[int | None, int]:
     """Unread messages per thread (correspondent id, None for Everyone), one query."""
-    if reader_id(member) is None or member.reading_as:
+    user_id = reader_id(member)
+    if user_id is None or member.reading_as:
         return {}
     counts: dict[int | None, int] = {}
-    rows = (Message.objects.filter(_unread_q(member), campaign=member.campaign)
+    rows = (Message.objects.filter(_unread_q(member, user_id), campaign=member.campaign)
             .values("sender_id", "recipient_id").annotate(n=Count("id")).order_by())
     for row in rows:
         key = _key(member, row["sender_id"], row["recipient_id"])
