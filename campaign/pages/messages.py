@@ -79,7 +79,7 @@ def thread(request: HttpRequest, campaign_id: int, player_id: int | None = None
         message_service.thread_read(member=member, correspondent=correspondent,
                                     until=conversation[-1].created_at)
     context = {"correspondent": correspondent, "conversation": conversation,
-               "new": new,
+               "new": new, "page_size": inbox.PAGE,
                "thread_name": correspondent.user.get_username() if correspondent
                else "Everyone", "thread_url": url, "error": error, "text": text,
                "may_write": member.player is not None,

@@ -200,3 +200,25 @@ def test_htmx_gets_the_form_error_in_place_and_nothing_is_written(table, web_cli
     assert body.lstrip().startswith('<div id="thread"')
     assert "A message needs some text." in body and 'aria-invalid="true"' in body
     assert not Message.objects.exists()
+
+
+def test_a_long_conversation_shows_its_latest_messages_and_says_so(table, web_client,
+                                                                   alice, bob, settings):
+    from campaign import inbox
+
+    settings.MESSAGES_PER_MINUTE = 1000
+    campaign, seats = table
+    import datetime as dt
+
+    from django.utils import timezone
+
+    rows = Message.objects.bulk_create([
+        Message(campaign=campaign, sender=seats["alice"], recipient=seats["bob"],
+                text=f"note {i:03d}") for i in range(inbox.PAGE + 5)])
+    start = timezone.now() - dt.timedelta(days=1)
+    for i, row in enumerate(rows):  # one second apart, in the order written
+        Message.objects.filter(pk=row.pk).update(created_at=start + dt.timedelta(seconds=i))
+    html = web_client(bob).get(url(campaign, seats["alice"])).content.decode()
+    assert f"Only the latest {inbox.PAGE} messages" in html
+    assert "note 204" in html and "note 005" in html and "note 004" not in html
+    assert html.count('<li class="bubble') == inbox.PAGE
