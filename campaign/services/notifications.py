@@ -353,7 +353,7 @@ def deliver_message(*, message_id: int) -> int:
         ids = list(Player.objects.filter(campaign=campaign).exclude(pk=message.sender_id)
                    .values_list("pk", flat=True))
         thread = reverse("messages-everyone", args=[campaign.pk])
-    url = settings.SITE_URL.rstrip("/") + thread
+    url = settings.SITE_URL.rstrip("/") + thread + "#latest"
     subject, body = message_mail(message, url)
     sent = 0
     for player in recipients(campaign, ids, "message"):

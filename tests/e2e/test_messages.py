@@ -120,3 +120,47 @@ def test_players_write_read_and_answer_and_secrets_stay_between_two(
         assert "Nothing written here yet." in text
     for page in (a, b, c):
         page.context.close()
+
+
+def in_view(page: Any, locator: Any) -> bool:
+    box = locator.bounding_box()
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["desktop", "phone"])
+def test_a_long_conversation_opens_at_its_newest_message(
+        size, browser, live_server, make_campaign, uma, alice, bob) -> None:
+    from campaign.models import Message
+    from campaign.services.campaigns import campaign_join
+
+    campaign = make_campaign(uma, name="Iron Coast")
+    a_seat, b_seat = (campaign_join(campaign_id=campaign.pk, user=u,
+                                    invite=campaign.invite_code) for u in (alice, bob))
+    import datetime as dt
+
+    from django.utils import timezone
+
+    rows = Message.objects.bulk_create([
+        Message(campaign=campaign, sender=b_seat if i % 2 else a_seat,
+                recipient=a_seat if i % 2 else b_seat,
+                text="The newest word" if i == 39 else f"Line {i} of a long talk")
+        for i in range(40)])
+    start = timezone.now() - dt.timedelta(hours=1)
+    for i, row in enumerate(rows):  # a minute apart, in the order written
+        Message.objects.filter(pk=row.pk).update(created_at=start + dt.timedelta(minutes=i))
+    base, home = live_server.url, f"{live_server.url}/campaigns/{campaign.pk}/"
+    a = login(browser, base, "alice", size)
+    a.goto(f"{home}messages/")
+    a.get_by_role("link", name="bob").click()
+    newest = a.locator(".bubble", has_text="The newest word")
+    newest.wait_for()
+    assert in_view(a, newest)
+    a.get_by_label("Write to bob").fill("And one more from me.")
+    a.get_by_role("button", name="Send").click()
+    sent = a.locator(".bubble.mine", has_text="And one more from me.")
+    sent.wait_for()
+    a.wait_for_timeout(300)  # htmx's scroll after the swap
+    assert in_view(a, sent)
+    fits(a, size)
+    a.context.close()
