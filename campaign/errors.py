@@ -61,6 +61,13 @@ class WrongPhase(Conflict):
     code = "wrong_phase"
 
 
+class TooManyRequests(GameError):
+    """429: the caller did this too often in too short a time; nothing was done."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    code = "throttled"
+
+
 class PreconditionRequired(GameError):
     """428: a state-changing request that could be repeated by a double click must say
     which state it acts on (e.g. the turn and phase an advance leaves)."""

@@ -397,6 +397,34 @@ class Message(models.Model):
         return f"message {self.pk} in campaign {self.campaign_id}"
 
 
+class MessageRead(models.Model):
+    """How far one reader has read one thread of a campaign's messages: the thread with
+    one correspondent, or the table's channel (`correspondent` empty). Messages of the
+    thread written after `read_until` are unread. Keyed by the user, so the umpire who
+    reads the table's channel has a marker too."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE,
+                                 related_name="message_reads")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="message_reads")
+    correspondent = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE,
+                                      related_name="+")
+    read_until = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user", "correspondent"],
+                                    condition=models.Q(correspondent__isnull=False),
+                                    name="one_read_marker_per_private_thread"),
+            models.UniqueConstraint(fields=["campaign", "user"],
+                                    condition=models.Q(correspondent__isnull=True),
+                                    name="one_read_marker_per_table_channel"),
+        ]
+
+    def __str__(self) -> str:
+        return f"read marker of user {self.user_id} in campaign {self.campaign_id}"
+
+
 class PhaseSeed(models.Model):
     """The secret seed of one phase's dice and its public commitment (issue 18): the
     SHA-256 of the seed is published when the phase opens; the seed itself once the

@@ -153,6 +153,10 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": TRUSTED_PROXIES or None,
 }
 
+# Messages between players (issue 30.9): at most this many per player per minute, on the
+# API and the pages alike (counted in the database, so every process agrees).
+MESSAGES_PER_MINUTE = envint("MESSAGES_PER_MINUTE", 30)
+
 # --- Brute force: django-axes locks out an account and an address after repeated wrong
 # passwords (pages and the token route alike, both go through authenticate()).
 AUTHENTICATION_BACKENDS = [

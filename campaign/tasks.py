@@ -43,6 +43,15 @@ def notify(campaign_id: int, kind: str, turn: int, phase: str,
                                  player_ids=player_ids)
 
 
+@shared_task(name="campaign.tasks.notify_message", ignore_result=True, acks_late=True,
+             reject_on_worker_lost=True, **RETRY)
+def notify_message(message_id: int) -> int:
+    """Mail a new message's readers (enqueued through the outbox when it is written)."""
+    from campaign.services import notifications
+
+    return notifications.deliver_message(message_id=message_id)
+
+
 @shared_task(name="campaign.tasks.send_digests", ignore_result=True)
 def send_digests() -> int:
     """Beat job: the daily digest of each user who asked for one (issue 17)."""

@@ -134,6 +134,8 @@ class NavItem:
     label: str
     url_name: str
     when: Callable[[Membership], bool]
+    #: a count shown beside the link when it is not zero (e.g. unread messages)
+    badge: Callable[[Membership], int] | None = None
 
 
 def always(member: Membership) -> bool:
@@ -150,6 +152,11 @@ def player_seat(member: Membership) -> bool:
 
 def umpire_only(member: Membership) -> bool:
     return member.is_umpire
+
+
+def messages_reader(member: Membership) -> bool:
+    """Members have messages; spectators and the umpire reading as a player do not."""
+    return not member.spectator and not member.reading_as
 
 
 def running_player(member: Membership) -> bool:
@@ -179,7 +186,8 @@ def nav_for(request: HttpRequest, member: Membership) -> list[dict[str, Any]]:
             if item.url_name in ORDER_PAGES and not member.campaign.settings.umpire_sees_orders:
                 continue
             url += f"?as={member.player.pk}"
-        items.append({"label": item.label, "url": url, "current": item.url_name == current})
+        items.append({"label": item.label, "url": url, "current": item.url_name == current,
+                      "badge": item.badge(member) if item.badge else 0})
     return items
 
 

@@ -12,10 +12,18 @@ from campaign.pages import (
     compliance,
     dice,
     history,
+    messages,
     trust,
     umpire,
 )
-from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
+from campaign.pages.common import (
+    NAV,
+    NavItem,
+    always,
+    messages_reader,
+    running_player,
+    umpire_only,
+)
 
 NAV.extend([
     NavItem("Map", "map", always),
@@ -24,6 +32,7 @@ NAV.extend([
     NavItem("Orders", "orders", running_player),
     NavItem("Battles", "battles", always),
     NavItem("History", "history", always),
+    NavItem("Messages", "messages", messages_reader, badge=messages.unread_badge),
     NavItem("Umpire console", "umpire", umpire_only),
 ])
 
@@ -38,6 +47,9 @@ campaign_pages = [
     path("history/", history.history, name="history"),
     path("history/turn-<int:turn>.md", history.turn_markdown, name="history-turn-md"),
     path("dice/", dice.dice, name="dice"),
+    path("messages/", messages.threads, name="messages"),
+    path("messages/everyone/", messages.thread, name="messages-everyone"),
+    path("messages/<int:player_id>/", messages.thread, name="messages-thread"),
     path("umpire/", umpire.console, name="umpire"),
     path("umpire/advance/", umpire.advance, name="umpire-advance"),
     path("umpire/deadline/", umpire.deadline, name="umpire-deadline"),

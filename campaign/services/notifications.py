@@ -38,10 +38,11 @@ KIND_LABELS: dict[str, str] = {
     "results": "The turn's battles are recorded",
     "rolled_back": "The umpire rolled the campaign back",
     "corrected": "The umpire corrected what you hold",
+    "message": "A player writes to me or to the whole table",
 }
 KINDS = tuple(KIND_LABELS)
 #: kinds about one seat's private holdings: never posted to the campaign's webhook
-PRIVATE_KINDS = frozenset({"reminder", "corrected"})
+PRIVATE_KINDS = frozenset({"reminder", "corrected", "message"})
 
 
 # ---------------------------------------------------------------------------
@@ -189,7 +190,7 @@ def recipients(campaign: Campaign, player_ids: Iterable[int] | None,
 
 
 #: Kinds a digest keeps for its daily email; a reminder is about a deadline and goes at once.
-DIGESTED = frozenset({"phase_opened", "results", "rolled_back", "corrected"})
+DIGESTED = frozenset({"phase_opened", "results", "rolled_back", "corrected", "message"})
 DIGEST_EVERY = dt.timedelta(hours=24)
 
 
@@ -300,3 +301,85 @@ def post_webhook(url: str, payload: dict[str, Any]) -> bool:
         log.warning("webhook %s failed: %s", url, exc)
         return False
     return 200 <= answer < 300
+
+
+# ---------------------------------------------------------------------------
+# Messages between players (called by campaign.tasks.notify_message)
+# ---------------------------------------------------------------------------
+
+
+def message_mail(message: Any, thread_url: str) -> tuple[str, str]:
+    """(subject, body) of the mail telling a reader of a new message: who wrote, in which
+    campaign, the message quoted, and the thread's page where they answer."""
+    sender = message.sender.user.get_username()
+    campaign = message.campaign.name
+    to = "you" if message.recipient_id else "everyone at the table"
+    quoted = "\n".join(f"> {line}" if line else ">" for line in message.text.splitlines())
+    subject = f"[{campaign}] {sender} writes to {to}"
+    body = (f"{sender} wrote to {to} in the campaign {campaign}:\n\n{quoted}\n\n"
+            f"Read the conversation and answer: {thread_url}")
+    return subject, body
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def deliver_message(*, message_id: int) -> int:
+    """Mail one message's readers that want it: its recipient, or every other seat for a
+    message to everyone. A reader who has not yet read an earlier message of the same
+    thread was already told and is not mailed again until they have. Each reader once,
+    even when the task is delivered twice. Never posted to the webhook. Returns the
+    number of mails sent."""
+    from django.urls import reverse
+
+    from campaign.models import Message, MessageRead
+
+    message = (Message.objects.select_related("campaign", "sender__user")
+               .filter(pk=message_id).first())
+    if message is None or message.campaign.is_sandbox:
+        return 0
+    campaign = message.campaign
+    if message.recipient_id is not None:
+        ids = [message.recipient_id]
+        thread = reverse("messages-thread", args=[campaign.pk, message.sender_id])
+    else:
+        ids = list(Player.objects.filter(campaign=campaign).exclude(pk=message.sender_id)
+                   .values_list("pk", flat=True))
+        thread = reverse("messages-everyone", args=[campaign.pk])
+    url = settings.SITE_URL.rstrip("/") + thread + "#latest"
+    subject, body = message_mail(message, url)
+    sent = 0
+    for player in recipients(campaign, ids, "message"):
+        earlier = Message.objects.filter(campaign=campaign, created_at__lt=message.created_at)
+        if message.recipient_id is None:
+            earlier = earlier.filter(recipient__isnull=True).exclude(sender=player)
+            marker = MessageRead.objects.filter(campaign=campaign, user_id=player.user_id,
+                                                correspondent__isnull=True).first()
+        else:
+            earlier = earlier.filter(sender_id=message.sender_id, recipient=player)
+            marker = MessageRead.objects.filter(campaign=campaign, user_id=player.user_id,
+                                                correspondent_id=message.sender_id).first()
+        if marker is not None:
+            earlier = earlier.filter(created_at__gt=marker.read_until)
+        if earlier.exists():
+            continue  # told of the thread already, and not back to read it yet
+        # one claim per (message, reader): the message's id goes in the recipient's key
+        recipient = f"player:{player.pk}:m{_base36(message.pk)}"
+        if not claim(campaign, "message", message.turn, "", recipient):
+            continue
+        if _keep_for_digest(player.user_id, subject, body):
+            continue
+        try:
+            sent += send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [player.user.email])
+        except Exception:
+            release(campaign, "message", message.turn, "", recipient)
+            log.exception("campaign %s: message mail to %s failed", campaign.pk,
+                          player.user.get_username())
+    return sent

@@ -90,14 +90,14 @@ def test_per_kind_choices_and_a_daily_digest(running_campaign, alice, bob, mailo
     page.post("/accounts/profile/", {"email": "alice@example.org", "time_zone": "UTC",
                                      "email_notifications": "on",
                                      "kinds": ["reminder", "results", "rolled_back",
-                                               "corrected"]})
+                                               "corrected", "message"]})
     assert Profile.objects.get(user=alice).muted_kinds == ["phase_opened"]
     page2 = Client()
     page2.force_login(bob)
     page2.post("/accounts/profile/", {"email": "bob@example.org", "time_zone": "UTC",
                                       "email_notifications": "on", "digest": "on",
                                       "kinds": ["phase_opened", "reminder", "results",
-                                                "rolled_back", "corrected"]})
+                                                "rolled_back", "corrected", "message"]})
     c = running_campaign
     sent = notifications.deliver(campaign_id=c.pk, kind="phase_opened", turn=c.turn,
                                  phase=c.phase)
