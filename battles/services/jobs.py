@@ -33,6 +33,7 @@ from campaign.models import Campaign, Event
 from campaign.rules.dice import Dice
 from campaign.services import outbox
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +225,7 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
     return "recorded" if recorded else "already_recorded"
 
 
+@retry_on_conflict
 def retry_battle(*, campaign: Campaign, battle_id: int) -> Battle:
     """The umpire runs a failed (or quarantined) battle's job again: the attempt counter
     restarts; the last error stays visible until the battle finishes. A queued or running

@@ -33,6 +33,7 @@ from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from campaign.rules import tables as T
 from campaign.services import outbox
+from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,7 @@ def _hypothetical(index: int, data: Any) -> UnitInput:
                      pilot_id=None)
 
 
+@retry_on_conflict
 def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
                  enemy: Any = None, simulations: Any = None) -> OddsRequest:
     """Check the request, freeze the simulated battle's input, enqueue the job."""

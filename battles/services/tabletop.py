@@ -24,6 +24,7 @@ from campaign.errors import Conflict, Forbidden, InvalidInput, NotFound
 from campaign.models import Event
 from campaign.rules import tables as T
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 
 
 def _battle_for_update(member: Membership, battle_id: int) -> Battle:
@@ -145,6 +146,7 @@ def clean_result(battle: Battle, data: Any) -> dict[str, Any]:
             "rounds": 0, "end_reason": "tabletop", "seed": battle.seed}
 
 
+@retry_on_conflict
 def submit_result(*, member: Membership, battle_id: int, data: Any) -> Battle:
     """Enter a tabletop result. A player's entry waits for the other sides; the umpire's
     is recorded at once."""
@@ -170,6 +172,7 @@ def _all_confirmed(battle: Battle) -> bool:
     return set(_involved(battle)) <= set(battle.confirmations)
 
 
+@retry_on_conflict
 def confirm_result(*, member: Membership, battle_id: int) -> Battle:
     """A player who fought confirms the entered result; the umpire's confirmation decides."""
     with transaction.atomic():

@@ -36,6 +36,7 @@ from campaign.bulk import bulk_set
 from campaign.errors import Conflict, Forbidden, InvalidInput
 from campaign.models import Campaign, Player
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 
 #: The stand-in's rules, as the pages publish them (one list, read by the page and docs).
 STAND_IN_RULES: tuple[str, ...] = (
@@ -110,6 +111,7 @@ def _end(player: Player, now: dt.datetime, *, why: str) -> bool:
 FIELDS = ["away_from", "away_until", "away_days_used", "stand_in", "missed_in_row", "ready"]
 
 
+@retry_on_conflict
 def declare_away(*, player: Player, until: object, now: dt.datetime | None = None
                  ) -> Player:
     """The player will be away until `until` (an aware time in the future): the stand-in
@@ -150,6 +152,7 @@ def declare_away(*, player: Player, until: object, now: dt.datetime | None = Non
     return seat
 
 
+@retry_on_conflict
 def end_away(*, player: Player, now: dt.datetime | None = None) -> Player:
     """The player is back: their absence ends at once (unused whole days return to the
     allowance) and the stand-in stops playing the seat."""

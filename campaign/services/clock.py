@@ -26,6 +26,7 @@ from campaign.errors import Conflict, InvalidInput
 from campaign.models import PHASE_ORDER, Campaign, PhaseChange, Player
 from campaign.services.commitments import commit, reveal
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +118,7 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
     return True
 
 
+@retry_on_conflict
 def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = None,
             now: dt.datetime | None = None) -> AdvanceResult:
     """Move the campaign to its next phase, once.
@@ -154,6 +156,7 @@ def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = Non
     return AdvanceResult(campaign=campaign, changed=changed)
 
 
+@retry_on_conflict
 def mark_ready(*, player: Player) -> Player:
     """The player is done with this phase. Others see only who is ready."""
     with transaction.atomic():
@@ -215,6 +218,7 @@ def _lock_running(campaign_id: int) -> Campaign:
     return locked
 
 
+@retry_on_conflict
 def set_deadline(*, campaign: Campaign, deadline: dt.datetime | None,
                  now: dt.datetime | None = None) -> Campaign:
     """The umpire sets (extends, shortens or clears) the current phase's deadline.
@@ -240,6 +244,7 @@ def set_deadline(*, campaign: Campaign, deadline: dt.datetime | None,
     return locked
 
 
+@retry_on_conflict
 def pause(*, campaign: Campaign, now: dt.datetime | None = None) -> Campaign:
     """Stop the clock: the deadline is lifted and the remaining time kept. Pausing a
     paused clock changes nothing."""
@@ -257,6 +262,7 @@ def pause(*, campaign: Campaign, now: dt.datetime | None = None) -> Campaign:
     return locked
 
 
+@retry_on_conflict
 def resume(*, campaign: Campaign, now: dt.datetime | None = None) -> Campaign:
     """Restart the clock with the time that remained when it was paused. Resuming a
     running clock changes nothing."""

@@ -31,6 +31,7 @@ from campaign.errors import Conflict, InvalidInput, NotFound, WrongPhase
 from campaign.models import Campaign, Event, Order, Phase, Player
 from campaign.services import receipts
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
@@ -118,6 +119,7 @@ def _own_unit(player: Player, unit_id: int) -> OrderedUnit:
     return unit
 
 
+@retry_on_conflict
 def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
     """Seal (or replace) the order for one of the player's units this turn."""
     with transaction.atomic():
@@ -176,6 +178,7 @@ def _replace_order(campaign: Campaign, unit_id: int, origin_id: int | None,
     return rows[0] if rows else None
 
 
+@retry_on_conflict
 def order_withdraw(*, player: Player, order_id: int) -> str:
     """Withdraw one of the player's sealed orders (the unit stays put); answers the
     receipt of the order set without it."""

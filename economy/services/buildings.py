@@ -159,6 +159,7 @@ def building_upgrade(*, player: Player, building_id: object, upgrade: object) ->
     return building
 
 
+@retry_on_conflict
 def factory_set_product(*, player: Player, building_id: object, product: object) -> Building:
     """Choose a factory's product line (activity phase).
 
@@ -196,6 +197,7 @@ def is_turret(building: Building) -> bool:
     return building.kind == "turret" or "turret" in (building.upgrades or [])
 
 
+@retry_on_conflict
 def turret_fit(*, player: Player, building_id: object, weapon: object) -> Building:
     """Fit one of the player's loose weapons to a turret, or take it off (`weapon` None).
 

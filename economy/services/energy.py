@@ -30,6 +30,7 @@ from campaign.models import Player
 from campaign.rules.formulas import building_energy
 from campaign.rules.tables import ENHANCED_GENERATORS_MULTIPLIER, POWER_PLANT_OUTPUT
 from campaign.services.journal import record_private
+from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative
 from economy.services.common import as_id, own_territory, require_phase
 
@@ -119,6 +120,7 @@ def pool_of(pools: list[Pool], territory_id: int) -> Pool:
     return next(p for p in pools if territory_id in p.territories)
 
 
+@retry_on_conflict
 def activation_set(*, player: Player, territory_id: object, active: list[object]) -> list[int]:
     """Activity phase: the buildings of one territory that are active from now on.
 

@@ -12,6 +12,7 @@ from campaign.models import Phase, Player
 from campaign.rules.formulas import validate_loadout, vehicle_slots
 from campaign.rules.tables import RuleViolation, weapon_size
 from campaign.services.journal import record_private
+from campaign.services.locking import retry_on_conflict
 from campaign.services.orders import lock_campaign_in_phase
 from economy.models import Unit, Weapon
 from territories.services import movement
@@ -36,6 +37,7 @@ def _own_unit(player: Player, unit_id: int) -> Unit:
     return unit
 
 
+@retry_on_conflict
 def equipment_exchange(*, player: Player, from_unit_id: int, to_unit_id: int,
                        weapon_id: int) -> Weapon:
     """Move one weapon from one piloted unit to another of the same player, both in the

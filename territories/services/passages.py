@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from campaign.errors import Conflict, InvalidInput
 from campaign.models import Campaign, Event, Player
 from campaign.services.journal import record_event
+from campaign.services.locking import retry_on_conflict
 from territories.models import Passage, Territory
 
 
@@ -40,6 +41,7 @@ def _check_parties(grantor: Player, grantee: Player) -> None:
         raise Conflict("Passage is granted while the campaign is running.", code="not_running")
 
 
+@retry_on_conflict
 def grant_passage(*, grantor: Player, grantee: Player,
                   territories: Iterable[Territory | int]) -> list[Passage]:
     """Let `grantee` treat the named territories of `grantor` as its own for movement.
@@ -69,6 +71,7 @@ def grant_passage(*, grantor: Player, grantee: Player,
     return passages
 
 
+@retry_on_conflict
 def revoke_passage(*, grantor: Player, grantee: Player,
                    territories: Iterable[Territory | int] | None = None) -> int:
     """Withdraw the grantee's passage over the named territories (all of them when
