@@ -15,10 +15,11 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.errors import GameError
 from campaign.models import Profile
+from campaign.services.calendar import calendar_rotate, calendar_url
 from campaign.services.notifications import KIND_LABELS
 from campaign.services.profiles import (
     email_update,
@@ -114,7 +115,20 @@ def profile(request: HttpRequest) -> HttpResponse:
                                       "receive email from your campaigns.")
         return redirect("profile")
     return render(request, "pages/profile.html", {
-        "form": form, "profile": prof, "verified": email_verified(request.user)})
+        "form": form, "profile": prof, "verified": email_verified(request.user),
+        "calendar_url": calendar_url(user=request.user,
+                                     absolute=request.build_absolute_uri)})
+
+
+@login_required
+@require_POST
+def calendar_rotate_page(request: HttpRequest) -> HttpResponse:
+    """The profile's "new address" button (issue 27): the same service as
+    `POST /api/users/me/calendar/rotate/`; the old address stops working at once."""
+    calendar_rotate(user=request.user)
+    messages.success(request, "Your calendar has a new address: the old one no longer works. "
+                              "Give the new one to your calendar program.")
+    return redirect(reverse("profile") + "#calendar")
 
 
 @require_http_methods(["GET"])
