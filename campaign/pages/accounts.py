@@ -15,6 +15,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.errors import GameError
@@ -46,22 +47,39 @@ def _link_for(request: HttpRequest) -> Any:
     return link
 
 
+def safe_next(request: HttpRequest) -> str:
+    """The page a visitor was on their way to (`next`, e.g. an invitation's join page,
+    issue 26), when it is a path of this site; "" otherwise."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return ""
+    return target
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """Sign-up; a visitor who came from an invitation (`next`) ends on its join page."""
     if not settings.ALLOW_SIGNUP:
         raise Http404("Sign-up is closed on this site.")
+    target = safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(target or "home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         mailed = send_verification(user=user, link_for=_link_for(request))
+        mail_note = (f" We mailed a link to {user.email}: open it to receive your "
+                     "campaigns' deadlines." if mailed else "")
+        if target:
+            messages.success(request, f"Welcome, {user.username}. Your time zone is on "
+                                      f"your profile.{mail_note}")
+            return redirect(target)
         messages.success(request, f"Welcome, {user.username}. Set your time zone below."
-                         + (f" We mailed a link to {user.email}: open it to receive "
-                            "your campaigns' deadlines." if mailed else ""))
+                         + mail_note)
         return redirect("profile")
-    return render(request, "pages/signup.html", {"form": form})
+    return render(request, "pages/signup.html", {"form": form, "next": target})
 
 
 def _zone_choices() -> list[tuple[str, str]]:
