@@ -19,7 +19,13 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
 from campaign.models import Player
-from campaign.pages.common import attempt, campaign_page, optional_int, render_campaign
+from campaign.pages.common import (
+    attempt,
+    campaign_page,
+    optional_int,
+    public_page,
+    render_campaign,
+)
 from campaign.rules import tables
 from campaign.rules.formulas import building_energy
 from economy.models import Building, BuildingKit, Weapon
@@ -61,7 +67,7 @@ def _energy_budget(member: Membership, territory_id: int, active: set[int] | Non
             "grid": pool.grid, "ok": pool.demand <= pool.supply}
 
 
-@campaign_page
+@public_page
 def territory(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
     row = _territory_row(member, territory_id)
     players = player_colours(member.campaign.pk)

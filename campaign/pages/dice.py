@@ -1,6 +1,6 @@
 """The dice page (issue 18): every phase's commitment, its seed once revealed, and
 "verified" per phase, recomputed on request (a phase's battles are replayed, so it is
-not done on every page load)."""
+not done on every page load). Public leagues show it to anyone (issue 26)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from django.http import HttpRequest, HttpResponse
 
 from campaign.access import Membership
 from campaign.models import PhaseSeed
-from campaign.pages.common import campaign_page, render_campaign
+from campaign.pages.common import public_page, render_campaign
 from campaign.services.commitments import verify_phase
 
 
-@campaign_page
+@public_page
 def dice(request: HttpRequest, member: Membership) -> HttpResponse:
     wanted = request.GET.get("verify", "")
     rows: list[dict[str, Any]] = []
@@ -29,4 +29,4 @@ def dice(request: HttpRequest, member: Membership) -> HttpResponse:
     from campaign.pages.trust import points
 
     return render_campaign(request, member, "pages/dice.html", {
-        "rows": rows, "points": [] if member.campaign.is_sandbox else points(member)})
+        "rows": rows, "points": [] if member.campaign.is_sandbox or member.spectator else points(member)})
