@@ -29,4 +29,5 @@ def dice(request: HttpRequest, member: Membership) -> HttpResponse:
     from campaign.pages.trust import points
 
     return render_campaign(request, member, "pages/dice.html", {
-        "rows": rows, "points": [] if member.campaign.is_sandbox or member.spectator else points(member)})
+        "rows": rows,
+        "points": [] if member.campaign.is_sandbox or member.spectator else points(member)})

@@ -110,7 +110,7 @@ def test_a_spectator_reads_every_public_page_without_a_login_wall(league, django
 
 
 def test_the_verification_of_a_public_leagues_dice_is_shown_to_a_spectator(league):
-    campaign, t, finished = league
+    campaign, _t, _finished = league
     _make_public(campaign)
     html = Client().get(f"/campaigns/{campaign.pk}/dice/?verify=all").content.decode()
     assert '<span class="badge ok">verified</span>' in html
