@@ -1,0 +1,84 @@
+"""Issue 26 item 7: the forms of the player pages preselect only what the service
+accepts, or say in a sentence why there is no legal choice. Each test submits the form
+as its defaults stand (what a person pressing the button at once sends) and checks the
+service took it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from economy.models import Building, Unit
+from territories.models import Territory
+
+pytestmark = pytest.mark.django_db
+
+
+def _home(campaign, user) -> Territory:
+    return Territory.objects.exclude(name="Aaa outpost").get(campaign=campaign,
+                                                             owner__user=user)
+
+
+def _default(html: str, select_id: str) -> str | None:
+    """The value a browser sends for the select: its selected option, else its first
+    option that is not disabled; None when the select is not on the page."""
+    found = re.search(rf'<select[^>]*id="{select_id}"[^>]*>(.*?)</select>', html, re.S)
+    if found is None:
+        return None
+    options = re.findall(r"<option([^>]*)>", found.group(1))
+    chosen = [o for o in options if " selected" in o] or \
+        [o for o in options if " disabled" not in o]
+    value = re.search(r'value="([^"]*)"', chosen[0]) if chosen else None
+    return value.group(1) if value else None
+
+
+@pytest.fixture
+def outpost(running_campaign, alice):
+    """A second territory of alice's, first by name, with no building at all."""
+    t = Territory.objects.filter(campaign=running_campaign, owner__isnull=True).first()
+    Territory.objects.filter(pk=t.pk).update(owner=_home(running_campaign, alice).owner,
+                                             name="Aaa outpost")
+    t.refresh_from_db()
+    return t
+
+
+def test_the_purchase_forms_offer_only_territories_with_a_landing_pad(
+        web_client, running_campaign, alice, outpost) -> None:
+    client = web_client(alice)
+    base = f"/campaigns/{running_campaign.pk}"
+    html = client.get(base + "/economy/").content.decode()
+    home = _home(running_campaign, alice)
+    for prefix in ("v", "o", "w", "e"):
+        assert _default(html, f"{prefix}-territory") == str(home.pk), prefix
+        assert f'<option value="{outpost.pk}"' not in re.search(
+            rf'id="{prefix}-territory"[^>]*>(.*?)</select>', html, re.S).group(1)
+    model = _default(html, "v-model")
+    client.post(base + "/economy/buy/", {"kind": "vehicle", "model": model,
+                                         "territory": _default(html, "v-territory")})
+    assert Unit.objects.filter(player__user=alice, territory=home).count() == 1
+
+
+def test_without_a_landing_pad_the_purchases_say_why_instead_of_a_form(
+        web_client, running_campaign, alice) -> None:
+    home = _home(running_campaign, alice)
+    Building.objects.filter(territory=home, kind="landing_pad").update(hit_points=0)
+    html = web_client(alice).get(f"/campaigns/{running_campaign.pk}/economy/"
+                                 ).content.decode()
+    assert "You need a landing pad to receive purchases: build one at one of your " \
+           "territories" in html
+    assert f'href="/campaigns/{running_campaign.pk}/territories/{home.pk}/"' in html
+    assert _default(html, "v-territory") is None and "Buy vehicle" not in html
+
+
+def test_without_a_working_landing_pad_and_radar_shipping_says_why(
+        web_client, running_campaign, alice) -> None:
+    home = _home(running_campaign, alice)
+    url = f"/campaigns/{running_campaign.pk}/economy/"
+    assert _default(web_client(alice).get(url).content.decode(), "s-territory") == \
+        str(home.pk)
+    Building.objects.filter(territory=home, kind="radar").update(active=False)
+    html = web_client(alice).get(url).content.decode()
+    assert "You need an active landing pad and an active radar on the same territory " \
+           "to ship" in html
+    assert _default(html, "s-territory") is None
