@@ -104,7 +104,6 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
         }
         if row["mine"]:
             ctx["budget"] = _energy_budget(member, territory_id, None)
-            ctx["building_kinds"] = list(tables.BUILDINGS.values())
             taken = {(b.x, b.y) for b in buildings}
             ctx["free_count"] = tables.GRID_SIZE ** 2 - len(taken)
             kits = list(BuildingKit.objects.filter(player=member.player, used_turn__isnull=True)
@@ -112,11 +111,34 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             for k in kits:
                 k.spec = tables.BUILDINGS.get(k.kind)
             ctx["kits"] = kits
+            ctx["building_kinds"] = _building_choices(
+                buildings, credits=member.player.credits if member.player else 0,
+                kit_kinds={k.kind for k in kits})
+            ctx["can_build"] = any(not c["blocked"] for c in ctx["building_kinds"])
             if any(b.kind == "factory" for b in buildings):
                 ctx["product_choices"] = _product_choices()
             if any(b.turret for b in buildings):
                 ctx["turret_weapons"] = _turret_weapons(member, territory_id)
     return render_campaign(request, member, "pages/territory.html", ctx)
+
+
+def _building_choices(buildings: list[Building], *, credits: int, kit_kinds: set[str]
+                      ) -> list[dict[str, Any]]:
+    """Every building kind with why it cannot be built here now ("" when it can), so
+    the build form preselects only a legal kind (issue 26): a kind whose required
+    building does not stand on the territory (seed, "Buildings": requirements) or that
+    costs more than the player's credits, unless a kit of the kind pays for it
+    (R-ECO-18), is offered disabled with the reason."""
+    standing = {b.kind for b in buildings if b.hit_points > 0}
+    choices = []
+    for spec in tables.BUILDINGS.values():
+        blocked = ""
+        if spec.requires and spec.requires not in standing:
+            blocked = f"needs a {tables.BUILDINGS[spec.requires].name} here first"
+        elif spec.cost > credits and spec.key not in kit_kinds:
+            blocked = f"costs more than your {credits} SC"
+        choices.append({"spec": spec, "blocked": blocked})
+    return choices
 
 
 def _weapon_label(weapon: Any) -> str:

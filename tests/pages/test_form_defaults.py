@@ -82,3 +82,34 @@ def test_without_a_working_landing_pad_and_radar_shipping_says_why(
     assert "You need an active landing pad and an active radar on the same territory " \
            "to ship" in html
     assert _default(html, "s-territory") is None
+
+
+def test_the_build_form_preselects_a_building_the_territory_can_take(
+        web_client, running_campaign, alice, outpost) -> None:
+    """On a bare territory only a station can go up (seed, "Buildings": every other
+    building needs one, directly or not); the first kind in the list, the bunker, needs
+    a command center and is offered disabled, with the reason."""
+    client = web_client(alice)
+    url = f"/campaigns/{running_campaign.pk}/territories/{outpost.pk}/"
+    html = client.get(url).content.decode()
+    assert _default(html, "kind") == "station"
+    assert "needs a Command center here first" in html
+    client.post(url + "build/", {"kind": _default(html, "kind"), "x": 3, "y": 3})
+    assert Building.objects.filter(territory=outpost, kind="station").count() == 1
+
+
+def test_the_build_form_preselects_what_the_player_can_afford_or_says_why_not(
+        web_client, running_campaign, alice) -> None:
+    from campaign.models import Player
+
+    home = _home(running_campaign, alice)
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    Player.objects.filter(pk=seat.pk).update(credits=15)
+    client = web_client(alice)
+    url = f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+    html = client.get(url).content.decode()
+    assert _default(html, "kind") == "warehouse" and "costs more than your 15 SC" in html
+    Player.objects.filter(pk=seat.pk).update(credits=5)
+    html = client.get(url).content.decode()
+    assert _default(html, "kind") is None
+    assert "every building costs more than your 5 SC" in html
