@@ -90,3 +90,14 @@ def test_sign_up_ignores_a_next_address_off_the_site(client: Client) -> None:
     assert answer.status_code == 302 and answer["Location"] == "/accounts/profile/"
     assert "evil.example" not in Client().get(
         "/accounts/signup/?next=https://evil.example/").content.decode()
+
+
+def test_the_headers_sign_up_link_carries_the_invitation_but_never_a_replay_step(
+        setup_campaign) -> None:
+    from urllib.parse import quote
+
+    invite = _invite_path(setup_campaign)
+    login_page = Client().get("/accounts/login/?next=" + quote(invite, safe="")).content
+    assert login_page.decode().count(f"/accounts/signup/?next={quote(invite, safe='')}") == 2
+    home = Client().get("/").content.decode()
+    assert 'href="/accounts/signup/"' in home and "?next=" not in home

@@ -69,7 +69,8 @@ def league(uma, alice, bob):
 
 def _readable(campaign, t, finished) -> dict[str, str]:
     c = f"/campaigns/{campaign.pk}/"
-    pages = {"dashboard": c, "map": c + "map/", "battles": c + "battles/",
+    pages = {"dashboard": c, "map": c + "map/", "map history": c + "map/?at=0",
+             "battles": c + "battles/",
              "battle": c + f"battles/{finished.pk}/", "history": c + "history/",
              "dice": c + "dice/", "verification": c + "dice/?verify=all"}
     pages.update({f"territory {n}": c + f"territories/{t[n].pk}/" for n in NAMES})
@@ -103,6 +104,7 @@ def test_a_spectator_reads_every_public_page_without_a_login_wall(league, django
             assert answer.status_code == 200, (who, name, answer.status_code)
             html = answer.content.decode()
             assert "/accounts/login/?next" not in html, (who, name)
+            assert "/accounts/signup/?next" not in html, (who, name)
             assert str(CREDITS) not in html, (who, name, "credits")
             assert SECRET_ENTRY not in html, (who, name, "private entry")
             assert "Deposit:" not in html and "units per mine shaft" not in html, (who, name)
