@@ -81,6 +81,11 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
     if row["mine"] or (member.is_umpire and "buildings" in row):
         buildings = list(Building.objects.filter(territory_id=territory_id)
                          .select_related("weapon").order_by("pk"))
+        # Upgrades offered only where the service takes them (issue 26): an upgrade fitted
+        # once per territory is not offered again; one beyond the player's credits is
+        # shown disabled.
+        fitted = {(b.kind, k) for b in buildings for k in b.upgrades}
+        credits = member.player.credits if member.player is not None else 0
         for b in buildings:
             b.turret = is_turret(b)
             if b.kind == "factory":
@@ -92,7 +97,10 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             b.spec = spec
             b.energy = building_energy(b.kind, b.upgrades) if spec else 0
             b.upgrade_options = [u for k, u in spec.upgrades.items()
-                                 if k not in b.upgrades] if spec else []
+                                 if k not in b.upgrades
+                                 and not (u.one_per_territory and (b.kind, k) in fitted)
+                                 ] if spec else []
+            b.affordable = [u for u in b.upgrade_options if u.cost <= credits]
             b.upgrade_names = [spec.upgrades[k].name for k in b.upgrades
                                if spec and k in spec.upgrades]
         ctx["buildings"] = buildings

@@ -113,3 +113,18 @@ def test_the_build_form_preselects_what_the_player_can_afford_or_says_why_not(
     html = client.get(url).content.decode()
     assert _default(html, "kind") is None
     assert "every building costs more than your 5 SC" in html
+
+
+def test_the_upgrade_forms_offer_what_the_player_can_pay_for_or_say_why_not(
+        web_client, running_campaign, alice) -> None:
+    from campaign.models import Player
+
+    home = _home(running_campaign, alice)
+    client = web_client(alice)
+    url = f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+    upgradable = next(b for b in Building.objects.filter(territory=home).order_by("pk")
+                      if f'id="up-{b.pk}"' in client.get(url).content.decode())
+    Player.objects.filter(campaign=running_campaign, user=alice).update(credits=0)
+    html = client.get(url).content.decode()
+    assert f'id="up-{upgradable.pk}"' not in html
+    assert "cost more than your 0 SC" in html
