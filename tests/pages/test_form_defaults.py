@@ -128,3 +128,23 @@ def test_the_upgrade_forms_offer_what_the_player_can_pay_for_or_say_why_not(
     html = client.get(url).content.decode()
     assert f'id="up-{upgradable.pk}"' not in html
     assert "cost more than your 0 SC" in html
+
+
+def test_an_upgrade_once_per_territory_is_not_offered_twice(
+        web_client, running_campaign, alice) -> None:
+    """Seed, "Power plant": enhanced generators, "Only one per territory"."""
+    home = _home(running_campaign, alice)
+    first = Building.objects.get(territory=home, kind="power_plant")
+    second = Building.objects.create(territory=home, kind="power_plant", x=14, y=14,
+                                     hit_points=first.hit_points)
+    client = web_client(alice)
+    url = f"/campaigns/{running_campaign.pk}/territories/{home.pk}/"
+    assert _default(client.get(url).content.decode(), f"up-{second.pk}") == \
+        "enhanced_generators"
+    Building.objects.filter(pk=first.pk).update(upgrades=["enhanced_generators"])
+    html = client.get(url).content.decode()
+    assert _default(html, f"up-{second.pk}") == "extended_power_grid"
+    client.post(url + "upgrade/", {"building": second.pk,
+                                   "upgrade": _default(html, f"up-{second.pk}")})
+    second.refresh_from_db()
+    assert second.upgrades == ["extended_power_grid"]
