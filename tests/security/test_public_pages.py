@@ -154,3 +154,13 @@ def test_what_the_spectator_does_not_see_is_there_for_its_owner(league, alice):
     assert "Deposit:" in owner.get(
         f"/campaigns/{campaign.pk}/territories/{t['Alpha'].pk}/").content.decode()
     assert SECRET_ENTRY in owner.get(f"/campaigns/{campaign.pk}/history/").content.decode()
+
+
+def test_a_sandbox_is_never_read_by_a_spectator_even_marked_public(league, django_user_model):
+    campaign, t, finished = league
+    Campaign.objects.filter(pk=campaign.pk).update(
+        is_sandbox=True, options={**campaign.options, "public": True})
+    outsider = _outsider(django_user_model)
+    for name, path in _readable(campaign, t, finished).items():
+        assert Client().get(path).status_code == 302, name
+        assert outsider.get(path).status_code == 404, name
