@@ -57,6 +57,7 @@ def test_an_invited_stranger_signs_up_and_lands_on_the_join_page(setup_campaign)
     wall = stranger.get(invite)
     assert wall.status_code == 302 and wall["Location"].startswith("/accounts/login/")
     login_page = stranger.get(wall["Location"]).content.decode()
+    assert "You were invited to a campaign" in login_page
     signup_link = f"/accounts/signup/?next={quote(invite, safe='')}"
     assert signup_link in login_page
     form = stranger.get(signup_link).content.decode()
