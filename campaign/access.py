@@ -75,8 +75,9 @@ def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Me
         pass
     campaign = Campaign.objects.select_related("umpire").filter(
         pk=int(campaign_id) if str(campaign_id).isdigit() else -1).first()
+    # A sandbox is never public (issue 18), whatever its copied settings say.
     if campaign is None or campaign.status == Campaign.Status.SETUP \
-            or not campaign.settings.public:
+            or not campaign.settings.public or campaign.is_sandbox:
         if not user.is_authenticated:  # as on every other route: sign in first
             raise NotAuthenticated()
         raise NotFound("No such campaign.")

@@ -148,6 +148,8 @@ REST_FRAMEWORK = {
         "login": envstr("THROTTLE_LOGIN", "10/min"),
         "signup": envstr("THROTTLE_SIGNUP", "5/min"),
         "odds": envstr("THROTTLE_ODDS", "30/min"),
+        # sandbox clones copy a whole campaign (issue 30): per user
+        "sandbox": envstr("THROTTLE_SANDBOX", "10/hour"),
     },
     # How many proxies stand in front (X-Forwarded-For hops trusted for the address).
     "NUM_PROXIES": TRUSTED_PROXIES or None,
@@ -157,15 +159,19 @@ REST_FRAMEWORK = {
 # API and the pages alike (counted in the database, so every process agrees).
 MESSAGES_PER_MINUTE = envint("MESSAGES_PER_MINUTE", 30)
 
-# --- Brute force: django-axes locks out an account and an address after repeated wrong
-# passwords (pages and the token route alike, both go through authenticate()).
+# --- Brute force: django-axes locks out an account from one address after repeated wrong
+# passwords (pages and the token route alike, both go through authenticate()); the
+# address alone is throttled at a higher limit (issue 30: a club behind one address is
+# not locked out by one member's typos). campaign.throttling.PairAndAddressHandler.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = dt.timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_ADDRESS_FAILURE_LIMIT = envint("AXES_ADDRESS_FAILURE_LIMIT", 50)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "campaign.throttling.PairAndAddressHandler"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "campaign.throttling.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "campaign.throttling.client_ip"

@@ -62,16 +62,22 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     from economy.models import Building
 
     # Shipping leaves from a territory with an active landing pad and an active radar:
-    # those first, the others said so (issue 17: a default that is refused).
-    kinds = {}
-    for tid, kind in Building.objects.filter(territory__in=territories, active=True,
-                                             kind__in=("landing_pad", "radar"),
-                                             hit_points__gt=0).values_list("territory_id",
-                                                                           "kind"):
-        kinds.setdefault(tid, set()).add(kind)
+    # those first, the others said so (issue 17: a default that is refused). Purchases
+    # arrive only on a territory with a standing landing pad (seed, "Commercial phase";
+    # R-ECO-11): only those are offered (issue 26: every default is a legal choice).
+    kinds: dict[int, set[str]] = {}
+    pads: set[int] = set()
+    for tid, kind, active in Building.objects.filter(
+            territory__in=territories, kind__in=("landing_pad", "radar"),
+            hit_points__gt=0).values_list("territory_id", "kind", "active"):
+        if kind == "landing_pad":
+            pads.add(tid)
+        if active:
+            kinds.setdefault(tid, set()).add(kind)
     for t in territories:
         t.can_ship = kinds.get(t.pk, set()) >= {"landing_pad", "radar"}
     ship_from = sorted(territories, key=lambda t: (not t.can_ship, t.name))
+    buy_at = [t for t in territories if t.pk in pads]
     loose = list(Weapon.objects.filter(player=player, unit__isnull=True)
                  .select_related("territory"))
     for w in loose:
@@ -111,7 +117,8 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
         "resources": list(tables.RESOURCES_BY_KEY.values()),
         "outbox": trades, "inbox": inbox, "others": others,
         "other_territories": other_territories, "loose_weapons": loose,
-        "ship_from": ship_from,
+        "ship_from": ship_from, "can_ship": any(t.can_ship for t in territories),
+        "buy_at": buy_at,
         "price": _price_context("machine_gun", []),
         "container_rows": range(3),
         "passages_given": [p for p in passages if p.grantor_id == player.pk],

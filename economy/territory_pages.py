@@ -19,7 +19,13 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
 from campaign.models import Player
-from campaign.pages.common import attempt, campaign_page, optional_int, render_campaign
+from campaign.pages.common import (
+    attempt,
+    campaign_page,
+    optional_int,
+    public_page,
+    render_campaign,
+)
 from campaign.rules import tables
 from campaign.rules.formulas import building_energy
 from economy.models import Building, BuildingKit, Weapon
@@ -61,7 +67,7 @@ def _energy_budget(member: Membership, territory_id: int, active: set[int] | Non
             "grid": pool.grid, "ok": pool.demand <= pool.supply}
 
 
-@campaign_page
+@public_page
 def territory(request: HttpRequest, member: Membership, territory_id: int) -> HttpResponse:
     row = _territory_row(member, territory_id)
     players = player_colours(member.campaign.pk)
@@ -75,6 +81,11 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
     if row["mine"] or (member.is_umpire and "buildings" in row):
         buildings = list(Building.objects.filter(territory_id=territory_id)
                          .select_related("weapon").order_by("pk"))
+        # Upgrades offered only where the service takes them (issue 26): an upgrade fitted
+        # once per territory is not offered again; one beyond the player's credits is
+        # shown disabled.
+        fitted = {(b.kind, k) for b in buildings for k in b.upgrades}
+        credits = member.player.credits if member.player is not None else 0
         for b in buildings:
             b.turret = is_turret(b)
             if b.kind == "factory":
@@ -86,7 +97,10 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             b.spec = spec
             b.energy = building_energy(b.kind, b.upgrades) if spec else 0
             b.upgrade_options = [u for k, u in spec.upgrades.items()
-                                 if k not in b.upgrades] if spec else []
+                                 if k not in b.upgrades
+                                 and not (u.one_per_territory and (b.kind, k) in fitted)
+                                 ] if spec else []
+            b.affordable = [u for u in b.upgrade_options if u.cost <= credits]
             b.upgrade_names = [spec.upgrades[k].name for k in b.upgrades
                                if spec and k in spec.upgrades]
         ctx["buildings"] = buildings
@@ -98,7 +112,6 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
         }
         if row["mine"]:
             ctx["budget"] = _energy_budget(member, territory_id, None)
-            ctx["building_kinds"] = list(tables.BUILDINGS.values())
             taken = {(b.x, b.y) for b in buildings}
             ctx["free_count"] = tables.GRID_SIZE ** 2 - len(taken)
             kits = list(BuildingKit.objects.filter(player=member.player, used_turn__isnull=True)
@@ -106,11 +119,34 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             for k in kits:
                 k.spec = tables.BUILDINGS.get(k.kind)
             ctx["kits"] = kits
+            ctx["building_kinds"] = _building_choices(
+                buildings, credits=member.player.credits if member.player else 0,
+                kit_kinds={k.kind for k in kits})
+            ctx["can_build"] = any(not c["blocked"] for c in ctx["building_kinds"])
             if any(b.kind == "factory" for b in buildings):
                 ctx["product_choices"] = _product_choices()
             if any(b.turret for b in buildings):
                 ctx["turret_weapons"] = _turret_weapons(member, territory_id)
     return render_campaign(request, member, "pages/territory.html", ctx)
+
+
+def _building_choices(buildings: list[Building], *, credits: int, kit_kinds: set[str]
+                      ) -> list[dict[str, Any]]:
+    """Every building kind with why it cannot be built here now ("" when it can), so
+    the build form preselects only a legal kind (issue 26): a kind whose required
+    building does not stand on the territory (seed, "Buildings": requirements) or that
+    costs more than the player's credits, unless a kit of the kind pays for it
+    (R-ECO-18), is offered disabled with the reason."""
+    standing = {b.kind for b in buildings if b.hit_points > 0}
+    choices = []
+    for spec in tables.BUILDINGS.values():
+        blocked = ""
+        if spec.requires and spec.requires not in standing:
+            blocked = f"needs a {tables.BUILDINGS[spec.requires].name} here first"
+        elif spec.cost > credits and spec.key not in kit_kinds:
+            blocked = f"costs more than your {credits} SC"
+        choices.append({"spec": spec, "blocked": blocked})
+    return choices
 
 
 def _weapon_label(weapon: Any) -> str:

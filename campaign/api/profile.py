@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from campaign.api.views import validated
 from campaign.models import Profile
-from campaign.services.calendar import calendar_token, feed_for_token
+from campaign.services.calendar import calendar_rotate, calendar_url, feed_for_token
 from campaign.services.profiles import known_time_zones, profile_of, profile_update
 
 
@@ -58,10 +58,24 @@ class MeView(APIView):
                    description="The caller: username, email and the secret address of their "
                    "deadlines calendar (iCalendar, no sign-in needed to read it).")
     def get(self, request: Request) -> Response:
-        token = calendar_token(user=request.user)
-        url = request.build_absolute_uri(reverse("calendar-feed", args=[token]))
+        url = calendar_url(user=request.user, absolute=request.build_absolute_uri)
         return Response({"username": request.user.get_username(),
                          "email": getattr(request.user, "email", ""), "calendar_url": url})
+
+
+class CalendarRotateSerializer(serializers.Serializer):
+    calendar_url = serializers.CharField(read_only=True)
+
+
+class CalendarRotateView(APIView):
+    @extend_schema(operation_id="users_me_calendar_rotate", request=None,
+                   responses={200: CalendarRotateSerializer},
+                   description="Revoke the calendar address and make a new secret one: the "
+                   "old address answers 404 from now on.")
+    def post(self, request: Request) -> Response:
+        token = calendar_rotate(user=request.user)
+        url = request.build_absolute_uri(reverse("calendar-feed", args=[token]))
+        return Response({"calendar_url": url})
 
 
 @require_GET

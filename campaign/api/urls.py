@@ -1,7 +1,7 @@
 from django.urls import include, path
 
 from campaign.api import views
-from campaign.api.profile import MeView, ProfileView
+from campaign.api.profile import CalendarRotateView, MeView, ProfileView
 
 campaign_urls = [
     path("", views.CampaignDetailView.as_view(), name="api-campaign"),
@@ -27,6 +27,8 @@ campaign_urls = [
 urlpatterns = [
     path("users/", views.UserCreateView.as_view(), name="api-users"),
     path("users/me/", MeView.as_view(), name="api-users-me"),
+    path("users/me/calendar/rotate/", CalendarRotateView.as_view(),
+         name="api-users-me-calendar-rotate"),
     path("auth/token/", views.TokenView.as_view(), name="api-token"),
     path("profile/", ProfileView.as_view(), name="api-profile"),
     path("rules/", views.RulesView.as_view(), name="api-rules"),

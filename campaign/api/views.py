@@ -288,6 +288,10 @@ class RollbackView(APIView):
 
 
 class SandboxView(APIView):
+    # Each clone copies the whole campaign: a flood is refused before any work (429).
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "sandbox"
+
     @extend_schema(request=dict, responses={201: dict}, operation_id="campaign_sandbox",
                    description="Members: a private copy of the campaign as it stood at the "
                    "start of the current or previous phase ({turn, phase}), holding only "

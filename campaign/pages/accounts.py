@@ -15,10 +15,12 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.errors import GameError
 from campaign.models import Profile
+from campaign.services.calendar import calendar_rotate, calendar_url
 from campaign.services.notifications import KIND_LABELS
 from campaign.services.profiles import (
     email_update,
@@ -45,22 +47,39 @@ def _link_for(request: HttpRequest) -> Any:
     return link
 
 
+def safe_next(request: HttpRequest) -> str:
+    """The page a visitor was on their way to (`next`, e.g. an invitation's join page,
+    issue 26), when it is a path of this site; "" otherwise."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not target.startswith("/") or not url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return ""
+    return target
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """Sign-up; a visitor who came from an invitation (`next`) ends on its join page."""
     if not settings.ALLOW_SIGNUP:
         raise Http404("Sign-up is closed on this site.")
+    target = safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(target or "home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         mailed = send_verification(user=user, link_for=_link_for(request))
+        mail_note = (f" We mailed a link to {user.email}: open it to receive your "
+                     "campaigns' deadlines." if mailed else "")
+        if target:
+            messages.success(request, f"Welcome, {user.username}. Your time zone is on "
+                                      f"your profile.{mail_note}")
+            return redirect(target)
         messages.success(request, f"Welcome, {user.username}. Set your time zone below."
-                         + (f" We mailed a link to {user.email}: open it to receive "
-                            "your campaigns' deadlines." if mailed else ""))
+                         + mail_note)
         return redirect("profile")
-    return render(request, "pages/signup.html", {"form": form})
+    return render(request, "pages/signup.html", {"form": form, "next": target})
 
 
 def _zone_choices() -> list[tuple[str, str]]:
@@ -114,7 +133,20 @@ def profile(request: HttpRequest) -> HttpResponse:
                                       "receive email from your campaigns.")
         return redirect("profile")
     return render(request, "pages/profile.html", {
-        "form": form, "profile": prof, "verified": email_verified(request.user)})
+        "form": form, "profile": prof, "verified": email_verified(request.user),
+        "calendar_url": calendar_url(user=request.user,
+                                     absolute=request.build_absolute_uri)})
+
+
+@login_required
+@require_POST
+def calendar_rotate_page(request: HttpRequest) -> HttpResponse:
+    """The profile's "new address" button (issue 27): the same service as
+    `POST /api/users/me/calendar/rotate/`; the old address stops working at once."""
+    calendar_rotate(user=request.user)
+    messages.success(request, "Your calendar has a new address: the old one no longer works. "
+                              "Give the new one to your calendar program.")
+    return redirect(reverse("profile") + "#calendar")
 
 
 @require_http_methods(["GET"])

@@ -20,7 +20,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaign import rulesets
 from campaign.access import Membership, campaigns_of
 from campaign.models import Campaign, Player
-from campaign.pages.common import attempt, back, campaign_page, is_htmx, render_campaign
+from campaign.pages.common import (
+    attempt,
+    back,
+    campaign_page,
+    is_htmx,
+    public_page,
+    render_campaign,
+)
 from campaign.services import clock
 from campaign.services.campaigns import campaign_create, campaign_join
 
@@ -202,10 +209,13 @@ def _status_context(member: Membership) -> dict[str, Any]:
     current = (PhaseSeed.objects.filter(campaign=member.campaign, turn=member.campaign.turn,
                                         phase=member.campaign.phase)
                .values_list("commitment", flat=True).first())
-    return {"players": players, "alerts": _alerts(member), "dice_commitment": current}
+    # A spectator of a public league (issue 26) reads the turn, the players and the dice;
+    # alerts are the members' own business.
+    alerts = [] if member.spectator else _alerts(member)
+    return {"players": players, "alerts": alerts, "dice_commitment": current}
 
 
-@campaign_page
+@public_page
 def dashboard(request: HttpRequest, member: Membership) -> HttpResponse:
     ctx = _status_context(member)
     if is_htmx(request):

@@ -166,7 +166,7 @@ def running_player(member: Membership) -> bool:
 # Pages are linked only once they exist: each app's page module appends its entries
 # (in `campaign.pages.urls`, when its routes are mounted).
 NAV: list[NavItem] = [
-    NavItem("Dashboard", "campaign-dashboard", members_only),
+    NavItem("Dashboard", "campaign-dashboard", always),
 ]
 
 

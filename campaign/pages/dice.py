@@ -1,6 +1,7 @@
 """The dice page (issue 18): every phase's commitment, its seed once revealed, and
 "verified" per phase, recomputed on request (a phase's battles are replayed, so it is
-not done on every page load); which seeds a rollback kept (issue 30, R-DICE-4)."""
+not done on every page load); which seeds a rollback kept (issue 30, R-DICE-4). Public
+leagues show it to anyone (issue 26)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from django.http import HttpRequest, HttpResponse
 
 from campaign.access import Membership
 from campaign.models import Event, PhaseSeed
-from campaign.pages.common import campaign_page, render_campaign
+from campaign.pages.common import public_page, render_campaign
 from campaign.services.commitments import verify_phase
 
 
-@campaign_page
+@public_page
 def dice(request: HttpRequest, member: Membership) -> HttpResponse:
     wanted = request.GET.get("verify", "")
     # R-DICE-4: the seeds a rollback kept (committed before it, used again after it).
@@ -37,4 +38,5 @@ def dice(request: HttpRequest, member: Membership) -> HttpResponse:
     from campaign.pages.trust import points
 
     return render_campaign(request, member, "pages/dice.html", {
-        "rows": rows, "points": [] if member.campaign.is_sandbox else points(member)})
+        "rows": rows,
+        "points": [] if member.campaign.is_sandbox or member.spectator else points(member)})

@@ -16,6 +16,7 @@ from campaign.errors import GameError
 from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
 from campaign.services.rollback import rollback, rollback_points, rollback_preview
 from campaign.services.sandbox import create_sandbox, play_as
+from campaign.throttling import page_throttle, wait_text
 
 
 def points(member: Membership) -> list[dict[str, object]]:
@@ -69,6 +70,13 @@ def rollback_page(request: HttpRequest, member: Membership) -> HttpResponse:
 @require_POST
 @campaign_page
 def sandbox_new(request: HttpRequest, member: Membership) -> HttpResponse:
+    wait = page_throttle(request, "sandbox")
+    if wait is not None:
+        from django.contrib import messages
+
+        messages.error(request, "You have cloned many sandboxes in a short time: each one "
+                                f"copies the whole campaign. Try again in {wait_text(wait)}.")
+        return redirect("dice", member.campaign.pk)
     turn, phase = _split(request.POST.get("point", ""))
     made = attempt(request, lambda: create_sandbox(member=member, turn=turn, phase=phase),
                    success="Your private sandbox: play every seat, nobody is told.")

@@ -74,6 +74,8 @@ urlpatterns = [
     path("compliance/", compliance.compliance, name="compliance"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/profile/calendar/rotate/", accounts.calendar_rotate_page,
+         name="profile-calendar-rotate"),
     path("accounts/verify-email/<str:token>/", accounts.verify_email_page, name="verify-email"),
     path("campaigns/new/", campaigns.campaign_new, name="campaign-new"),
     path("campaigns/join/", campaigns.join_lookup, name="join-lookup"),

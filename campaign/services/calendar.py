@@ -33,6 +33,26 @@ def calendar_token(*, user: Any) -> str:
     return profile.calendar_token
 
 
+def calendar_rotate(*, user: Any) -> str:
+    """Revoke the user's feed address and make a new one (API.md "Reach and absence":
+    `POST /api/users/me/calendar/rotate/`): the old address answers 404 from now on, as
+    any address that never existed."""
+    profile = profile_of(user=user)
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(pk=profile.pk)
+        profile.calendar_token = secrets.token_urlsafe(32)
+        profile.save(update_fields=["calendar_token"])
+    return profile.calendar_token
+
+
+def calendar_url(*, user: Any, absolute: Any) -> str:
+    """The user's feed address, made absolute by `absolute` (a request's
+    `build_absolute_uri`)."""
+    from django.urls import reverse
+
+    return str(absolute(reverse("calendar-feed", args=[calendar_token(user=user)])))
+
+
 def feed_for_token(token: str) -> bytes | None:
     """The iCalendar text of the feed with this token (None: no such feed)."""
     profile = (Profile.objects.filter(calendar_token=token).select_related("user").first()

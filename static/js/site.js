@@ -233,3 +233,33 @@ document.addEventListener("click", function (e) {
   }
   document.addEventListener("DOMContentLoaded", wire);
 })();
+// Copy buttons (issue 26): <button data-copy="#id"> copies that field's value and says so
+// in the button's own text; without the clipboard API the field is selected for the
+// person to copy.
+(function () {
+  function said(btn, text) {
+    var was = btn.getAttribute("data-label") || btn.textContent;
+    btn.setAttribute("data-label", was);
+    btn.textContent = text;
+    setTimeout(function () { btn.textContent = was; }, 2500);
+  }
+  document.addEventListener("click", function (e) {
+    var btn = e.target.closest && e.target.closest("[data-copy]");
+    if (!btn) return;
+    e.preventDefault();
+    var field = document.querySelector(btn.getAttribute("data-copy"));
+    if (!field) return;
+    var value = field.value || field.textContent;
+    function fallback() {
+      field.select && field.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+      said(btn, ok ? "Copied" : "Selected: press Ctrl+C to copy");
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(value).then(function () { said(btn, "Copied"); }, fallback);
+    } else {
+      fallback();
+    }
+  });
+})();

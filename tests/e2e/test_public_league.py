@@ -31,7 +31,7 @@ def test_a_visitor_follows_a_public_league(browser, live_server, shoot, width) -
     assert "Demo league" in public.inner_text()
     public.get_by_role("link", name="Map").first.click()
     page.wait_for_url(f"{base}/campaigns/{demo.pk}/map/")
-    assert "Dashboard" not in page.locator("nav.campaign-nav").inner_text()
+    assert "Economy" not in page.locator("nav.campaign-nav").inner_text()
     page.get_by_role("link", name="See the map turn by turn").click()
     page.wait_for_url(re.compile(r"\?at=\d+$"))
     page.get_by_role("link", name="← Previous phase").click()

@@ -142,6 +142,8 @@ TABLE: dict[tuple[str, str], Endpoint] = {
     ("api-campaigns", G): Endpoint(lambda w: "/api/campaigns/", None, (AUTH,)),
     ("api-profile", G): Endpoint(lambda w: "/api/profile/", None, (AUTH,)),
     ("api-users-me", G): Endpoint(lambda w: "/api/users/me/", None, (AUTH,)),
+    ("api-users-me-calendar-rotate", PO): Endpoint(
+        lambda w: "/api/users/me/calendar/rotate/", None, (AUTH,)),
     ("api-campaign-import", PO): Endpoint(
         lambda w: "/api/campaigns/import/", lambda w: {"format": "something else"}, (AUTH,),
         ok="400", why="any signed-in user may import; this body is no export (invalid_import)"),

@@ -91,25 +91,30 @@ def test_wrong_passwords_lock_out_the_account_on_the_api_then_the_cool_off_ends(
     assert [token(api, "alice", "wrong").status_code for _ in range(2)] == [400, 400]
     locked = token(api, "alice", "wrong")
     assert locked.status_code == 429 and locked.json()["code"] == "locked_out"
-    # Locked: even the right password is refused, from this or another address.
+    # Locked: even the right password is refused from this address; from another one
+    # alice still logs in (issue 30: the account-and-address pair is locked).
     assert token(api, "alice", PASSWORD).status_code == 429
     other = APIClient(REMOTE_ADDR="203.0.113.9")
-    assert token(other, "alice", PASSWORD).status_code == 429
+    assert token(other, "alice", PASSWORD).status_code == 200
     # The cool-off passes (the attempts age past AXES_COOLOFF_TIME): log-in works again.
     AccessAttempt.objects.update(
         attempt_time=timezone.now() - settings.AXES_COOLOFF_TIME - dt.timedelta(minutes=1))
     assert token(api, "alice", PASSWORD).status_code == 200
 
 
-def test_one_address_trying_many_accounts_is_locked_out(make_user, settings, rates):
+def test_one_address_trying_many_accounts_is_locked_out_at_its_own_higher_limit(
+        make_user, settings, rates):
     rates(login="1000/min")
     settings.AXES_FAILURE_LIMIT = 3
-    for name in ("u1", "u2", "u3", "u4"):
+    settings.AXES_ADDRESS_FAILURE_LIMIT = 5
+    for name in ("u1", "u2", "u3", "u4", "u5", "u6"):
         make_user(name)
     api = APIClient(REMOTE_ADDR="198.51.100.7")
-    assert [token(api, n, "wrong").status_code for n in ("u1", "u2")] == [400, 400]
-    assert token(api, "u3", "wrong").status_code == 429
-    assert token(api, "u4", PASSWORD).status_code == 429
+    # Below the pair's limit for each account, below the address's limit in all.
+    assert [token(api, n, "wrong").status_code for n in ("u1", "u2", "u3", "u4")] == [400] * 4
+    locked = token(api, "u5", "wrong")
+    assert locked.status_code == 429 and "from your address" in locked.json()["detail"]
+    assert token(api, "u6", PASSWORD).status_code == 429
     # Another address is not locked out for u4 (only the failing address and accounts).
     assert token(APIClient(REMOTE_ADDR="198.51.100.8"), "u4", PASSWORD).status_code == 200
 
@@ -122,10 +127,27 @@ def test_the_log_in_page_locks_out_with_a_page_that_says_what_to_do(alice, setti
         assert page.status_code == 200  # the form again, with its error
     locked = browser.post("/accounts/login/", {"username": "alice", "password": "nope"})
     assert locked.status_code == 429
-    assert b"Too many wrong passwords" in locked.content
+    assert b"Too many wrong passwords for this account from your address" in locked.content
     assert b"try again in 15 minutes" in locked.content
     right = browser.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
     assert right.status_code == 429 and "_auth_user_id" not in browser.session
+
+
+def test_one_persons_typos_do_not_lock_out_the_others_behind_the_same_address(
+        alice, bob, settings, rates):
+    """Issue 30: a club behind one address (one NAT) is not locked out by one member's
+    wrong passwords: alice's account is locked from there, bob logs in from there, and
+    alice from home."""
+    rates(login="1000/min")
+    settings.AXES_FAILURE_LIMIT = 3
+    club = APIClient(REMOTE_ADDR="192.0.2.10")
+    assert [token(club, "alice", "wrong").status_code for _ in range(3)] == [400, 400, 429]
+    assert token(club, "alice", PASSWORD).status_code == 429
+    assert token(APIClient(REMOTE_ADDR="192.0.2.10"), "bob", PASSWORD).status_code == 200
+    assert token(APIClient(REMOTE_ADDR="203.0.113.50"), "alice", PASSWORD).status_code == 200
+    page = Client(REMOTE_ADDR="192.0.2.10")
+    assert page.post("/accounts/login/", {"username": "bob", "password": PASSWORD}
+                     ).status_code == 302
 
 
 def test_an_unreachable_throttle_cache_lets_requests_through(alice, monkeypatch):
@@ -171,3 +193,54 @@ def test_settings_trust_no_proxy_header_by_default():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=env, check=True).stdout
     assert "HTTP_X_FORWARDED_PROTO" in out
+
+
+@pytest.fixture
+def started(make_campaign, uma, alice, bob):
+    from campaign.services.campaigns import campaign_join
+    from campaign.services.setup import campaign_start
+
+    campaign = make_campaign(uma)
+    for user in (alice, bob):
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
+    campaign_start(campaign_id=campaign.pk)
+    campaign.refresh_from_db()
+    return campaign
+
+
+def test_sandbox_clones_are_throttled_then_recover(started, rates, clock, client_for, alice):
+    """Issue 30: each clone copies the whole campaign; a flood is refused (429 with the
+    contract's body) and makes no copy."""
+    from campaign.models import Campaign
+
+    rates(sandbox="2/hour")
+    api = client_for(alice)
+    path = f"/api/campaigns/{started.pk}/sandbox/"
+    point = {"turn": 1, "phase": "commercial"}
+    assert [api.post(path, point, format="json").status_code for _ in range(2)] == [201, 201]
+    refused = api.post(path, point, format="json")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled" and refused.json()["detail"]
+    assert Campaign.objects.filter(sandbox_of=started).count() == 2
+    clock[0] += 3601
+    assert api.post(path, point, format="json").status_code == 201
+
+
+def test_the_sandbox_button_is_throttled_with_a_message_and_shares_the_apis_count(
+        started, rates, clock, client_for, alice):
+    from campaign.models import Campaign
+
+    rates(sandbox="2/hour")
+    assert client_for(alice).post(f"/api/campaigns/{started.pk}/sandbox/",
+                                  {"turn": 1, "phase": "commercial"},
+                                  format="json").status_code == 201
+    page = Client()
+    page.force_login(alice)
+    path = f"/campaigns/{started.pk}/sandbox/"
+    made = page.post(path, {"point": "1:commercial"})
+    assert made.status_code == 302 and Campaign.objects.filter(sandbox_of=started).count() == 2
+    refused = page.post(path, {"point": "1:commercial"}, follow=True)
+    assert refused.status_code == 200
+    assert "You have cloned many sandboxes in a short time" in refused.content.decode()
+    assert "Try again in 60 minutes" in refused.content.decode()
+    assert Campaign.objects.filter(sandbox_of=started).count() == 2
