@@ -11,6 +11,7 @@ from django.db.models import Count, Prefetch
 from campaign import sql
 from campaign.models import Player
 from campaign.rules.tables import VEHICLES, weapon_size
+from economy.labels import pilot_label, unit_label, weapon_label, weapon_model_label
 from economy.models import Operative, Stock, Unit, Weapon
 from territories.models import Territory
 from territories.selectors import Contents
@@ -24,7 +25,7 @@ def _unit_dict(unit: Unit) -> dict[str, Any]:
         "id": unit.pk,
         "territory": unit.territory_id,
         "model": unit.model,
-        "name": unit.name,
+        "name": unit_label(unit),
         "pilot": unit.pilot_id,
         "weapons": [w.pk for w in weapons],
         "loadout": [{"id": w.pk, "weapon": w.weapon, "templates": w.templates,
@@ -54,14 +55,17 @@ def pilots_of(player: Player) -> list[dict[str, Any]]:
             unit_id = op.unit.pk
         except Unit.DoesNotExist:
             unit_id = None
-        result.append({"id": op.pk, "class": op.klass, "name": op.name, "level": op.level,
+        result.append({"id": op.pk, "class": op.klass, "name": pilot_label(op), "level": op.level,
                        "xp": op.xp, "unit": unit_id, "territory": op.territory_id,
                        "alive": op.alive})
     return result
 
 
 def weapons_of(player: Player) -> list[dict[str, Any]]:
-    return [{"id": w.pk, "weapon": w.weapon, "templates": w.templates,
+    """The player's weapons and equipment (one query): `name` is the name its owner gave
+    it, or its model ("Cannon"); `label` how pages show it."""
+    return [{"id": w.pk, "weapon": w.weapon, "name": w.name or weapon_model_label(
+                 w.weapon, w.templates), "label": weapon_label(w), "templates": w.templates,
              "size": weapon_size(w.weapon, w.templates), "territory": w.territory_id,
              "unit": w.unit_id, "slot": w.slot}
             for w in Weapon.objects.filter(player=player)]

@@ -55,9 +55,8 @@ DEFAULT_LISTS = NameLists(
 _TRIES = 64
 
 
-def _pick(campaign_id: int, kind: str, counter: int, salt: str,
-          options: Sequence[str]) -> str:
-    digest = hashlib.sha256(f"{campaign_id}:{kind}:{counter}:{salt}".encode()).digest()
+def _pick(scope: str, kind: str, counter: int, salt: str, options: Sequence[str]) -> str:
+    digest = hashlib.sha256(f"{scope}:{kind}:{counter}:{salt}".encode()).digest()
     return options[int.from_bytes(digest[:8], "big") % len(options)]
 
 
@@ -76,25 +75,36 @@ def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str])
     return f"{base} {n}"
 
 
-def pilot_name(lists: NameLists, *, campaign_id: int, counter: int,
+def _scope(campaign_id: int, player_id: int) -> str:
+    return f"{campaign_id}:{player_id}"
+
+
+def pilot_name(lists: NameLists, *, campaign_id: int, player_id: int, counter: int,
                taken: Collection[str] = ()) -> str:
-    """A person's name ("Sgt. Mara Voss") for the `counter`-th pilot of a campaign, not
-    one of `taken` (the player's other pilots) when the lists allow it."""
+    """A person's name ("Sgt. Mara Voss") for a player's `counter`-th pilot in a campaign,
+    not one of `taken` (the player's other pilots) when the lists allow it.
+
+    The counter is the player's own (how many pilots they had): a campaign-wide one would
+    let a player who hashes their pilots' names count what the others hired (R-SEC-1)."""
+    scope = _scope(campaign_id, player_id)
+
     def candidate(n: int) -> str:
-        parts = [_pick(campaign_id, "pilot", n, "first", lists.first),
-                 _pick(campaign_id, "pilot", n, "last", lists.last)]
+        parts = [_pick(scope, "pilot", n, "first", lists.first),
+                 _pick(scope, "pilot", n, "last", lists.last)]
         if lists.ranks:
-            parts.insert(0, _pick(campaign_id, "pilot", n, "rank", lists.ranks))
+            parts.insert(0, _pick(scope, "pilot", n, "rank", lists.ranks))
         return " ".join(parts)
     return _draw(counter, taken, candidate)
 
 
-def unit_name(lists: NameLists, model: str, *, campaign_id: int, counter: int,
-              taken: Collection[str] = ()) -> str:
-    """A model and a nickname ("Golem 'Iron Wolf'") for the `counter`-th unit of a
+def unit_name(lists: NameLists, model: str, *, campaign_id: int, player_id: int,
+              counter: int, taken: Collection[str] = ()) -> str:
+    """A model and a nickname ("Golem 'Iron Wolf'") for a player's `counter`-th unit in a
     campaign, not one of `taken` (the player's other units) when the lists allow it."""
+    scope = _scope(campaign_id, player_id)
+
     def candidate(n: int) -> str:
-        nickname = _pick(campaign_id, "unit", n, "nickname", lists.nicknames)
+        nickname = _pick(scope, "unit", n, "nickname", lists.nicknames)
         return f"{model} '{nickname}'"[:MAX_LENGTH]
     return _draw(counter, taken, candidate)
 
