@@ -24,6 +24,8 @@ from campaign.pages.common import (
     seat,
 )
 from campaign.rules import tables
+from campaign.rules.names import MAX_LENGTH as MAX_NAME
+from economy.labels import model_label, unit_label, weapon_label
 from economy.models import LedgerEntry, Operative, Trade, Unit, Weapon
 from territories.models import Territory
 
@@ -367,12 +369,15 @@ def forces(request: HttpRequest, member: Membership) -> HttpResponse:
                  .select_related("territory", "pilot").prefetch_related("weapons"))
     operatives = list(Operative.objects.filter(player=player, alive=True)
                       .select_related("territory", "unit"))
-    loose = list(Weapon.objects.filter(player=player).select_related("territory"))
+    loose = list(Weapon.objects.filter(player=player).select_related("territory", "unit"))
     for w in loose:
-        w.label = _weapon_label(w.weapon, w.templates)
+        w.label = weapon_label(w)
+        w.model_label = _weapon_label(w.weapon, w.templates)
     for u in units:
         spec = tables.VEHICLES.get(u.model)
         u.spec = spec
+        u.label = unit_label(u)
+        u.model_label = model_label(u.model, u.profile)
         u.max_hp = spec.hit_points if spec else 0
         u.hp = max(0, u.max_hp - u.damage_repairable - u.damage_unrepairable)
         u.fitted = [w for w in loose if w.unit_id == u.pk]
@@ -382,13 +387,14 @@ def forces(request: HttpRequest, member: Membership) -> HttpResponse:
     for op in operatives:
         op.bar = _xp_bar(op)
         try:
-            op.unit_name = str(op.unit)
+            op.unit_name = unit_label(op.unit)
         except Unit.DoesNotExist:
             op.unit_name = ""
         cls = tables.PILOT_CLASSES.get(op.klass)
         op.class_name = cls.name if cls else op.klass
     return render_campaign(request, member, "pages/forces.html", {
-        "units": units, "operatives": operatives})
+        "units": units, "operatives": operatives, "weapons": loose,
+        "can_rename": not member.reading_as, "name_max": MAX_NAME})
 
 
 @require_POST
@@ -406,6 +412,33 @@ def unit_change(request: HttpRequest, member: Membership, unit_id: int) -> HttpR
     attempt(request, lambda: unit_update(player=player, unit_id=unit_id, **kwargs),
             success="Unit updated.")
     return redirect("forces", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def rename(request: HttpRequest, member: Membership, kind: str, item_id: int
+           ) -> HttpResponse:
+    """The forces page's small rename forms (issue 26): one of the caller's units, pilots
+    or weapons, in any phase; a refused name is said and changes nothing."""
+    from economy.services import names
+
+    player = seat(member)
+    service = {"unit": lambda: names.unit_rename(player=player, unit_id=item_id,
+                                                 name=request.POST.get("name", "")),
+               "pilot": lambda: names.pilot_rename(player=player, pilot_id=item_id,
+                                                   name=request.POST.get("name", "")),
+               "weapon": lambda: names.weapon_rename(player=player, weapon_id=item_id,
+                                                     name=request.POST.get("name", ""))
+               }.get(kind)
+    if service is None:
+        raise Http404("Nothing of that kind can be named.")
+    outcome = attempt(request, service)
+    if outcome.ok:
+        from django.contrib import messages
+
+        messages.success(request, f"Renamed: {outcome.value}.")
+    anchor = {"unit": "unit", "pilot": "op", "weapon": "weapon"}[kind]
+    return redirect(reverse("forces", args=[member.campaign.pk]) + f"#{anchor}-{item_id}")
 
 
 def trade_alerts(member: Membership) -> list[dict[str, str]]:
