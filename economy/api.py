@@ -277,7 +277,9 @@ class TradeListView(APIView):
                    description="Trades the caller is party to (the umpire sees all).")
     def get(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        return Response([trades.trade_as_dict(t) for t in trades.visible_trades(member)])
+        found = list(trades.visible_trades(member))
+        words = selectors.trade_sentences(found)
+        return Response([trades.trade_as_dict(t, words[t.pk]) for t in found])
 
     @extend_schema(request=TradeIn, responses={201: dict},
                    description="Commercial phase: offer a trade to another player.")

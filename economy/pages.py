@@ -47,10 +47,11 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     weapons = [w for w in tables.WEAPONS.values() if w.type != "equipment"]
     equipment = [w for w in tables.WEAPONS.values() if w.type == "equipment"]
     trades = list(Trade.objects.filter(campaign=member.campaign)
-                  .filter(from_player=player) .select_related("to_player__user")
+                  .filter(from_player=player)
+                  .select_related("from_player__user", "to_player__user")
                   .order_by("-id")[:30])
     inbox = list(Trade.objects.filter(campaign=member.campaign, to_player=player)
-                 .select_related("from_player__user").order_by("-id")[:30])
+                 .select_related("from_player__user", "to_player__user").order_by("-id")[:30])
     others = list(Player.objects.filter(campaign=member.campaign).exclude(pk=player.pk)
                   .select_related("user"))
     # The first partner's territories first: the trade form's defaults are legal
@@ -76,14 +77,18 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     loose = list(Weapon.objects.filter(player=player, unit__isnull=True)
                  .select_related("territory"))
     for w in loose:
-        w.label = _weapon_label(w.weapon, w.templates)
+        w.label = weapon_label(w)
     own_units = list(Unit.objects.filter(player=player, status=Unit.Status.READY)
                      .select_related("territory").order_by("pk"))
     own_operatives = list(Operative.objects.filter(player=player, alive=True)
                           .select_related("territory").order_by("pk"))
+    from economy.selectors import side_words, trade_phrases, trade_sentence
+
+    phrases = trade_phrases([*trades, *inbox])
     for t in [*trades, *inbox]:
-        t.give_text = _side_text(t.give)
-        t.receive_text = _side_text(t.receive)
+        t.give_text = side_words(t.give, phrases) or "nothing"
+        t.receive_text = side_words(t.receive, phrases) or "nothing"
+        t.sentence = trade_sentence(t, phrases)
     from territories.services.passages import passages_visible_to
 
     passages = list(passages_visible_to(member.campaign, player, False)
@@ -121,23 +126,6 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
         "own_units": own_units, "own_operatives": own_operatives,
         "qualities": [("", "raw"), ("refined", "refined"), ("pure", "pure")],
     })
-
-
-def _side_text(side: dict[str, Any]) -> str:
-    parts = []
-    if side.get("credits"):
-        parts.append(f"{side['credits']} SC")
-    for r in side.get("resources") or []:
-        quality = "refined " if r.get("refined") else "pure " if r.get("pure") else ""
-        parts.append(f"{r.get('units')} {quality}"
-                     f"{str(r.get('resource', '')).replace('_', ' ')}")
-    if side.get("weapons"):
-        parts.append(f"{len(side['weapons'])} weapon(s)")
-    if side.get("units"):
-        parts.append(f"{len(side['units'])} unit(s)")
-    if side.get("operatives"):
-        parts.append(f"{len(side['operatives'])} operative(s)")
-    return ", ".join(parts) or "nothing"
 
 
 def _price_context(weapon_key: str, templates: list[str]) -> dict[str, Any]:
