@@ -39,7 +39,7 @@ class RulesetInfo:
     check_options: Callable[[dict[str, Any]], None] = lambda options: None
     #: What its pilots and units are named from (issue 26): `{"ranks", "first", "last",
     #: "nicknames"}`, read by `campaign.rules.names.lists_from` (empty: the defaults).
-    name_lists: Callable[[], dict[str, Any]] = lambda: {}
+    name_lists: Callable[[], dict[str, Any]] = dict
 
     def for_faction(self, faction: str | None,
                     options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
