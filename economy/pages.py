@@ -160,6 +160,7 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
     if kind == "vehicle":
         item["model"] = request.POST.get("model", "")
         item["extension"] = request.POST.get("extension") == "on"
+        item["name"] = request.POST.get("name", "")
     elif kind == "operative":
         item["class"] = request.POST.get("class", "")
         item["name"] = request.POST.get("name", "")
@@ -170,11 +171,27 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
         item["key"] = request.POST.get("key", "")
         if request.POST.get("name"):
             item["name"] = request.POST.get("name", "")
-    attempt(request, lambda: purchase(player=player,
-                                      territory_id=optional_int(request.POST.get("territory")),
-                                      item=item),
-            success="Bought. It waits on the territory you chose.")
+    outcome = attempt(request, lambda: purchase(
+        player=player, territory_id=optional_int(request.POST.get("territory")), item=item))
+    if outcome.ok:
+        from django.contrib import messages
+
+        messages.success(request, f"Bought {_bought(player, outcome.value)}. It waits on the "
+                         "territory you chose.")
     return redirect("economy", member.campaign.pk)
+
+
+def _bought(player: Player, result: dict[str, int]) -> str:
+    """What a purchase brought, by name (issue 26): "Golem 'Iron Wolf'", "Sgt. Mara Voss",
+    "a Cannon"."""
+    from economy.labels import pilot_phrase, unit_phrase, weapon_phrase
+
+    (what, pk), = result.items()
+    found: Any = {"unit": Unit, "pilot": Operative, "weapon": Weapon}.get(what)
+    row = found.objects.filter(pk=pk, player=player).first() if found else None
+    if row is None:
+        return "it"
+    return {"unit": unit_phrase, "pilot": pilot_phrase, "weapon": weapon_phrase}[what](row)
 
 
 @require_POST
