@@ -383,6 +383,7 @@ def forces(request: HttpRequest, member: Membership) -> HttpResponse:
         u.spec = spec
         u.label = unit_label(u)
         u.model_label = model_label(u.model, u.profile)
+        u.show_model = not u.label.startswith(u.model_label)  # "Iron Wolf (Golem)"
         u.max_hp = spec.hit_points if spec else 0
         u.hp = max(0, u.max_hp - u.damage_repairable - u.damage_unrepairable)
         u.fitted = [w for w in loose if w.unit_id == u.pk]
