@@ -114,9 +114,9 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
 
 
 def _weapon_label(weapon: Any) -> str:
-    spec = tables.WEAPONS.get(weapon.weapon)
-    names = [tables.TEMPLATES[t].name for t in weapon.templates if t in tables.TEMPLATES]
-    return " ".join([*names, spec.name if spec else weapon.weapon])
+    from economy.labels import weapon_label
+
+    return weapon_label(weapon)  # its name when its owner gave one (issue 26)
 
 
 def _item_name(code: str) -> str:
