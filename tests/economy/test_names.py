@@ -299,3 +299,33 @@ def test_labels_never_show_an_id(world):
     op = world.operative(world.alice, world.alpha, "scientist")
     assert unit_label(unnamed) == "Golem" and str(unnamed) == "Golem"
     assert str(op) == "Scientist"
+
+
+def test_a_factory_names_the_vehicles_it_makes(world):
+    """Issue 26: a factory-made vehicle gets a default name as a bought one does, unlike
+    the player's other units, read in one query for the whole campaign."""
+    from economy.services.production import production_run
+    from tests.economy.test_product_lines import rich
+
+    world.unit(world.alice, world.alpha, "golem", name="Golem 'Iron Wolf'")
+    rich(world)
+    world.build(world.alpha, "factory", active=True, product="vehicle:golem;vehicle:lycaon")
+    production_run(campaign=world.campaign)
+    made = list(Unit.objects.filter(player=world.alice).values_list("model", "name"))
+    assert len(made) == 5
+    assert all(name.startswith({"golem": "Golem '", "lycaon": "Lycaon '"}[model])
+               for model, name in made), made
+    assert len({name for _, name in made}) == 5
+
+
+def test_the_umpires_grants_arrive_named(world, api):
+    import uuid
+
+    world.build(world.alpha, "warehouse")
+    r = api["uma"].post(f"/api/campaigns/{world.campaign.pk}/corrections/", {
+        "request_id": uuid.uuid4().hex, "player": world.alice.pk, "reason": "lost mail",
+        "unit": {"model": "golem", "territory": world.alpha.pk},
+        "pilot": {"class": "soldier", "territory": world.alpha.pk}}, format="json")
+    assert r.status_code == 201, r.json()
+    assert Unit.objects.get(player=world.alice).name.startswith("Golem '")
+    assert Operative.objects.get(player=world.alice).name.count(" ") >= 2
