@@ -97,5 +97,7 @@ def sentence(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) -> st
                 f"{PHASE_WORDS.get(str(data.get('phase')), data.get('phase'))}, is revealed.")
     if kind in ("trade_offered", "trade_accepted", "trade_declined", "trade_cancelled"):
         verb = kind.removeprefix("trade_")
+        if data.get("summary"):  # what it carries, in words (issue 26)
+            return f"Trade {verb}: {data['summary']}."
         return f"Trade between {who('from_player')} and {who('to_player')}: {verb}."
     return ""

@@ -37,6 +37,9 @@ class RulesetInfo:
         lambda profile, state: (0, dict(state)))
     #: Checks the ruleset's options beyond their types (ValueError with a sentence).
     check_options: Callable[[dict[str, Any]], None] = lambda options: None
+    #: What its pilots and units are named from (issue 26): `{"ranks", "first", "last",
+    #: "nicknames"}`, read by `campaign.rules.names.lists_from` (empty: the defaults).
+    name_lists: Callable[[], dict[str, Any]] = dict
 
     def for_faction(self, faction: str | None,
                     options: dict[str, Any] | None = None) -> list[dict[str, Any]]:

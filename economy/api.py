@@ -25,6 +25,7 @@ from economy.services import (
     corrections,
     energy,
     exchange,
+    names,
     repairs,
     trades,
     units,
@@ -85,8 +86,13 @@ class PurchaseIn(serializers.Serializer):
 
 
 class UnitPatchIn(serializers.Serializer):
+    name = serializers.CharField(required=False, max_length=40)
     pilot = serializers.IntegerField(required=False, allow_null=True)
     weapons = serializers.ListField(child=serializers.IntegerField(), required=False)
+
+
+class NameIn(serializers.Serializer):
+    name = serializers.CharField(max_length=40)
 
 
 class TradeIn(serializers.Serializer):
@@ -204,11 +210,12 @@ class UnitListView(APIView):
 
 class UnitDetailView(APIView):
     @extend_schema(request=UnitPatchIn, responses={200: dict},
-                   description="Activity phase: crew (pilot) and fit (weapons) a unit.")
+                   description="Activity phase: crew (pilot) and fit (weapons) a unit. Any "
+                   "phase: name it (1 to 40 characters).")
     def patch(self, request: Request, campaign_id: int, unit_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         data = _body(request)
-        kwargs = {k: data[k] for k in ("pilot", "weapons") if k in data}
+        kwargs = {k: data[k] for k in ("name", "pilot", "weapons") if k in data}
         unit = units.unit_update(player=player, unit_id=unit_id, **kwargs)
         return Response(next(u for u in selectors.units_of(player) if u["id"] == unit.pk))
 
@@ -227,6 +234,26 @@ class PilotListView(APIView):
     def get(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         return Response(selectors.pilots_of(player))
+
+
+class PilotDetailView(APIView):
+    @extend_schema(request=NameIn, responses={200: dict},
+                   description="Any phase: name one of the caller's operatives.")
+    def patch(self, request: Request, campaign_id: int, pilot_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        op = names.pilot_rename(player=player, pilot_id=pilot_id, name=_body(request).get(
+            "name"))
+        return Response(next(p for p in selectors.pilots_of(player) if p["id"] == op.pk))
+
+
+class WeaponDetailView(APIView):
+    @extend_schema(request=NameIn, responses={200: dict},
+                   description="Any phase: name one of the caller's weapons.")
+    def patch(self, request: Request, campaign_id: int, weapon_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        weapon = names.weapon_rename(player=player, weapon_id=weapon_id,
+                                     name=_body(request).get("name"))
+        return Response(next(w for w in selectors.weapons_of(player) if w["id"] == weapon.pk))
 
 
 class WeaponListView(APIView):
@@ -248,7 +275,9 @@ class TradeListView(APIView):
                    description="Trades the caller is party to (the umpire sees all).")
     def get(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        return Response([trades.trade_as_dict(t) for t in trades.visible_trades(member)])
+        found = list(trades.visible_trades(member))
+        words = selectors.trade_sentences(found)
+        return Response([trades.trade_as_dict(t, words[t.pk]) for t in found])
 
     @extend_schema(request=TradeIn, responses={201: dict},
                    description="Commercial phase: offer a trade to another player.")

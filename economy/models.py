@@ -153,7 +153,9 @@ class Operative(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return self.name or f"{self.klass} #{self.pk}"
+        from economy.labels import pilot_label
+
+        return pilot_label(self)
 
 
 class Unit(models.Model):
@@ -188,7 +190,9 @@ class Unit(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return self.name or f"{self.model} #{self.pk}"
+        from economy.labels import unit_label
+
+        return unit_label(self)
 
 
 class Weapon(models.Model):
@@ -200,6 +204,8 @@ class Weapon(models.Model):
     territory = models.ForeignKey("territories.Territory", null=True, blank=True,
                                   on_delete=models.SET_NULL, related_name="weapons")
     weapon = models.CharField(max_length=30, choices=WEAPON_KINDS)
+    name = models.CharField(max_length=60, blank=True, default="",
+                            help_text="Given by its owner; blank: known by its model.")
     templates = models.JSONField(default=list, blank=True)
     unit = models.ForeignKey(Unit, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="weapons")
@@ -213,7 +219,9 @@ class Weapon(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.weapon} #{self.pk}"
+        from economy.labels import weapon_label
+
+        return weapon_label(self)
 
 
 class Shipment(models.Model):

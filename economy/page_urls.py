@@ -18,6 +18,7 @@ urlpatterns = [
          name="artifact-action"),
     path("forces/", pages.forces, name="forces"),
     path("forces/units/<int:unit_id>/", pages.unit_change, name="unit-change"),
+    path("forces/<str:kind>/<int:item_id>/name/", pages.rename, name="rename"),
     path("umpire/corrections/", pages.umpire_correction, name="umpire-correction"),
     path("territories/<int:territory_id>/", territory_pages.territory, name="territory"),
     path("territories/<int:territory_id>/build/", territory_pages.build,

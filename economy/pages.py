@@ -25,6 +25,8 @@ from campaign.pages.common import (
 )
 from campaign.rules import tables
 from campaign.services.locking import retry_on_conflict
+from campaign.rules.names import MAX_LENGTH as MAX_NAME
+from economy.labels import model_label, unit_label, weapon_label
 from economy.models import LedgerEntry, Operative, Trade, Unit, Weapon
 from territories.models import Territory
 
@@ -46,10 +48,11 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     weapons = [w for w in tables.WEAPONS.values() if w.type != "equipment"]
     equipment = [w for w in tables.WEAPONS.values() if w.type == "equipment"]
     trades = list(Trade.objects.filter(campaign=member.campaign)
-                  .filter(from_player=player) .select_related("to_player__user")
+                  .filter(from_player=player)
+                  .select_related("from_player__user", "to_player__user")
                   .order_by("-id")[:30])
     inbox = list(Trade.objects.filter(campaign=member.campaign, to_player=player)
-                 .select_related("from_player__user").order_by("-id")[:30])
+                 .select_related("from_player__user", "to_player__user").order_by("-id")[:30])
     others = list(Player.objects.filter(campaign=member.campaign).exclude(pk=player.pk)
                   .select_related("user"))
     # The first partner's territories first: the trade form's defaults are legal
@@ -81,14 +84,18 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     loose = list(Weapon.objects.filter(player=player, unit__isnull=True)
                  .select_related("territory"))
     for w in loose:
-        w.label = _weapon_label(w.weapon, w.templates)
+        w.label = weapon_label(w)
     own_units = list(Unit.objects.filter(player=player, status=Unit.Status.READY)
                      .select_related("territory").order_by("pk"))
     own_operatives = list(Operative.objects.filter(player=player, alive=True)
                           .select_related("territory").order_by("pk"))
+    from economy.selectors import side_words, trade_phrases, trade_sentence
+
+    phrases = trade_phrases([*trades, *inbox])
     for t in [*trades, *inbox]:
-        t.give_text = _side_text(t.give)
-        t.receive_text = _side_text(t.receive)
+        t.give_text = side_words(t.give, phrases) or "nothing"
+        t.receive_text = side_words(t.receive, phrases) or "nothing"
+        t.sentence = trade_sentence(t, phrases)
     from territories.services.passages import passages_visible_to
 
     passages = list(passages_visible_to(member.campaign, player, False)
@@ -129,23 +136,6 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     })
 
 
-def _side_text(side: dict[str, Any]) -> str:
-    parts = []
-    if side.get("credits"):
-        parts.append(f"{side['credits']} SC")
-    for r in side.get("resources") or []:
-        quality = "refined " if r.get("refined") else "pure " if r.get("pure") else ""
-        parts.append(f"{r.get('units')} {quality}"
-                     f"{str(r.get('resource', '')).replace('_', ' ')}")
-    if side.get("weapons"):
-        parts.append(f"{len(side['weapons'])} weapon(s)")
-    if side.get("units"):
-        parts.append(f"{len(side['units'])} unit(s)")
-    if side.get("operatives"):
-        parts.append(f"{len(side['operatives'])} operative(s)")
-    return ", ".join(parts) or "nothing"
-
-
 def _price_context(weapon_key: str, templates: list[str]) -> dict[str, Any]:
     """Price of a weapon with templates, or why the combination is illegal."""
     if weapon_key not in tables.WEAPONS:
@@ -178,6 +168,7 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
     if kind == "vehicle":
         item["model"] = request.POST.get("model", "")
         item["extension"] = request.POST.get("extension") == "on"
+        item["name"] = request.POST.get("name", "")
     elif kind == "operative":
         item["class"] = request.POST.get("class", "")
         item["name"] = request.POST.get("name", "")
@@ -188,11 +179,27 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
         item["key"] = request.POST.get("key", "")
         if request.POST.get("name"):
             item["name"] = request.POST.get("name", "")
-    attempt(request, lambda: purchase(player=player,
-                                      territory_id=optional_int(request.POST.get("territory")),
-                                      item=item),
-            success="Bought. It waits on the territory you chose.")
+    outcome = attempt(request, lambda: purchase(
+        player=player, territory_id=optional_int(request.POST.get("territory")), item=item))
+    if outcome.ok:
+        from django.contrib import messages
+
+        messages.success(request, f"Bought {_bought(player, outcome.value)}. It waits on the "
+                         "territory you chose.")
     return redirect("economy", member.campaign.pk)
+
+
+def _bought(player: Player, result: dict[str, int]) -> str:
+    """What a purchase brought, by name (issue 26): "Golem 'Iron Wolf'", "Sgt. Mara Voss",
+    "a Cannon"."""
+    from economy.labels import pilot_phrase, unit_phrase, weapon_phrase
+
+    (what, pk), = result.items()
+    found: Any = {"unit": Unit, "pilot": Operative, "weapon": Weapon}.get(what)
+    row = found.objects.filter(pk=pk, player=player).first() if found else None
+    if row is None:
+        return "it"
+    return {"unit": unit_phrase, "pilot": pilot_phrase, "weapon": weapon_phrase}[what](row)
 
 
 @require_POST
@@ -375,12 +382,16 @@ def forces(request: HttpRequest, member: Membership) -> HttpResponse:
                  .select_related("territory", "pilot").prefetch_related("weapons"))
     operatives = list(Operative.objects.filter(player=player, alive=True)
                       .select_related("territory", "unit"))
-    loose = list(Weapon.objects.filter(player=player).select_related("territory"))
+    loose = list(Weapon.objects.filter(player=player).select_related("territory", "unit"))
     for w in loose:
-        w.label = _weapon_label(w.weapon, w.templates)
+        w.label = weapon_label(w)
+        w.model_label = _weapon_label(w.weapon, w.templates)
     for u in units:
         spec = tables.VEHICLES.get(u.model)
         u.spec = spec
+        u.label = unit_label(u)
+        u.model_label = model_label(u.model, u.profile)
+        u.show_model = not u.label.startswith(u.model_label)  # "Iron Wolf (Golem)"
         u.max_hp = spec.hit_points if spec else 0
         u.hp = max(0, u.max_hp - u.damage_repairable - u.damage_unrepairable)
         u.fitted = [w for w in loose if w.unit_id == u.pk]
@@ -390,13 +401,14 @@ def forces(request: HttpRequest, member: Membership) -> HttpResponse:
     for op in operatives:
         op.bar = _xp_bar(op)
         try:
-            op.unit_name = str(op.unit)
+            op.unit_name = unit_label(op.unit)
         except Unit.DoesNotExist:
             op.unit_name = ""
         cls = tables.PILOT_CLASSES.get(op.klass)
         op.class_name = cls.name if cls else op.klass
     return render_campaign(request, member, "pages/forces.html", {
-        "units": units, "operatives": operatives})
+        "units": units, "operatives": operatives, "weapons": loose,
+        "can_rename": not member.reading_as, "name_max": MAX_NAME})
 
 
 @require_POST
@@ -414,6 +426,33 @@ def unit_change(request: HttpRequest, member: Membership, unit_id: int) -> HttpR
     attempt(request, lambda: unit_update(player=player, unit_id=unit_id, **kwargs),
             success="Unit updated.")
     return redirect("forces", member.campaign.pk)
+
+
+@require_POST
+@campaign_page
+def rename(request: HttpRequest, member: Membership, kind: str, item_id: int
+           ) -> HttpResponse:
+    """The forces page's small rename forms (issue 26): one of the caller's units, pilots
+    or weapons, in any phase; a refused name is said and changes nothing."""
+    from economy.services import names
+
+    player = seat(member)
+    service = {"unit": lambda: names.unit_rename(player=player, unit_id=item_id,
+                                                 name=request.POST.get("name", "")),
+               "pilot": lambda: names.pilot_rename(player=player, pilot_id=item_id,
+                                                   name=request.POST.get("name", "")),
+               "weapon": lambda: names.weapon_rename(player=player, weapon_id=item_id,
+                                                     name=request.POST.get("name", ""))
+               }.get(kind)
+    if service is None:
+        raise Http404("Nothing of that kind can be named.")
+    outcome = attempt(request, service)
+    if outcome.ok:
+        from django.contrib import messages
+
+        messages.success(request, f"Renamed: {outcome.value}.")
+    anchor = {"unit": "unit", "pilot": "op", "weapon": "weapon"}[kind]
+    return redirect(reverse("forces", args=[member.campaign.pk]) + f"#{anchor}-{item_id}")
 
 
 def trade_alerts(member: Membership) -> list[dict[str, str]]:

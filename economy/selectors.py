@@ -11,6 +11,7 @@ from django.db.models import Count, Prefetch
 from campaign import sql
 from campaign.models import Player
 from campaign.rules.tables import VEHICLES, weapon_size
+from economy.labels import pilot_label, unit_label, weapon_label, weapon_model_label
 from economy.models import Operative, Stock, Unit, Weapon
 from territories.models import Territory
 from territories.selectors import Contents
@@ -24,7 +25,7 @@ def _unit_dict(unit: Unit) -> dict[str, Any]:
         "id": unit.pk,
         "territory": unit.territory_id,
         "model": unit.model,
-        "name": unit.name,
+        "name": unit_label(unit),
         "pilot": unit.pilot_id,
         "weapons": [w.pk for w in weapons],
         "loadout": [{"id": w.pk, "weapon": w.weapon, "templates": w.templates,
@@ -54,14 +55,17 @@ def pilots_of(player: Player) -> list[dict[str, Any]]:
             unit_id = op.unit.pk
         except Unit.DoesNotExist:
             unit_id = None
-        result.append({"id": op.pk, "class": op.klass, "name": op.name, "level": op.level,
+        result.append({"id": op.pk, "class": op.klass, "name": pilot_label(op), "level": op.level,
                        "xp": op.xp, "unit": unit_id, "territory": op.territory_id,
                        "alive": op.alive})
     return result
 
 
 def weapons_of(player: Player) -> list[dict[str, Any]]:
-    return [{"id": w.pk, "weapon": w.weapon, "templates": w.templates,
+    """The player's weapons and equipment (one query): `name` is the name its owner gave
+    it, or its model ("Cannon"); `label` how pages show it."""
+    return [{"id": w.pk, "weapon": w.weapon, "name": w.name or weapon_model_label(
+                 w.weapon, w.templates), "label": weapon_label(w), "templates": w.templates,
              "size": weapon_size(w.weapon, w.templates), "territory": w.territory_id,
              "unit": w.unit_id, "slot": w.slot}
             for w in Weapon.objects.filter(player=player)]
@@ -136,3 +140,69 @@ def territory_contents(campaign: Any, player: Player | None, sees_all: bool,
     units = dict(unit_qs.values("territory_id").annotate(n=Count("pk"))
                  .values_list("territory_id", "n"))
     return Contents(buildings=dict(buildings), units=units)
+
+
+# --------------------------------------------------------------------------- trades
+
+
+def trade_phrases(trades: Sequence[Any]) -> dict[tuple[str, int], str]:
+    """What the units, weapons and operatives of `trades` are called ("a Cannon", "Golem
+    'Iron Wolf'", "Sgt. Mara Voss"), by (kind, id): three queries whatever the number of
+    trades (issue 26: trades say what they carry, never ids)."""
+    from economy.labels import pilot_phrase, unit_phrase, weapon_phrase
+
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for trade in trades:
+        for side in (trade.give or {}, trade.receive or {}):
+            for kind in ("units", "weapons", "operatives"):
+                wanted[kind].update(int(i) for i in side.get(kind) or ())
+    phrases: dict[tuple[str, int], str] = {}
+    for kind, model, phrase in (("units", Unit, unit_phrase),
+                                ("weapons", Weapon, weapon_phrase),
+                                ("operatives", Operative, pilot_phrase)):
+        if wanted[kind]:
+            for row in model.objects.filter(pk__in=wanted[kind]):
+                phrases[(kind, row.pk)] = phrase(row)
+    return phrases
+
+
+def _and(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def side_words(side: dict[str, Any], phrases: dict[tuple[str, int], str]) -> str:
+    """One side of a trade in words: "a Cannon, Golem 'Iron Wolf' and 200 SC" ("" for
+    an empty side)."""
+    gone = {"units": "a unit no longer in play", "weapons": "a weapon no longer in play",
+            "operatives": "an operative no longer in play"}
+    parts = [phrases.get((kind, int(i)), gone[kind])
+             for kind in ("units", "weapons", "operatives") for i in side.get(kind) or ()]
+    for r in side.get("resources") or ():
+        quality = "refined " if r.get("refined") else "pure " if r.get("pure") else ""
+        parts.append(f"{r.get('units')} {quality}"
+                     f"{str(r.get('resource', '')).replace('_', ' ')}")
+    if side.get("credits"):
+        parts.append(f"{side['credits']} SC")
+    return _and(parts)
+
+
+def trade_sentence(trade: Any, phrases: dict[tuple[str, int], str]) -> str:
+    """"alice offers a Cannon and 200 SC for bob's Golem 'Iron Wolf'" (the trade's players
+    with their users loaded)."""
+    giver = trade.from_player.user.get_username()
+    taker = trade.to_player.user.get_username()
+    give = side_words(trade.give or {}, phrases)
+    receive = side_words(trade.receive or {}, phrases)
+    if not receive:
+        return f"{giver} offers {give or 'nothing'} to {taker}"
+    if not give:
+        return f"{giver} asks {taker} for {receive}"
+    return f"{giver} offers {give} for {taker}'s {receive}"
+
+
+def trade_sentences(trades: Sequence[Any]) -> dict[Any, str]:
+    """trade id -> `trade_sentence`, three queries for all of them."""
+    phrases = trade_phrases(trades)
+    return {t.pk: trade_sentence(t, phrases) for t in trades}

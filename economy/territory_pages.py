@@ -150,9 +150,9 @@ def _building_choices(buildings: list[Building], *, credits: int, kit_kinds: set
 
 
 def _weapon_label(weapon: Any) -> str:
-    spec = tables.WEAPONS.get(weapon.weapon)
-    names = [tables.TEMPLATES[t].name for t in weapon.templates if t in tables.TEMPLATES]
-    return " ".join([*names, spec.name if spec else weapon.weapon])
+    from economy.labels import weapon_label
+
+    return weapon_label(weapon)  # its name when its owner gave one (issue 26)
 
 
 def _item_name(code: str) -> str:

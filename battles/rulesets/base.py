@@ -268,6 +268,12 @@ class RulesetBase:
         """A typical battle input (two sides of a few units)."""
         raise RulesetError(f"{type(self).__name__} has no sample battle.")
 
+    def name_lists(self) -> dict[str, tuple[str, ...]]:
+        """What the campaign names this ruleset's pilots and units from (issue 26):
+        `{"ranks", "first", "last", "nicknames"}`; empty: `campaign.rules.names`'s
+        defaults. Names are drawn from a hash, never from the battle dice."""
+        return {}
+
 
 def run_probe(table: Mapping[str, Callable[..., Json]], rule: str, args: Json, dice: Dice, *,
               title: str, errors: tuple[type[Exception], ...] = (TypeError, KeyError)

@@ -45,6 +45,7 @@ from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative, Shipment, Stock, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import as_id, own_territory, require_phase
+from economy.services.names import clean_name, default_pilot_name, default_unit_name
 from economy.services.storage import load_holdings, require_room, take_stock
 from territories.models import Territory
 
@@ -234,15 +235,23 @@ def _buy_unit(*, player: Player, territory: Territory, item: dict
         raise InvalidInput(f"No unit {key!r} in the {info.title} catalogue; "
                            f"GET /api/campaigns/{player.campaign_id}/catalogue/ lists them.",
                            code="invalid_item", fields={"item": ["Unknown key."]})
+    name = _given_name(item)
+    profile = dict(entry.get("profile") or {})
+    unit = Unit.objects.create(
+        player=player, territory=territory, model=entry["key"],
+        name=name or default_unit_name(player=player, model=entry["key"],
+                                       profile={**profile, "name": entry["name"]}),
+        profile=profile, state=dict(info.initial_state(entry["key"])))
+    return {"unit": unit.pk}, int(entry["price"]), unit.name
+
+
+def _given_name(item: dict) -> str:
+    """The name a purchase asks for (optional): blank or absent gives the default; a
+    name that cannot be kept is a 400 (issue 26, the rename's rules)."""
     name = item.get("name")
-    if name is not None and (not isinstance(name, str) or len(name) > 60):
-        raise InvalidInput("'name' is a text of at most 60 characters.",
-                           code="invalid_item")
-    unit = Unit.objects.create(player=player, territory=territory, model=entry["key"],
-                               name=(name or "").strip() or entry["name"],
-                               profile=dict(entry.get("profile") or {}),
-                               state=dict(info.initial_state(entry["key"])))
-    return {"unit": unit.pk}, int(entry["price"]), entry["name"]
+    if name is None or (isinstance(name, str) and not name.strip()):
+        return ""
+    return clean_name(name)
 
 
 def _buy_vehicle(*, player: Player, territory: Territory, item: dict
@@ -254,19 +263,20 @@ def _buy_vehicle(*, player: Player, territory: Territory, item: dict
         vehicle_slots(spec.key, extension=True)  # RuleViolation if not allowed
         price += EXTENSION_COST
     unit = Unit.objects.create(player=player, territory=territory, model=spec.key,
-                               extension=extension)
+                               extension=extension,
+                               name=_given_name(item)
+                               or default_unit_name(player=player, model=spec.key))
     if spec.category == "exo_armor":
         require_room(load_holdings(territory), territory, f"an empty {spec.name}")
-    return {"unit": unit.pk}, price, spec.name
+    return {"unit": unit.pk}, price, unit.name
 
 
 def _buy_operative(*, player: Player, territory: Territory, item: dict
                    ) -> tuple[dict[str, int], int, str]:
     spec = pilot_class(str(item.get("class", "")))
-    name = str(item.get("name", ""))[:60]
     op = Operative.objects.create(player=player, territory=territory, klass=spec.key,
-                                  name=name)
-    return {"pilot": op.pk}, spec.hiring_cost, spec.name
+                                  name=_given_name(item) or default_pilot_name(player=player))
+    return {"pilot": op.pk}, spec.hiring_cost, f"{op.name} ({spec.name})"
 
 
 def _buy_weapon(*, player: Player, territory: Territory, item: dict,

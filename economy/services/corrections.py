@@ -38,6 +38,7 @@ from economy.correction_serializers import (
 from economy.models import Building, Operative, Unit, Weapon
 from economy.services import ledger
 from economy.services.common import require_running
+from economy.services.names import default_pilot_name, default_unit_name
 from economy.services.storage import add_stock, load_holdings, require_room, take_stock
 from territories.models import Territory
 
@@ -138,7 +139,8 @@ def _correct_unit(*, player: Player, campaign: Campaign, spec: UnitGrant | Take
         Building.objects.filter(weapon__unit=target).update(weapon=None)
         return {"taken": target.pk, "model": target.model}
     territory = _owned_territory(player=player, campaign=campaign, pk=spec.territory)
-    created = Unit.objects.create(player=player, territory=territory, model=spec.model)
+    created = Unit.objects.create(player=player, territory=territory, model=spec.model,
+                                  name=default_unit_name(player=player, model=spec.model))
     require_room(load_holdings(territory), territory, "the granted exo armour")
     return {"granted": created.pk, "model": spec.model, "territory": territory.pk}
 
@@ -177,8 +179,9 @@ def _correct_pilot(*, player: Player, campaign: Campaign, spec: PilotGrant | Tak
         target.save(update_fields=["alive"])
         return {"taken": target.pk, "class": target.klass}
     territory = _owned_territory(player=player, campaign=campaign, pk=spec.territory)
-    created = Operative.objects.create(player=player, territory=territory, klass=spec.klass,
-                                       name=spec.name)
+    created = Operative.objects.create(
+        player=player, territory=territory, klass=spec.klass,
+        name=spec.name.strip() or default_pilot_name(player=player))
     return {"granted": created.pk, "class": spec.klass, "territory": territory.pk}
 
 

@@ -254,6 +254,24 @@ class _World:
         self.missiles: list[int] = []  # silos that made a missile
         self.made: dict[type, list] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
+        self.unit_names: dict[int, list[str]] | None = None  # read on the first vehicle
+
+    def unit_name(self, player: Player, model: str) -> str:
+        """A factory-made vehicle's default name (issue 26), unlike the player's other
+        units': their names are read once for the whole campaign, on the first vehicle
+        made (one query whatever the number of players and units)."""
+        from economy.services.names import default_unit_name
+
+        if self.unit_names is None:
+            self.unit_names = defaultdict(list)
+            for pid, name in Unit.objects.filter(player__campaign=self.campaign
+                                                 ).values_list("player_id", "name"):
+                self.unit_names[pid].append(name)
+        taken = self.unit_names[player.pk]
+        name = default_unit_name(player=player, model=model, taken=taken,
+                                 campaign=self.campaign)
+        taken.append(name)
+        return name
 
     def create(self, row):  # type: ignore[no-untyped-def]
         """A unit, weapon or kit made now: inserted with its kind at `flush`."""
@@ -483,7 +501,9 @@ class _Run:
             if item.kind == "vehicle":
                 unit = self.world.create(Unit(id=next(self.world.ids),
                                               player_id=self.player.pk, territory_id=tid,
-                                              model=item.key))
+                                              model=item.key,
+                                              name=self.world.unit_name(self.player,
+                                                                        item.key)))
                 made.append({"unit": unit, "product": item.code})
             elif item.kind == "building":
                 kit = self.world.create(BuildingKit(id=next(self.world.ids),

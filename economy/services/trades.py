@@ -206,10 +206,14 @@ def _offered_operatives(ids: list[int], *, giver: Player, turn: int) -> list[Ope
 
 
 def _journal(trade: Trade, kind: str, **extra: Any) -> None:
+    from economy.selectors import trade_sentences
+
     record_event(campaign=trade.campaign, kind=kind,
                  data={"trade": trade.pk, "from_player": trade.from_player_id,
                        "to_player": trade.to_player_id, "give": trade.give,
-                       "receive": trade.receive, **extra},
+                       "receive": trade.receive,
+                       # In words, as the parties knew the goods then (issue 26).
+                       "summary": trade_sentences([trade])[trade.pk], **extra},
                  visibility=Event.Visibility.PRIVATE,
                  viewers=[trade.from_player, trade.to_player])
 
@@ -245,7 +249,8 @@ def trade_create(*, player: Player, to_player: object, give: object, receive: ob
 
 
 def visible_trades(member: Membership) -> QuerySet[Trade]:
-    qs = Trade.objects.filter(campaign=member.campaign)
+    qs = Trade.objects.filter(campaign=member.campaign).select_related(
+        "from_player__user", "to_player__user")
     if member.sees_private:
         return qs
     player = member.player
@@ -342,9 +347,16 @@ def trade_cancel(*, player: Player, trade_id: object) -> Trade:
                   status=Trade.Status.CANCELLED)
 
 
-def trade_as_dict(trade: Trade) -> dict[str, Any]:
+def trade_as_dict(trade: Trade, summary: str | None = None) -> dict[str, Any]:
+    """A trade for the API; `summary` says what it carries in words (issue 26), computed
+    here unless the caller computed a list's at once (`selectors.trade_sentences`)."""
+    if summary is None:
+        from economy.selectors import trade_sentences
+
+        summary = trade_sentences([trade])[trade.pk]
     return {"id": trade.pk, "from_player": trade.from_player_id,
             "to_player": trade.to_player_id, "give": trade.give, "receive": trade.receive,
+            "summary": summary,
             "status": trade.status, "turn": trade.turn, "created_at": trade.created_at,
             "settled_at": trade.settled_at}
 

@@ -27,6 +27,7 @@ from campaign.rules.tables import SLOT_ACCEPTS, VEHICLES, RuleViolation, weapon_
 from campaign.services.journal import record_private
 from economy.models import Operative, Unit, Weapon
 from economy.services.common import as_id, require_phase
+from economy.services.names import clean_name, unit_rename
 from economy.services.storage import load_holdings, require_room
 
 _UNSET = object()
@@ -56,12 +57,16 @@ def assign_slots(slots: tuple[str, ...], sizes: list[tuple[int, str]],
 
 
 def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
-                weapons: object = _UNSET) -> Unit:
+                weapons: object = _UNSET, name: object = _UNSET) -> Unit:
     """Crew (`pilot`: operative id or None) and/or fit (`weapons`: the complete list of
-    weapon ids) one of the player's units."""
-    require_phase(player.campaign, "activity")
+    weapon ids) one of the player's units, in the activity phase; and/or `name` it (issue
+    26: a rename alone is allowed in any phase). All of it or nothing."""
+    if pilot is _UNSET and weapons is _UNSET and name is _UNSET:
+        raise InvalidInput("Send 'name', 'pilot' and/or 'weapons'.")
     if pilot is _UNSET and weapons is _UNSET:
-        raise InvalidInput("Send 'pilot' and/or 'weapons'.")
+        return unit_rename(player=player, unit_id=unit_id, name=name)
+    cleaned = clean_name(name) if name is not _UNSET else None
+    require_phase(player.campaign, "activity")
     if weapons is not _UNSET and not isinstance(weapons, list):
         raise InvalidInput("'weapons' must be a list of weapon ids.",
                            fields={"weapons": ["Must be a list."]})
@@ -88,6 +93,9 @@ def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
                                       exo=spec.category == "exo_armor")
         require_room(load_holdings(unit.territory_id), unit.territory,
                      "what this change leaves in store")
+        if cleaned is not None and cleaned != unit.name:
+            unit.name = cleaned
+            unit.save(update_fields=["name"])
         record_private(player=player, kind="unit_changed",
                        data={"unit": unit.pk, **changes})
     return unit

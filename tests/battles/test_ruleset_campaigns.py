@@ -204,7 +204,9 @@ def test_a_finished_battle_has_a_report_in_names_a_player_knows(
     assert report["territory"]["name"] == "Beta"
     names = {s["username"]: s for s in report["sides"]}
     assert set(names) == {"alice", "bob"}
-    assert names["alice"]["units"][0]["name"] == "Rifle squad"
+    mine.refresh_from_db()  # named when bought (issue 26): "Rifle squad 'Long Walk'"
+    assert mine.name.startswith("Rifle squad '")
+    assert names["alice"]["units"][0]["name"] == mine.name
     assert names["alice"]["units"][0]["id"] == mine.pk  # ids kept for clients
     assert "alice attacked Beta, defended by bob (its owner)" in report["narrative"]
     winner = report["winner"]["username"]

@@ -25,7 +25,7 @@ def test_crew_and_fit_a_golem(world, api):
     assert units[0]["id"] == golem.pk and set(units[0]) >= {
         "id", "territory", "model", "pilot", "weapons", "hit_points", "status"}
     pilots = api["alice"].get(f"/api/campaigns/{world.campaign.pk}/pilots/").json()
-    assert pilots == [{"id": pilot.pk, "class": "soldier", "name": "", "level": 1, "xp": 0,
+    assert pilots == [{"id": pilot.pk, "class": "soldier", "name": "Soldier", "level": 1, "xp": 0,
                        "unit": golem.pk, "territory": world.alpha.pk, "alive": True}]
 
 

@@ -84,7 +84,7 @@ def test_trade_offer_then_accept(web_client, running_campaign, alice, bob) -> No
                                                    "receive_credits": 0})
     trade = Trade.objects.get()
     inbox = web_client(bob).get(base + "/economy/")
-    assert b"From alice" in inbox.content
+    assert b"alice offers " in inbox.content
     web_client(bob).post(base + f"/trades/{trade.pk}/accept/")
     trade.refresh_from_db()
     assert trade.status == "accepted"
@@ -128,7 +128,9 @@ def test_trade_offer_with_units_operatives_and_resources(web_client, running_cam
                                            "refined": True, "pure": False, "units": 2}]
     assert trade.receive["deliver_to"] == mine.pk
     inbox = web_client(bob).get(base + "/economy/").content
-    assert b"1 unit(s), 1 operative(s)" in inbox and b"2 refined minerals" in inbox
+    # Issue 26: in words, by name, never ids.
+    assert (b"alice offers a Golem and Vex for bob&#x27;s 2 refined minerals and 5 SC"
+            in inbox), inbox
 
 
 def test_trade_offer_of_goods_you_lack_is_refused(web_client, running_campaign, alice, bob

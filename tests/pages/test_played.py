@@ -202,19 +202,23 @@ def test_the_map_as_it_stood_after_each_phase(web_client, played_campaign, alice
 
 def test_the_battle_page_names_units_and_players_never_ids(web_client, played_campaign,
                                                           bob) -> None:
-    """Issue 16: the report, the replay and the log speak in names a player knows: an
-    unnamed unit is "alice's Golem", sides are usernames; no database id shows."""
+    """Issue 16: the report, the replay and the log speak in names a player knows: each
+    unit by the name it got when bought (issue 26, "Golem 'Stormcrow'"), sides are
+    usernames; no database id shows."""
+    from django.utils.html import escape
+
     from economy.models import Unit
 
     battle = Battle.objects.get(campaign=played_campaign)
     assert battle.status == "finished"
     units = list(Unit.objects.filter(player__campaign=played_campaign))
-    assert units and not any(u.name for u in units)  # the fixture names none of them
+    assert units and all(u.name.startswith("Golem '") for u in units)
     page = web_client(bob).get(f"/campaigns/{played_campaign.pk}/battles/{battle.pk}/")
     import re
 
     html = re.sub(r'data-unit="[^"]*"', "", page.content.decode())  # for scripts, not shown
-    assert "alice&#x27;s Golem" in html and "bob&#x27;s Golem" in html
+    for unit in units:
+        assert escape(unit.name) in html, unit.name
     for unit in units:
         assert str(unit.pk) not in html, unit.pk
     for player in played_campaign.players.all():

@@ -289,7 +289,15 @@ TABLE: dict[tuple[str, str], Endpoint] = {
         (*PLAYERS, PHASE("commercial")), ok="409",
         why="an Unlimit3d 8 campaign: its vehicles are not repaired this way (no_repairs)"),
     ("api-pilots", G): Endpoint(lambda w: c(w) + "pilots/", None, PLAYERS),
+    ("api-pilot", PA): Endpoint(
+        lambda w: c(w) + f"pilots/{w.id('pilot_alice2')}/", lambda w: {"name": "Sgt. Matrix"},
+        (*PLAYERS, HIDDEN("pilot_alice2")),
+        why="issue 26: the owner names a pilot in any phase"),
     ("api-weapons", G): Endpoint(lambda w: c(w) + "weapons/", None, PLAYERS),
+    ("api-weapon", PA): Endpoint(
+        lambda w: c(w) + f"weapons/{w.id('weapon_alice')}/", lambda w: {"name": "Matrix"},
+        (*PLAYERS, HIDDEN("weapon_alice")),
+        why="issue 26: the owner names a weapon in any phase"),
     ("api-trades", G): Endpoint(lambda w: c(w) + "trades/", None, MEMBERS),
     ("api-trades", PO): Endpoint(
         lambda w: c(w) + "trades/", lambda w: {"to_player": w.id("player_bob"),

@@ -26,6 +26,7 @@ from battles.rulesets.base import (
 )
 from battles.rulesets.battledice import engine, rules
 from battles.rulesets.battledice import tables as T
+from battles.rulesets.battledice.names import NAME_LISTS
 from campaign.rules import hexgrid as hexes
 from campaign.rules.dice import Dice
 
@@ -93,6 +94,10 @@ class BattleDice(RulesetBase):
     factions: tuple[str, ...] = ()
     effects: tuple[str, ...] = ()
     pilots = False
+
+    def name_lists(self) -> dict[str, tuple[str, ...]]:
+        """Its pilots' and units' default names (issue 26; `names.py`)."""
+        return NAME_LISTS
 
     def tables(self) -> Json:
         return {**T.as_json(), "catalogue": [e.to_dict() for e in CATALOGUE]}

@@ -27,6 +27,7 @@ from battles.rulesets.base import (
 from battles.rulesets.mobius import armylists as A
 from battles.rulesets.mobius import engine, rules
 from battles.rulesets.mobius import tables as T
+from battles.rulesets.mobius.names import NAME_LISTS
 from campaign.rules.dice import Dice
 
 SURVIVED = "battle_survived"
@@ -73,6 +74,10 @@ class Mobius(RulesetBase):
     factions: tuple[str, ...] = tuple(T.FACTIONS)
     effects: tuple[str, ...] = ()
     pilots = False
+
+    def name_lists(self) -> dict[str, tuple[str, ...]]:
+        """Its pilots' and units' default names (issue 26; `names.py`)."""
+        return NAME_LISTS
 
     def tables(self) -> Json:
         return {**T.as_json(), "army_list_schema": A.SCHEMA,

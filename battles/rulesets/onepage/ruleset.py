@@ -26,6 +26,7 @@ from battles.rulesets.base import (
 )
 from battles.rulesets.onepage import engine, rules
 from battles.rulesets.onepage import tables as T
+from battles.rulesets.onepage.names import NAME_LISTS
 from campaign.rules.dice import Dice
 
 SURVIVED = "battle_survived"
@@ -124,6 +125,10 @@ class OnePage(RulesetBase):
     factions: tuple[str, ...] = ()
     effects: tuple[str, ...] = ()
     pilots = False
+
+    def name_lists(self) -> dict[str, tuple[str, ...]]:
+        """Its pilots' and units' default names (issue 26; `names.py`)."""
+        return NAME_LISTS
 
     def tables(self) -> Json:
         return {**T.as_json(), "catalogue": [e.to_dict() for e in CATALOGUE]}

@@ -27,6 +27,7 @@ from battles.rulesets.base import (
 from battles.rulesets.thirtymm import datasheets as D
 from battles.rulesets.thirtymm import engine, rules
 from battles.rulesets.thirtymm import tables as T
+from battles.rulesets.thirtymm.names import NAME_LISTS
 from campaign.rules import hexgrid as H
 from campaign.rules.dice import Dice
 
@@ -103,6 +104,10 @@ class ThirtyMinuteMissions(RulesetBase):
     factions: tuple[str, ...] = ()
     effects: tuple[str, ...] = ()
     pilots = False
+
+    def name_lists(self) -> dict[str, tuple[str, ...]]:
+        """Its pilots' and units' default names (issue 26; `names.py`)."""
+        return NAME_LISTS
 
     def tables(self) -> Json:
         return {**T.as_json(), "datasheet_schema": D.SCHEMA,

@@ -34,6 +34,7 @@ from battles.rulesets.unlimit3d8.engine.model import (
 )
 from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
 from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.names import NAME_LISTS
 from campaign.rules import tables as T
 from campaign.rules.dice import Dice
 from campaign.rules.serialize import rules_as_json
@@ -50,6 +51,10 @@ class Unlimit3d8(RulesetBase):
     effects = ("missiles_spent", "cargo", "lab_piracy")
     #: Seed, "Pilots": a vehicle fights only with a hired pilot aboard (R-BJ-1).
     pilots = True
+
+    def name_lists(self) -> dict[str, tuple[str, ...]]:
+        """Its pilots' and units' default names (issue 26; `names.py`)."""
+        return NAME_LISTS
 
     def tables(self) -> Json:
         return rules_as_json()

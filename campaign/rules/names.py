@@ -1,0 +1,140 @@
+"""Readable default names for what players buy (issue 26, item 4): pilots get a person's
+name ("Sgt. Mara Voss"), units their model and a nickname ("Golem 'Iron Wolf'").
+
+Pure Python and deterministic. A name is drawn from a SHA-256 hash of the campaign id, a
+kind ("unit" / "pilot") and a per-campaign counter the caller passes: it never touches the
+campaign's seeded dice, so naming changes no roll, no replay, no case-book case and no
+golden battle. Each tactical ruleset supplies its own lists through the ruleset seam
+(`Ruleset.name_lists`, `campaign.rulesets.RulesetInfo.name_lists`); `DEFAULT_LISTS` serves
+a ruleset that gives none and the data migration that named the rows bought before names
+existed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+#: The longest name a player may give (after trimming).
+MAX_LENGTH = 40
+
+
+class NameError_(ValueError):
+    """A name a player typed that cannot be kept; the message is a sentence."""
+
+
+@dataclass(frozen=True)
+class NameLists:
+    """What a ruleset names its pilots and units from."""
+
+    ranks: tuple[str, ...]
+    first: tuple[str, ...]
+    last: tuple[str, ...]
+    nicknames: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not (self.first and self.last and self.nicknames):
+            raise ValueError("a ruleset's name lists need first names, last names and "
+                             "nicknames")
+
+
+DEFAULT_LISTS = NameLists(
+    ranks=("Pvt.", "Cpl.", "Sgt.", "Lt.", "Capt."),
+    first=("Mara", "Jonas", "Ilse", "Tomas", "Rhea", "Dmitri", "Ada", "Kofi", "Nell",
+           "Oren", "Suvi", "Pavel", "Lena", "Arlo", "Yara", "Bram"),
+    last=("Voss", "Kade", "Lind", "Okafor", "Reyes", "Strand", "Hale", "Moreau", "Ibsen",
+          "Tanaka", "Novak", "Quill", "Sato", "Bauer", "Ferro", "Wren"),
+    nicknames=("Iron Wolf", "Red Comet", "Old Faithful", "Dust Devil", "Night Owl",
+               "Black Hound", "Lucky Seven", "Stormcrow", "Grey Ghost", "Hammerhead",
+               "Sundown", "Rust Bucket", "Widowmaker", "Blue Heron", "Jackal", "Thunder"),
+)
+
+#: How many counters past the first a name is drawn from before a duplicate is accepted
+#: with a number ("... II").
+_TRIES = 64
+
+
+def _pick(scope: str, kind: str, counter: int, salt: str, options: Sequence[str]) -> str:
+    digest = hashlib.sha256(f"{scope}:{kind}:{counter}:{salt}".encode()).digest()
+    return options[int.from_bytes(digest[:8], "big") % len(options)]
+
+
+def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str]) -> str:
+    """The first candidate (counter, counter + 1, ...) not in `taken` (case ignored); after
+    `_TRIES` duplicates, the first candidate with a number ("... 2")."""
+    seen = {t.casefold() for t in taken}
+    for step in range(_TRIES):
+        name = candidate(counter + step)
+        if name.casefold() not in seen:
+            return name
+    base = candidate(counter)
+    n = 2
+    while f"{base} {n}".casefold() in seen:
+        n += 1
+    return f"{base} {n}"
+
+
+def _scope(campaign_id: int, player_id: int) -> str:
+    return f"{campaign_id}:{player_id}"
+
+
+def pilot_name(lists: NameLists, *, campaign_id: int, player_id: int, counter: int,
+               taken: Collection[str] = ()) -> str:
+    """A person's name ("Sgt. Mara Voss") for a player's `counter`-th pilot in a campaign,
+    not one of `taken` (the player's other pilots) when the lists allow it.
+
+    The counter is the player's own (how many pilots they had): a campaign-wide one would
+    let a player who hashes their pilots' names count what the others hired (R-SEC-1)."""
+    scope = _scope(campaign_id, player_id)
+
+    def candidate(n: int) -> str:
+        parts = [_pick(scope, "pilot", n, "first", lists.first),
+                 _pick(scope, "pilot", n, "last", lists.last)]
+        if lists.ranks:
+            parts.insert(0, _pick(scope, "pilot", n, "rank", lists.ranks))
+        return " ".join(parts)
+    return _draw(counter, taken, candidate)
+
+
+def unit_name(lists: NameLists, model: str, *, campaign_id: int, player_id: int,
+              counter: int, taken: Collection[str] = ()) -> str:
+    """A model and a nickname ("Golem 'Iron Wolf'") for a player's `counter`-th unit in a
+    campaign, not one of `taken` (the player's other units) when the lists allow it."""
+    scope = _scope(campaign_id, player_id)
+
+    def candidate(n: int) -> str:
+        nickname = _pick(scope, "unit", n, "nickname", lists.nicknames)
+        return f"{model} '{nickname}'"[:MAX_LENGTH]
+    return _draw(counter, taken, candidate)
+
+
+def lists_from(raw: Mapping[str, Sequence[str]] | None) -> NameLists:
+    """A ruleset's `name_lists()` answer as `NameLists` (None or empty: the defaults)."""
+    if not raw:
+        return DEFAULT_LISTS
+    return NameLists(ranks=tuple(raw.get("ranks") or ()),
+                     first=tuple(raw.get("first") or DEFAULT_LISTS.first),
+                     last=tuple(raw.get("last") or DEFAULT_LISTS.last),
+                     nicknames=tuple(raw.get("nicknames") or DEFAULT_LISTS.nicknames))
+
+
+def clean_name(value: object) -> str:
+    """A name a player typed, trimmed: 1 to 40 characters, no control characters
+    (NameError_ with a sentence otherwise). HTML is escaped where it is shown, not here."""
+    if not isinstance(value, str):
+        raise NameError_("A name is a text of 1 to 40 characters.")
+    name = " ".join(value.split()) if not any(_control(c) for c in value) else None
+    if name is None:
+        raise NameError_("A name cannot contain control characters (line breaks, tabs).")
+    if not name:
+        raise NameError_("A name cannot be empty.")
+    if len(name) > MAX_LENGTH:
+        raise NameError_(f"A name has at most {MAX_LENGTH} characters; this one has "
+                         f"{len(name)}.")
+    return name
+
+
+def _control(char: str) -> bool:
+    code = ord(char)
+    return code < 32 or 127 <= code < 160 or char in "\u2028\u2029"
