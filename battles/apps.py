@@ -76,4 +76,5 @@ def offer(ruleset: Any) -> None:
         else {},
         initial_state=getattr(ruleset, "initial_state", lambda key: {}),
         repair=getattr(ruleset, "repair", lambda profile, state: (0, dict(state))),
-        check_options=getattr(ruleset, "check_options", lambda options: None)))
+        check_options=getattr(ruleset, "check_options", lambda options: None),
+        option_specs=tuple(getattr(ruleset, "option_specs", ()))))

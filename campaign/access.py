@@ -62,7 +62,8 @@ class Membership:
 def campaigns_of(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
-    return Campaign.objects.filter(Q(umpire=user) | Q(players__user=user)).distinct()
+    return Campaign.objects.filter(
+        Q(umpire=user) | Q(players__user=user, players__removed_at=None)).distinct()
 
 
 def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Membership:
@@ -95,7 +96,7 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
     if not for_update:
         # A seat, with its campaign and umpire, in one query (the common case: a player).
         player = seat(user, campaign_pk)
-        if player is not None:
+        if player is not None and player.removed_at is None:
             return Membership(campaign=player.campaign, player=player,
                               is_umpire=player.campaign.umpire_id == user.pk)
     qs = Campaign.objects.select_related("umpire")
@@ -107,6 +108,12 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
     if for_update:
         player = Player.objects.filter(campaign=campaign, user=user).first()
     is_umpire = campaign.umpire_id == user.pk
+    if player is not None and player.removed_at is not None and not is_umpire:
+        when = player.removed_at.strftime("%-d %B %Y")
+        raise Forbidden(f"The umpire removed you from {campaign.name} on {when}: you no "
+                        "longer play it, and it no longer shows among your campaigns. "
+                        "Your seat stays in the campaign with what it held; ask the "
+                        "umpire if you think this is a mistake.", code="seat_removed")
     if is_umpire and player is None and campaign.is_sandbox and campaign.sandbox_seat_id:
         # A sandbox's owner plays the seat they chose (issue 18: "as every player").
         player = Player.objects.filter(pk=campaign.sandbox_seat_id, campaign=campaign).first()

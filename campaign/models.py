@@ -117,6 +117,10 @@ class Player(models.Model):
     #: The faction chosen when joining a campaign whose ruleset has factions (one of its
     #: `factions` keys); blank otherwise. It belongs to the seat: a handover keeps it.
     faction = models.CharField(max_length=40, blank=True, default="")
+    #: Set when the umpire removed the seat's player while the campaign ran (R-ORD-11):
+    #: the seat stays with everything it holds, nobody plays it, and the removed user no
+    #: longer sees the campaign, until the umpire hands the seat to someone else.
+    removed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

@@ -26,6 +26,8 @@ class Option:
     maximum: int | None = None
     ruling: str | None = None
     validator: Callable[[Any], None] | None = None
+    #: What the umpire's settings form calls it (default: the key in words).
+    label: str | None = None
 
     def clean(self, value: Any) -> Any:
         expected = type(self.default)
@@ -65,18 +67,23 @@ OPTIONS: dict[str, Option] = {
                "defaults).", validator=check_ruleset_options),
         # --- clock and deadlines (campaign/services/clock.py) ---
         Option("commercial_seconds", 48 * _HOUR, "Default length of the commercial phase "
-               "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
+               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR,
+               label="Commercial phase length"),
         Option("activity_seconds", 24 * _HOUR, "Default length of the activity phase "
-               "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
-        Option("move_seconds", 48 * _HOUR, "Default length of the move phase in seconds "
-               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
-        Option("tactical_seconds", 0, "Default length of the tactical phase in seconds "
+               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR,
+               label="Activity phase length"),
+        Option("move_seconds", 48 * _HOUR, "Default length of the move phase "
+               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR,
+               label="Move phase length"),
+        Option("tactical_seconds", 0, "Default length of the tactical phase "
                "(0: the umpire advances once battles are done).", minimum=0,
-               maximum=60 * 24 * _HOUR),
+               maximum=60 * 24 * _HOUR,
+               label="Tactical phase length"),
         Option("advance_when_all_ready", True, "Advance early when every player has "
                "marked ready."),
         Option("reminder_seconds", 6 * _HOUR, "Remind players who are not ready this long "
-               "before a deadline.", minimum=0, maximum=7 * 24 * _HOUR),
+               "before a deadline.", minimum=0, maximum=7 * 24 * _HOUR,
+               label="Reminder before a deadline"),
         Option("missed_turns_alert", 2, "Alert the umpire after this many missed turns "
                "in a row.", minimum=1, maximum=100),
         Option("umpire_sees_orders", False, "The umpire may read sealed orders before the "

@@ -248,7 +248,12 @@ def seat_handover(*, campaign: Campaign, player_id: int, username: str) -> Playe
         player.user = user
         player.missed_turns = 0
         player.ready = False
-        player.save(update_fields=["user", "missed_turns", "ready"])
+        update = ["user", "missed_turns", "ready"]
+        if player.removed_at is not None:  # a removed seat is played again (R-ORD-11)
+            player.removed_at = None
+            player.notifications = True
+            update += ["removed_at", "notifications"]
+        player.save(update_fields=update)
         record_event(campaign=locked, kind="seat_handed_over",
                      data={"player": player.pk, "from": previous,
                            "to": user.get_username()})
