@@ -436,7 +436,7 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
     from economy.services.corrections import correction_create
 
     require_umpire_page(member)
-    done = redirect("umpire", member.campaign.pk)
+    done = redirect("umpire-correct", member.campaign.pk)
     post = request.POST
 
     def number(name: str) -> int | None:

@@ -179,7 +179,10 @@ def nav_for(request: HttpRequest, member: Membership) -> list[dict[str, Any]]:
             if item.url_name in ORDER_PAGES and not member.campaign.settings.umpire_sees_orders:
                 continue
             url += f"?as={member.player.pk}"
-        items.append({"label": item.label, "url": url, "current": item.url_name == current})
+        # a page's own sections (the umpire console's "umpire-seats"...) are that page
+        items.append({"label": item.label, "url": url,
+                      "current": current == item.url_name
+                      or current.startswith(f"{item.url_name}-")})
     return items
 
 

@@ -153,6 +153,14 @@ class SettingsForm(forms.Form):
         """The settings whose value differs from the campaign's (after `is_valid()`)."""
         return {k: v for k, v in self.values.items() if v != self.current.get(k)}
 
+    @staticmethod
+    def label_of(key: str, current: dict[str, Any]) -> str:
+        """The words for a setting in a sentence ("Settings saved: ...")."""
+        if key == "ruleset_options":
+            return "the ruleset's options"
+        option = OPTIONS[key]
+        return (option.label or _label(key)).lower()
+
     # --- rendering ---------------------------------------------------------------------
 
     def rows(self) -> list[dict[str, Any]]:
@@ -166,6 +174,18 @@ class SettingsForm(forms.Form):
                         "ruleset": name.startswith(RULESET_PREFIX),
                         "check": isinstance(field, forms.BooleanField)})
         return out
+
+    def campaign_rows(self) -> list[dict[str, Any]]:
+        return [r for r in self.rows() if not r["ruleset"]]
+
+    def ruleset_rows(self) -> list[dict[str, Any]]:
+        return [r for r in self.rows() if r["ruleset"]]
+
+    def imported_specs(self) -> list[rulesets.OptionSpec]:
+        """The ruleset's options that hold imported data (set through the API)."""
+        if self.ruleset is None:
+            return []
+        return [s for s in self.ruleset.option_specs if isinstance(s.default, list)]
 
 
 def _sentence(exc: Exception) -> str:
