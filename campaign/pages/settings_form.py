@@ -139,7 +139,8 @@ class SettingsForm(forms.Form):
         mine = dict(self.current.get("ruleset_options") or {})
         for spec in self.ruleset_specs():
             name = RULESET_PREFIX + spec.key
-            if name in data:
+            # a default left as it is stays unstored (the ruleset's default may change)
+            if name in data and (spec.key in mine or data[name] != spec.default):
                 mine[spec.key] = data[name]
         try:
             rulesets.check_ruleset_options(mine)
