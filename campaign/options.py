@@ -98,10 +98,11 @@ OPTIONS: dict[str, Option] = {
                "umpire's invitation link carries it); off, anyone signed in may take a "
                "seat during set-up."),
         Option("approve_joins", False, "The umpire approves each seat taken before the "
-               "campaign can start (issue 17); a refused seat is removed."),
+               "campaign can start (issue 17); a refused seat is removed.",
+               label="Approve each seat taken"),
         Option("public", False, "A public league: anyone, signed in or not, reads the map, "
                "the finished battles and their reports (never orders, private journal "
-               "entries, deposits or credits)."),
+               "entries, deposits or credits).", label="Public league"),
         # --- map and exploration ---
         Option("deposits_public", False, "Players may see the deposits of territories "
                "they do not own.", ruling="R-MAP-7"),

@@ -47,7 +47,7 @@ class SettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.current = current
         self.running = running
-        self.ruleset = rulesets.get(str(current.get("ruleset")))
+        self.ruleset_info = rulesets.get(str(current.get("ruleset")))
         for key, option in OPTIONS.items():
             if key == "ruleset_options":
                 continue
@@ -91,9 +91,9 @@ class SettingsForm(forms.Form):
     def ruleset_specs(self) -> list[rulesets.OptionSpec]:
         """The campaign's ruleset's options a form can set (lists of imported data are
         set through the API)."""
-        if self.ruleset is None:
+        if self.ruleset_info is None:
             return []
-        return [s for s in self.ruleset.option_specs if not isinstance(s.default, list)]
+        return [s for s in self.ruleset_info.option_specs if not isinstance(s.default, list)]
 
     def _add_ruleset_option(self, spec: rulesets.OptionSpec) -> None:
         stored = self.current.get("ruleset_options") or {}
@@ -130,6 +130,9 @@ class SettingsForm(forms.Form):
             if is_duration(option):
                 unit = data.get(f"{key}__unit", "hours")
                 value = round(Decimal(value) * _SECONDS[unit])
+                if option.maximum is not None and value > option.maximum:
+                    self.add_error(key, f"At most {_words(option.maximum)}.")
+                    continue
             elif key == "ruleset" and self.running:
                 value = self.current[key]
             try:
@@ -184,9 +187,14 @@ class SettingsForm(forms.Form):
 
     def imported_specs(self) -> list[rulesets.OptionSpec]:
         """The ruleset's options that hold imported data (set through the API)."""
-        if self.ruleset is None:
+        if self.ruleset_info is None:
             return []
-        return [s for s in self.ruleset.option_specs if isinstance(s.default, list)]
+        return [s for s in self.ruleset_info.option_specs if isinstance(s.default, list)]
+
+
+def _words(seconds: int) -> str:
+    amount, unit = _as_amount(seconds)
+    return f"{amount} {unit}"
 
 
 def _sentence(exc: Exception) -> str:

@@ -117,7 +117,7 @@ def test_public_league_approval_and_webhook_save_from_the_page(web_client, setup
 
 @pytest.mark.parametrize(("field", "value", "message"), [
     ("move_seconds", "-2", "greater than or equal to 0"),
-    ("move_seconds", "61", "nothing was saved"),
+    ("move_seconds", "61", "At most 60 days."),
     ("move_seconds", "two", "Enter a number"),
     ("missed_turns_alert", "0", "greater than or equal to 1"),
     ("battle_mode", "dice", "Select a valid choice"),
@@ -176,6 +176,7 @@ def test_the_ruleset_options_form_comes_from_the_declaration(web_client, make_ca
     url = _settings_url(campaign)
     html = page.get(url).content.decode()
     form = settings_form(page, url)
+    assert f"{escape(info.title)}: its own options" in html
     for spec in info.option_specs:
         if isinstance(spec.default, list):
             assert f"ro__{spec.key}" not in form
