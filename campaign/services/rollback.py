@@ -152,8 +152,9 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
             row = seats.get(player.pk)
             if row is None:
                 continue
+            # a removal since (R-ORD-11) is undone with the rest
             for name in ("credits", "research_points", "missed_turns", "ready", "user_id",
-                         "color", "faction"):
+                         "color", "faction", "removed_at", "notifications"):
                 if name in row:
                     setattr(player, name, row[name])
             player.save()

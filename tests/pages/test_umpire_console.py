@@ -373,3 +373,16 @@ def test_a_removed_player_sees_the_styled_page_with_debug_on(web_client, running
         r = web_client(alice).get(f"/campaigns/{running_campaign.pk}/{path}")
         assert r.status_code == 403, path
         assert "The umpire removed you" in r.content.decode(), path
+
+
+def test_a_rollback_to_before_the_removal_gives_the_seat_back(web_client, client_for,
+                                                              running_campaign, uma, alice):
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    _remove(web_client(uma), running_campaign, seat)
+    r = client_for(uma).post(f"/api/campaigns/{running_campaign.pk}/rollback/",
+                             {"turn": 1, "phase": "commercial", "reason": "removed by mistake"},
+                             format="json")
+    assert r.status_code == 200, r.content
+    seat.refresh_from_db()
+    assert (seat.removed_at, seat.notifications, seat.ready) == (None, True, False)
+    assert web_client(alice).get(f"/campaigns/{running_campaign.pk}/").status_code == 200
