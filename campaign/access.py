@@ -20,6 +20,11 @@ from campaign.models import Campaign, Player
 User = get_user_model()
 
 
+class SeatRemoved(NotFound):
+    """The caller's seat was removed while the campaign ran (R-ORD-11): to the API the
+    campaign is no longer theirs (404, as for anyone outside it), and the pages say why."""
+
+
 @dataclass(frozen=True)
 class Membership:
     """The caller's standing in one campaign."""
@@ -72,14 +77,16 @@ def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Me
     `membership`."""
     try:
         return membership(user, campaign_id)
-    except NotFound:
-        pass
+    except NotFound as exc:
+        refused = exc
     campaign = Campaign.objects.select_related("umpire").filter(
         pk=int(campaign_id) if str(campaign_id).isdigit() else -1).first()
     if campaign is None or campaign.status == Campaign.Status.SETUP \
             or not campaign.settings.public:
         if not user.is_authenticated:  # as on every other route: sign in first
             raise NotAuthenticated()
+        if isinstance(refused, SeatRemoved):
+            raise refused
         raise NotFound("No such campaign.")
     return Membership(campaign=campaign, player=None, is_umpire=False, spectator=True)
 
@@ -110,10 +117,10 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
     is_umpire = campaign.umpire_id == user.pk
     if player is not None and player.removed_at is not None and not is_umpire:
         when = player.removed_at.strftime("%-d %B %Y")
-        raise Forbidden(f"The umpire removed you from {campaign.name} on {when}: you no "
-                        "longer play it, and it no longer shows among your campaigns. "
-                        "Your seat stays in the campaign with what it held; ask the "
-                        "umpire if you think this is a mistake.", code="seat_removed")
+        raise SeatRemoved(f"The umpire removed you from {campaign.name} on {when}: you no "
+                          "longer play it, and it no longer shows among your campaigns. "
+                          "Your seat stays in the campaign with what it held; ask the "
+                          "umpire if you think this is a mistake.")
     if is_umpire and player is None and campaign.is_sandbox and campaign.sandbox_seat_id:
         # A sandbox's owner plays the seat they chose (issue 18: "as every player").
         player = Player.objects.filter(pk=campaign.sandbox_seat_id, campaign=campaign).first()

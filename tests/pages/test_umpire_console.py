@@ -249,7 +249,9 @@ def test_a_removed_player_leaves_and_the_seat_keeps_what_it_holds(
     assert "Traceback" not in html
     assert f"/campaigns/{running_campaign.pk}/" not in web_client(alice).get("/").content.decode()
     api = web_client(alice).get(f"/api/campaigns/{running_campaign.pk}/")
-    assert api.status_code == 403 and api.json()["code"] == "seat_removed"
+    # the API keeps its contract: a campaign that is not yours is a 404, with the reason
+    assert api.status_code == 404 and api.json()["code"] == "not_found"
+    assert "The umpire removed you" in api.json()["detail"]
     # the removed seat neither holds back the next phase nor is counted as missing
     clock.advance(campaign_id=running_campaign.pk, by="umpire")
     seat.refresh_from_db()
