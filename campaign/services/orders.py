@@ -241,7 +241,9 @@ def seat_handover(*, campaign: Campaign, player_id: int, username: str) -> Playe
         if user is None:
             raise InvalidInput("No user with that name.", code="unknown_user",
                                fields={"username": ["No user with that name."]})
-        if Player.objects.filter(campaign=locked, user=user).exists():
+        held = Player.objects.filter(campaign=locked, user=user).first()
+        # a removed player may be given their own seat back (R-ORD-11)
+        if held is not None and not (held.pk == player.pk and player.removed_at is not None):
             raise Conflict("That user already has a seat in this campaign.",
                            code="already_joined")
         previous = player.user.get_username()

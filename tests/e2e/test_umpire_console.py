@@ -111,7 +111,8 @@ def test_the_umpire_console_in_sections(browser, live_server, make_campaign, uma
     shoot(u, f"61-umpire-seats-{tag}")
     b = _login(browser, base, "bob", size)
     b.goto(f"{base}/campaigns/{cid}/map/")
-    assert b.get_by_role("heading", level=1).inner_text() == "Not for you"
+    assert b.get_by_role("heading", level=1).inner_text() == \
+        "You no longer play this campaign"
     assert "The umpire removed you from Phone league" in _main(b)
     assert "Traceback" not in b.content()
     _fits(b, width)

@@ -245,7 +245,8 @@ def test_a_removed_player_leaves_and_the_seat_keeps_what_it_holds(
     r = web_client(alice).get(f"/campaigns/{running_campaign.pk}/")
     html = r.content.decode()
     assert r.status_code == 403
-    assert "The umpire removed you from Test league" in html and "<h1>" in html
+    assert "<h1>You no longer play this campaign</h1>" in html
+    assert "The umpire removed you from Test league" in html
     assert "Traceback" not in html
     assert f"/campaigns/{running_campaign.pk}/" not in web_client(alice).get("/").content.decode()
     api = web_client(alice).get(f"/api/campaigns/{running_campaign.pk}/")
@@ -387,4 +388,18 @@ def test_a_rollback_to_before_the_removal_gives_the_seat_back(web_client, client
     assert r.status_code == 200, r.content
     seat.refresh_from_db()
     assert (seat.removed_at, seat.notifications, seat.ready) == (None, True, False)
+    assert web_client(alice).get(f"/campaigns/{running_campaign.pk}/").status_code == 200
+
+
+def test_a_removed_player_may_be_given_their_own_seat_back(web_client, running_campaign,
+                                                           uma, alice, bob):
+    seat = Player.objects.get(campaign=running_campaign, user=alice)
+    page = web_client(uma)
+    _remove(page, running_campaign, seat)
+    url = f"/campaigns/{running_campaign.pk}/umpire/handover/"
+    r = page.post(url, {"player": seat.pk, "username": "bob"}, follow=True)
+    assert "That user already has a seat in this campaign." in r.content.decode()
+    page.post(url, {"player": seat.pk, "username": "alice"})
+    seat.refresh_from_db()
+    assert (seat.user, seat.removed_at) == (alice, None)
     assert web_client(alice).get(f"/campaigns/{running_campaign.pk}/").status_code == 200
