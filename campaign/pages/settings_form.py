@@ -179,8 +179,13 @@ class SettingsForm(forms.Form):
                         "check": isinstance(field, forms.BooleanField)})
         return out
 
-    def campaign_rows(self) -> list[dict[str, Any]]:
-        return [r for r in self.rows() if not r["ruleset"]]
+    def campaign_groups(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The campaign's settings under their headings (`Option.group`), in order."""
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for row in self.rows():
+            if not row["ruleset"]:
+                groups.setdefault(OPTIONS[row["field"].name].group, []).append(row)
+        return list(groups.items())
 
     def ruleset_rows(self) -> list[dict[str, Any]]:
         return [r for r in self.rows() if r["ruleset"]]

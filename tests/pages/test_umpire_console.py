@@ -99,6 +99,8 @@ def test_a_duration_is_shown_in_days_or_hours_with_its_help(web_client, make_cam
     assert (form["move_seconds"], form["move_seconds__unit"]) == ("3", "days")
     assert (form["reminder_seconds"], form["reminder_seconds__unit"]) == ("1.5", "hours")
     assert "Move phase length" in html and OPTIONS["move_seconds"].help in html
+    for group in dict.fromkeys(o.group for o in OPTIONS.values()):
+        assert f"<legend>{group}</legend>" in html
     assert "in seconds" not in html
 
 
