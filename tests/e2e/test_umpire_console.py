@@ -110,7 +110,7 @@ def test_the_umpire_console_in_sections(browser, live_server, make_campaign, uma
     assert "bob's former seat" in _main(u)
     shoot(u, f"61-umpire-seats-{tag}")
     b = _login(browser, base, "bob", size)
-    b.goto(f"{base}/campaigns/{cid}/map/")
+    b.goto(f"{base}/campaigns/{cid}/economy/")  # (the map: a public league, anyone reads)
     assert b.get_by_role("heading", level=1).inner_text() == \
         "You no longer play this campaign"
     assert "The umpire removed you from Phone league" in _main(b)
