@@ -63,7 +63,18 @@ class RefusalPageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        from django.conf import settings
+
+        response = self.get_response(request)
+        if (settings.DEBUG and response.status_code == 404
+                and getattr(request, "resolver_match", None) is None
+                and not request.path.startswith(("/api/", settings.STATIC_URL or "/static/"))):
+            # an address that matches no page: with DEBUG Django answers its technical
+            # "Page not found" listing every route; the person gets the site's page
+            from campaign.errors import not_found
+
+            return not_found(request)
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:

@@ -405,3 +405,15 @@ def test_a_removed_player_may_be_given_their_own_seat_back(web_client, running_c
     seat.refresh_from_db()
     assert (seat.user, seat.removed_at) == (alice, None)
     assert web_client(alice).get(f"/campaigns/{running_campaign.pk}/").status_code == 200
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_an_address_that_matches_no_page_is_the_sites_404_even_with_debug(
+        web_client, alice, settings, debug):
+    settings.DEBUG = debug
+    r = web_client(alice).get("/campaigns/not-a-number/anything/")
+    html = r.content.decode()
+    assert r.status_code == 404
+    assert "<h1>Nothing here</h1>" in html and "URL patterns" not in html
+    api = web_client(alice).get("/api/no-such-route/")
+    assert api.status_code == 404
