@@ -16,7 +16,7 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.access import Membership
 from campaign.errors import GameError
@@ -176,6 +176,7 @@ def pause(request: HttpRequest, member: Membership) -> HttpResponse:
     return _done(member)
 
 
+@require_http_methods(["GET", "POST"])
 @campaign_page
 def settings_page(request: HttpRequest, member: Membership) -> HttpResponse:
     """The settings, one field each (durations in hours or days, the ruleset's options
