@@ -417,3 +417,25 @@ def test_an_address_that_matches_no_page_is_the_sites_404_even_with_debug(
     assert "<h1>Nothing here</h1>" in html and "URL patterns" not in html
     api = web_client(alice).get("/api/no-such-route/")
     assert api.status_code == 404
+
+
+def test_the_seats_page_costs_the_same_queries_for_more_players(web_client, make_campaign,
+                                                                uma, alice, bob, charlie):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from campaign.services.campaigns import campaign_join
+
+    campaign = make_campaign(uma)
+    page = web_client(uma)
+    url = f"/campaigns/{campaign.pk}/umpire/seats/"
+    campaign_join(campaign_id=campaign.pk, user=alice, invite=campaign.invite_code)
+    page.get(url)
+    with CaptureQueriesContext(connection) as one:
+        assert page.get(url).status_code == 200
+    for user in (bob, charlie):
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
+    with CaptureQueriesContext(connection) as three:
+        html = page.get(url).content.decode()
+    assert "charlie's seat" in html
+    assert len(three) == len(one)
