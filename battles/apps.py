@@ -80,4 +80,5 @@ def offer(ruleset: Any) -> None:
         initial_state=getattr(ruleset, "initial_state", lambda key: {}),
         repair=getattr(ruleset, "repair", lambda profile, state: (0, dict(state))),
         check_options=getattr(ruleset, "check_options", lambda options: None),
-        name_lists=getattr(ruleset, "name_lists", dict)))
+        name_lists=getattr(ruleset, "name_lists", dict),
+        option_specs=tuple(getattr(ruleset, "option_specs", ()))))

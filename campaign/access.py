@@ -20,6 +20,11 @@ from campaign.models import Campaign, Player
 User = get_user_model()
 
 
+class SeatRemoved(NotFound):
+    """The caller's seat was removed while the campaign ran (R-ORD-11): to the API the
+    campaign is no longer theirs (404, as for anyone outside it), and the pages say why."""
+
+
 @dataclass(frozen=True)
 class Membership:
     """The caller's standing in one campaign."""
@@ -62,7 +67,8 @@ class Membership:
 def campaigns_of(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
-    return Campaign.objects.filter(Q(umpire=user) | Q(players__user=user)).distinct()
+    return Campaign.objects.filter(
+        Q(umpire=user) | Q(players__user=user, players__removed_at=None)).distinct()
 
 
 def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Membership:
@@ -71,8 +77,8 @@ def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Me
     `membership`."""
     try:
         return membership(user, campaign_id)
-    except NotFound:
-        pass
+    except NotFound as exc:
+        refused = exc
     campaign = Campaign.objects.select_related("umpire").filter(
         pk=int(campaign_id) if str(campaign_id).isdigit() else -1).first()
     # A sandbox is never public (issue 18), whatever its copied settings say.
@@ -80,6 +86,8 @@ def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Me
             or not campaign.settings.public or campaign.is_sandbox:
         if not user.is_authenticated:  # as on every other route: sign in first
             raise NotAuthenticated()
+        if isinstance(refused, SeatRemoved):
+            raise refused
         raise NotFound("No such campaign.")
     return Membership(campaign=campaign, player=None, is_umpire=False, spectator=True)
 
@@ -96,7 +104,7 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
     if not for_update:
         # A seat, with its campaign and umpire, in one query (the common case: a player).
         player = seat(user, campaign_pk)
-        if player is not None:
+        if player is not None and player.removed_at is None:
             _seat_returns(player)
             return Membership(campaign=player.campaign, player=player,
                               is_umpire=player.campaign.umpire_id == user.pk)
@@ -109,6 +117,12 @@ def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
     if for_update:
         player = Player.objects.filter(campaign=campaign, user=user).first()
     is_umpire = campaign.umpire_id == user.pk
+    if player is not None and player.removed_at is not None and not is_umpire:
+        when = player.removed_at.strftime("%-d %B %Y")
+        raise SeatRemoved(f"The umpire removed you from {campaign.name} on {when}: you no "
+                          "longer play it, and it no longer shows among your campaigns. "
+                          "Your seat stays in the campaign with what it held; ask the "
+                          "umpire if you think this is a mistake.")
     if is_umpire and player is None and campaign.is_sandbox and campaign.sandbox_seat_id:
         # A sandbox's owner plays the seat they chose (issue 18: "as every player").
         player = Player.objects.filter(pk=campaign.sandbox_seat_id, campaign=campaign).first()

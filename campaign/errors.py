@@ -226,11 +226,20 @@ _REFUSAL_PAGES: dict[int, tuple[str, str]] = {
 }
 
 
+#: refusals that deserve their own words, by code
+_REFUSALS_BY_CODE: dict[str, tuple[str, str]] = {
+    "seat_removed": ("You no longer play this campaign", "Your other campaigns, and the "
+                     "public leagues anyone can follow, are on your home page; to play again "
+                     "here, ask the umpire to hand you a seat."),
+}
+
+
 def refused_page(request: Any, exc: GameError) -> Any:
     """The styled page of a refusal on the pages (see `RefusalPageMiddleware`)."""
     from django.shortcuts import render
 
-    heading, advice = _REFUSAL_PAGES.get(exc.status_code, _REFUSAL_PAGES[400])
+    heading, advice = _REFUSALS_BY_CODE.get(exc.code) or _REFUSAL_PAGES.get(
+        exc.status_code, _REFUSAL_PAGES[400])
     return render(request, "refused.html", {"heading": heading, "reason": exc.detail,
                                             "advice": advice, "code": exc.code},
                   status=exc.status_code)

@@ -27,7 +27,7 @@ LABELS: dict[str, str] = {
     "player_ready": "Player ready", "player_removed": "Player removed",
     "production": "Production", "purchase": "Purchase",
     "repair": "Repair", "sandbox_created": "Sandbox made",
-    "seat_handed_over": "Seat handed over",
+    "seat_handed_over": "Seat handed over", "seat_removed": "Player removed",
     "settings_changed": "Settings changed", "shipment": "Shipment",
     "tabletop_result_confirmed": "Table result confirmed",
     "tabletop_result_entered": "Table result entered", "territory_explored": "Exploration",
@@ -62,6 +62,12 @@ def sentence(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) -> st
     if kind == "player_joined":
         faction = f" as {data['faction']}" if data.get("faction") else ""
         return f"{data.get('username')} takes a seat{faction}."
+    if kind == "seat_removed":
+        return (f"The umpire removed {data.get('username')} from the campaign; the seat "
+                "keeps what it holds, unplayed, until the umpire hands it over.")
+    if kind == "seat_handed_over":
+        return (f"The umpire handed {data.get('from')}'s seat to {data.get('to')}, with "
+                "everything it holds.")
     if kind == "territory_taken":
         how = "after a battle" if data.get("reason") == "battle" else "unopposed"
         return f"{who('player')} takes {where} ({how})."

@@ -70,8 +70,9 @@ class OutOfRangeIdMiddleware:
 
 
 class RefusalPageMiddleware:
-    """A refusal (`GameError`: wrong phase, not yours, bad input) that a page view did not
-    turn into a message on its form answers a styled page with the refusal's sentence, the
+    """A refusal (`GameError`: wrong phase, not yours, bad input; or a page's own Http404
+    and PermissionDenied, even with DEBUG on) that a page view did not turn into a
+    message on its form answers a styled page with the refusal's sentence, the
     right status (400/403/404/409) and what the person can do instead, never a 500 or a
     bare error. The API answers its own JSON through DRF's handler and is left alone."""
 
@@ -79,12 +80,36 @@ class RefusalPageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        from django.conf import settings
+
+        response = self.get_response(request)
+        if (settings.DEBUG and response.status_code == 404
+                and getattr(request, "resolver_match", None) is None
+                and not request.path.startswith(("/api/", settings.STATIC_URL or "/static/"))):
+            # an address that matches no page: with DEBUG Django answers its technical
+            # "Page not found" listing every route; the person gets the site's page
+            from campaign.errors import not_found
+
+            return not_found(request)
+        return response
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
-        from campaign.errors import GameError, refused_page
+        from django.conf import settings
+        from django.core.exceptions import PermissionDenied
+        from django.http import Http404
 
-        if isinstance(exception, GameError) and not request.path.startswith("/api/"):
+        from campaign.errors import GameError, forbidden, not_found, refused_page
+
+        if request.path.startswith("/api/"):
+            return None
+        if isinstance(exception, GameError):
             return refused_page(request, exception)
+        # Without DEBUG Django renders handler404/handler403 itself; with DEBUG (`make
+        # run`) it would show its technical page to a person who was simply refused
+        # (issue 26): the site's own pages, in every mode.
+        if settings.DEBUG and isinstance(exception, Http404):
+            return not_found(request, exception)
+        if settings.DEBUG and isinstance(exception, PermissionDenied):
+            return forbidden(request, exception)
         return None

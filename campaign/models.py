@@ -131,6 +131,10 @@ class Player(models.Model):
     deadlines_met = models.PositiveIntegerField(default=0)
     deadlines_missed = models.PositiveIntegerField(default=0)
     missed_in_row = models.PositiveIntegerField(default=0)
+    #: Set when the umpire removed the seat's player while the campaign ran (R-ORD-11):
+    #: the seat stays with everything it holds, nobody plays it, and the removed user no
+    #: longer sees the campaign, until the umpire hands the seat to someone else.
+    removed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

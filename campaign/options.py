@@ -8,7 +8,7 @@ validates input, so an unknown key or a wrong type is refused with a clear 400.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from campaign.rulesets import check_name as check_ruleset
@@ -26,6 +26,10 @@ class Option:
     maximum: int | None = None
     ruling: str | None = None
     validator: Callable[[Any], None] | None = None
+    #: What the umpire's settings form calls it (default: the key in words).
+    label: str | None = None
+    #: The heading it stands under in the settings form (set by `_in_group`).
+    group: str = ""
 
     def clean(self, value: Any) -> Any:
         expected = type(self.default)
@@ -53,9 +57,13 @@ class Option:
 
 _HOUR = 3600
 
+
+def _in_group(title: str, options: list[Option]) -> list[Option]:
+    return [replace(o, group=title) for o in options]
+
 OPTIONS: dict[str, Option] = {
     o.key: o
-    for o in [
+    for o in [*_in_group("The tactical ruleset", [
         # --- the tactical ruleset (API.md, "Rulesets") ---
         Option("ruleset", "unlimit3d8", "The tactical ruleset battles are fought with: "
                "chosen when the campaign is created, fixed once it starts.",
@@ -63,20 +71,26 @@ OPTIONS: dict[str, Option] = {
         Option("ruleset_options", {}, "The tactical ruleset's own settings (name -> value; "
                "GET /api/rules/?ruleset=NAME lists them under \"options\" with their "
                "defaults).", validator=check_ruleset_options),
+        ]), *_in_group("Clock and deadlines", [
         # --- clock and deadlines (campaign/services/clock.py) ---
         Option("commercial_seconds", 48 * _HOUR, "Default length of the commercial phase "
-               "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
+               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR,
+               label="Commercial phase length"),
         Option("activity_seconds", 24 * _HOUR, "Default length of the activity phase "
-               "in seconds (0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
-        Option("move_seconds", 48 * _HOUR, "Default length of the move phase in seconds "
-               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR),
-        Option("tactical_seconds", 0, "Default length of the tactical phase in seconds "
+               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR,
+               label="Activity phase length"),
+        Option("move_seconds", 48 * _HOUR, "Default length of the move phase "
+               "(0: no deadline).", minimum=0, maximum=60 * 24 * _HOUR,
+               label="Move phase length"),
+        Option("tactical_seconds", 0, "Default length of the tactical phase "
                "(0: the umpire advances once battles are done).", minimum=0,
-               maximum=60 * 24 * _HOUR),
+               maximum=60 * 24 * _HOUR,
+               label="Tactical phase length"),
         Option("advance_when_all_ready", True, "Advance early when every player has "
                "marked ready."),
         Option("reminder_seconds", 6 * _HOUR, "Remind players who are not ready this long "
-               "before a deadline.", minimum=0, maximum=7 * 24 * _HOUR),
+               "before a deadline.", minimum=0, maximum=7 * 24 * _HOUR,
+               label="Reminder before a deadline"),
         Option("away_days", 14, "Days of declared absence each seat may use in this "
                "campaign; the stand-in plays the seat while its player is away.",
                minimum=0, maximum=365, ruling="R-AWAY-1"),
@@ -89,6 +103,7 @@ OPTIONS: dict[str, Option] = {
                minimum=0, maximum=100, ruling="R-AWAY-3"),
         Option("missed_turns_alert", 2, "Alert the umpire after this many missed turns "
                "in a row.", minimum=1, maximum=100),
+        ]), *_in_group("Players, privacy and notices", [
         Option("umpire_sees_orders", False, "The umpire may read sealed orders before the "
                "reveal (never when the umpire also plays)."),
         Option("playing_umpire_sees_private", False, "An umpire who also plays may read "
@@ -101,10 +116,12 @@ OPTIONS: dict[str, Option] = {
                "umpire's invitation link carries it); off, anyone signed in may take a "
                "seat during set-up."),
         Option("approve_joins", False, "The umpire approves each seat taken before the "
-               "campaign can start (issue 17); a refused seat is removed."),
+               "campaign can start (issue 17); a refused seat is removed.",
+               label="Approve each seat taken"),
         Option("public", False, "A public league: anyone, signed in or not, reads the map, "
                "the finished battles and their reports (never orders, private journal "
-               "entries, deposits or credits)."),
+               "entries, deposits or credits).", label="Public league"),
+        ]), *_in_group("Map and exploration", [
         # --- map and exploration ---
         Option("deposits_public", False, "Players may see the deposits of territories "
                "they do not own.", ruling="R-MAP-7"),
@@ -116,6 +133,7 @@ OPTIONS: dict[str, Option] = {
                "each landing pad: pooled over every operating pad the player owns, or "
                "per territory (only the pads where the shipment leaves).",
                choices=("player", "territory"), ruling="R-ECO-11"),
+        ]), *_in_group("Battles", [
         # --- battles ---
         Option("battle_mode", "engine", "Resolve battles with the rules engine, or enter "
                "results played on the table.", choices=("engine", "tabletop")),
@@ -142,6 +160,7 @@ OPTIONS: dict[str, Option] = {
                choices=("survives", "dies"), ruling="R-BJ-6"),
         Option("odds_max_simulations", 1000, "Most simulations one odds request may ask "
                "for.", minimum=10, maximum=10000),
+        ]), *_in_group("Table readings", [
         # --- table readings ---
         Option("bandit_level8_row", "corrected", "Level-8 Bandit skills: the corrected "
                "progression, or the row as printed (17 13 1 1 5).",
@@ -150,7 +169,7 @@ OPTIONS: dict[str, Option] = {
                "a level is what it takes to leave it (5 XP makes level 2, 35 level 8), or "
                "what it takes to reach it (10 XP level 2, 40 level 8).",
                choices=("to_next_level", "to_reach_level"), ruling="R-TAB-2"),
-    ]
+    ])]
 }
 
 

@@ -10,9 +10,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 DEFAULT = "unlimit3d8"
+
+
+class OptionSpec(Protocol):
+    """One option a ruleset declares (`battles.rulesets.base.RulesetOption`): its name,
+    default, words for the umpire's form, and bounds. The settings form is built from
+    these, and nothing else names a ruleset's options."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def default(self) -> Any: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def help(self) -> str: ...
+    @property
+    def choices(self) -> tuple[Any, ...] | None: ...
+    @property
+    def minimum(self) -> int | None: ...
+    @property
+    def maximum(self) -> int | None: ...
+    @property
+    def ruling(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -35,6 +58,8 @@ class RulesetInfo:
     #: (profile, state) -> (SC to restore it, the restored state).
     repair: Callable[[dict[str, Any], dict[str, Any]], tuple[int, dict[str, Any]]] = (
         lambda profile, state: (0, dict(state)))
+    #: The same options as declared, with labels, help, choices and bounds (the form).
+    option_specs: tuple[OptionSpec, ...] = ()
     #: Checks the ruleset's options beyond their types (ValueError with a sentence).
     check_options: Callable[[dict[str, Any]], None] = lambda options: None
     #: What its pilots and units are named from (issue 26): `{"ranks", "first", "last",
@@ -109,6 +134,18 @@ def check_ruleset_options(value: Any) -> None:
                 and not isinstance(val, type(default))
                 and not (isinstance(default, float) and isinstance(val, int))):
             raise ValueError(f"ruleset option '{key}' must be like {default!r}.")
+    for info in _registered.values():
+        for spec in info.option_specs:
+            if spec.key not in value:
+                continue
+            val = value[spec.key]
+            if spec.choices is not None and val not in spec.choices:
+                allowed = ", ".join(str(c) for c in spec.choices)
+                raise ValueError(f"{spec.label} must be one of {allowed}.")
+            if spec.minimum is not None and val < spec.minimum:
+                raise ValueError(f"{spec.label} must be at least {spec.minimum}.")
+            if spec.maximum is not None and val > spec.maximum:
+                raise ValueError(f"{spec.label} must be at most {spec.maximum}.")
     for info in _registered.values():
         mine = {k: v for k, v in value.items() if k in info.options}
         if mine:

@@ -24,8 +24,8 @@ from campaign.pages.common import (
     seat,
 )
 from campaign.rules import tables
-from campaign.services.locking import retry_on_conflict
 from campaign.rules.names import MAX_LENGTH as MAX_NAME
+from campaign.services.locking import retry_on_conflict
 from economy.labels import model_label, unit_label, weapon_label
 from economy.models import LedgerEntry, Operative, Trade, Unit, Weapon
 from territories.models import Territory
@@ -483,7 +483,7 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
     from economy.services.corrections import correction_create
 
     require_umpire_page(member)
-    done = redirect("umpire", member.campaign.pk)
+    done = redirect("umpire-correct", member.campaign.pk)
     post = request.POST
 
     def number(name: str) -> int | None:

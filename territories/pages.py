@@ -176,4 +176,4 @@ def ownership(request: HttpRequest, member: Membership) -> HttpResponse:
         player_id=request.POST.get("player", ""), reason=request.POST.get("reason", ""),
         by=request.user.get_username()),
         success="Ownership corrected; the journal says who did it and why.")
-    return redirect("umpire", member.campaign.pk)
+    return redirect("umpire-correct", member.campaign.pk)

@@ -40,6 +40,27 @@ class RulesetError(ValueError):
 
 
 @dataclass(frozen=True)
+class RulesetOption:
+    """One campaign setting a ruleset declares, once: its name and default (what
+    `tables()["options"]` serves), the words the umpire's settings form shows, and the
+    bounds or choices a value must keep (checked for the API and the form alike)."""
+
+    key: str
+    default: Any
+    label: str
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    ruling: str | None = None
+
+
+def option_defaults(options: Iterable[RulesetOption]) -> dict[str, object]:
+    """name -> default, the shape `tables()["options"]` and the API serve."""
+    return {o.key: o.default for o in options}
+
+
+@dataclass(frozen=True)
 class CatalogueEntry:
     """One thing a player can buy in a campaign of this ruleset.
 

@@ -16,8 +16,8 @@ from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from campaign.access import Membership, membership, reader
-from campaign.errors import GameError, NotFound
+from campaign.access import Membership, SeatRemoved, membership, reader
+from campaign.errors import Forbidden, GameError, NotFound
 from campaign.models import Player
 
 T = TypeVar("T")
@@ -28,6 +28,8 @@ def page_membership(request: HttpRequest, campaign_id: int) -> Membership:
     """The caller's membership, or a 404 page (never a 403: existence must not leak)."""
     try:
         return membership(request.user, campaign_id)
+    except SeatRemoved as exc:  # the page says what happened (issue 26)
+        raise Forbidden(exc.detail, code="seat_removed") from None
     except NotFound as exc:
         raise Http404(exc.detail) from None
 
@@ -48,6 +50,8 @@ def public_page(view: Callable[..., HttpResponse]) -> View:
             member = umpire_reading(request, reader(request.user, campaign_id))
         except NotAuthenticated:
             return redirect_to_login(request.get_full_path())
+        except SeatRemoved as exc:
+            raise Forbidden(exc.detail, code="seat_removed") from None
         except NotFound as exc:
             raise Http404(exc.detail) from None
         return view(request, member, *args, **kwargs)
@@ -186,7 +190,10 @@ def nav_for(request: HttpRequest, member: Membership) -> list[dict[str, Any]]:
             if item.url_name in ORDER_PAGES and not member.campaign.settings.umpire_sees_orders:
                 continue
             url += f"?as={member.player.pk}"
-        items.append({"label": item.label, "url": url, "current": item.url_name == current,
+        # a page's own sections (the umpire console's "umpire-seats"...) are that page
+        items.append({"label": item.label, "url": url,
+                      "current": current == item.url_name
+                      or current.startswith(f"{item.url_name}-"),
                       "badge": item.badge(member) if item.badge else 0})
     return items
 

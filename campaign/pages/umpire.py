@@ -1,5 +1,7 @@
-"""The umpire console: advance, deadline, pause/resume, settings, corrections, retry
-failed battles, hand a seat over. Every action calls the service the API calls."""
+"""The umpire console, in sections of their own (issue 26): the clock (advance,
+deadline, pause, battles to retry), the seats (hand over, remove, nudge, read as a
+player), corrections (goods, units, ownership, roll back), the settings, and export and
+import. Every action calls the service the API calls."""
 
 from __future__ import annotations
 
@@ -9,47 +11,90 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.access import Membership
-from campaign.models import Order, Player
-from campaign.options import OPTIONS
+from campaign.errors import GameError
+from campaign.models import Campaign, Order, Player
 from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
+from campaign.pages.settings_form import SettingsForm
 from campaign.pages.trust import points
 from campaign.services import clock, outbox
 
+#: The console's sections, each its own page (issue 26: short pages that read on a
+#: phone): (key, label, url name).
+SECTIONS: tuple[tuple[str, str, str], ...] = (
+    ("clock", "Clock", "umpire"),
+    ("seats", "Seats", "umpire-seats"),
+    ("corrections", "Corrections", "umpire-correct"),
+    ("settings", "Settings", "umpire-settings"),
+    ("data", "Export and import", "umpire-data"),
+)
 
-def _options(member: Membership) -> list[dict[str, Any]]:
-    current = member.campaign.settings.as_dict()
-    rows = []
-    for key, option in OPTIONS.items():
-        kind = ("bool" if isinstance(option.default, bool) else
-                "choice" if option.choices else
-                "int" if isinstance(option.default, int) else "str")
-        rows.append({"key": key, "help": option.help, "kind": kind, "value": current[key],
-                     "choices": option.choices or (), "min": option.minimum,
-                     "max": option.maximum, "ruling": option.ruling})
-    return rows
+
+def _section(request: HttpRequest, member: Membership, key: str, template: str,
+             context: dict[str, Any] | None = None, *, status: int = 200) -> HttpResponse:
+    from django.urls import reverse
+
+    sections = [{"key": k, "label": label, "url": reverse(name, args=[member.campaign.pk]),
+                 "current": k == key} for k, label, name in SECTIONS]
+    title = next(label for k, label, _ in SECTIONS if k == key)
+    return render_campaign(request, member, template,
+                           {"sections": sections, "section_title": title, **(context or {})},
+                           status=status)
+
+
+def _panels(member: Membership) -> dict[str, Any]:
+    context: dict[str, Any] = {"troubled": []}
+    for panel in _console_panels:
+        context.update(panel(member))
+    return context
+
+
+def _players(member: Membership) -> list[Player]:
+    return list(Player.objects.filter(campaign=member.campaign).select_related("user")
+                .annotate(sealed=Count("orders", filter=Q(
+                    orders__turn=member.campaign.turn,
+                    orders__status=Order.Status.OPEN))))
 
 
 @campaign_page
 def console(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The clock: advance, deadline, pause, and the battles that are not recorded."""
     require_umpire_page(member)
-    players = list(Player.objects.filter(campaign=member.campaign).select_related("user")
-                   .annotate(sealed=Count("orders", filter=Q(
-                       orders__turn=member.campaign.turn,
-                       orders__status=Order.Status.OPEN))))
-    context: dict[str, Any] = {
-        "players": players, "options": _options(member), "troubled": [],
+    return _section(request, member, "clock", "pages/umpire_clock.html", _panels(member))
+
+
+@campaign_page
+def seats(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Who plays: readiness, hand a seat over (replace), remove a player, read as one."""
+    require_umpire_page(member)
+    return _section(request, member, "seats", "pages/umpire_seats.html",
+                    {"players": _players(member)})
+
+
+@campaign_page
+def corrections(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Corrections of goods and units, of ownership, and the roll back."""
+    require_umpire_page(member)
+    return _section(request, member, "corrections", "pages/umpire_corrections.html", {
+        "players": [p for p in _players(member) if p.removed_at is None],
         # One key per page load: a double-clicked correction form applies once.
-        "request_id": uuid.uuid4().hex, "rollback_points": points(member)}
-    for panel in _console_panels:
-        context.update(panel(member))
-    return render_campaign(request, member, "pages/umpire.html", context)
+        "request_id": uuid.uuid4().hex, "rollback_points": points(member),
+        **_panels(member)})
+
+
+@campaign_page
+def data(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Export the campaign as one JSON document; import a document as a new campaign."""
+    require_umpire_page(member)
+    return _section(request, member, "data", "pages/umpire_data.html",
+                    {"may_export": member.sees_private})
 
 
 #: Other apps add to the console (registered in their ready(); battles: the unfinished
@@ -131,41 +176,48 @@ def pause(request: HttpRequest, member: Membership) -> HttpResponse:
     return _done(member)
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @campaign_page
-def settings_update(request: HttpRequest, member: Membership) -> HttpResponse:
+def settings_page(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The settings, one field each (durations in hours or days, the ruleset's options
+    from its own declaration). A bad value is a form error and nothing is saved."""
     from campaign.services.campaigns import campaign_update_settings
 
     require_umpire_page(member)
-    current = member.campaign.settings.as_dict()
-    changes: dict[str, Any] = {}
-    for key, option in OPTIONS.items():
-        if isinstance(option.default, bool):
-            value: Any = request.POST.get(key) == "on"
-        elif key not in request.POST:
-            continue
-        elif isinstance(option.default, int) and not option.choices:
-            try:
-                value = int(request.POST[key])
-            except ValueError:
-                from django.contrib import messages
-
-                messages.error(request, f"'{key}' must be a whole number.")
-                return _done(member)
+    campaign = member.campaign
+    current = campaign.settings.as_dict()
+    running = campaign.status != Campaign.Status.SETUP
+    if request.method != "POST":
+        form = SettingsForm(current=current, running=running)
+        return _section(request, member, "settings", "pages/umpire_settings.html",
+                        {"form": form})
+    form = SettingsForm(request.POST, current=current, running=running)
+    if form.is_valid():
+        changes = form.changes()
+        if not changes:
+            messages.info(request, "Nothing changed: the settings were already these.")
+            return redirect("umpire-settings", campaign.pk)
+        try:
+            campaign_update_settings(campaign=campaign, changes=changes)
+        except GameError as exc:
+            form.add_error(None, exc.detail)
         else:
-            value = request.POST[key]
-        if value != current[key]:
-            changes[key] = value
-    if changes:
-        attempt(request, lambda: campaign_update_settings(campaign=member.campaign,
-                                                          changes=changes),
-                success=f"Settings saved ({', '.join(sorted(changes))}).")
-    return _done(member)
+            names = ", ".join(SettingsForm.label_of(key, current) for key in changes)
+            messages.success(request, f"Settings saved: {names}.")
+            return redirect("umpire-settings", campaign.pk)
+    return _section(request, member, "settings", "pages/umpire_settings.html",
+                    {"form": form}, status=400)
+
+
+def _to_seats(member: Membership) -> HttpResponse:
+    return redirect("umpire-seats", member.campaign.pk)
 
 
 @require_POST
 @campaign_page
 def handover(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Replace a player: the seat, with everything it holds, goes to another user
+    (R-ORD-7); a removed seat is played again (R-ORD-11)."""
     from campaign.services.orders import seat_handover
 
     require_umpire_page(member)
@@ -173,20 +225,34 @@ def handover(request: HttpRequest, member: Membership) -> HttpResponse:
         player_id = int(request.POST.get("player", ""))
     except ValueError:
         player_id = 0
-    username = request.POST.get("username", "")
+    username = request.POST.get("username", "").strip()
+    if not username:
+        messages.error(request, "Give the username of the person who takes the seat. "
+                                "Nothing changed.")
+        return _to_seats(member)
     attempt(request, lambda: seat_handover(campaign=member.campaign, player_id=player_id,
                                            username=username),
-            success=f"The seat now belongs to {username}.")
-    return _done(member)
+            success=f"The seat now belongs to {username}, with everything it holds.")
+    return _to_seats(member)
 
 
 @require_POST
 @campaign_page
 def remove_player(request: HttpRequest, member: Membership) -> HttpResponse:
-    """Before the start: remove a seat (issue 17); the invitation link changes."""
-    from campaign.services.campaigns import campaign_remove_player
+    """Before the start: remove a seat (issue 17); the invitation link changes. While the
+    campaign runs: the player leaves and the seat stays, unplayed (R-ORD-11)."""
+    from campaign.services.campaigns import campaign_remove_player, seat_remove
 
     require_umpire_page(member)
+    if member.campaign.status != Campaign.Status.SETUP:
+        removed = attempt(request, lambda: seat_remove(
+            campaign_id=member.campaign.pk, player_id=request.POST.get("player", ""),
+            by=request.user.get_username()))
+        if removed.ok:
+            messages.success(request, f"{removed.value.user.get_username()} no longer plays "
+                             "this campaign. Their seat keeps what it holds, unplayed; hand "
+                             "it to someone to have it played again.")
+        return _to_seats(member)
     made = attempt(request, lambda: campaign_remove_player(
         campaign_id=member.campaign.pk, player_id=request.POST.get("player", ""),
         by=request.user.get_username()))
@@ -207,12 +273,69 @@ def nudge(request: HttpRequest, member: Membership) -> HttpResponse:
     require_umpire_page(member)
     if member.campaign.status != "running":
         messages.error(request, "Players are nudged while the campaign runs.")
-        return _done(member)
+        return _to_seats(member)
     with transaction.atomic():
         waiting = notifications.nudge(campaign=member.campaign)
     messages.success(request, f"{waiting} player(s) not ready were nudged (once per phase)."
                      if waiting else "Everyone is ready: nobody to nudge.")
-    return _done(member)
+    return _to_seats(member)
+
+
+@campaign_page
+def export_download(request: HttpRequest, member: Membership) -> HttpResponse:
+    """The whole campaign as the API's export document, downloaded as a file."""
+    import json
+
+    from django.utils.text import slugify
+
+    from campaign.services import export
+
+    require_umpire_page(member)
+    if not member.sees_private:
+        raise PermissionDenied("An umpire who also plays exports the campaign only when "
+                               "the campaign lets them read players' private business "
+                               "(the setting \"Playing umpire sees private\").")
+    document = export.export_campaign(member.campaign)
+    response = HttpResponse(json.dumps(document, indent=1), content_type="application/json")
+    name = slugify(member.campaign.name) or "campaign"
+    response["Content-Disposition"] = (f'attachment; filename="{name}-turn-'
+                                       f'{member.campaign.turn}.json"')
+    return response
+
+
+@require_POST
+@campaign_page
+def import_upload(request: HttpRequest, member: Membership) -> HttpResponse:
+    """An export document uploaded becomes a new campaign whose umpire is the uploader;
+    they land on it. A file that is not an export document is a form error."""
+    import json
+
+    from campaign.services import imports
+
+    require_umpire_page(member)
+    upload = request.FILES.get("document")
+    error = ""
+    document: Any = None
+    if upload is None:
+        error = "Choose the exported file (.json) to import."
+    elif upload.size > 50 * 1024 * 1024:
+        error = "That file is larger than 50 MB, more than an export document can be."
+    else:
+        try:
+            document = json.loads(upload.read())
+        except (ValueError, UnicodeDecodeError):
+            error = "That file is not an export document (it is not JSON)."
+    if not error:
+        try:
+            made = imports.import_campaign(document=document, umpire=request.user)
+        except GameError as exc:
+            error = f"That document cannot be imported: {exc.detail}"
+        else:
+            messages.success(request, f"Imported as a new campaign, {made.name}; you are "
+                                      "its umpire. Its other seats wait to be claimed.")
+            return redirect("campaign-dashboard", made.pk)
+    return _section(request, member, "data", "pages/umpire_data.html",
+                    {"may_export": member.sees_private, "import_error": error}, status=400)
 
 
 @require_POST

@@ -205,7 +205,8 @@ def record_deadlines(*, campaign: Campaign) -> None:
     after = int(campaign.settings.stand_in_after)
     changed = []
     for seat in (Player.objects.select_for_update(of=("self",))
-                 .filter(campaign=campaign, approved=True).select_related("user")):
+                 .filter(campaign=campaign, approved=True, removed_at__isnull=True)
+                 .select_related("user")):
         if stood_in(seat, now):
             continue
         if seat.ready:

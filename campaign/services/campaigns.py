@@ -178,6 +178,43 @@ def campaign_remove_player(*, campaign_id: int, player_id: Any, by: str) -> str:
     return name
 
 
+def seat_remove(*, campaign_id: int, player_id: Any, by: str) -> Player:
+    """The umpire removes a player while the campaign runs (R-ORD-11): the seat keeps
+    everything it holds and nobody plays it (ready, no notifications) until it is handed
+    over; the removed user loses the campaign. Before the start use
+    `campaign_remove_player`."""
+    from django.utils import timezone
+
+    with transaction.atomic():
+        campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
+        if campaign.status == Campaign.Status.SETUP:
+            raise Conflict("Before the start a seat is removed outright, from the "
+                           "dashboard.", code="in_setup")
+        if campaign.status != Campaign.Status.RUNNING:
+            raise Conflict("The campaign is over: its seats stay as they ended.",
+                           code="not_running")
+        player = Player.objects.select_for_update().filter(
+            campaign=campaign, pk=player_id if str(player_id).isdigit() else -1
+        ).select_related("user").first()
+        if player is None:
+            raise InvalidInput("Choose a player of this campaign.", code="invalid_player")
+        if player.removed_at is not None:
+            raise Conflict(f"{player.user.get_username()} was already removed; hand the "
+                           "seat to someone to have it played again.",
+                           code="already_removed")
+        if player.user_id == campaign.umpire_id:
+            raise Conflict("The umpire keeps their own seat; hand it to another user "
+                           "instead.", code="umpire_seat")
+        player.removed_at = timezone.now()
+        player.ready = True
+        player.notifications = False
+        player.save(update_fields=["removed_at", "ready", "notifications"])
+        record_event(campaign=campaign, kind="seat_removed",
+                     data={"player": player.pk, "username": player.user.get_username(),
+                           "by": by})
+    return player
+
+
 def campaign_update_settings(*, campaign: Campaign, changes: dict[str, Any]) -> Campaign:
     """The umpire changes per-campaign options (validated; journaled)."""
     try:

@@ -100,7 +100,9 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
         campaign.phase_deadline = now + duration if duration else None
     campaign.save(update_fields=["turn", "phase", "phase_started_at", "phase_deadline",
                                  "paused_remaining"])
-    Player.objects.filter(campaign=campaign).update(ready=False)
+    # A removed seat (R-ORD-11) is nobody's to play: it stays ready, so it neither
+    # holds back an early advance nor misses turns nor is nudged.
+    Player.objects.filter(campaign=campaign, removed_at=None).update(ready=False)
     record_event(campaign=campaign, kind="phase_opened",
                  data={"turn": turn, "phase": phase, "by": by,
                        "deadline": campaign.phase_deadline.isoformat()

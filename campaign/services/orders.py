@@ -248,14 +248,21 @@ def seat_handover(*, campaign: Campaign, player_id: int, username: str) -> Playe
         if user is None:
             raise InvalidInput("No user with that name.", code="unknown_user",
                                fields={"username": ["No user with that name."]})
-        if Player.objects.filter(campaign=locked, user=user).exists():
+        held = Player.objects.filter(campaign=locked, user=user).first()
+        # a removed player may be given their own seat back (R-ORD-11)
+        if held is not None and not (held.pk == player.pk and player.removed_at is not None):
             raise Conflict("That user already has a seat in this campaign.",
                            code="already_joined")
         previous = player.user.get_username()
         player.user = user
         player.missed_turns = 0
         player.ready = False
-        player.save(update_fields=["user", "missed_turns", "ready"])
+        update = ["user", "missed_turns", "ready"]
+        if player.removed_at is not None:  # a removed seat is played again (R-ORD-11)
+            player.removed_at = None
+            player.notifications = True
+            update += ["removed_at", "notifications"]
+        player.save(update_fields=update)
         record_event(campaign=locked, kind="seat_handed_over",
                      data={"player": player.pk, "from": previous,
                            "to": user.get_username()})

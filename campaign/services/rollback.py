@@ -199,6 +199,10 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
             for name in SEAT_STATE:
                 if name in row and not (handed_over and name == "missed_turns"):
                     setattr(player, name, row[name])
+            if player.removed_at is not None:
+                # A removal (R-ORD-11) is administration and stays; nobody plays the seat,
+                # so it stays ready as the clock keeps it.
+                player.ready = True
             player.save()
         head = doc["campaign_row"]
         same_phase = (campaign.turn, campaign.phase) == (turn, str(phase))

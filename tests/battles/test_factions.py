@@ -330,7 +330,7 @@ def test_the_dashboard_console_and_economy_page_show_the_faction(running, uma, a
     dashboard = _page(alice).get(f"/campaigns/{running.pk}/").content.decode()
     assert '<span class="badge">Red</span>' in dashboard
     assert '<span class="badge">Blue</span>' in dashboard
-    console = _page(uma).get(f"/campaigns/{running.pk}/umpire/").content.decode()
+    console = _page(uma).get(f"/campaigns/{running.pk}/umpire/seats/").content.decode()
     assert '<span class="badge">Red</span>' in console
     economy = _page(alice).get(f"/campaigns/{running.pk}/economy/").content.decode()
     assert "You play the <strong>Red</strong> faction" in economy

@@ -36,7 +36,7 @@ def _page(user):
 
 def test_the_umpire_rolls_back_from_the_console_only_when_confirmed(league, uma):
     page = _page(uma)
-    html = page.get(f"/campaigns/{league.pk}/umpire/").content.decode()
+    html = page.get(f"/campaigns/{league.pk}/umpire/correct/").content.decode()
     assert 'value="1:commercial"' in html and "Roll back" in html
     url = f"/campaigns/{league.pk}/umpire/rollback/"
     r = page.post(url, {"point": "1:commercial", "reason": "oops"}, follow=True)

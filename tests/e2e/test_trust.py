@@ -65,7 +65,7 @@ def test_verify_sandbox_and_rollback_in_the_browser(browser, live_server, shoot,
 
     # --- the umpire rolls the real league back to the commercial phase
     u = _login(browser, base, "uma")
-    u.goto(f"{base}/campaigns/{cid}/umpire/")
+    u.goto(f"{base}/campaigns/{cid}/umpire/correct/")
     u.get_by_label("Back to").select_option("1:commercial")
     u.get_by_role("button", name="Roll back…").click()  # the confirmation page
     u.wait_for_load_state()

@@ -38,7 +38,8 @@ def test_irreversible_actions_ask_first(uma, running_campaign):
     (site.js asks the question a form's data-confirm holds)."""
     page = Client()
     page.force_login(uma)
-    html = page.get(f"/campaigns/{running_campaign.pk}/umpire/").content.decode()
+    html = page.get(f"/campaigns/{running_campaign.pk}/umpire/").content.decode() + \
+        page.get(f"/campaigns/{running_campaign.pk}/umpire/seats/").content.decode()
     assert html.count("data-confirm=") >= 2
     assert 'data-confirm="End the' in html and "seat (territories" in html
     from pathlib import Path
@@ -56,7 +57,7 @@ def test_the_umpire_reads_a_players_pages_read_only(uma, alice, running_campaign
     page = Client()
     page.force_login(uma)
     base = f"/campaigns/{running_campaign.pk}/"
-    console = page.get(base + "umpire/").content.decode()
+    console = page.get(base + "umpire/seats/").content.decode()
     assert f"economy/?as={seat.pk}" in console
     for path in ("economy/", "forces/", "history/"):
         r = page.get(f"{base}{path}?as={seat.pk}")

@@ -9,6 +9,7 @@ import pytest
 
 from battles.models import Battle
 from campaign.models import Campaign, Order
+from tests.pages.forms import settings_form
 
 pytestmark = pytest.mark.django_db
 
@@ -119,7 +120,7 @@ def test_the_umpire_sees_who_sealed_orders_never_where(web_client, running_campa
     seat.campaign = Campaign.objects.get(pk=running_campaign.pk)
     dest = sorted(legal_destinations(seat, home.pk) - {home.pk})[0]
     order_submit(player=seat, unit_id=unit.pk, destination_id=dest)
-    page = web_client(uma).get(f"/campaigns/{running_campaign.pk}/umpire/").content.decode()
+    page = web_client(uma).get(f"/campaigns/{running_campaign.pk}/umpire/seats/").content.decode()
     row = page[page.index("alice", page.index('id="seats-h"')):]
     assert '<td class="num">1</td>' in row[:600]
     assert Territory.objects.get(pk=dest).name not in row[:600]
@@ -138,15 +139,14 @@ def test_umpire_console_advances_and_sets_settings(web_client, running_campaign,
     client.post(base + "advance/", {"turn": 1, "phase": "commercial"})
     running_campaign.refresh_from_db()
     assert running_campaign.phase == "activity"
-    client.post(base + "settings/", {"missed_turns_alert": 5, "advance_when_all_ready": "on",
-                                     "battle_mode": "engine", "commercial_seconds": 3600,
-                                     "activity_seconds": 86400, "move_seconds": 172800,
-                                     "tactical_seconds": 0, "reminder_seconds": 21600,
-                                     "battle_max_attempts": 3,
-                                     "bandit_level8_row": "corrected",
-                                     "xp_table_reading": "to_next_level"})
+    # the form as the page shows it (durations in hours or days), one value changed
+    form = settings_form(client, base + "settings/")
+    client.post(base + "settings/", {**form, "missed_turns_alert": 5,
+                                     "commercial_seconds": 1,
+                                     "commercial_seconds__unit": "hours"})
     running_campaign.refresh_from_db()
     assert running_campaign.settings.missed_turns_alert == 5
+    assert running_campaign.settings.commercial_seconds == 3600
     client.post(base + "pause/", {"action": "pause"})
     running_campaign.refresh_from_db()
     assert running_campaign.paused

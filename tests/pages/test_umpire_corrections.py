@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def _console(uma, campaign):
     page = Client()
     page.force_login(uma)
-    html = page.get(f"/campaigns/{campaign.pk}/umpire/").content.decode()
+    html = page.get(f"/campaigns/{campaign.pk}/umpire/correct/").content.decode()
     key = html.split('name="request_id" value="')[1].split('"')[0]
     return page, html, key
 
@@ -105,7 +105,8 @@ def test_the_umpire_nudges_the_players_who_are_not_ready(running_campaign, uma, 
         user.save()
         Profile.objects.update_or_create(user=user, defaults={"email_verified": user.email})
     Player.objects.filter(campaign=running_campaign, user=alice).update(ready=True)
-    page, html, _key = _console(uma, running_campaign)
+    page, _html, _key = _console(uma, running_campaign)
+    html = page.get(f"/campaigns/{running_campaign.pk}/umpire/seats/").content.decode()
     assert "Nudge the players who are not ready" in html
     url = f"/campaigns/{running_campaign.pk}/umpire/nudge/"
     with django_capture_on_commit_callbacks(execute=True):

@@ -87,6 +87,7 @@ def deck_order(seed: int) -> list[int]:
 
 class BattleDice(RulesetBase):
     name = "battledice"
+    option_specs = T.OPTION_SPECS
     version = "1"
     title = "Battle dice with God Machines"
     seed_file = T.SEED_FILE

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battles.rulesets.base import RulesetOption, option_defaults
+
 SEED_FILE = "004_8f38583c4d35fed4.txt"
 
 SYMBOLS: tuple[str, ...] = ("infantry", "vehicle", "god_machine", "leader", "target",
@@ -70,12 +72,20 @@ HAND_SIZE = 3
 COLUMNS = 10
 ROWS = 8
 
-OPTIONS: dict[str, object] = {
-    "battledice_faces": list(DEFAULT_FACES),  # R-BD-1: the six faces of a battle die
-    "battledice_max_turns": 8,                # R-BD-6: turns per side before the defender holds
-    "battledice_rank_every": 3,               # R-BD-7: battles survived per rank (+1 die)
-    "battledice_blocked_retreat": "hit",      # R-BD-5: "hit" or "stay"
-}
+OPTION_SPECS: tuple[RulesetOption, ...] = (
+    RulesetOption("battledice_faces", list(DEFAULT_FACES), "Faces of a battle die",
+                  "The six faces of a battle die.", ruling="R-BD-1"),
+    RulesetOption("battledice_max_turns", 8, "Turns per side",
+                  "Turns each side plays before the defender holds the field.",
+                  minimum=1, maximum=50, ruling="R-BD-6"),
+    RulesetOption("battledice_rank_every", 3, "Battles per rank",
+                  "Battles a unit survives to climb one rank (+1 die).",
+                  minimum=1, maximum=50, ruling="R-BD-7"),
+    RulesetOption("battledice_blocked_retreat", "hit", "A blocked retreat",
+                  "A unit that cannot retreat takes a hit, or stays where it is.",
+                  choices=("hit", "stay"), ruling="R-BD-5"),
+)
+OPTIONS: dict[str, object] = option_defaults(OPTION_SPECS)
 MAX_RANK = 2
 
 

@@ -67,6 +67,7 @@ def terrain_strips(seed: int, gap: int, buildings: Sequence[Json]) -> list[str]:
 
 class Mobius(RulesetBase):
     name = "mobius"
+    option_specs = T.OPTION_SPECS
     version = "1"
     title = "Mobius"
     seed_file = T.SEED_FILE

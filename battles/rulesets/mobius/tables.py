@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battles.rulesets.base import RulesetOption, option_defaults
+
 SEED_FILE = "000_8a487fefb02227dd.txt"
 
 #: "Several D6 ... You may also need to roll a D3 or D2, but fortunately you can do this
@@ -325,19 +327,33 @@ LADDER: tuple[str, ...] = ("regular", "veteran", "elite")
 DEFAULT_POINTS_PER_SC = 2
 
 #: The ruleset's campaign settings (`ruleset_options`), with their defaults and rulings.
-OPTIONS: dict[str, object] = {
-    "mobius_points_per_sc": DEFAULT_POINTS_PER_SC,  # R-MOB-1: points per Stellar Credit
-    "mobius_points_limit": 1000,      # R-MOB-2: points one side may field in a battle
-    "mobius_rounds": 5,               # R-MOB-5: rounds before the mission is scored
-    "mobius_mission": "struggle_for_survival",  # R-MOB-6: or king_of_the_hill,
-    #                                   control_points, random (D3), last_standing
-    "mobius_deploy_gap": 24,          # R-MOB-3: inches between the deployment zones
-    "mobius_veteran_after": 2,        # R-MOB-8: battles survived to become Veteran
-    "mobius_elite_after": 5,          # R-MOB-8: ... to become Elite
-    "mobius_army_lists": [],          # R-MOB-9: army lists imported by the umpire
-}
 MISSION_SETTINGS: tuple[str, ...] = ("struggle_for_survival", "king_of_the_hill",
                                      "control_points", "random", "last_standing")
+OPTION_SPECS: tuple[RulesetOption, ...] = (
+    RulesetOption("mobius_points_per_sc", DEFAULT_POINTS_PER_SC, "Points per Stellar Credit",
+                  "Army points one Stellar Credit buys.", minimum=1, maximum=1000,
+                  ruling="R-MOB-1"),
+    RulesetOption("mobius_points_limit", 1000, "Points limit per side",
+                  "Points one side may field in a battle.", minimum=1, maximum=100000,
+                  ruling="R-MOB-2"),
+    RulesetOption("mobius_rounds", 5, "Rounds", "Rounds before the mission is scored.",
+                  minimum=1, maximum=20, ruling="R-MOB-5"),
+    RulesetOption("mobius_mission", "struggle_for_survival", "Mission",
+                  "The mission every battle plays (random: a D3 roll).",
+                  choices=MISSION_SETTINGS, ruling="R-MOB-6"),
+    RulesetOption("mobius_deploy_gap", 24, "Gap between deployment zones (inches)",
+                  "Inches between the two deployment zones.", minimum=6, maximum=72,
+                  ruling="R-MOB-3"),
+    RulesetOption("mobius_veteran_after", 2, "Battles to become Veteran",
+                  "Battles a unit survives to become Veteran.", minimum=0, maximum=100,
+                  ruling="R-MOB-8"),
+    RulesetOption("mobius_elite_after", 5, "Battles to become Elite",
+                  "Battles a unit survives to become Elite.", minimum=0, maximum=100,
+                  ruling="R-MOB-8"),
+    RulesetOption("mobius_army_lists", [], "Imported army lists",
+                  "Army lists the umpire imported.", ruling="R-MOB-9"),
+)
+OPTIONS: dict[str, object] = option_defaults(OPTION_SPECS)
 
 
 def d3(face: int) -> int:

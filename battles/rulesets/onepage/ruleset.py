@@ -118,6 +118,7 @@ def terrain_strips(seed: int, gap_cm: int, buildings: Sequence[Json]) -> list[st
 
 class OnePage(RulesetBase):
     name = "onepage"
+    option_specs = T.OPTION_SPECS
     version = "1"
     title = "One-page sci-fi skirmish"
     seed_file = T.SEED_FILE

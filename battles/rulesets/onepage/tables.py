@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battles.rulesets.base import RulesetOption, option_defaults
+
 SEED_FILE = "001_e42978e90e231d5b.txt"
 
 
@@ -111,14 +113,25 @@ SHARED_COVER_CM = 6
 GROUND_MODERATE_SAVE = 4
 
 #: The ruleset's campaign settings (`ruleset_options`), with their defaults and rulings.
-OPTIONS: dict[str, object] = {
-    "onepage_seasoned_after": 1,   # R-OP-2: battles survived to climb to Seasoned
-    "onepage_veteran_after": 3,    # ... to Veteran
-    "onepage_elite_after": 6,      # ... to Elite
-    "onepage_max_turns": 6,        # R-OP-6: turns before the defender holds the field
-    "onepage_deploy_gap_cm": 36,   # R-OP-5: distance between the two deployment lines
-    "onepage_suppress_first": True,  # R-OP-8: infantry suppress before taking casualties
-}
+OPTION_SPECS: tuple[RulesetOption, ...] = (
+    RulesetOption("onepage_seasoned_after", 1, "Battles to become Seasoned",
+                  "Battles a unit survives to climb to Seasoned.", minimum=0, maximum=100,
+                  ruling="R-OP-2"),
+    RulesetOption("onepage_veteran_after", 3, "Battles to become Veteran",
+                  "Battles a unit survives to climb to Veteran.", minimum=0, maximum=100,
+                  ruling="R-OP-2"),
+    RulesetOption("onepage_elite_after", 6, "Battles to become Elite",
+                  "Battles a unit survives to climb to Elite.", minimum=0, maximum=100,
+                  ruling="R-OP-2"),
+    RulesetOption("onepage_max_turns", 6, "Turns", "Turns before the defender holds the "
+                  "field.", minimum=1, maximum=50, ruling="R-OP-6"),
+    RulesetOption("onepage_deploy_gap_cm", 36, "Gap between deployment lines (cm)",
+                  "Centimetres between the two deployment lines.", minimum=1, maximum=500,
+                  ruling="R-OP-5"),
+    RulesetOption("onepage_suppress_first", True, "Infantry suppressed first",
+                  "Infantry is suppressed before it takes casualties.", ruling="R-OP-8"),
+)
+OPTIONS: dict[str, object] = option_defaults(OPTION_SPECS)
 
 
 def training(key: str) -> Training:

@@ -97,6 +97,7 @@ def _slots(defending: bool) -> list[tuple[int, int]]:
 
 class ThirtyMinuteMissions(RulesetBase):
     name = "thirtymm"
+    option_specs = T.OPTION_SPECS
     version = "1"
     title = "30 Minute Missions"
     seed_file = T.SEED_FILE

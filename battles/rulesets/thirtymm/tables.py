@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from battles.rulesets.base import RulesetOption, option_defaults
+
 SEED_FILE = "002_e3eda63acf7c836d.txt"
 
 
@@ -207,15 +209,28 @@ MIN_STAT = 2
 SRM_ORDER: tuple[str, ...] = ("accuracy", "assault", "evasion")
 
 #: The ruleset's campaign settings (`ruleset_options`), with their defaults and rulings.
-OPTIONS: dict[str, object] = {
-    "thirtymm_cost_per_sc": 5,         # R-30-2: deployment cost per Stellar Credit
-    "thirtymm_max_rounds": 6,          # R-30-12: the mission's turn limit
-    "thirtymm_regular_after": 2,       # R-30-16: battles survived to rank Regular
-    "thirtymm_veteran_after": 5,       # ... Veteran
-    "thirtymm_ace_after": 9,           # ... Ace
-    "thirtymm_engagement": "auto",     # R-30-11: "auto" or an engagement size
-    "thirtymm_datasheets": [],         # R-30-1: datasheets the umpire imported
-}
+OPTION_SPECS: tuple[RulesetOption, ...] = (
+    RulesetOption("thirtymm_cost_per_sc", 5, "Deployment cost per Stellar Credit",
+                  "Deployment cost one Stellar Credit buys.", minimum=1, maximum=1000,
+                  ruling="R-30-2"),
+    RulesetOption("thirtymm_max_rounds", 6, "Rounds", "The mission's turn limit.",
+                  minimum=1, maximum=50, ruling="R-30-12"),
+    RulesetOption("thirtymm_regular_after", 2, "Battles to rank Regular",
+                  "Battles a pilot survives to rank Regular.", minimum=0, maximum=100,
+                  ruling="R-30-16"),
+    RulesetOption("thirtymm_veteran_after", 5, "Battles to rank Veteran",
+                  "Battles a pilot survives to rank Veteran.", minimum=0, maximum=100,
+                  ruling="R-30-16"),
+    RulesetOption("thirtymm_ace_after", 9, "Battles to rank Ace",
+                  "Battles a pilot survives to rank Ace.", minimum=0, maximum=100,
+                  ruling="R-30-16"),
+    RulesetOption("thirtymm_engagement", "auto", "Engagement size",
+                  "The engagement size of every battle (auto: from the forces fielded).",
+                  choices=("auto", *ENGAGEMENTS), ruling="R-30-11"),
+    RulesetOption("thirtymm_datasheets", [], "Imported datasheets",
+                  "Datasheets the umpire imported.", ruling="R-30-1"),
+)
+OPTIONS: dict[str, object] = option_defaults(OPTION_SPECS)
 
 
 def classification(total_defense: int) -> Classification:
