@@ -53,6 +53,25 @@ class Option:
 
 _HOUR = 3600
 
+
+def _check_local_time(value: str) -> None:
+    if value == "":
+        return
+    hour, _, minute = value.partition(":")
+    if not (len(value) == 5 and hour.isdigit() and minute.isdigit()
+            and int(hour) < 24 and int(minute) < 60):
+        raise ValueError("'deadline_time' must be a time of day like 20:00 (or empty).")
+
+
+def _check_time_zone(value: str) -> None:
+    import zoneinfo
+
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"'deadline_time_zone' must be a time zone name like "
+                         f"Europe/Paris, not {value[:64]!r}.") from None
+
 OPTIONS: dict[str, Option] = {
     o.key: o
     for o in [
@@ -73,6 +92,13 @@ OPTIONS: dict[str, Option] = {
         Option("tactical_seconds", 0, "Default length of the tactical phase in seconds "
                "(0: the umpire advances once battles are done).", minimum=0,
                maximum=60 * 24 * _HOUR),
+        Option("deadline_time", "", "A local hour every phase's deadline is moved to "
+               "(\"20:00\": a phase ends at the first 20:00 after its length has run); "
+               "empty: the deadline is the phase's length from its opening.",
+               ruling="R-ORD-12", validator=_check_local_time),
+        Option("deadline_time_zone", "UTC", "The time zone of `deadline_time` (an IANA "
+               "name such as Europe/Paris); deadlines stay at that local hour across "
+               "daylight saving changes.", ruling="R-ORD-12", validator=_check_time_zone),
         Option("advance_when_all_ready", True, "Advance early when every player has "
                "marked ready."),
         Option("reminder_seconds", 6 * _HOUR, "Remind players who are not ready this long "
