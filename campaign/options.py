@@ -61,6 +61,26 @@ _HOUR = 3600
 def _in_group(title: str, options: list[Option]) -> list[Option]:
     return [replace(o, group=title) for o in options]
 
+
+def _check_local_time(value: str) -> None:
+    if value == "":
+        return
+    hour, _, minute = value.partition(":")
+    if not (len(value) == 5 and hour.isdigit() and minute.isdigit()
+            and int(hour) < 24 and int(minute) < 60):
+        raise ValueError("'deadline_time' must be a time of day like 20:00 (or empty).")
+
+
+def _check_time_zone(value: str) -> None:
+    import zoneinfo
+
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"'deadline_time_zone' must be a time zone name like "
+                         f"Europe/Paris, not {value[:64]!r}.") from None
+
+
 OPTIONS: dict[str, Option] = {
     o.key: o
     for o in [*_in_group("The tactical ruleset", [
@@ -86,6 +106,15 @@ OPTIONS: dict[str, Option] = {
                "(0: the umpire advances once battles are done).", minimum=0,
                maximum=60 * 24 * _HOUR,
                label="Tactical phase length"),
+        Option("deadline_time", "", "A local hour every phase's deadline is moved to "
+               "(\"20:00\": a phase ends at the first 20:00 after its length has run); "
+               "empty: the deadline is the phase's length from its opening.",
+               ruling="R-ORD-12", validator=_check_local_time,
+               label="Deadlines at this local hour"),
+        Option("deadline_time_zone", "UTC", "The time zone of `deadline_time` (an IANA "
+               "name such as Europe/Paris); deadlines stay at that local hour across "
+               "daylight saving changes.", ruling="R-ORD-12", validator=_check_time_zone,
+               label="Time zone of that hour"),
         Option("advance_when_all_ready", True, "Advance early when every player has "
                "marked ready."),
         Option("reminder_seconds", 6 * _HOUR, "Remind players who are not ready this long "

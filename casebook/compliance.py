@@ -52,6 +52,8 @@ RULINGS_OUTSIDE_THE_BOOK: dict[str, str] = {
     "R-DICE-3": "what a sandbox copies: tests/core/test_sandbox.py",
     "R-DICE-4": "a committed seed survives a rollback: the site's trust machinery "
                 "(tests/core/test_rollback_keeps.py proves it)",
+    "R-ORD-12": "deadlines at a local hour are the site's administration of a league, not a "
+                "rule of the seed (tests/core/test_time_zones.py)",
     "R-AWAY-1": "absence is the site's administration of a league, not a rule of the seed "
                 "(tests/orders/test_absence.py)",
     "R-AWAY-2": "the stand-in: tests/orders/test_absence.py",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -15,7 +16,13 @@ from rest_framework.views import APIView
 from campaign.api.views import validated
 from campaign.models import Profile
 from campaign.services.calendar import calendar_rotate, calendar_url, feed_for_token
-from campaign.services.profiles import known_time_zones, profile_of, profile_update
+from campaign.services.profiles import (
+    email_update,
+    known_time_zones,
+    profile_of,
+    profile_update,
+    send_verification,
+)
 
 
 class ProfileSerializer(serializers.Serializer):
@@ -53,14 +60,55 @@ class ProfileView(APIView):
         return Response(_out(profile_update(user=request.user, **data)))
 
 
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField(read_only=True)
+    email = serializers.CharField(read_only=True)
+    calendar_url = serializers.CharField(read_only=True)
+    time_zone = serializers.CharField(read_only=True, help_text="IANA name: every time on "
+                                      "the pages, in mails and in the calendar is shown in "
+                                      "it.")
+
+
+class MeUpdateSerializer(serializers.Serializer):
+    time_zone = serializers.CharField(max_length=64, required=False,
+                                      help_text="An IANA zone name, e.g. Europe/Paris.")
+    email = serializers.CharField(max_length=254, required=False, allow_blank=True)
+
+    def validate_time_zone(self, value: str) -> str:
+        if value not in known_time_zones():
+            raise serializers.ValidationError(f"'{value[:64]}' is not a time zone name "
+                                              "(use one like Europe/Paris).")
+        return value
+
+
 class MeView(APIView):
-    @extend_schema(operation_id="users_me", responses={200: dict},
-                   description="The caller: username, email and the secret address of their "
-                   "deadlines calendar (iCalendar, no sign-in needed to read it).")
-    def get(self, request: Request) -> Response:
+    def _me(self, request: Request) -> dict:
         url = calendar_url(user=request.user, absolute=request.build_absolute_uri)
-        return Response({"username": request.user.get_username(),
-                         "email": getattr(request.user, "email", ""), "calendar_url": url})
+        return {"username": request.user.get_username(),
+                "email": getattr(request.user, "email", ""), "calendar_url": url,
+                "time_zone": profile_of(user=request.user).time_zone}
+
+    @extend_schema(operation_id="users_me", responses={200: MeSerializer},
+                   description="The caller: username, email, time zone and the secret "
+                   "address of their deadlines calendar (iCalendar, no sign-in needed).")
+    def get(self, request: Request) -> Response:
+        return Response(self._me(request))
+
+    @extend_schema(operation_id="users_me_update", request=MeUpdateSerializer,
+                   responses={200: MeSerializer},
+                   description="Change your time zone and/or email (a new address is "
+                   "mailed a link to confirm it). An unknown zone is 400; nothing changes.")
+    def patch(self, request: Request) -> Response:
+        data = validated(MeUpdateSerializer, request.data)
+        with transaction.atomic():
+            if "time_zone" in data:
+                profile_update(user=request.user, time_zone=data["time_zone"])
+            changed = "email" in data and email_update(user=request.user,
+                                                       email=data["email"])
+        if changed:
+            send_verification(user=request.user, link_for=lambda token: (
+                request.build_absolute_uri(reverse("verify-email", args=[token]))))
+        return Response(self._me(request))
 
 
 class CalendarRotateSerializer(serializers.Serializer):

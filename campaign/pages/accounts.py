@@ -25,6 +25,7 @@ from campaign.services.notifications import KIND_LABELS
 from campaign.services.profiles import (
     email_update,
     email_verified,
+    known_time_zones,
     profile_update,
     send_verification,
     verify_email,
@@ -35,6 +36,13 @@ class SignupForm(UserCreationForm):
     email = forms.EmailField(label="Email", required=False,
                              help_text="For deadlines and results. We mail a link to "
                                        "confirm it; nothing is sent before you open it.")
+    #: Filled in by the browser (`Intl`, static/js/site.js): the new account's time zone,
+    #: which every time on the pages, in mails and in the calendar is shown in (issue 27).
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def clean_time_zone(self) -> str:
+        zone = (self.cleaned_data.get("time_zone") or "").strip()
+        return zone if zone in known_time_zones() else "UTC"
 
     class Meta(UserCreationForm.Meta):
         model = get_user_model()
@@ -68,16 +76,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        profile_update(user=user, time_zone=form.cleaned_data["time_zone"])
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         mailed = send_verification(user=user, link_for=_link_for(request))
         mail_note = (f" We mailed a link to {user.email}: open it to receive your "
                      "campaigns' deadlines." if mailed else "")
         if target:
-            messages.success(request, f"Welcome, {user.username}. Your time zone is on "
-                                      f"your profile.{mail_note}")
+            messages.success(request, f"Welcome, {user.username}. Times are shown in "
+                                      f"{form.cleaned_data['time_zone']} (your profile "
+                                      f"changes it).{mail_note}")
             return redirect(target)
-        messages.success(request, f"Welcome, {user.username}. Set your time zone below."
-                         + mail_note)
+        messages.success(request, f"Welcome, {user.username}. Times are shown in "
+                                  f"{form.cleaned_data['time_zone']}; change it below if "
+                                  "that is not where you are." + mail_note)
         return redirect("profile")
     return render(request, "pages/signup.html", {"form": form, "next": target})
 

@@ -10,8 +10,10 @@ dates are its business, not ours).
 from __future__ import annotations
 
 import secrets
+import zoneinfo
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from icalendar import Calendar, Event
 
@@ -66,16 +68,31 @@ def feed_for_token(token: str) -> bytes | None:
     running = (campaigns_of(profile.user).filter(status=Campaign.Status.RUNNING,
                                                  phase_deadline__isnull=False)
                .order_by("phase_deadline", "pk"))
+    # Times in the reader's zone (issue 27), with its VTIMEZONE, so a calendar shows the
+    # deadline at the wall time the pages show it at.
+    zone = _zone(profile.time_zone)
     for campaign in running:
         event = Event()
         phase = campaign.get_phase_display() if campaign.phase else ""
+        deadline = campaign.phase_deadline.astimezone(zone)
         event.add("uid", f"campaign-{campaign.pk}-turn-{campaign.turn}-{campaign.phase}"
                          "@unlimit3d")
         event.add("summary", f"{campaign.name}: {phase} phase of turn {campaign.turn} ends")
-        event.add("dtstart", campaign.phase_deadline)
-        event.add("dtend", campaign.phase_deadline)
+        event.add("dtstart", deadline)
+        event.add("dtend", deadline)
         event.add("dtstamp", campaign.phase_deadline)
-        event.add("description", "Submit your sealed orders and ready up before this "
-                                 "deadline.")
+        event.add("description", f"The {phase.lower()} phase of turn {campaign.turn} of "
+                                 f"{campaign.name} ends {deadline:%A %d %B at %H:%M} "
+                                 f"({profile.time_zone}). Give your orders and say you "
+                                 "are ready before then.")
+        event.add("url", f"{settings.SITE_URL}/campaigns/{campaign.pk}/")
         cal.add_component(event)
+    cal.add_missing_timezones()
     return cal.to_ical()
+
+
+def _zone(name: str) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(name or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")

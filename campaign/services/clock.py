@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -80,6 +81,28 @@ def phase_duration(campaign: Campaign, phase: str) -> dt.timedelta | None:
     return dt.timedelta(seconds=seconds) if seconds else None
 
 
+def deadline_after(campaign: Campaign, start: dt.datetime, duration: dt.timedelta
+                   ) -> dt.datetime:
+    """When a phase opened at `start` for `duration` ends: `start + duration`, or, when the
+    campaign keeps a local hour (`deadline_time` in `deadline_time_zone`, R-ORD-12), the
+    first time that hour strikes there at or after it -- "every day at 20:00 Europe/Paris"
+    stays 20:00 in Paris across the changes of daylight saving time."""
+    earliest = start + duration
+    wanted = campaign.settings.deadline_time
+    if not wanted:
+        return earliest
+    zone = zoneinfo.ZoneInfo(campaign.settings.deadline_time_zone)
+    hour, minute = (int(part) for part in wanted.split(":"))
+    local = earliest.astimezone(zone)
+    candidate = dt.datetime.combine(local.date(), dt.time(hour, minute), tzinfo=zone)
+    if candidate < local:
+        candidate = dt.datetime.combine(local.date() + dt.timedelta(days=1),
+                                        dt.time(hour, minute), tzinfo=zone)
+    # A local time that does not exist that day (skipped by a change to summer time) is
+    # read as the same wall time after the change, as zoneinfo does (fold 0).
+    return candidate.astimezone(dt.UTC)
+
+
 def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
     """Claim and apply the opening of (turn, phase). Call inside a transaction holding
     the campaign row lock. Returns False if it was already opened (nothing changes)."""
@@ -97,7 +120,7 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
         campaign.phase_deadline = None
         campaign.paused_remaining = duration
     else:
-        campaign.phase_deadline = now + duration if duration else None
+        campaign.phase_deadline = deadline_after(campaign, now, duration) if duration else None
     campaign.save(update_fields=["turn", "phase", "phase_started_at", "phase_deadline",
                                  "paused_remaining"])
     # A removed seat (R-ORD-11) is nobody's to play: it stays ready, so it neither

@@ -240,7 +240,10 @@ def _reset_clock(campaign: Campaign, *, same_phase: bool) -> None:
     if duration and campaign.paused:
         campaign.paused_remaining = dt.timedelta(seconds=int(duration))
     elif duration:
-        campaign.phase_deadline = now + dt.timedelta(seconds=int(duration))
+        from campaign.services.clock import deadline_after
+
+        campaign.phase_deadline = deadline_after(campaign, now,
+                                                 dt.timedelta(seconds=int(duration)))
 
 
 def _campaign_rows(model: type[models.Model], campaign: Campaign) -> Any:

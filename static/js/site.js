@@ -263,3 +263,13 @@ document.addEventListener("click", function (e) {
     }
   });
 })();
+// Sign-up (issue 27): the browser's time zone becomes the new account's, so deadlines are
+// shown in the player's own time from the first page on.
+(function () {
+  document.addEventListener("DOMContentLoaded", function () {
+    var field = document.querySelector("input[name=time_zone][type=hidden]");
+    if (!field || field.value) return;
+    try { field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; }
+    catch (e) { /* an old browser: UTC, changed on the profile */ }
+  });
+})();

@@ -142,6 +142,8 @@ TABLE: dict[tuple[str, str], Endpoint] = {
     ("api-campaigns", G): Endpoint(lambda w: "/api/campaigns/", None, (AUTH,)),
     ("api-profile", G): Endpoint(lambda w: "/api/profile/", None, (AUTH,)),
     ("api-users-me", G): Endpoint(lambda w: "/api/users/me/", None, (AUTH,)),
+    ("api-users-me", PA): Endpoint(lambda w: "/api/users/me/",
+                                   lambda w: {"time_zone": "Europe/Paris"}, (AUTH,)),
     ("api-users-me-calendar-rotate", PO): Endpoint(
         lambda w: "/api/users/me/calendar/rotate/", None, (AUTH,)),
     ("api-campaign-import", PO): Endpoint(
