@@ -184,6 +184,13 @@ class Reading:
         return PHASE_WORDS.get(value, value.replace("_", " "))
 
 
+def _a(thing: str) -> str:
+    """ "a Golem", "an artifact"; a name stays as it is."""
+    if not thing or thing[:1].isdigit():
+        return thing
+    return ("an " if thing[:1].lower() in "aeiou" else "a ") + thing
+
+
 def _and(items: Sequence[str]) -> str:
     items = [i for i in items if i]
     if len(items) < 2:
@@ -243,21 +250,21 @@ def _trade(r: Reading, verb: str) -> str:
 def _explored(r: Reading) -> str:
     resource = r.words("resource") or "nothing worth mining"
     pure = " (a pure deposit)" if r["pure"] else ""
-    found = f"; they find {'an' if r.words('discovery')[:1] in 'aeiou' else 'a'} " \
-            f"{r.words('discovery')}" if r["discovery"] else ""
+    found = f", and finds {_a(r.words('discovery'))}" if r["discovery"] else ""
     paid = f", worth {_credits(r['credits'])}" if r["credits"] else ""
     return f"{r.who()} explores {r.where()}: {resource}{pure}{found}{paid}."
 
 
 def _purchase(r: Reading) -> str:
-    return f"{r.who()} buys {r.words('item') or 'an item'} at {r.where()} for " \
+    return f"{r.who()} buys {_a(r.words('item')) or 'an item'} at {r.where()} for " \
            f"{_credits(r['cost'])}."
 
 
 def _xp(r: Reading) -> str:
     up = r["level_up"]
     level = f" and reaches level {up.get('to')}" if isinstance(up, dict) else ""
-    return f"{r.thing('pilot', 'operative')} gains {r['xp']} XP{level}."
+    where = f" in {r.thing('battle')}" if r["battle"] is not None else ""
+    return f"{r.thing('pilot', 'operative')} gains {r['xp']} XP{where}{level}."
 
 
 def _missed(r: Reading) -> str:
@@ -417,9 +424,8 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
     "turret_fitted": lambda r: f"{r.who()} arms a turret with a "
                                f"{r.words('weapon') or 'new weapon'}.",
     "umpire_correction": _correction,
-    "unit_changed": lambda r: f"{r.who()} changes {r.thing('unit')}"
-                              + (f": {r.thing('pilot')} now pilots it."
-                                 if r["pilot"] is not None else "."),
+    "unit_changed": lambda r: f"{r.thing('pilot')} now pilots {r.thing('unit')}."
+    if r["pilot"] is not None else f"{r.who()} changes {r.thing('unit')}.",
     "xp_awarded": _xp,
 }
 
