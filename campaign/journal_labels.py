@@ -381,7 +381,7 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
     "clock_paused": lambda r: _clock(r, "pauses the clock"),
     "clock_resumed": lambda r: _clock(r, "restarts the clock"),
     "deadline_set": lambda r: _clock(r, "sets the phase's deadline"),
-    "dice_committed": lambda r: _dice(r, "committed (sealed until the phase ends)"),
+    "dice_committed": lambda r: _dice(r, "committed (kept secret until the phase ends)"),
     "dice_revealed": lambda r: _dice(r, "revealed"),
     "equipment_exchanged": lambda r: f"{r.who()} moves a weapon from "
                                      f"{r.thing('unit', 'from_unit')} to "
@@ -437,8 +437,9 @@ def sentence(kind: str, data: Mapping[str, Any], names: Names | Mapping[int, str
     if not isinstance(names, Names):
         names = Names(of={"player": dict(names)})
     write = SENTENCES.get(kind)
-    if write is None:
-        return label(kind) + "."
+    if write is None:  # a kind of entry no code writes today: its label and its prose
+        prose = [str(data[k]) for k in ("text", "detail") if isinstance(data.get(k), str)]
+        return " ".join([label(kind) + ".", *prose])
     try:
         return write(Reading(data=data or {}, names=names, actor=actor))
     except (AttributeError, KeyError, TypeError, ValueError):  # an entry of older shape

@@ -26,6 +26,15 @@ def operative_label(operative: Any) -> str:
     return name or _words(getattr(operative, "klass", "")).capitalize() or "Pilot"
 
 
+def weapon_label(weapon: Any) -> str:
+    """A weapon's name from the seed's table ("Light cannon"), else its key in words."""
+    from campaign.rules import tables as T
+
+    key = str(getattr(weapon, "weapon", "") or "")
+    spec = T.WEAPONS.get(key)
+    return spec.name if spec is not None else _words(key).capitalize() or "Weapon"
+
+
 def building_label(building: Any) -> str:
     return _words(getattr(building, "kind", "")) or "building"
 

@@ -153,7 +153,9 @@ class Operative(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return self.name or f"{self.klass} #{self.pk}"
+        from economy.labels import operative_label
+
+        return operative_label(self)
 
 
 class Unit(models.Model):
@@ -188,7 +190,9 @@ class Unit(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return self.name or f"{self.model} #{self.pk}"
+        from economy.labels import unit_label
+
+        return unit_label(self)
 
 
 class Weapon(models.Model):
@@ -213,7 +217,9 @@ class Weapon(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.weapon} #{self.pk}"
+        from economy.labels import weapon_label
+
+        return weapon_label(self)
 
 
 class Shipment(models.Model):
@@ -296,7 +302,7 @@ class BuildingKit(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return f"{self.kind} kit #{self.pk}"
+        return f"{self.kind.replace('_', ' ')} kit"
 
 
 class Artifact(models.Model):

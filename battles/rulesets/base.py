@@ -268,6 +268,16 @@ class RulesetBase:
         """A typical battle input (two sides of a few units)."""
         raise RulesetError(f"{type(self).__name__} has no sample battle.")
 
+    def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
+        """One log entry (or `replay` step) as a person reads it: `{"text": a sentence
+        with the names players know, "dice": the raw dice for a reader who unfolds them
+        ("" when none)}`. `names` maps "unit", "side" and "building" to {log id as a
+        string: name}. Default: the step's own text, its rolls apart."""
+        rolls = entry.get("rolls") or []
+        text = str(entry.get("text") or str(entry.get("event", "")).replace("_", " "))
+        return {"text": text,
+                "dice": f"Dice rolled {', '.join(str(r) for r in rolls)}." if rolls else ""}
+
 
 def run_probe(table: Mapping[str, Callable[..., Json]], rule: str, args: Json, dice: Dice, *,
               title: str, errors: tuple[type[Exception], ...] = (TypeError, KeyError)

@@ -12,6 +12,7 @@ showed every side.
 from __future__ import annotations
 
 from collections import Counter
+from types import SimpleNamespace
 from typing import Any
 
 from battles.models import Battle, BattleParticipant
@@ -44,9 +45,13 @@ def display_names(units: list[tuple[Any, str, str, str | None]]) -> dict[Any, st
 
 
 def given_name(name: Any, model: Any, uid: Any) -> str | None:
-    """The name a player gave a unit, or None for the automatic "model #id"."""
+    """The name a player gave a unit, or None for an automatic one (its model's label,
+    or the "model #id" of older battles)."""
+    from economy.labels import unit_label
+
     text = str(name or "")
-    return None if not text or text == f"{model} #{uid}" else text
+    automatic = (f"{model} #{uid}", unit_label(SimpleNamespace(name="", model=model)))
+    return None if not text or text in automatic else text
 
 
 def _dice_summary(log: list[Any]) -> dict[str, Any]:
