@@ -72,3 +72,36 @@ def test_no_page_of_a_played_campaign_shows_ids_or_debug_pairs(
     seen = crawl(web_client(request.getfixturevalue(role)), "/", inspect=inspect)
     assert f"/campaigns/{played_campaign.pk}/history/" in seen
     assert not found, found
+
+
+def test_markdown_exports_name_people_and_places_without_ids(web_client, played_campaign,
+                                                              uma, alice) -> None:
+    from battles.models import Battle
+
+    base = f"/campaigns/{played_campaign.pk}/"
+    exports = [f"{base}history/turn-{turn}.md" for turn in range(played_campaign.turn + 1)]
+    exports += [f"{base}battles/{b.pk}/report.md"
+                for b in Battle.objects.filter(campaign=played_campaign)]
+    for user in (uma, alice):
+        client = web_client(user)
+        texts = {}
+        for url in exports:
+            response = client.get(url)
+            assert response.status_code == 200, url
+            texts[url] = response.content.decode()
+        assert any("alice" in t and "bob" in t for t in texts.values())
+        bad = {url: debug_text(text) for url, text in texts.items() if debug_text(text)}
+        assert not bad, bad
+
+
+def test_mails_read_as_sentences_with_a_link_and_no_id(played_campaign) -> None:
+    from campaign.services.notifications import KINDS, message
+
+    for kind in (*KINDS, "nudge"):
+        subject, body = message(played_campaign, kind, played_campaign.turn,
+                                played_campaign.phase)
+        assert not debug_text(subject + "\n" + body), (kind, subject, body)
+        assert f"/campaigns/{played_campaign.pk}/" in body, kind
+    _subject, body = message(played_campaign, "results", played_campaign.turn,
+                             played_campaign.phase)
+    assert "Battle of Alpha: bob wins." in body
