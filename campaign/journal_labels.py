@@ -456,11 +456,25 @@ def dice_text(data: Mapping[str, Any]) -> str:
     return f"Dice: {faces}{total}"
 
 
-def read_entries(campaign_id: int, events: Sequence[Any]) -> None:
-    """Give each event its `summary` sentence, `label` and folded `dice` text."""
+@dataclass(frozen=True)
+class Read:
+    """One entry as a person reads it."""
+
+    label: str
+    summary: str
+    dice: str
+
+
+def read_entries(campaign_id: int, events: Sequence[Any]) -> list[Read]:
+    """Each entry's label, sentence and folded dice text, in order; also set on each
+    event (`summary`, `label`, `dice`) for the templates."""
     names = journal_names(campaign_id, events)
+    out = []
     for e in events:
-        e.summary = sentence(e.kind, e.data or {}, names,
-                             actor=names.actors.get(e.pk, "someone"))
-        e.label = label(e.kind)
-        e.dice = dice_text(e.data or {})
+        read = Read(label=label(e.kind), dice=dice_text(e.data or {}),
+                    summary=sentence(e.kind, e.data or {}, names,
+                                     actor=names.actors.get(e.pk, "someone")))
+        for key in ("label", "summary", "dice"):
+            setattr(e, key, getattr(read, key))
+        out.append(read)
+    return out

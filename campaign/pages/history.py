@@ -126,13 +126,12 @@ def turn_markdown(request: HttpRequest, member: Membership, turn: int) -> HttpRe
         kind__in=("dice_committed", "dice_revealed")))
     if not events:
         raise Http404("Nothing recorded in that turn.")
-    read_entries(member.campaign.pk, events)
     lines = [f"## {member.campaign.name}, turn {turn}", ""]
     phase = None
-    for e in events:
+    for e, read in zip(events, read_entries(member.campaign.pk, events), strict=True):
         if e.phase != phase:
             phase = e.phase
             lines += ["", f"### {PHASE_WORDS.get(phase or '', phase).capitalize()}", ""]
-        lines.append(f"- **{e.label}**: {e.summary}")
+        lines.append(f"- **{read.label}**: {read.summary}")
     body = "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
     return HttpResponse(body, content_type="text/markdown; charset=utf-8")

@@ -152,8 +152,7 @@ def _results(campaign: Campaign, turn: int) -> list[str]:
 
     events = list(Event.objects.filter(campaign=campaign, turn=turn, kind="battle_result",
                                        visibility=Event.Visibility.PUBLIC).order_by("id"))
-    read_entries(campaign.pk, events)
-    return [f"- {e.summary}" for e in events]
+    return [f"- {read.summary}" for read in read_entries(campaign.pk, events)]
 
 
 def message(campaign: Campaign, kind: str, turn: int, phase: str,

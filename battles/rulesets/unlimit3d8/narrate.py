@@ -23,6 +23,10 @@ PURPOSES = {"ranged": "a shot", "assault": "an assault shot", "close_combat": "a
             "ram": "ramming", "tackle": "a tackle", "warp": "a warp jump",
             "repair": "a repair", "piracy": "piracy", "designation": "a designation",
             "blast": "the blast"}
+#: what dealt damage (`deal_damage(source=...)`), when it is not a weapon's key
+SOURCES = {"combustion": "the fire", "missile": "a missile", "ram": "the ramming",
+           "ram_backlash": "ramming's backlash", "tackle": "the tackle",
+           "warp_blastwave": "a warp blast wave"}
 END_REASONS = {"side_eliminated": "one side is left on the field",
                "stalemate": "a stalemate", "turn_limit": "the turn limit",
                "round_limit": "the round limit", "withdrawal": "a withdrawal"}
@@ -94,8 +98,12 @@ def _roll(r: _Reader) -> str:
 
 def _damage(r: _Reader) -> str:
     whom = r.unit("target") if r.entry.get("target") is not None else r.building()
-    source = str(r.entry.get("source") or "").replace("_", " ")
-    by = f" from {source}" if source else ""
+    source = str(r.entry.get("source") or "")
+    key, _, barricade = source.partition(":")
+    spec = T.WEAPONS.get(key)
+    words = SOURCES.get(source) or (f"the {spec.name}" if spec is not None
+                                    else source.replace("_", " "))
+    by = f" from {words}{' through a barricade' if barricade else ''}" if source else ""
     lost = r.number("lost")
     end = " and is destroyed" if r.entry.get("destroyed") else \
         f" ({r.number('hp_left')} hit points left)"
