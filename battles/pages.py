@@ -165,7 +165,8 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
         # Another ruleset's log: its own replay steps, in its own words (names, dice).
         ruleset = find_ruleset(battle.ruleset_name)
         steps = ruleset.replay(battle.input, battle.result or {}, battle.log or [])
-        for step, line in zip(steps, _narrated(ruleset, steps, {}, keep_empty=True),
+        sides = {"side": {str(pk): name for pk, name in names.items()}}
+        for step, line in zip(steps, _narrated(ruleset, steps, sides, keep_empty=True),
                               strict=True):
             if line["text"]:
                 turns.setdefault(step.get("round") or 0, []).append(line)
