@@ -328,6 +328,18 @@ def _production_line(x: Mapping[str, Any], r: Reading) -> str:
     return f"{kind.replace('_', ' ').capitalize()} at {where}."
 
 
+def _unit_changed(r: Reading) -> str:
+    said = []
+    if "pilot" in r.data:
+        said.append(f"{r.thing('pilot')} now pilots {r.thing('unit')}" if r["pilot"]
+                    is not None else f"{r.who()} takes the pilot out of {r.thing('unit')}")
+    if "weapons" in r.data:
+        fitted = r["weapons"] if isinstance(r["weapons"], list) else []
+        said.append(f"{r.who()} refits {r.thing('unit')} with "
+                    f"{_plural(len(fitted), 'weapon')}")
+    return ("; ".join(said) or f"{r.who()} changes {r.thing('unit')}") + "."
+
+
 def _correction(r: Reading) -> str:
     parts = []
     if r["credits"] is not None:
@@ -424,8 +436,7 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
     "turret_fitted": lambda r: f"{r.who()} arms a turret with a "
                                f"{r.words('weapon') or 'new weapon'}.",
     "umpire_correction": _correction,
-    "unit_changed": lambda r: f"{r.thing('pilot')} now pilots {r.thing('unit')}."
-    if r["pilot"] is not None else f"{r.who()} changes {r.thing('unit')}.",
+    "unit_changed": _unit_changed,
     "xp_awarded": _xp,
 }
 
