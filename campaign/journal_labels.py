@@ -277,10 +277,10 @@ def _missed(r: Reading) -> str:
 
 
 def _moves_revealed(r: Reading) -> str:
-    moves = [f"{r.names.name('player', a.get('player'))} into "
+    moves = [f"{r.names.name('player', a.get('player'))} moves into "
              f"{a.get('territory_name') or r.names.name('territory', a.get('territory'))}"
              for a in r["announcements"] or [] if isinstance(a, dict)]
-    return f"Moves revealed: {_and(moves)}." if moves else "Moves revealed: nobody moves."
+    return f"{_and(moves)}." if moves else "Nobody moves."
 
 
 def _production(r: Reading) -> str:

@@ -252,7 +252,8 @@ def send_digests(*, now: dt.datetime | None = None) -> int:
                     or profile.email_verified != profile.user.email:
                 continue
             body = "\n\n".join(f"{i['subject']}\n{i['body']}" for i in items)
-            send_mail(f"Your campaigns: {len(items)} update(s)", body,
+            count = len(items)
+            send_mail(f"{count} update{'' if count == 1 else 's'} from your campaigns", body,
                       settings.DEFAULT_FROM_EMAIL, [profile.user.email])
             profile.digest_pending = []
             profile.digest_sent_at = now
