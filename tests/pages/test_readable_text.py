@@ -105,3 +105,16 @@ def test_mails_read_as_sentences_with_a_link_and_no_id(played_campaign) -> None:
     _subject, body = message(played_campaign, "results", played_campaign.turn,
                              played_campaign.phase)
     assert "Battle of Alpha: bob wins." in body
+
+
+def test_the_dashboard_reads_out_the_latest_entries_each_reader_may_see(
+        web_client, played_campaign, alice, bob) -> None:
+    base = f"/campaigns/{played_campaign.pk}/"
+    hers = visible(web_client(alice).get(base).content.decode())
+    assert "Latest in the journal" in hers
+    assert "Battle of Alpha: bob wins." in hers
+    assert not debug_text(hers)
+    # bob's pilot's experience is his to read (a private entry), not alice's
+    his = visible(web_client(bob).get(base).content.decode())
+    assert "Rook gains 2 XP in the battle of Alpha." in his
+    assert "Rook gains" not in hers
