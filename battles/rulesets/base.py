@@ -224,6 +224,19 @@ class Ruleset(Protocol):
         ...
 
 
+_PLURAL = re.compile(r"\b(\d+) (\w+)\((e?s)\)")
+_COLON_NUMBER = re.compile(r"(\w): (?=-?\d)")
+
+
+def prose(text: str) -> str:
+    """A log line as a sentence: "1 hit(s)" -> "1 hit", "3 hex(es)" -> "3 hexes", and a
+    count after a colon set off by a comma ("bare hands: 1 hit" -> "bare hands, 1 hit"),
+    so it never reads as a `key: value` pair."""
+    text = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}"
+                       + ("" if m.group(1) == "1" else m.group(3)), text)
+    return _COLON_NUMBER.sub(r"\1, ", text)
+
+
 _SIDE = re.compile(r"\b[Ss]ide (\d+)\b")
 _SIDE_ROLL = re.compile(r"\b(\d+): (\d+)\b")
 
@@ -285,7 +298,7 @@ class RulesetBase:
         text = _SIDE.sub(lambda m: sides.get(m.group(1)) or m.group(0), text)
         text = _SIDE_ROLL.sub(lambda m: f"{sides[m.group(1)]} {m.group(2)}"
                               if m.group(1) in sides else m.group(0), text)
-        return {"text": text,
+        return {"text": prose(text),
                 "dice": f"Dice rolled {', '.join(str(r) for r in rolls)}." if rolls else ""}
 
 
