@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from battles import replay, tabletop_form
 from battles.models import Battle
+from battles.rulesets.base import RulesetBase
 from battles.rulesets.registry import find_ruleset
 from battles.services.report import battle_report as after_action_report
 from campaign.access import Membership
@@ -69,11 +70,13 @@ def _narrated(ruleset: Any, entries: Any, names: dict[str, dict[str, str]],
     """Log entries as the ruleset words them (`Ruleset.narrate`): a sentence saying whose
     unit acts, and the raw dice apart, folded away on the page. An entry the ruleset
     leaves unsaid (an action its own entry repeats) is dropped unless `keep_empty`."""
+    # A ruleset written before the seam had `narrate` reads through the default one.
+    narrate = getattr(ruleset, "narrate", None) or RulesetBase().narrate
     out = []
     for e in entries:
         if not isinstance(e, dict):
             continue
-        said = ruleset.narrate(e, names)
+        said = narrate(e, names)
         if said.get("text") or keep_empty:
             out.append({"round": e.get("round"), "event": str(e.get("event", "")),
                         "text": str(said.get("text") or ""),
