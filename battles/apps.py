@@ -25,6 +25,11 @@ class BattlesConfig(AppConfig):
 
         register_verifier("battle", verify_battles)
 
+        from battles.selectors import battle_names
+        from campaign.journal_labels import register_names
+
+        register_names("battle", battle_names)
+
         from battles.services.export import export_sections
         from campaign.services.export import register_exporter
 

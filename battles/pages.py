@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from battles import replay, tabletop_form
 from battles.models import Battle
+from battles.rulesets.base import RulesetBase
 from battles.rulesets.registry import find_ruleset
 from battles.services.report import battle_report as after_action_report
 from campaign.access import Membership
@@ -64,57 +65,23 @@ def battle_list(request: HttpRequest, member: Membership) -> HttpResponse:
     return render_campaign(request, member, "pages/battles.html", ctx)
 
 
-#: Log keys that name a unit, a side (player) or a building of the battle.
-UNIT_KEYS = frozenset({"unit", "target", "attacker", "defender", "by", "carrier", "holder",
-                       "units", "targets", "destroyed", "survivors", "actor", "designator",
-                       "rammer", "hold", "blocked"})
-SIDE_KEYS = frozenset({"side", "winner", "order", "loser", "sides"})
-BUILDING_KEYS = frozenset({"building", "buildings"})
-
-
-def _number(value: Any) -> str:
-    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
-
-
-def _plain(value: Any) -> str:
-    """A nested value: a position list as (x, y), numbers without ".0"."""
-    if isinstance(value, list | tuple):
-        return "(" + ", ".join(_plain(v) for v in value) + ")"
-    return _number(value)
-
-
-def _describe(entry: dict[str, Any], names: dict[str, dict[str, str]] | None = None) -> str:
-    """One log entry in words: units, sides and buildings by the names players know
-    (issue 16), positions as (x, y), whole numbers without ".0"."""
-    names = names or {}
-
-    def one(key: str, value: Any) -> str:
-        kinds = (["unit", "side"] if key in UNIT_KEYS and key in ("attacker", "defender")
-                 else ["unit"] if key in UNIT_KEYS else ["side"] if key in SIDE_KEYS
-                 else ["building"] if key in BUILDING_KEYS else [])
-        for kind in kinds:
-            table = names.get(kind) or {}
-            if str(value) in table:
-                return table[str(value)]
-        return _number(value)
-
-    skip = {"turn", "round", "event"}
-    parts = []
-    for key, value in entry.items():
-        if key in skip:
+def _narrated(ruleset: Any, entries: Any, names: dict[str, dict[str, str]],
+              keep_empty: bool = False) -> list[dict[str, Any]]:
+    """Log entries as the ruleset words them (`Ruleset.narrate`): a sentence saying whose
+    unit acts, and the raw dice apart, folded away on the page. An entry the ruleset
+    leaves unsaid (an action its own entry repeats) is dropped unless `keep_empty`."""
+    # A ruleset written before the seam had `narrate` reads through the default one.
+    narrate = getattr(ruleset, "narrate", None) or RulesetBase().narrate
+    out = []
+    for e in entries:
+        if not isinstance(e, dict):
             continue
-        if isinstance(value, dict):
-            value = ", ".join(f"{one(key, k)} {_plain(v)}" for k, v in value.items())
-        elif isinstance(value, list) and len(value) == 2 and key in ("to", "from", "at",
-                                                                     "position") \
-                and all(isinstance(v, int | float) for v in value):
-            value = f"({_number(value[0])}, {_number(value[1])})"
-        elif isinstance(value, list):
-            value = ", ".join(one(key, v) for v in value)
-        else:
-            value = one(key, value)
-        parts.append(f"{key.replace('_', ' ')}: {value}")
-    return "; ".join(parts)
+        said = narrate(e, names)
+        if said.get("text") or keep_empty:
+            out.append({"round": e.get("round"), "event": str(e.get("event", "")),
+                        "text": str(said.get("text") or ""),
+                        "dice": str(said.get("dice") or "")})
+    return out
 
 
 def _labels(battle: Battle, players: dict[int, tuple[str, str]]
@@ -179,10 +146,8 @@ def _replay_step(battle: Battle, players: dict[int, tuple[str, str]], wanted: st
     legend = [{"name": players.get(int(s), (s, ""))[0] if s.isdigit() else s,
                "color": colors.get(s, "#888")} for s in sorted(set(unit_sides.values()))]
     return {"turn": frame.turn, "heading": heading, "svg": svg, "legend": legend,
-            "entries": [{"round": e.get("round"), "event": str(e.get("event", "")),
-                         "text": _describe(e, _name_tables(players, unit_labels,
-                                                           building_labels))}
-                        for e in frame.entries],
+            "entries": _narrated(find_ruleset(battle.ruleset_name), frame.entries,
+                                 _name_tables(players, unit_labels, building_labels)),
             "first": keys[0], "last": keys[-1], "count": len(keys), "index": index,
             "prev": keys[index - 1] if index > 0 else None,
             "next": keys[index + 1] if index + 1 < len(keys) else None}
@@ -202,21 +167,20 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
     if finished and own_replay:
         # Another ruleset's log: its own replay steps, in its own words (names, dice).
         ruleset = find_ruleset(battle.ruleset_name)
-        for step in ruleset.replay(battle.input, battle.result or {}, battle.log or []):
-            rolls = step.get("rolls") or []
-            text = str(step.get("text", "")) + (
-                f" [dice: {', '.join(str(r) for r in rolls)}]" if rolls else "")
-            turns.setdefault(step.get("round") or 0, []).append(
-                {"round": step.get("round"), "event": "", "text": text})
+        steps = ruleset.replay(battle.input, battle.result or {}, battle.log or [])
+        sides = {"side": {str(pk): name for pk, name in names.items()}}
+        for step, line in zip(steps, _narrated(ruleset, steps, sides, keep_empty=True),
+                              strict=True):
+            if line["text"]:
+                turns.setdefault(step.get("round") or 0, []).append(line)
     elif finished:
         unit_labels, _sides, building_labels = _labels(battle, players)
         tables = _name_tables(players, unit_labels, building_labels)
-        for entry in battle.log or []:
-            if not isinstance(entry, dict):
-                continue
-            turns.setdefault(entry.get("turn", 0), []).append(
-                {"round": entry.get("round"), "event": str(entry.get("event", "")),
-                 "text": _describe(entry, tables)})
+        entries = [e for e in battle.log or [] if isinstance(e, dict)]
+        for entry, line in zip(entries, _narrated(find_ruleset(battle.ruleset_name), entries,
+                                                  tables, keep_empty=True), strict=True):
+            if line["text"]:
+                turns.setdefault(entry.get("turn", 0), []).append(line)
     ctx = {"battle": battle, "side_text": _side_names(battle.sides, names),
            "winner_name": names.get(battle.winner_id, ""), "finished": finished,
            "turns": list(turns.items()), "show_error": member.is_umpire

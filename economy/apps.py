@@ -12,6 +12,13 @@ class EconomyConfig(AppConfig):
 
         register_console_panel(correction_panel)
 
+        from campaign.journal_labels import register_names
+        from economy.labels import building_names, operative_names, unit_names
+
+        register_names("unit", unit_names)
+        register_names("pilot", operative_names)
+        register_names("building", building_names)
+
         from campaign.services.export import register_exporter
         from economy.services.export import export_sections
 

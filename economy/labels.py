@@ -76,3 +76,44 @@ def pilot_phrase(op: Any) -> str:
 
 def weapon_phrase(weapon: Any) -> str:
     return with_article(weapon_label(weapon), named=bool((weapon.name or "").strip()))
+
+
+def operative_label(operative: Any) -> str:
+    """The journal's name for a pilot (`pilot_label`)."""
+    return pilot_label(operative)
+
+
+def _words(key: Any) -> str:
+    return str(key or "").replace("_", " ").strip()
+
+
+def building_label(building: Any) -> str:
+    return _words(getattr(building, "kind", "")) or "building"
+
+
+def unit_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
+    """The journal's lookup: "alice's Golem" for each unit id (one query)."""
+    from economy.models import Unit
+
+    return {u.pk: f"{u.player.user.get_username()}'s {unit_label(u)}"
+            for u in Unit.objects.filter(player__campaign_id=campaign_id, pk__in=ids)
+            .select_related("player__user").only("pk", "name", "model",
+                                                  "player__user__username")}
+
+
+def operative_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
+    from economy.models import Operative
+
+    return {o.pk: f"{o.player.user.get_username()}'s {operative_label(o)}"
+            if not o.name else o.name
+            for o in Operative.objects.filter(player__campaign_id=campaign_id, pk__in=ids)
+            .select_related("player__user").only("pk", "name", "klass",
+                                                  "player__user__username")}
+
+
+def building_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
+    from economy.models import Building
+
+    return {b.pk: f"the {building_label(b)} at {b.territory.name}"
+            for b in Building.objects.filter(territory__campaign_id=campaign_id, pk__in=ids)
+            .select_related("territory").only("pk", "kind", "territory__name")}

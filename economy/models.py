@@ -304,7 +304,7 @@ class BuildingKit(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return f"{self.kind} kit #{self.pk}"
+        return f"{self.kind.replace('_', ' ')} kit"
 
 
 class Artifact(models.Model):

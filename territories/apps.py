@@ -11,6 +11,11 @@ class TerritoriesConfig(AppConfig):
         from territories.pages import ownership_panel
 
         register_console_panel(ownership_panel)
+
+        from campaign.journal_labels import register_names
+        from territories.selectors import territory_names
+
+        register_names("territory", territory_names)
         from campaign.services.campaigns import register_map_builder
         from campaign.services.orders import register_order_provider
         from campaign.services.reveal import register_reveal_provider

@@ -170,3 +170,9 @@ def lock_neighbourhood(campaign: Any, territory_id: int
     owners = dict(Territory.objects.select_for_update().filter(pk__in=near)
                   .order_by("pk").values_list("pk", "owner_id"))
     return owners, [pk for pk in owners if pk != territory_id]
+
+
+def territory_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
+    """The journal's lookup: each territory id's name (one query)."""
+    return dict(Territory.objects.filter(campaign_id=campaign_id, pk__in=ids)
+                .values_list("pk", "name"))

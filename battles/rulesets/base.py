@@ -21,6 +21,7 @@ ruleset version named on the battle.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -244,6 +245,23 @@ class Ruleset(Protocol):
         ...
 
 
+_PLURAL = re.compile(r"\b(\d+) (\w+)\((e?s)\)")
+_COLON_NUMBER = re.compile(r"(\w): (?=-?\d)")
+
+
+def prose(text: str) -> str:
+    """A log line as a sentence: "1 hit(s)" -> "1 hit", "3 hex(es)" -> "3 hexes", and a
+    count after a colon set off by a comma ("bare hands: 1 hit" -> "bare hands, 1 hit"),
+    so it never reads as a `key: value` pair."""
+    text = _PLURAL.sub(lambda m: f"{m.group(1)} {m.group(2)}"
+                       + ("" if m.group(1) == "1" else m.group(3)), text)
+    return _COLON_NUMBER.sub(r"\1, ", text)
+
+
+_SIDE = re.compile(r"\b[Ss]ide (\d+)\b")
+_SIDE_ROLL = re.compile(r"\b(\d+): (\d+)\b")
+
+
 class RulesetBase:
     """Defaults for the optional parts of the seam; rulesets may inherit it.
 
@@ -294,6 +312,20 @@ class RulesetBase:
         `{"ranks", "first", "last", "nicknames"}`; empty: `campaign.rules.names`'s
         defaults. Names are drawn from a hash, never from the battle dice."""
         return {}
+    def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
+        """One log entry (or `replay` step) as a person reads it: `{"text": a sentence
+        with the names players know, "dice": the raw dice for a reader who unfolds them
+        ("" when none)}`. `names` maps "unit", "side" and "building" to {log id as a
+        string: name}. Default: the step's own text with its sides named ("side 6" ->
+        "bob", "(10: 1, 6: 3)" -> "(alice 1, bob 3)"), its rolls apart."""
+        rolls = entry.get("rolls") or []
+        text = str(entry.get("text") or str(entry.get("event", "")).replace("_", " "))
+        sides = names.get("side") or {}
+        text = _SIDE.sub(lambda m: sides.get(m.group(1)) or m.group(0), text)
+        text = _SIDE_ROLL.sub(lambda m: f"{sides[m.group(1)]} {m.group(2)}"
+                              if m.group(1) in sides else m.group(0), text)
+        return {"text": prose(text),
+                "dice": f"Dice rolled {', '.join(str(r) for r in rolls)}." if rolls else ""}
 
 
 def run_probe(table: Mapping[str, Callable[..., Json]], rule: str, args: Json, dice: Dice, *,

@@ -12,6 +12,7 @@ from battles.rulesets.base import Battlefield, FieldUnit, Json
 from battles.rulesets.unlimit3d8.engine.model import BuildingInput, UnitInput
 from battles.rulesets.unlimit3d8.ruleset import building_input_of, unit_input_of
 from campaign.rules.tables import CONTAINER_UNITS
+from economy.labels import unit_label
 
 
 def side_key(player_id: int) -> str:
@@ -33,7 +34,7 @@ def field_unit(unit: Any, *, reinforcement: bool = False) -> FieldUnit:
     state = {**(unit.state or {}), "damage_repairable": unit.damage_repairable,
              "damage_unrepairable": unit.damage_unrepairable}
     return FieldUnit(id=unit.pk, player=unit.player_id, key=unit.model,
-                     name=unit.name or f"{unit.model} #{unit.pk}", profile=profile,
+                     name=unit_label(unit), profile=profile,
                      state=state, crew=crew, reinforcement=reinforcement)
 
 

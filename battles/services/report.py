@@ -12,6 +12,7 @@ showed every side.
 from __future__ import annotations
 
 from collections import Counter
+from types import SimpleNamespace
 from typing import Any
 
 from battles.models import Battle, BattleParticipant
@@ -44,9 +45,13 @@ def display_names(units: list[tuple[Any, str, str, str | None]]) -> dict[Any, st
 
 
 def given_name(name: Any, model: Any, uid: Any) -> str | None:
-    """The name a player gave a unit, or None for the automatic "model #id"."""
+    """The name a player gave a unit, or None for an automatic one (its model's label,
+    or the "model #id" of older battles)."""
+    from economy.labels import unit_label
+
     text = str(name or "")
-    return None if not text or text == f"{model} #{uid}" else text
+    automatic = (f"{model} #{uid}", unit_label(SimpleNamespace(name="", model=model)))
+    return None if not text or text in automatic else text
 
 
 def _dice_summary(log: list[Any]) -> dict[str, Any]:
@@ -157,6 +162,11 @@ def _names(lines: list[dict[str, Any]]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _count(number: Any, word: str) -> str:
+    """ "1 round", "10 rounds"."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def narrative(battle: Battle, report: dict[str, Any]) -> str:
     """One paragraph a person reads, generated from the report."""
     where = report["territory"]["name"]
@@ -168,7 +178,7 @@ def narrative(battle: Battle, report: dict[str, Any]) -> str:
     rounds = report.get("rounds")
     if report["winner"]:
         took = " and took the territory" if report["owner_changed"] else " and held the field"
-        text.append(f"After {rounds} round(s), {report['winner']['username']} won{took}."
+        text.append(f"After {_count(rounds, 'round')}, {report['winner']['username']} won{took}."
                     if rounds else f"{report['winner']['username']} won{took}.")
     else:
         text.append("Nobody held the field.")
@@ -183,7 +193,7 @@ def narrative(battle: Battle, report: dict[str, Any]) -> str:
             bits.append("pulled " + _names(gone) + " back to "
                         + ", ".join(sorted({str(u["retreated_to"]["name"]) for u in gone})))
         if by_fate.get("damaged"):
-            bits.append(f"had {by_fate['damaged']} unit(s) damaged")
+            bits.append(f"had {_count(by_fate['damaged'], 'unit')} damaged")
         if bits:
             text.append(f"{side['username']} " + "; ".join(bits) + ".")
     if report["buildings_destroyed"]:
@@ -192,15 +202,15 @@ def narrative(battle: Battle, report: dict[str, Any]) -> str:
         text.append(f"Buildings destroyed: {kinds}.")
     loot = report["loot"]
     if loot.get("missiles_fired"):
-        text.append(f"{len(loot['missiles_fired'])} silo missile(s) were fired.")
+        text.append(f"{_count(len(loot['missiles_fired']), 'silo missile')} fired.")
     if loot.get("cargo"):
-        text.append(f"{len(loot['cargo'])} container(s) changed hands or were lost.")
+        text.append(f"{_count(len(loot['cargo']), 'container')} changed hands or lost.")
     if loot.get("lab_piracies"):
         points = sum(int(p.get("research_points") or 0) for p in loot["lab_piracies"])
-        text.append(f"Pirates stole {points} research point(s).")
+        text.append(f"Pirates stole {_count(points, 'research point')}.")
     dice = report["dice"]
     if dice["rolls"]:
-        text.append(f"{dice['rolls']} roll(s), {dice['dice']} dice in all.")
+        text.append(f"{_count(dice['rolls'], 'roll')}, {dice['dice']} dice in all.")
     return " ".join(text)
 
 
@@ -219,5 +229,5 @@ def report_markdown(battle: Battle, report: dict[str, Any]) -> str:
             lines.append(f"- {unit['name']}{pilot}: {unit['fate']}{where}")
         lines.append("")
     dice = report["dice"]
-    lines.append(f"_{dice['rolls']} roll(s), {dice['dice']} dice._")
+    lines.append(f"_{_count(dice['rolls'], 'roll')}, {dice['dice']} dice._")
     return "\n".join(lines) + "\n"

@@ -227,7 +227,24 @@ def dashboard(request: HttpRequest, member: Membership) -> HttpResponse:
     from campaign.pages.absence import away_context
 
     ctx.update(away_context(member))
+    ctx["news"] = _latest_news(member)
     return render_campaign(request, member, "pages/dashboard.html", ctx)
+
+
+#: how many of the newest journal entries the dashboard reads out
+NEWS = 5
+
+
+def _latest_news(member: Membership) -> list[Any]:
+    """The newest entries the member may read, in the journal's own sentences (the
+    dice's bookkeeping left to the history page)."""
+    from campaign.journal_labels import read_entries
+    from campaign.selectors import events_visible_to
+
+    events = list(events_visible_to(member).exclude(
+        kind__in=("dice_committed", "dice_revealed")).order_by("-id")[:NEWS])
+    read_entries(member.campaign.pk, events)
+    return events
 
 
 @require_POST

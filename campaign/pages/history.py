@@ -15,20 +15,9 @@ from campaign.pagination import decode_cursor, encode_cursor
 PAGE_SIZE = 100
 
 
-def _summary(data: dict[str, Any]) -> str:
-    """Up to eight scalar fields, by key name: PostgreSQL's jsonb does not keep the order
-    the data was written in, so the order is made, not inherited."""
-    parts = []
-    for key, value in sorted((data or {}).items()):
-        if isinstance(value, dict | list):
-            continue
-        parts.append(f"{key.replace('_', ' ')}: {value}")
-    return "; ".join(parts[:8])
-
-
 @public_page
 def history(request: HttpRequest, member: Membership) -> HttpResponse:
-    from campaign.journal_labels import PHASE_WORDS, label, sentence
+    from campaign.journal_labels import PHASE_WORDS, label, read_entries
     from campaign.models import Player
     from campaign.selectors import events_visible_to
 
@@ -72,9 +61,8 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
     # its pages count only entries the reader may see (R-SEC-1).
     events, has_older, has_newer = _history_page(request, visible, qs, number)
     groups: dict[tuple[int, str], list[Any]] = {}
+    read_entries(member.campaign.pk, events)
     for e in events:
-        e.summary = sentence(e.kind, e.data or {}, names) or _summary(e.data)
-        e.label = label(e.kind)
         e.phase_words = PHASE_WORDS.get(e.phase or "", e.phase)
         groups.setdefault((e.turn, e.phase or ""), []).append(e)
     headed = [{"turn": turn, "phase": PHASE_WORDS.get(phase, phase), "events": items,
@@ -131,23 +119,19 @@ def _history_page(request: HttpRequest, visible: Any, qs: Any, number: int
 def turn_markdown(request: HttpRequest, member: Membership, turn: int) -> HttpResponse:
     """One turn of the journal as Markdown a league pastes into its forum or Discord
     (issue 16): phase by phase, in sentences with names, only what the reader may see."""
-    from campaign.journal_labels import PHASE_WORDS, label, sentence
-    from campaign.models import Player
+    from campaign.journal_labels import PHASE_WORDS, read_entries
     from campaign.selectors import events_visible_to
 
-    names = dict(Player.objects.filter(campaign=member.campaign)
-                 .values_list("pk", "user__username"))
     events = list(events_visible_to(member).filter(turn=turn).exclude(
         kind__in=("dice_committed", "dice_revealed")))
     if not events:
         raise Http404("Nothing recorded in that turn.")
     lines = [f"## {member.campaign.name}, turn {turn}", ""]
     phase = None
-    for e in events:
+    for e, read in zip(events, read_entries(member.campaign.pk, events), strict=True):
         if e.phase != phase:
             phase = e.phase
             lines += ["", f"### {PHASE_WORDS.get(phase or '', phase).capitalize()}", ""]
-        text = sentence(e.kind, e.data or {}, names) or _summary(e.data)
-        lines.append(f"- **{label(e.kind)}**" + (f": {text}" if text else ""))
+        lines.append(f"- **{read.label}**: {read.summary}")
     body = "\n".join(lines).replace("\n\n\n", "\n\n") + "\n"
     return HttpResponse(body, content_type="text/markdown; charset=utf-8")

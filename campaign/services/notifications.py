@@ -136,35 +136,66 @@ def _local(when: dt.datetime | None, tz_name: str) -> str:
     return when.astimezone(zone).strftime(f"%Y-%m-%d %H:%M ({tz_name or 'UTC'})")
 
 
+#: the page where a player acts in each phase (relative to the campaign's pages)
+ACT_PAGES = {"commercial": "economy/", "activity": "economy/", "move": "orders/",
+             "tactical": "battles/", "setup": ""}
+
+
+def page_link(campaign: Campaign, page: str = "") -> str:
+    """The absolute address of one of the campaign's pages, for a mail."""
+    return f"{settings.SITE_URL.rstrip('/')}/campaigns/{campaign.pk}/{page}"
+
+
+def _results(campaign: Campaign, turn: int) -> list[str]:
+    """The turn's battles in the journal's own sentences (public entries only)."""
+    from campaign.journal_labels import read_entries
+    from campaign.models import Event
+
+    events = list(Event.objects.filter(campaign=campaign, turn=turn, kind="battle_result",
+                                       visibility=Event.Visibility.PUBLIC).order_by("id"))
+    return [f"- {read.summary}" for read in read_entries(campaign.pk, events)]
+
+
 def message(campaign: Campaign, kind: str, turn: int, phase: str,
             tz_name: str = "UTC") -> tuple[str, str]:
-    """(subject, body) of a notification -- public facts only."""
+    """(subject, body) of a notification -- public facts only, in sentences, with the
+    address of the page where its reader acts."""
+    from campaign.journal_labels import PHASE_WORDS
+
     deadline = _local(campaign.phase_deadline, tz_name) if (campaign.turn, campaign.phase) \
         == (turn, phase) else "see the campaign page"
+    words = PHASE_WORDS.get(phase, f"{phase} phase")
+    act = page_link(campaign, ACT_PAGES.get(phase, ""))
     if kind == "phase_opened":
-        subject = f"[{campaign.name}] Turn {turn}: the {phase} phase has begun"
-        body = f"The {phase} phase of turn {turn} has begun. Deadline: {deadline}."
+        subject = f"[{campaign.name}] Turn {turn}: the {words} has begun"
+        body = (f"The {words} of turn {turn} has begun. Deadline: {deadline}.\n\n"
+                f"Play it here: {act}")
     elif kind == "reminder":
-        subject = f"[{campaign.name}] Turn {turn}: the {phase} phase ends soon"
-        body = (f"You have not marked yourself ready for the {phase} phase of turn {turn}. "
-                f"Deadline: {deadline}.")
+        subject = f"[{campaign.name}] Turn {turn}: the {words} ends soon"
+        body = (f"You have not marked yourself ready for the {words} of turn {turn}. "
+                f"Deadline: {deadline}.\n\nFinish it here: {act}")
     elif kind == "nudge":
         subject = f"[{campaign.name}] Turn {turn}: the umpire is waiting for you"
-        body = (f"Everyone else may be done: the umpire asks you to finish the {phase} "
-                f"phase of turn {turn} and mark yourself ready. Deadline: {deadline}.")
+        body = (f"Everyone else may be done: the umpire asks you to finish the {words} "
+                f"of turn {turn} and mark yourself ready. Deadline: {deadline}.\n\n"
+                f"Finish it here: {act}")
     elif kind == "rolled_back":
-        subject = f"[{campaign.name}] Rolled back to turn {turn}, {phase} phase"
-        body = (f"The umpire rolled the campaign back to the start of the {phase} phase of "
+        subject = f"[{campaign.name}] Rolled back to turn {turn}, {words}"
+        body = (f"The umpire rolled the campaign back to the start of the {words} of "
                 f"turn {turn}: everything since is undone (the journal says why). "
-                f"Deadline: {deadline}.")
+                f"Deadline: {deadline}.\n\nRead why and play on: "
+                f"{page_link(campaign, 'history/')}")
     elif kind == "corrected":
         subject = f"[{campaign.name}] Turn {turn}: the umpire corrected your holdings"
-        body = (f"During the {phase} phase of turn {turn} the umpire corrected what you hold "
+        body = (f"During the {words} of turn {turn} the umpire corrected what you hold "
                 f"(credits, goods, units or territories). Your journal says what changed "
-                f"and why.")
+                f"and why: {page_link(campaign, 'history/')}")
     elif kind == "results":
         subject = f"[{campaign.name}] Turn {turn}: results are in"
-        body = f"Every battle of turn {turn} is resolved; read the campaign journal."
+        lines = _results(campaign, turn)
+        body = (f"Every battle of turn {turn} is resolved"
+                + (":\n\n" + "\n".join(lines) if lines else ".")
+                + f"\n\nRead the battle reports: {page_link(campaign, 'battles/')}")
     else:
         raise ValueError(f"unknown notification kind {kind!r}")
     return subject, body
@@ -222,7 +253,8 @@ def send_digests(*, now: dt.datetime | None = None) -> int:
                     or profile.email_verified != profile.user.email:
                 continue
             body = "\n\n".join(f"{i['subject']}\n{i['body']}" for i in items)
-            send_mail(f"Your campaigns: {len(items)} update(s)", body,
+            count = len(items)
+            send_mail(f"{count} update{'' if count == 1 else 's'} from your campaigns", body,
                       settings.DEFAULT_FROM_EMAIL, [profile.user.email])
             profile.digest_pending = []
             profile.digest_sent_at = now

@@ -6,6 +6,7 @@ outcome (figures lost, vehicle damage, training climbing), and repaired for cred
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -105,10 +106,18 @@ def test_a_campaign_of_the_ruleset_plays_a_whole_turn(
     page.force_login(alice)
     html = page.get(f"/campaigns/{w.campaign.pk}/battles/{battle.pk}/").content.decode()
     assert rules.title in html
-    first = next(step["text"] for step in outcome.log if step.get("text"))
+    # ... in the ruleset's words with the sides named (issue 26): "Initiative: alice
+    # (bob 4, alice 6)", not "side 1 (2: 4, 1: 6)".
     from html import escape
 
-    assert escape(first) in html
+    from campaign.models import Player
+
+    sides = {str(pk): name for pk, name in Player.objects.filter(
+        campaign=w.campaign).values_list("pk", "user__username")}
+    first = next(step for step in outcome.log if step.get("text"))
+    said = rules.narrate(first, {"side": sides})["text"]
+    assert escape(said) in html
+    assert not re.search(r"\b[Ss]ide \d+\b", said)
 
 
 def test_a_damaged_unit_is_repaired_for_what_its_ruleset_prices(world, client_for, alice):

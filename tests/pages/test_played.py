@@ -46,7 +46,10 @@ def test_history_shows_only_what_the_viewer_may_read(web_client, played_campaign
     hers = Event.objects.filter(campaign=played_campaign, kind="purchase",
                                 viewers__user=alice).first()
     url = f"/campaigns/{played_campaign.pk}/history/?kind=purchase"
-    mark = re.compile(rf"territory: {hers.data['territory']}\b".encode())
+    from territories.models import Territory
+
+    where = Territory.objects.get(pk=hers.data["territory"]).name
+    mark = re.compile(rf"alice buys a Golem at {where} for 150 SC\.".encode())
     assert mark.search(web_client(alice).get(url).content)
     assert not mark.search(web_client(bob).get(url).content)
     filtered = web_client(alice).get(f"/campaigns/{played_campaign.pk}/history/?kind="

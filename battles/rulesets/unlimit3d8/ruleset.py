@@ -35,6 +35,7 @@ from battles.rulesets.unlimit3d8.engine.model import (
 from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
 from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 from battles.rulesets.unlimit3d8.names import NAME_LISTS
+from battles.rulesets.unlimit3d8.narrate import narrate
 from campaign.rules import tables as T
 from campaign.rules.dice import Dice
 from campaign.rules.serialize import rules_as_json
@@ -120,6 +121,10 @@ class Unlimit3d8(RulesetBase):
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         return estimate_odds(BattleInput.from_dict(battle_input), simulations, seed)
+
+    def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
+        """A log entry in words: whose unit acts, the dice folded apart (`narrate.py`)."""
+        return narrate(entry, names)
 
     def tabletop_schema(self) -> Json:
         return {
