@@ -202,7 +202,8 @@ def board_svg(board: Board, frame: Frame, *, title: str, side_colors: Mapping[st
             ring += (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="15" fill="none" '
                      'stroke="#b00020" stroke-width="2" stroke-dasharray="4 2"/>')
         role_words = "".join(f", {r}" for r in roles)
-        where = (f'({u.pos[0]:.1f}", {u.pos[1]:.1f}")' if board.unit == "inch"
+        where = (f"{u.pos[0]:g} {board.unit} along the table" if board.grid == "axis"
+                 else f'({u.pos[0]:.1f}", {u.pos[1]:.1f}")' if board.unit == "inch"
                  else f"({u.pos[0]:.1f}, {u.pos[1]:.1f})")
         text = label + hp
         tx, ty, box = _place(text, x, y, placed, dots, bounds)

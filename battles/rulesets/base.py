@@ -408,16 +408,19 @@ def _copy_markers(markers: Mapping[str, Marker]) -> dict[str, Marker]:
     return {k: Marker(m.id, m.pos, m.side, m.state, m.hp) for k, m in markers.items()}
 
 
-def axis_lanes(sides: Mapping[str, Sequence[Json]], key: str = "x"
+def axis_lanes(sides: Mapping[str, Sequence[Json]], span: float, key: str = "x"
                ) -> tuple[dict[str, Point], dict[str, str]]:
-    """Starting points on an axis board: x the unit's distance on the axis (`key`), y
-    its lane (one per unit, the sides' lanes apart), and each unit's side."""
+    """Starting points on an axis board `span` long: x the unit's distance on the axis
+    (`key`), y its lane (one per unit, an empty lane between the sides, the lanes spread
+    so the board is about as deep as it is long), and each unit's side."""
+    lanes = sum(len(units) for units in sides.values()) + max(len(sides) - 1, 0)
+    spacing = max(span, 1.0) / (lanes + 1)
     pos: dict[str, Point] = {}
     owner: dict[str, str] = {}
     lane = 0
     for side, units in sides.items():
         for u in units:
-            pos[str(u["id"])] = (float(u.get(key) or 0), lane * 4.0 + 2.0)
+            pos[str(u["id"])] = (float(u.get(key) or 0), (lane + 1) * spacing)
             owner[str(u["id"])] = str(side)
             lane += 1
         lane += 1

@@ -283,7 +283,7 @@ class Mobius(RulesetBase):
         in base contact (LOCK_RANGE from its target); a joined Independent stands with
         its unit."""
         sides = battle_input.get("sides") or {}
-        start, owner = axis_lanes(sides)
+        start, owner = axis_lanes(sides, float(battle_input.get("gap") or 0))
         gap = float(battle_input.get("gap") or 0)
 
         def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
@@ -305,9 +305,9 @@ class Mobius(RulesetBase):
             elif e.get("target") is not None and action != "duel":
                 note_attack(frame, units, uid, e["target"])
 
-        return Board(width=gap, height=max(p[1] for p in start.values()) + 2.0 if start
-                     else 4.0, frames=board_frames(start, owner, log, step_key="round",
-                                                   apply=apply, outcome=outcome),
+        frames = board_frames(start, owner, log, step_key="round", apply=apply,
+                              outcome=outcome)
+        return Board(width=gap, height=max(gap, 1.0), frames=frames,
                      rounds=int(outcome.get("rounds") or 0), grid="axis", unit="inch",
                      margin=6.0,
                      axis_label="inches from the first side's line to the last")

@@ -277,7 +277,7 @@ class OnePage(RulesetBase):
         defender's line, each side's edge 6 cm behind its line; a lane per unit, a frame
         per turn."""
         sides = battle_input.get("sides") or {}
-        start, owner = axis_lanes(sides)
+        start, owner = axis_lanes(sides, float(battle_input.get("gap_cm") or 0))
         gap = float(battle_input.get("gap_cm") or 0)
         figures = {str(u["id"]): int(u.get("figures") or 1)
                    for units in sides.values() for u in units}
@@ -313,9 +313,9 @@ class OnePage(RulesetBase):
                         and t is not None:
                     t.state = "destroyed"
 
-        return Board(width=gap, height=max(p[1] for p in start.values()) + 2.0 if start
-                     else 4.0, frames=board_frames(start, owner, log, step_key="turn",
-                                                   apply=apply, outcome=outcome),
+        frames = board_frames(start, owner, log, step_key="turn", apply=apply,
+                              outcome=outcome)
+        return Board(width=gap, height=max(gap, 1.0), frames=frames,
                      rounds=int(outcome.get("rounds") or 0), grid="axis", unit="cm",
                      round_word="turn",
                      margin=float(engine.EDGE_BEHIND_CM),
