@@ -65,7 +65,8 @@ def meta_map_svg(*, campaign_id: int, campaign_name: str, territories: list[dict
         out.append(f'<a href={quoteattr(href)} class="territory" data-territory="{t["id"]}"'
                    f'{" data-mine" if mine else ""}>'
                    f"<title>{escape(title)}</title>"
-                   f'<circle class="hit" cx="{x:.1f}" cy="{y:.1f}" r="{hit:.1f}" '
+                   f'<rect class="hit" x="{x - hit:.1f}" y="{y - hit:.1f}" '
+                   f'width="{2 * hit:.1f}" height="{2 * hit:.1f}" rx="{hit:.1f}" '
                    'fill="transparent"/>'
                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
                    f'fill={quoteattr(fill)}{stroke}/>')

@@ -260,8 +260,8 @@ document.addEventListener("click", function (e) {
   function openMap() {
     var frame = document.querySelector(".map-frame[data-zoomable]");
     if (!frame || frame.scrollWidth <= frame.clientWidth) return;
-    var mine = frame.querySelectorAll("a[data-mine] circle.hit");
-    if (!mine.length) mine = frame.querySelectorAll("a[data-territory] circle.hit");
+    var mine = frame.querySelectorAll("a[data-mine] .hit");
+    if (!mine.length) mine = frame.querySelectorAll("a[data-territory] .hit");
     if (!mine.length) return;
     var f = frame.getBoundingClientRect(), x = 0, y = 0;
     mine.forEach(function (c) {

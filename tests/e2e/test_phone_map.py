@@ -22,7 +22,7 @@ LABEL_PX = """() => Array.from(document.querySelectorAll('.map-frame svg text.la
   [t.textContent, parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a])"""
 #: Each territory's tap target as drawn, in CSS px.
 TARGETS = """() => Array.from(document.querySelectorAll('.map-frame a[data-territory]')).map(a => {
-  const r = a.querySelector('circle.hit').getBoundingClientRect();
+  const r = a.querySelector('.hit').getBoundingClientRect();
   return [a.textContent.trim(), r.width, r.height]; })"""
 #: Controls smaller than 24x24 CSS px (visible ones, outside pictures).
 SMALL = """() => Array.from(document.querySelectorAll(
@@ -77,7 +77,7 @@ def test_the_map_opens_readable_with_big_targets_and_pans_on_a_phone(
     # It opens on alice's own territories: one of them is in view without scrolling.
     mine = page.evaluate("""() => {
       const f = document.querySelector('.map-frame').getBoundingClientRect();
-      return Array.from(document.querySelectorAll('.map-frame a[data-mine] circle.hit'))
+      return Array.from(document.querySelectorAll('.map-frame a[data-mine] .hit'))
         .map(c => c.getBoundingClientRect())
         .filter(r => r.left >= f.left && r.right <= f.right && r.top >= f.top &&
                      r.bottom <= f.bottom).length; }""")
