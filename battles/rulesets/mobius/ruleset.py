@@ -309,7 +309,7 @@ class Mobius(RulesetBase):
                               outcome=outcome)
         return Board(width=gap, height=max(gap, 1.0), frames=frames,
                      rounds=int(outcome.get("rounds") or 0), grid="axis", unit="inch",
-                     margin=6.0,
+                     margin=float(engine.EDGE_BEHIND),
                      axis_label="inches from the first side's line to the last")
 
     # --- the case book ------------------------------------------------------------------
