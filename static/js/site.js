@@ -261,8 +261,7 @@ document.addEventListener("click", function (e) {
     var frame = document.querySelector(".map-frame[data-zoomable]");
     if (!frame || frame.scrollWidth <= frame.clientWidth) return;
     var mine = frame.querySelectorAll("a[data-mine] .hit");
-    if (!mine.length) mine = frame.querySelectorAll("a[data-territory] .hit");
-    if (!mine.length) return;
+    if (!mine.length) return;  // the umpire, a spectator: the map from its corner
     var f = frame.getBoundingClientRect(), x = 0, y = 0;
     mine.forEach(function (c) {
       var r = c.getBoundingClientRect();
