@@ -102,12 +102,20 @@ def _ground(c: _Canvas, out: list[str]) -> None:
                 out.append(f'<line x1="{i * tick * s:.1f}" y1="0" x2="{i * tick * s:.1f}" '
                            f'y2="{size_h:.0f}" stroke="#d0ccc0" stroke-dasharray="3 3"/>')
         out.append("</g>")
+
+
+def _caption(c: _Canvas, out: list[str]) -> Box | None:
+    """The name of the strip around the board (or of the axis), in the strip's bottom
+    left corner; its box, so no unit's label is put over it."""
+    b = c.board
     caption = b.margin_label or b.axis_label
-    if caption:
-        y = size_h + (b.margin * s * 0.7 if b.margin else 12)
-        out.append(f'<text x="{size_w / 2:.0f}" y="{y:.0f}" font-size="11" '
-                   f'text-anchor="middle" fill="#333" aria-hidden="true">{escape(caption)}'
-                   '</text>')
+    if not caption:
+        return None
+    x, y = c.lo + 3, c.lo + c.h - 4
+    out.append(f'<text class="label caption" x="{x:.0f}" y="{y:.0f}" font-size="{FONT:.0f}" '
+               f'fill="#333" aria-hidden="true">{escape(caption)}</text>')
+    return (x, y - FONT * 1.05, x + len(caption) * FONT * CHAR_EM + 4, y - FONT * 1.05
+            + FONT * 1.3)
 
 
 def _place(text: str, x: float, y: float, placed: list[Box], dots: list[Box],
@@ -179,7 +187,8 @@ def board_svg(board: Board, frame: Frame, *, title: str, side_colors: Mapping[st
     dots = [(x - RADIUS - 1, y - RADIUS - 1, x + RADIUS + 1, y + RADIUS + 1)
             for x, y in spots.values()]
     bounds = (c.lo, c.lo, c.lo + c.w, c.lo + c.h)
-    placed: list[Box] = []
+    caption = _caption(c, out)
+    placed: list[Box] = [caption] if caption else []
     for uid, u in shown:
         x, y = spots[uid]
         label = unit_labels.get(uid, f"unit {uid}")
