@@ -40,6 +40,11 @@ HIDDEN_COLUMNS = """() => Array.from(document.querySelectorAll('main table')).fi
                 getComputedStyle(t.querySelector('tbody tr') || t).display === 'block';
   return t.scrollWidth > room + 1 && !cards; }).map(t => t.innerText.slice(0, 40))"""
 
+#: Tables shown as cards, each with every cell named by its column.
+CARDS = """() => Array.from(document.querySelectorAll('main table.cards')).map(t =>
+  Array.from(t.querySelectorAll('tbody td')).every(td => td.dataset.label !== undefined ||
+                                                        !td.textContent.trim()))"""
+
 
 def _demo() -> Any:
     from django.contrib.auth import get_user_model
@@ -122,7 +127,7 @@ def test_the_pages_of_a_played_campaign_fit_a_finger_and_their_tables_become_car
                        f"battles/{battle.pk}/", "history/", "dice/",
                        f"territories/{home.pk}/"],
              "umpire": ["umpire/"]}
-    small, hidden = {}, {}
+    small, hidden, cards = {}, {}, {}
     for who, paths in pages.items():
         page = _login(browser, base, who, width=390)
         page.set_viewport_size(PHONE)
@@ -130,8 +135,13 @@ def test_the_pages_of_a_played_campaign_fit_a_finger_and_their_tables_become_car
             page.goto(f"{base}/campaigns/{cid}/{path}")
             if found := page.evaluate(SMALL):
                 small[f"{who} /{path}"] = found[:8]
+            if found := page.evaluate(CARDS):
+                cards[f"{who} /{path}"] = found
+                shoot(page, f"63-cards-{who}-{path.strip('/').replace('/', '-') or 'dash'}")
             if found := page.evaluate(HIDDEN_COLUMNS):
                 hidden[f"{who} /{path}"] = found
                 shoot(page, f"62-hidden-columns-{who}-{path.strip('/').replace('/', '-')}")
     assert small == {}
     assert hidden == {}
+    assert cards, "the demo's wide tables (forces, orders, battles...) are cards on a phone"
+    assert all(all(named) for named in cards.values()), cards
