@@ -301,3 +301,27 @@ document.addEventListener("click", function (e) {
   window.addEventListener("resize", fit);
   document.addEventListener("htmx:afterSwap", fit);
 })();
+// Battle replay labels (issue 26): the server places them apart from an estimate of
+// their width; here the browser measures the real boxes (its own font) and moves down
+// any label that still touches one placed before it.
+(function () {
+  function apart(a, b) {
+    return a.x + a.width <= b.x || b.x + b.width <= a.x ||
+           a.y + a.height <= b.y || b.y + b.height <= a.y;
+  }
+  function spread() {
+    document.querySelectorAll("#replay svg.battlefield").forEach(function (svg) {
+      var placed = [];
+      svg.querySelectorAll("text.label").forEach(function (t) {
+        var box = t.getBBox();
+        for (var tries = 0; tries < 40 && placed.some(function (p) { return !apart(box, p); }); tries++) {
+          t.setAttribute("y", parseFloat(t.getAttribute("y")) + box.height / 2);
+          box = t.getBBox();
+        }
+        placed.push(box);
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", spread);
+  document.addEventListener("htmx:afterSwap", spread);
+})();

@@ -122,3 +122,21 @@ def test_a_finished_battle_replays_on_its_board_with_labels_apart_and_counts_tha
     assert rounds_seen == set(range(1, stated + 1)), (stated, headings)
     assert len(set(pictures)) > 2, "the frames differ: units move, attack, fall"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_browser_moves_apart_labels_its_own_font_makes_touch(
+        browser, live_server, make_campaign, uma, alice, bob) -> None:
+    """The server's placement is an estimate of the text's width; with a wider font two
+    labels could touch, and the page's script measures and moves them apart."""
+    battle = _finished_battle(make_campaign, uma, alice, bob, "battledice")
+    page = _login(browser, live_server.url, "alice", width=1366)
+    page.goto(f"{live_server.url}/campaigns/{battle.campaign_id}/battles/{battle.pk}/")
+    page.evaluate("""() => {  // a wider font than the estimate, and two labels together
+      const labels = document.querySelectorAll('#replay svg.battlefield text.label');
+      labels.forEach(t => t.setAttribute('font-size', '14'));
+      labels[1].setAttribute('x', labels[0].getAttribute('x'));
+      labels[1].setAttribute('y', labels[0].getAttribute('y'));
+    }""")
+    assert page.evaluate(OVERLAPS)["overlapping"], "the labels were made to touch"
+    page.evaluate("document.dispatchEvent(new Event('htmx:afterSwap'))")
+    assert page.evaluate(OVERLAPS)["overlapping"] == []
