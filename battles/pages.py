@@ -174,8 +174,9 @@ def _replay_step(battle: Battle, board: Board | None, players: dict[int, tuple[s
     """The frame `wanted` (its turn; default: the deployment) of the ruleset's board
     replay drawn on its board, with that step's log entries and the neighbouring steps
     for the buttons."""
-    if board is None or not board.frames:
+    if board is None or len(board.frames) < 2:  # nothing fought to step through
         return None
+    board.rounds = board.rounds or max(f.round for f in board.frames)
     unit_labels, unit_sides, building_labels = _labels(battle, players)
     frames = board.frames
     keys = [f.turn for f in frames]
@@ -199,7 +200,6 @@ def _replay_step(battle: Battle, board: Board | None, players: dict[int, tuple[s
                          else _describe(e, tables)}
                         for e in frame.entries],
             "rounds": board.rounds, "round_word": board.round_word,
-            "shown_rounds": len({f.round for f in frames if f.turn != 0}),
             "first": keys[0], "last": keys[-1], "count": len(keys), "index": index,
             "prev": keys[index - 1] if index > 0 else None,
             "next": keys[index + 1] if index + 1 < len(keys) else None}
@@ -232,7 +232,8 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
         tables = _name_tables(players, unit_labels, building_labels)
         for entry in battle.log or []:
             if not isinstance(entry, dict):
-                continue  # grouped by round, as the report counts them
+                continue
+            # grouped by round, as the report counts them ("after 23 rounds")
             turns.setdefault(entry.get("round", 0), []).append(
                 {"turn": entry.get("turn"), "event": str(entry.get("event", "")),
                  "text": _describe(entry, tables)})

@@ -46,3 +46,17 @@ def test_the_full_log_of_an_unlimit3d8_battle_counts_rounds_like_the_report(
     summaries = re.findall(r"<summary>(Round \d+|Deployment|Turn \d+)", page)
     assert summaries[-1] == f"Round {rounds}" and not any(s.startswith("Turn") for s in summaries)
     assert f"lasted <strong>{rounds} rounds</strong>" in page
+
+
+@pytest.mark.parametrize("ruleset_name", ["unlimit3d8", "onepage"])
+def test_a_battle_played_on_the_table_has_no_steps_to_replay_and_says_so(
+        web_client, make_campaign, uma, alice, bob, ruleset_name) -> None:
+    battle = _finished_battle(make_campaign, uma, alice, bob, ruleset_name)
+    battle.mode, battle.log = "tabletop", []
+    battle.result = {**battle.result, "log": []}
+    battle.save(update_fields=["mode", "log", "result"])
+    res = web_client(alice).get(f"/campaigns/{battle.campaign_id}/battles/{battle.pk}/")
+    page = res.content.decode()
+    assert res.status_code == 200
+    assert 'class="battlefield"' not in page and "data-rounds" not in page
+    assert "Nothing to replay." in page or "replays as its own log" in page
