@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from battles import replay, tabletop_form
 from battles.models import Battle
-from battles.rulesets.base import RulesetBase
+from battles.rulesets.base import Board, Frame, RulesetBase
 from battles.rulesets.registry import find_ruleset
 from battles.services.report import battle_report as after_action_report
 from campaign.access import Membership
@@ -122,32 +122,47 @@ def _name_tables(players: dict[int, tuple[str, str]], unit_labels: dict[str, str
             "side": {str(pk): name for pk, (name, _) in players.items()}}
 
 
-def _replay_step(battle: Battle, players: dict[int, tuple[str, str]], wanted: str | None
-                 ) -> dict[str, Any] | None:
-    """The frame of engine turn `wanted` (default: the deployment) drawn on the map,
-    with that turn's log entries and the neighbouring turns for the step buttons."""
-    unit_labels, unit_sides, building_labels = _labels(battle, players)
-    frames = replay.frames(battle.log or [], unit_sides)
-    if not frames:
+def _heading(board: Board, frame: Frame, players: dict[int, tuple[str, str]]) -> str:
+    """A step in the ruleset's words: "Deployment", "Turn 3 of 6", or for a ruleset whose
+    rounds hold a turn per side, "Round 12 of 23, turn 24 (alice)"."""
+    if frame.turn == 0:
+        return "Deployment"
+    word = board.round_word.capitalize()
+    side = players.get(int(frame.side), ("", ""))[0] if frame.side.isdigit() else ""
+    text = f"{word} {frame.round} of {board.rounds}"
+    if board.step == "turn":
+        text += f", turn {frame.turn}"
+    return text + (f" ({side})" if side and board.step == "turn" else "")
+
+
+def _replay_step(battle: Battle, board: Board | None, players: dict[int, tuple[str, str]],
+                 wanted: str | None) -> dict[str, Any] | None:
+    """The frame `wanted` (its turn; default: the deployment) of the ruleset's board
+    replay drawn on its board, with that step's log entries and the neighbouring steps
+    for the buttons."""
+    if board is None or len(board.frames) < 2:  # nothing fought to step through
         return None
+    board.rounds = board.rounds or max(f.round for f in board.frames)
+    unit_labels, unit_sides, building_labels = _labels(battle, players)
+    frames = board.frames
     keys = [f.turn for f in frames]
     try:
         index = keys.index(int(wanted)) if wanted is not None else 0
     except ValueError:
         index = 0
     frame = frames[index]
-    side_name = players.get(int(frame.side), ("", ""))[0] if frame.side.isdigit() else ""
-    heading = "Deployment" if frame.turn == 0 else \
-        f"Turn {frame.turn} (round {frame.round}{', ' + side_name if side_name else ''})"
+    heading = _heading(board, frame, players)
     colors = {str(pk): color or "#888" for pk, (_, color) in players.items()}
-    svg = replay.battlefield_svg(
-        frame, title=f"Battle of {battle.territory.name}: {heading}",
+    svg = replay.board_svg(
+        board, frame, title=f"Battle of {battle.territory.name}: {heading}",
         side_colors=colors, unit_labels=unit_labels, building_labels=building_labels)
+    sides = sorted(set(unit_sides.values()) | {m.side for m in frame.units.values() if m.side})
     legend = [{"name": players.get(int(s), (s, ""))[0] if s.isdigit() else s,
-               "color": colors.get(s, "#888")} for s in sorted(set(unit_sides.values()))]
+               "color": colors.get(s, "#888")} for s in sides]
+    tables = _name_tables(players, unit_labels, building_labels)
     return {"turn": frame.turn, "heading": heading, "svg": svg, "legend": legend,
-            "entries": _narrated(find_ruleset(battle.ruleset_name), frame.entries,
-                                 _name_tables(players, unit_labels, building_labels)),
+            "entries": _narrated(find_ruleset(battle.ruleset_name), frame.entries, tables),
+            "rounds": board.rounds, "round_word": board.round_word,
             "first": keys[0], "last": keys[-1], "count": len(keys), "index": index,
             "prev": keys[index - 1] if index > 0 else None,
             "next": keys[index + 1] if index + 1 < len(keys) else None}
@@ -163,10 +178,12 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
     names = {pk: name for pk, (name, _) in players.items()}
     finished = battle.status == Battle.Status.FINISHED
     turns: OrderedDict[Any, list[dict[str, Any]]] = OrderedDict()
-    own_replay = battle.ruleset_name != "unlimit3d8"
-    if finished and own_replay:
-        # Another ruleset's log: its own replay steps, in its own words (names, dice).
-        ruleset = find_ruleset(battle.ruleset_name)
+    ruleset = find_ruleset(battle.ruleset_name)
+    board = ruleset.board(battle.input or {}, battle.result or {}, battle.log or []) \
+        if finished else None
+    own_steps = callable(getattr(ruleset, "replay", None))
+    if finished and own_steps:
+        # The ruleset's own log steps, in its own words (names, dice).
         steps = ruleset.replay(battle.input, battle.result or {}, battle.log or [])
         sides = {"side": {str(pk): name for pk, name in names.items()}}
         for step, line in zip(steps, _narrated(ruleset, steps, sides, keep_empty=True),
@@ -177,18 +194,20 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
         unit_labels, _sides, building_labels = _labels(battle, players)
         tables = _name_tables(players, unit_labels, building_labels)
         entries = [e for e in battle.log or [] if isinstance(e, dict)]
-        for entry, line in zip(entries, _narrated(find_ruleset(battle.ruleset_name), entries,
-                                                  tables, keep_empty=True), strict=True):
+        for entry, line in zip(entries, _narrated(ruleset, entries, tables, keep_empty=True),
+                               strict=True):
             if line["text"]:
-                turns.setdefault(entry.get("turn", 0), []).append(line)
+                # grouped by round, as the report counts them ("after 23 rounds")
+                turns.setdefault(entry.get("round", 0), []).append(line)
     ctx = {"battle": battle, "side_text": _side_names(battle.sides, names),
            "winner_name": names.get(battle.winner_id, ""), "finished": finished,
            "turns": list(turns.items()), "show_error": member.is_umpire
            and not member.umpire_plays, "result": battle.result if finished else None,
-           "ruleset_title": find_ruleset(battle.ruleset_name).title if own_replay else "",
+           "ruleset_title": ruleset.title if own_steps else "",
+           "round_word": board.round_word if board is not None else "turn",
            "report": after_action_report(battle) if finished else None,
-           "step": _replay_step(battle, players, request.GET.get("turn"))
-           if finished and not own_replay else None}
+           "step": _replay_step(battle, board, players, request.GET.get("turn"))
+           if finished else None}
     if battle.mode == "tabletop" and not finished:
         ctx.update(_tabletop_context(battle, member, names))
     if ctx["report"]:

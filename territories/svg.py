@@ -16,6 +16,9 @@ from campaign.rules import BUILDINGS, GRID_SIZE
 
 SIZE = 1000
 UNOWNED = "#e4e4e4"
+#: The smallest tap target of a territory, in map units (the page draws the map at least
+#: SIZE CSS px wide on a phone, so 48 units are 48 px or more: WCAG's 44 px and a margin).
+HIT = 48
 
 
 def meta_map_svg(*, campaign_id: int, campaign_name: str, territories: list[dict[str, Any]],
@@ -56,12 +59,19 @@ def meta_map_svg(*, campaign_id: int, campaign_name: str, territories: list[dict
                 f", {t['units']} units"
         href = f"/campaigns/{campaign_id}/territories/{t['id']}/"
         stroke = ' stroke="#111" stroke-width="3"' if mine else ' stroke="#555" stroke-width="1"'
-        out.append(f'<a href={quoteattr(href)} data-territory="{t["id"]}">'
+        # the tap target: at least HIT units across, however small the dot (a map
+        # drawn at least SIZE CSS px wide on a phone: 44 px for a finger)
+        hit = max(radius, HIT / 2)
+        out.append(f'<a href={quoteattr(href)} class="territory" data-territory="{t["id"]}"'
+                   f'{" data-mine" if mine else ""}>'
                    f"<title>{escape(title)}</title>"
+                   f'<rect class="hit" x="{x - hit:.1f}" y="{y - hit:.1f}" '
+                   f'width="{2 * hit:.1f}" height="{2 * hit:.1f}" rx="{hit:.1f}" '
+                   'fill="transparent"/>'
                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
                    f'fill={quoteattr(fill)}{stroke}/>')
         if t.get("units"):
-            side = max(4.0, radius * 0.8)
+            side = max(15.0, radius * 0.8)  # its count at least 12 units high
             out.append(f'<rect x="{x + radius * 0.5:.1f}" y="{y - radius * 1.2:.1f}" '
                        f'width="{side:.1f}" height="{side:.1f}" fill="#111"/>'
                        f'<text x="{x + radius * 0.5 + side / 2:.1f}" '
@@ -69,7 +79,8 @@ def meta_map_svg(*, campaign_id: int, campaign_name: str, territories: list[dict
                        f'fill="#fff" text-anchor="middle">{t["units"]}</text>')
         if labels:
             # outlined text: readable over any owner's colour and over the lines
-            out.append(f'<text x="{x:.1f}" y="{y + radius + 12:.1f}" font-size="12" '
+            out.append(f'<text class="label" x="{x:.1f}" y="{y + radius + 12:.1f}" '
+                       'font-size="12" '
                        f'text-anchor="middle" fill="#111" stroke="#fff" stroke-width="3" '
                        f'paint-order="stroke">{escape(t["name"])}</text>')
         out.append("</a>")

@@ -20,6 +20,7 @@ ruleset version named on the battle.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -244,6 +245,12 @@ class Ruleset(Protocol):
         """Steps for the replay page: each `{"text", "actor", "target", ...}`."""
         ...
 
+    def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board | None:
+        """The board replay: the battlefield's shape and one frame per step of the battle
+        (the positions of every unit), folded from the stored input and log (never by
+        playing the battle again). None: this ruleset has no board to show."""
+        ...
+
 
 _PLURAL = re.compile(r"\b(\d+) (\w+)\((e?s)\)")
 _COLON_NUMBER = re.compile(r"(\w): (?=-?\d)")
@@ -312,6 +319,7 @@ class RulesetBase:
         `{"ranks", "first", "last", "nicknames"}`; empty: `campaign.rules.names`'s
         defaults. Names are drawn from a hash, never from the battle dice."""
         return {}
+
     def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
         """One log entry (or `replay` step) as a person reads it: `{"text": a sentence
         with the names players know, "dice": the raw dice for a reader who unfolds them
@@ -326,6 +334,162 @@ class RulesetBase:
                               if m.group(1) in sides else m.group(0), text)
         return {"text": prose(text),
                 "dice": f"Dice rolled {', '.join(str(r) for r in rolls)}." if rolls else ""}
+
+    def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board | None:
+        """Default: no board replay (the page shows the ruleset's own log steps)."""
+        return None
+
+
+# --- the board replay: one neutral shape every ruleset fills and the page draws ---------
+
+Point = tuple[float, float]
+
+
+@dataclass
+class Marker:
+    """A unit (or building) on one frame of a board replay: where it stands in the
+    board's own units, its side (a player id as a string) and what became of it."""
+
+    id: str
+    pos: Point
+    side: str = ""
+    state: str = "active"  # active, destroyed, retreated
+    hp: int | None = None  # hit points left, once the unit has taken damage
+
+
+@dataclass
+class Frame:
+    """The board at the end of one step of the battle (`turn` 0: the deployment):
+    every marker, the moves (arrows) and attacks (lines) made in the step, who acted and
+    who was attacked, and the step's log entries."""
+
+    turn: int
+    round: int
+    side: str
+    units: dict[str, Marker]
+    buildings: dict[str, Marker]
+    moves: list[tuple[str, Point, Point]] = field(default_factory=list)
+    attacks: list[tuple[Point, Point]] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    actors: set[str] = field(default_factory=set)
+    targets: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a board drawn cell by cell (a hex), centre in board units."""
+
+    x: float
+    y: float
+    terrain: str = ""
+
+
+@dataclass
+class Board:
+    """A ruleset's battlefield and its replay frames, in one shape for every ruleset.
+
+    `width` x `height` in the board's own units (`unit`: inches, cm, hexes); `y_up` when
+    y grows away from the viewer (drawn flipped); `margin` a strip around the board
+    (Unlimit3d 8's retreat corridor) named by `margin_label`. `grid` is "square" (lines
+    every `cell` units), "hex" (`cells`, hexes of radius `cell`) or "axis" (a
+    distance between the sides, one lane per unit: `axis_label` names it). A frame is
+    one `step` ("round", or "turn" when a round holds several turns); `rounds` is how
+    many rounds were fought and `round_word` what the ruleset calls one ("round",
+    "turn")."""
+
+    width: float
+    height: float
+    frames: list[Frame]
+    rounds: int
+    grid: Literal["square", "hex", "axis"] = "square"
+    cell: float = 0.0
+    cells: tuple[Cell, ...] = ()
+    unit: str = ""
+    y_up: bool = False
+    margin: float = 0.0
+    margin_label: str = ""
+    axis_label: str = ""
+    step: Literal["round", "turn"] = "round"
+    round_word: str = "round"
+
+
+def board_frames(initial: Mapping[str, Point], sides: Mapping[str, str],
+                 log: Sequence[Json], *, step_key: str,
+                 apply: Callable[[Json, dict[str, Marker], Frame], None],
+                 outcome: Json | None = None) -> list[Frame]:
+    """Fold a log into frames, one per value of `step_key` ("turn" or "round"), frame 0
+    the deployment at `initial`. `apply(entry, units, frame)` moves the markers and notes
+    the frame's moves, attacks, actors and targets for one entry. The last frame shows
+    the fates of the stored outcome (destroyed, retreated), so it agrees with the
+    report."""
+    units = {uid: Marker(uid, pos, sides.get(uid, "")) for uid, pos in initial.items()}
+    out = [Frame(turn=0, round=0, side="", units=_copy_markers(units), buildings={})]
+    for entry in log:
+        if not isinstance(entry, dict):
+            continue
+        step = int(entry.get(step_key) or 0)
+        frame = out[-1]
+        if step != frame.turn:
+            frame = Frame(turn=step, round=step, side=str(entry.get("side") or ""),
+                          units={}, buildings={})
+            out.append(frame)
+        frame.entries.append(entry)
+        apply(entry, units, frame)
+        frame.units = _copy_markers(units)
+    for fate in (outcome or {}).get("units") or ():
+        if isinstance(fate, dict) and fate.get("fate") in ("destroyed", "retreated"):
+            marker = out[-1].units.get(str(fate.get("id")))
+            if marker is not None and marker.state == "active":
+                marker.state = str(fate["fate"])
+    return out
+
+
+def note_attack(frame: Frame, units: Mapping[str, Marker], actor: Any, target: Any) -> None:
+    """An attack of `actor` on `target` (unit ids) drawn in `frame`."""
+    a, t = units.get(str(actor)), units.get(str(target))
+    if a is not None:
+        frame.actors.add(a.id)
+    if a is not None and t is not None:
+        frame.attacks.append((a.pos, t.pos))
+        frame.targets.add(t.id)
+
+
+def note_move(frame: Frame, units: Mapping[str, Marker], actor: Any, to: Point) -> None:
+    """`actor` moves to `to`, drawn as an arrow in `frame`."""
+    m = units.get(str(actor))
+    if m is not None and m.pos != to:
+        frame.moves.append((m.id, m.pos, to))
+        m.pos = to
+    if m is not None:
+        frame.actors.add(m.id)
+
+
+def _copy_markers(markers: Mapping[str, Marker]) -> dict[str, Marker]:
+    return {k: Marker(m.id, m.pos, m.side, m.state, m.hp) for k, m in markers.items()}
+
+
+def axis_lanes(sides: Mapping[str, Sequence[Json]], span: float, key: str = "x"
+               ) -> tuple[dict[str, Point], dict[str, str]]:
+    """Starting points on an axis board `span` long: x the unit's distance on the axis
+    (`key`), y its lane (one per unit, an empty lane between the sides, the lanes spread
+    so the board is about as deep as it is long), and each unit's side."""
+    lanes = sum(len(units) for units in sides.values()) + max(len(sides) - 1, 0)
+    spacing = max(span, 1.0) / (lanes + 1)
+    pos: dict[str, Point] = {}
+    owner: dict[str, str] = {}
+    lane = 0
+    for side, units in sides.items():
+        for u in units:
+            pos[str(u["id"])] = (float(u.get(key) or 0), (lane + 1) * spacing)
+            owner[str(u["id"])] = str(side)
+            lane += 1
+        lane += 1
+    return pos, owner
+
+
+def odd_row_centre(col: float, row: float) -> Point:
+    """The centre of an odd-row offset hex (column, row) of radius 1, pointy top."""
+    return (math.sqrt(3) * (col + 0.5 * (int(row) & 1) + 0.5), 1.5 * row + 1.0)
 
 
 def run_probe(table: Mapping[str, Callable[..., Json]], rule: str, args: Json, dice: Dice, *,

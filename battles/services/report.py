@@ -79,7 +79,8 @@ def _dice_summary(log: list[Any]) -> dict[str, Any]:
         dice += len(faces)
         rolls += 1
         if len(faces) >= 3 and all(f == top for f in faces):
-            notable.append({"turn": entry.get("turn"), "faces": faces,
+            notable.append({"turn": entry.get("turn"), "round": entry.get("round"),
+                            "faces": faces,
                             "text": entry.get("text") or f"a perfect roll ({faces})"})
     return {"rolls": rolls, "dice": dice, "notable": notable[:10]}
 

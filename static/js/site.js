@@ -272,4 +272,95 @@ document.addEventListener("click", function (e) {
     try { field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; }
     catch (e) { /* an old browser: UTC, changed on the profile */ }
   });
+// Phones (issue 26): a table wider than its place becomes cards, each cell named by its
+// column (data-label), so no column hides past the edge; the meta-map, drawn large in a
+// scrolling frame, opens on the player's own territories, and two fingers pinch it.
+(function () {
+  function label(table) {
+    var heads = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) {
+      return th.textContent.trim();
+    });
+    table.querySelectorAll("tbody tr").forEach(function (tr) {
+      Array.prototype.forEach.call(tr.children, function (cell, i) {
+        if (heads[i] && !cell.hasAttribute("data-label")) cell.setAttribute("data-label", heads[i]);
+      });
+    });
+  }
+  function fit() {
+    var narrow = window.matchMedia("(max-width: 40rem)").matches;
+    document.querySelectorAll("main table").forEach(function (table) {
+      if (!table.querySelector("thead th")) return;
+      table.classList.remove("cards");
+      if (!narrow) return;
+      var room = (table.closest(".table-wrap") || table.parentElement).clientWidth;
+      if (table.scrollWidth > room + 1) { label(table); table.classList.add("cards"); }
+    });
+  }
+  function openMap() {
+    var frame = document.querySelector(".map-frame[data-zoomable]");
+    if (!frame || frame.scrollWidth <= frame.clientWidth) return;
+    var mine = frame.querySelectorAll("a[data-mine] .hit");
+    if (!mine.length) return;  // the umpire, a spectator: the map from its corner
+    var f = frame.getBoundingClientRect(), x = 0, y = 0;
+    mine.forEach(function (c) {
+      var r = c.getBoundingClientRect();
+      x += r.left + r.width / 2; y += r.top + r.height / 2;
+    });
+    frame.scrollLeft += x / mine.length - f.left - frame.clientWidth / 2;
+    frame.scrollTop += y / mine.length - f.top - frame.clientHeight / 2;
+  }
+  function pinch() {
+    var frame = document.querySelector(".map-frame[data-zoomable]");
+    var zoomIn = document.querySelector("[data-map-zoom=in]");
+    var zoomOut = document.querySelector("[data-map-zoom=out]");
+    if (!frame || !zoomIn || !zoomOut) return;
+    var touches = {}, start = null;
+    function spread() {
+      var p = Object.keys(touches).map(function (k) { return touches[k]; });
+      return p.length < 2 ? null : Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y);
+    }
+    frame.addEventListener("pointerdown", function (e) {
+      if (e.pointerType !== "touch") return;
+      touches[e.pointerId] = {x: e.clientX, y: e.clientY};
+      start = spread();
+    });
+    frame.addEventListener("pointermove", function (e) {
+      if (!(e.pointerId in touches)) return;
+      touches[e.pointerId] = {x: e.clientX, y: e.clientY};
+      var now = spread();
+      if (!start || !now) return;
+      if (now / start > 1.35) { zoomIn.click(); start = now; }
+      else if (start / now > 1.35) { zoomOut.click(); start = now; }
+    });
+    function lift(e) { delete touches[e.pointerId]; start = spread(); }
+    frame.addEventListener("pointerup", lift);
+    frame.addEventListener("pointercancel", lift);
+  }
+  document.addEventListener("DOMContentLoaded", function () { fit(); openMap(); pinch(); });
+  window.addEventListener("resize", fit);
+  document.addEventListener("htmx:afterSwap", fit);
+})();
+// Battle replay labels (issue 26): the server places them apart from an estimate of
+// their width; here the browser measures the real boxes (its own font) and moves down
+// any label that still touches one placed before it.
+(function () {
+  function apart(a, b) {
+    return a.x + a.width <= b.x || b.x + b.width <= a.x ||
+           a.y + a.height <= b.y || b.y + b.height <= a.y;
+  }
+  function spread() {
+    document.querySelectorAll("#replay svg.battlefield").forEach(function (svg) {
+      var placed = [];
+      svg.querySelectorAll("text.label").forEach(function (t) {
+        var box = t.getBBox();
+        for (var tries = 0; tries < 40 && placed.some(function (p) { return !apart(box, p); }); tries++) {
+          t.setAttribute("y", parseFloat(t.getAttribute("y")) + box.height / 2);
+          box = t.getBBox();
+        }
+        placed.push(box);
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", spread);
+  document.addEventListener("htmx:afterSwap", spread);
 })();

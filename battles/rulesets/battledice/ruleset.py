@@ -13,15 +13,23 @@ from typing import Any
 
 from battles.rulesets.base import (
     Battlefield,
+    Board,
     CatalogueEntry,
+    Cell,
     FieldUnit,
+    Frame,
     Json,
+    Marker,
     Outcome,
     RulesetBase,
     RulesetError,
     UnitFate,
     XpAward,
+    board_frames,
     monte_carlo_odds,
+    note_attack,
+    note_move,
+    odd_row_centre,
     run_probe,
 )
 from battles.rulesets.battledice import engine, rules
@@ -216,6 +224,60 @@ class BattleDice(RulesetBase):
                  "target": step.get("target"), "round": step.get("turn"),
                  "rolls": list(step.get("symbols") or ()) + list(step.get("shields") or ())}
                 for step in log]
+
+    def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board:
+        """The 10x8 hex board (R-BD-4, odd-row offset hexes), a frame per turn. Retreats
+        are not logged hex by hex: each retreat symbol moves the target one hex directly
+        away from the unit that fired (R-BD-5), unless the hex is off the board (the
+        unit leaves the field) or taken (it holds)."""
+        sides = battle_input.get("sides") or {}
+        units_in = [u for side in sides.values() for u in side]
+        at_hex = {str(u["id"]): hexes.to_axial(*u["at"]) for u in units_in}
+        owner = {str(u["id"]): str(side) for side, us in sides.items() for u in us}
+        leaders = {str(u["id"]): str(u["leader_of"]) for u in units_in
+                   if u.get("leader_of") is not None}
+
+        def place(units: dict[str, Marker], frame: Frame, uid: str, h: hexes.Hex) -> None:
+            at_hex[uid] = h
+            note_move(frame, units, uid, odd_row_centre(*hexes.to_offset(h)))
+            for leader, host in leaders.items():
+                if host == uid and leader in units:
+                    at_hex[leader] = h
+                    units[leader].pos = units[uid].pos
+
+        def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
+            action, uid = e.get("action"), str(e.get("unit"))
+            if action == "move" and uid in units:
+                place(units, frame, uid, hexes.to_axial(*e["to"]))
+            elif action in ("fire", "close_assault"):
+                tid = str(e.get("target"))
+                note_attack(frame, units, uid, tid)
+                t = units.get(tid)
+                if t is None:
+                    return
+                if e.get("destroyed"):
+                    t.state = "destroyed"
+                    return
+                for _ in range(int(e.get("retreats") or 0)):
+                    nxt = hexes.away(at_hex[uid], at_hex[tid])
+                    if not engine.on_board(nxt):
+                        t.state = "retreated"
+                        break
+                    if all(at_hex[o] != nxt or units[o].state != "active"
+                           for o in units if o != tid):
+                        place(units, frame, tid, nxt)
+
+        start = {uid: odd_row_centre(*hexes.to_offset(h)) for uid, h in at_hex.items()}
+        terrain = {(int(c), int(r)): str(kind) for c, r, kind in
+                   battle_input.get("terrain") or ()}
+        cells = tuple(Cell(*odd_row_centre(c, r), terrain=terrain.get((c, r), ""))
+                      for r in range(T.ROWS) for c in range(T.COLUMNS))
+        width, height = odd_row_centre(T.COLUMNS, T.ROWS - 1)
+        return Board(width=width, height=height + 1.0,
+                     frames=board_frames(start, owner, log, step_key="turn", apply=apply,
+                                         outcome=outcome),
+                     rounds=int(outcome.get("rounds") or 0), grid="hex", cell=1.0,
+                     cells=cells, unit="hex", round_word="turn")
 
     def probes(self) -> tuple[str, ...]:
         return tuple(_PROBES)

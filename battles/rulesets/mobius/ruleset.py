@@ -13,15 +13,22 @@ from typing import Any
 
 from battles.rulesets.base import (
     Battlefield,
+    Board,
     CatalogueEntry,
     FieldUnit,
+    Frame,
     Json,
+    Marker,
     Outcome,
     RulesetBase,
     RulesetError,
     UnitFate,
     XpAward,
+    axis_lanes,
+    board_frames,
     monte_carlo_odds,
+    note_attack,
+    note_move,
     run_probe,
 )
 from battles.rulesets.mobius import armylists as A
@@ -275,6 +282,41 @@ class Mobius(RulesetBase):
                  "target": step.get("target"), "round": step.get("round"),
                  "phase": step.get("phase"), "rolls": list(step.get("rolls") or ())}
                 for step in log]
+
+    def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board:
+        """The table as the engine abstracts it (R-MOB-3): one axis, inches from the
+        first side's line to the last, a lane per unit, a frame per round. A charge ends
+        in base contact (LOCK_RANGE from its target); a joined Independent stands with
+        its unit."""
+        sides = battle_input.get("sides") or {}
+        start, owner = axis_lanes(sides, float(battle_input.get("gap") or 0))
+        gap = float(battle_input.get("gap") or 0)
+
+        def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
+            action, uid = e.get("action"), e.get("unit")
+            m = units.get(str(uid))
+            if m is None:
+                return
+            if e.get("to") is not None:
+                note_move(frame, units, uid, (float(e["to"]), m.pos[1]))
+            elif action == "charge":
+                t = units.get(str(e.get("target")))
+                if t is not None:
+                    back = T.LOCK_RANGE if m.pos[0] > t.pos[0] else -T.LOCK_RANGE
+                    note_move(frame, units, uid, (t.pos[0] + back, m.pos[1]))
+            elif action == "joins":
+                t = units.get(str(e.get("target")))
+                if t is not None:
+                    m.pos = (t.pos[0], m.pos[1])
+            elif e.get("target") is not None and action != "duel":
+                note_attack(frame, units, uid, e["target"])
+
+        frames = board_frames(start, owner, log, step_key="round", apply=apply,
+                              outcome=outcome)
+        return Board(width=gap, height=max(gap, 1.0), frames=frames,
+                     rounds=int(outcome.get("rounds") or 0), grid="axis", unit="inch",
+                     margin=float(engine.EDGE_BEHIND),
+                     axis_label="inches from the first side's line to the last")
 
     # --- the case book ------------------------------------------------------------------
     def probes(self) -> tuple[str, ...]:

@@ -13,15 +13,22 @@ from typing import Any
 
 from battles.rulesets.base import (
     Battlefield,
+    Board,
     CatalogueEntry,
     FieldUnit,
+    Frame,
     Json,
+    Marker,
     Outcome,
     RulesetBase,
     RulesetError,
     UnitFate,
     XpAward,
+    axis_lanes,
+    board_frames,
     monte_carlo_odds,
+    note_attack,
+    note_move,
     run_probe,
 )
 from battles.rulesets.onepage import engine, rules
@@ -270,6 +277,55 @@ class OnePage(RulesetBase):
         return [{"text": step.get("text", ""), "actor": step.get("unit"),
                  "target": step.get("target"), "round": step.get("turn"),
                  "rolls": list(step.get("rolls") or ())} for step in log]
+
+    def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board:
+        """The table as the engine abstracts it (R-OP-5): one axis, cm from the
+        defender's line, each side's edge 6 cm behind its line; a lane per unit, a frame
+        per turn."""
+        sides = battle_input.get("sides") or {}
+        start, owner = axis_lanes(sides, float(battle_input.get("gap_cm") or 0))
+        gap = float(battle_input.get("gap_cm") or 0)
+        figures = {str(u["id"]): int(u.get("figures") or 1)
+                   for units in sides.values() for u in units}
+        defender = str(battle_input.get("defender"))
+
+        def lose(units: dict[str, Marker], uid: Any, n: Any) -> None:
+            key = str(uid)
+            figures[key] = figures.get(key, 1) - int(n or 0)
+            if figures[key] <= 0 and key in units:
+                units[key].state = "destroyed"
+
+        def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
+            action, uid = e.get("action"), e.get("unit")
+            m = units.get(str(uid))
+            if action == "move" and m is not None:
+                note_move(frame, units, uid, (float(e["to"]), m.pos[1]))
+            elif action == "fall_back" and m is not None:  # toward its own edge (R-OP-5)
+                back = -1.0 if m.side == defender else 1.0
+                note_move(frame, units, uid, (m.pos[0] + back * float(e.get("cm") or 0),
+                                              m.pos[1]))
+                if e.get("off_table"):
+                    m.state = "retreated"
+            elif action in ("fire", "assault"):
+                t = units.get(str(e.get("target")))
+                if action == "assault" and m is not None and t is not None:
+                    note_move(frame, units, uid, (t.pos[0], m.pos[1]))
+                note_attack(frame, units, uid, e.get("target"))
+                lose(units, e.get("target"), (e.get("losses") or {}).get("casualties")
+                     if action == "fire" else e.get("defender_casualties"))
+                if action == "assault":
+                    lose(units, uid, e.get("attacker_casualties"))
+                if "destroyed" in ((e.get("damage") or {}).get("effects") or ()) \
+                        and t is not None:
+                    t.state = "destroyed"
+
+        frames = board_frames(start, owner, log, step_key="turn", apply=apply,
+                              outcome=outcome)
+        return Board(width=gap, height=max(gap, 1.0), frames=frames,
+                     rounds=int(outcome.get("rounds") or 0), grid="axis", unit="cm",
+                     round_word="turn",
+                     margin=float(engine.EDGE_BEHIND_CM),
+                     axis_label="cm between the two lines (the table edges 6 cm behind)")
 
     # --- the case book ------------------------------------------------------------------
     def probes(self) -> tuple[str, ...]:

@@ -13,15 +13,23 @@ from typing import Any
 
 from battles.rulesets.base import (
     Battlefield,
+    Board,
     CatalogueEntry,
+    Cell,
     FieldUnit,
+    Frame,
     Json,
+    Marker,
     Outcome,
     RulesetBase,
     RulesetError,
     UnitFate,
     XpAward,
+    board_frames,
     monte_carlo_odds,
+    note_attack,
+    note_move,
+    odd_row_centre,
     run_probe,
 )
 from battles.rulesets.thirtymm import datasheets as D
@@ -277,6 +285,36 @@ class ThirtyMinuteMissions(RulesetBase):
                  "rolls": [r for r in (step.get("ap_roll"), step.get("attack"),
                                        step.get("evasion")) if r is not None]}
                 for step in log]
+
+    def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board:
+        """The 16x13 hex board (R-30-10: rows of 16 and 15 hexes in turn, odd-row offset)
+        with its terrain colours, a frame per round (every unit activates once a round,
+        "Phases of a Turn")."""
+        sides = battle_input.get("sides") or {}
+        owner = {str(u["id"]): str(side) for side, us in sides.items() for u in us}
+        start = {str(u["id"]): odd_row_centre(*u["at"]) for us in sides.values() for u in us
+                 if u.get("at") is not None}
+
+        def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
+            action, uid = e.get("action"), e.get("unit")
+            if action == "move" and e.get("to") is not None:
+                note_move(frame, units, uid, odd_row_centre(*e["to"]))
+            elif action == "out":
+                m = units.get(str(uid))
+                if m is not None:
+                    m.state = "retreated" if e.get("condition") == "fled" else "destroyed"
+            elif uid is not None and e.get("target") is not None:
+                note_attack(frame, units, uid, e["target"])
+
+        terrain = (battle_input.get("board") or {}).get("terrain") or ()
+        cells = tuple(Cell(*odd_row_centre(int(t[0]), int(t[1])), terrain=str(t[2]))
+                      for t in terrain)
+        width, height = odd_row_centre(T.LONG_ROW, T.ROWS - 1)
+        return Board(width=width - math.sqrt(3) / 2, height=height + 1.0,
+                     frames=board_frames(start, owner, log, step_key="round", apply=apply,
+                                         outcome=outcome),
+                     rounds=int(outcome.get("rounds") or 0), grid="hex", cell=1.0,
+                     cells=cells, unit="hex")
 
     def probes(self) -> tuple[str, ...]:
         return tuple(_PROBES)

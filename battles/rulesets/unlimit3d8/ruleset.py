@@ -13,6 +13,7 @@ from typing import Any
 
 from battles.rulesets.base import (
     Battlefield,
+    Board,
     CatalogueEntry,
     Effect,
     FieldUnit,
@@ -23,6 +24,7 @@ from battles.rulesets.base import (
     UnitFate,
     XpAward,
 )
+from battles.rulesets.unlimit3d8 import replay
 from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BattleResult,
@@ -125,6 +127,13 @@ class Unlimit3d8(RulesetBase):
     def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
         """A log entry in words: whose unit acts, the dice folded apart (`narrate.py`)."""
         return narrate(entry, names)
+
+    def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board:
+        """The 32"x32" map, a frame per engine turn (two turns to a round)."""
+        sides = {str(u["id"]): str(side)
+                 for side, units in (battle_input.get("sides") or {}).items()
+                 for u in units or () if isinstance(u, dict) and "id" in u}
+        return replay.board(log, sides, int(outcome.get("rounds") or 0))
 
     def tabletop_schema(self) -> Json:
         return {
