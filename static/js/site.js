@@ -272,6 +272,7 @@ document.addEventListener("click", function (e) {
     try { field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; }
     catch (e) { /* an old browser: UTC, changed on the profile */ }
   });
+})();
 // Phones (issue 26): a table wider than its place becomes cards, each cell named by its
 // column (data-label), so no column hides past the edge; the meta-map, drawn large in a
 // scrolling frame, opens on the player's own territories, and two fingers pinch it.
