@@ -31,7 +31,7 @@ LABELS: dict[str, str] = {
     "repair": "Repair", "sandbox_created": "Sandbox made",
     "seat_handed_over": "Seat handed over", "seat_removed": "Player removed",
     "away_started": "Away", "away_ended": "Back", "stand_in_started": "Stand-in plays",
-    "stand_in_ended": "Stand-in stops",
+    "stand_in_ended": "Stand-in stops", "grace_granted": "Grace period",
     "settings_changed": "Settings changed", "shipment": "Shipment",
     "tabletop_result_confirmed": "Table result confirmed",
     "tabletop_result_entered": "Table result entered", "territory_explored": "Exploration",
@@ -418,6 +418,8 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
     "clock_paused": lambda r: _clock(r, "pauses the clock"),
     "clock_resumed": lambda r: _clock(r, "restarts the clock"),
     "deadline_set": lambda r: _clock(r, "sets the phase's deadline"),
+    "grace_granted": lambda r: _clock(r, f"gives everyone {_plural(r['hours'], 'more hour')}"
+                                         + (f" ({r['reason']})" if r["reason"] else "")),
     "dice_committed": lambda r: _dice(r, "committed (kept secret until the phase ends)")
     if not r["kept"] else _dice(r, "those committed before the rollback: the phase keeps "
                                    "its seed (R-DICE-4)"),

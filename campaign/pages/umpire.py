@@ -21,7 +21,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaign.access import Membership
 from campaign.errors import GameError
 from campaign.models import Campaign, Order, Player
-from campaign.pages.common import attempt, campaign_page, render_campaign, require_umpire_page
+from campaign.pages.common import (
+    attempt,
+    campaign_page,
+    optional_int,
+    render_campaign,
+    require_umpire_page,
+)
 from campaign.pages.settings_form import SettingsForm
 from campaign.pages.trust import points
 from campaign.services import clock, outbox
@@ -160,6 +166,19 @@ def deadline(request: HttpRequest, member: Membership) -> HttpResponse:
             return _done(member)
     attempt(request, lambda: clock.set_deadline(campaign=member.campaign, deadline=when),
             success="Deadline cleared." if when is None else "Deadline set.")
+    return _done(member)
+
+
+@require_POST
+@campaign_page
+def grace(request: HttpRequest, member: Membership) -> HttpResponse:
+    """Everyone gets more hours before the deadline (issue 27), with a reason."""
+    require_umpire_page(member)
+    hours = optional_int(request.POST.get("hours"))
+    attempt(request, lambda: clock.grant_grace(campaign=member.campaign,
+                                               hours=hours if hours is not None else 0,
+                                               reason=request.POST.get("reason", "")),
+            success=f"Everyone has {hours} more hour{'s' if hours != 1 else ''}.")
     return _done(member)
 
 

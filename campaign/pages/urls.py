@@ -54,6 +54,7 @@ campaign_pages = [
     path("umpire/advance/", umpire.advance, name="umpire-advance"),
     path("umpire/deadline/", umpire.deadline, name="umpire-deadline"),
     path("umpire/pause/", umpire.pause, name="umpire-pause"),
+    path("umpire/grace/", umpire.grace, name="umpire-grace"),
     path("umpire/seats/", umpire.seats, name="umpire-seats"),
     path("umpire/correct/", umpire.corrections, name="umpire-correct"),
     path("umpire/settings/", umpire.settings_page, name="umpire-settings"),

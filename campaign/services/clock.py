@@ -269,6 +269,41 @@ def set_deadline(*, campaign: Campaign, deadline: dt.datetime | None,
     return locked
 
 
+#: the longest grace an umpire grants at once (two weeks)
+MAX_GRACE_HOURS = 14 * 24
+
+
+@retry_on_conflict
+def grant_grace(*, campaign: Campaign, hours: object, reason: object = "",
+                now: dt.datetime | None = None) -> Campaign:
+    """The umpire gives everyone `hours` more before the current deadline (issue 27: a
+    grace period), journaled publicly with the reason. While the clock is paused the
+    grace is added to the time that will remain. A phase without a deadline has nothing
+    to extend (409 `no_deadline`)."""
+    if isinstance(hours, bool) or not isinstance(hours, int) \
+            or not 1 <= hours <= MAX_GRACE_HOURS:
+        raise InvalidInput(f"A grace period is a whole number of hours from 1 to "
+                           f"{MAX_GRACE_HOURS}.", code="invalid_grace",
+                           fields={"hours": ["From 1 to 336 hours."]})
+    why = str(reason or "").strip()[:200]
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _lock_running(campaign.pk)
+        extra = dt.timedelta(hours=hours)
+        if locked.paused:
+            if locked.paused_remaining is None:
+                raise Conflict("This phase has no deadline to extend.", code="no_deadline")
+            locked.paused_remaining += extra
+        else:
+            if locked.phase_deadline is None:
+                raise Conflict("This phase has no deadline to extend.", code="no_deadline")
+            locked.phase_deadline = max(locked.phase_deadline, now) + extra
+        locked.reminder_key = ""
+        locked.save(update_fields=["phase_deadline", "paused_remaining", "reminder_key"])
+        _clock_event(locked, "grace_granted", hours=hours, reason=why)
+    return locked
+
+
 @retry_on_conflict
 def pause(*, campaign: Campaign, now: dt.datetime | None = None) -> Campaign:
     """Stop the clock: the deadline is lifted and the remaining time kept. Pausing a

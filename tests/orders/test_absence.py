@@ -178,3 +178,48 @@ def test_a_league_may_ask_a_record_of_deadlines_to_join(make_campaign, uma, alic
     # a newcomer without a record may join
     assert client_for(bob).post(f"/api/campaigns/{league.pk}/join/", {},
                                 format="json").status_code == 201
+
+
+# --- the umpire's grace period (issue 27: pause, extend or grant a grace, journaled) ---
+
+
+def test_the_umpire_grants_everyone_a_grace_period_journaled(world, client):
+    deadline = timezone.now() + dt.timedelta(hours=2)
+    Campaign.objects.filter(pk=world.campaign.pk).update(phase_deadline=deadline)
+    client.force_login(world.users["uma"])
+    r = client.post(f"/campaigns/{world.campaign.pk}/umpire/grace/",
+                    {"hours": "24", "reason": "a holiday weekend"}, follow=True)
+    assert "Everyone has 24 more hours" in r.content.decode()
+    campaign = Campaign.objects.get(pk=world.campaign.pk)
+    assert campaign.phase_deadline == deadline + dt.timedelta(hours=24)
+    entry = Event.objects.get(campaign=campaign, kind="grace_granted")
+    assert entry.visibility == Event.Visibility.PUBLIC
+    assert entry.data["hours"] == 24 and entry.data["reason"] == "a holiday weekend"
+
+
+@pytest.mark.parametrize("hours", ["0", "-3", "400", "x", ""])
+def test_a_bad_grace_is_refused_and_changes_nothing(world, client, hours):
+    deadline = timezone.now() + dt.timedelta(hours=2)
+    Campaign.objects.filter(pk=world.campaign.pk).update(phase_deadline=deadline)
+    client.force_login(world.users["uma"])
+    r = client.post(f"/campaigns/{world.campaign.pk}/umpire/grace/", {"hours": hours},
+                    follow=True)
+    assert "A grace period is a whole number of hours" in r.content.decode()
+    assert Campaign.objects.get(pk=world.campaign.pk).phase_deadline == deadline
+    assert not Event.objects.filter(kind="grace_granted").exists()
+
+
+def test_a_phase_without_a_deadline_has_no_grace_to_give(world):
+    Campaign.objects.filter(pk=world.campaign.pk).update(phase_deadline=None)
+    from campaign.errors import Conflict
+
+    with pytest.raises(Conflict) as refused:
+        clock.grant_grace(campaign=world.campaign, hours=5)
+    assert refused.value.code == "no_deadline"
+
+
+def test_players_cannot_grant_grace(world, client):
+    client.force_login(world.users["alice"])
+    r = client.post(f"/campaigns/{world.campaign.pk}/umpire/grace/", {"hours": "5"})
+    assert r.status_code in (403, 404)
+    assert not Event.objects.filter(kind="grace_granted").exists()
