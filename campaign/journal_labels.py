@@ -230,11 +230,26 @@ def _territory_taken(r: Reading) -> str:
     return f"{r.who()} takes {r.where()} ({how})."
 
 
+def _losses(r: Reading) -> str:
+    """" alice loses 2 units, bob 1." from the units' fates (issue 27: what happened)."""
+    lost: dict[Any, int] = {}
+    for line in r["units"] or []:
+        if isinstance(line, Mapping) and line.get("player") is not None:
+            lost.setdefault(line["player"], 0)
+            lost[line["player"]] += line.get("fate") == "destroyed"
+    if not any(lost.values()):
+        return " Nobody loses a unit." if lost else ""
+    losers = [(r.names.name("player", pk), n) for pk, n in lost.items() if n]
+    (name, count), *rest = losers
+    head = f"{name} loses {count} unit{'' if count == 1 else 's'}"
+    return " " + _and([head, *(f"{who} {n}" for who, n in rest)]) + "."
+
+
 def _battle_result(r: Reading) -> str:
     if r["winner"] is None:
-        return f"Battle of {r.where()}: nobody holds the field."
+        return f"Battle of {r.where()}: nobody holds the field." + _losses(r)
     took = ", and takes it" if r["owner_changed"] else ""
-    return f"Battle of {r.where()}: {r.who('winner')} wins{took}."
+    return f"Battle of {r.where()}: {r.who('winner')} wins{took}." + _losses(r)
 
 
 def _battle_order(r: Reading) -> str:
@@ -418,8 +433,11 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
     "clock_paused": lambda r: _clock(r, "pauses the clock"),
     "clock_resumed": lambda r: _clock(r, "restarts the clock"),
     "deadline_set": lambda r: _clock(r, "sets the phase's deadline"),
-    "grace_granted": lambda r: _clock(r, f"gives everyone {_plural(r['hours'], 'more hour')}"
-                                         + (f" ({r['reason']})" if r["reason"] else "")),
+    "grace_granted": lambda r: _clock(r, "gives everyone "
+                                      + (_plural(r["hours"], "more hour")
+                                         if type(r["hours"]) is int else "more time")
+                                      + (f" ({r['reason']})" if isinstance(r["reason"], str)
+                                         and r["reason"] else "")),
     "dice_committed": lambda r: _dice(r, "committed (kept secret until the phase ends)")
     if not r["kept"] else _dice(r, "those committed before the rollback: the phase keeps "
                                    "its seed (R-DICE-4)"),
@@ -454,8 +472,10 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
                               "the seat meanwhile.",
     "away_ended": _away_ended,
     "stand_in_started": lambda r: f"{r['username'] or r.who()} let "
-                                  f"{_plural(r['missed'], 'deadline')} pass in a row: the "
-                                  "stand-in plays the seat until they act again.",
+                                  + (f"{_plural(r['missed'], 'deadline')}"
+                                     if type(r["missed"]) is int else "deadlines")
+                                  + " pass in a row: the stand-in plays the seat until "
+                                  "they act again.",
     "stand_in_ended": _stand_in_ended,
     "seat_handed_over": lambda r: f"The umpire hands {r['from'] or 'a'}'s seat to "
                                   f"{r['to']}.",

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.errors import GameError
@@ -171,3 +172,23 @@ def verify_email_page(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, "Your email address is confirmed: deadlines and results "
                                   "will reach you there.")
     return redirect("profile" if request.user.is_authenticated else "home")
+
+
+@csrf_exempt  # a mail program's one-click POST (RFC 8058) carries no CSRF token
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The `List-Unsubscribe` address of every mail (issue 27): GET asks, POST stops the
+    user's notification mails (the signed token names the user; a forged one is a 404).
+    A mail program's one-click POST does the same without a page."""
+    from campaign.services.mail import user_of_token
+
+    user_id = user_of_token(token)
+    user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
+    if user is None:
+        raise Http404("This unsubscribe link is not valid (it may be cut short).")
+    if request.method == "POST":
+        profile_update(user=user, email_notifications=False)
+        if request.POST.get("List-Unsubscribe") == "One-Click":
+            return HttpResponse(status=200)
+        return render(request, "pages/unsubscribe.html", {"done": True, "who": user})
+    return render(request, "pages/unsubscribe.html", {"done": False, "who": user})

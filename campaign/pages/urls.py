@@ -80,6 +80,7 @@ urlpatterns = [
     path("compliance/", compliance.compliance, name="compliance"),
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/unsubscribe/<str:token>/", accounts.unsubscribe, name="unsubscribe"),
     path("accounts/profile/calendar/rotate/", accounts.calendar_rotate_page,
          name="profile-calendar-rotate"),
     path("accounts/verify-email/<str:token>/", accounts.verify_email_page, name="verify-email"),

@@ -20,13 +20,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from campaign import webhooks
 from campaign.models import Campaign, Player, Profile
-from campaign.services import outbox
+from campaign.services import mail, outbox
 
 log = logging.getLogger(__name__)
 
@@ -156,46 +156,74 @@ def _results(campaign: Campaign, turn: int) -> list[str]:
     return [f"- {read.summary}" for read in read_entries(campaign.pk, events)]
 
 
+def _readiness(campaign: Campaign) -> tuple[list[str], int]:
+    """Who is still not ready (names) and how many seats are played (readiness is
+    public: the dashboard shows it)."""
+    seats = list(Player.objects.filter(campaign=campaign, approved=True,
+                                       removed_at__isnull=True)
+                 .order_by("user__username").values_list("user__username", "ready"))
+    return [name for name, ready in seats if not ready], len(seats)
+
+
+def _waiting_line(campaign: Campaign) -> str:
+    waiting, seats = _readiness(campaign)
+    if not waiting:
+        return _("Everyone is ready.")
+    names = ", ".join(waiting)
+    return _("%(ready)s of %(seats)s players are ready; still not ready: %(names)s.") % {
+        "ready": seats - len(waiting), "seats": seats, "names": names}
+
+
 def message(campaign: Campaign, kind: str, turn: int, phase: str,
             tz_name: str = "UTC") -> tuple[str, str]:
     """(subject, body) of a notification -- public facts only, in sentences, with the
-    address of the page where its reader acts."""
+    address of the page where its reader acts. Every text is marked for translation."""
     from campaign.journal_labels import PHASE_WORDS
 
-    deadline = _local(campaign.phase_deadline, tz_name) if (campaign.turn, campaign.phase) \
-        == (turn, phase) else "see the campaign page"
-    words = PHASE_WORDS.get(phase, f"{phase} phase")
-    act = page_link(campaign, ACT_PAGES.get(phase, ""))
+    current = (campaign.turn, campaign.phase) == (turn, phase)
+    deadline = (_local(campaign.phase_deadline, tz_name) if campaign.phase_deadline
+                else _("none: the umpire moves the campaign on")) if current \
+        else _("see the campaign page")
+    facts = {"campaign": campaign.name, "turn": turn, "deadline": deadline,
+             "phase": PHASE_WORDS.get(phase, f"{phase} phase"),
+             "act": page_link(campaign, ACT_PAGES.get(phase, "")),
+             "history": page_link(campaign, "history/"),
+             "battles": page_link(campaign, "battles/")}
     if kind == "phase_opened":
-        subject = f"[{campaign.name}] Turn {turn}: the {words} has begun"
-        body = (f"The {words} of turn {turn} has begun. Deadline: {deadline}.\n\n"
-                f"Play it here: {act}")
+        subject = _("[%(campaign)s] Turn %(turn)s: the %(phase)s has begun") % facts
+        body = _("The %(phase)s of turn %(turn)s of %(campaign)s has begun. Deadline: "
+                 "%(deadline)s.\n\nPlay it here: %(act)s") % facts
     elif kind == "reminder":
-        subject = f"[{campaign.name}] Turn {turn}: the {words} ends soon"
-        body = (f"You have not marked yourself ready for the {words} of turn {turn}. "
-                f"Deadline: {deadline}.\n\nFinish it here: {act}")
+        subject = _("[%(campaign)s] Turn %(turn)s: the %(phase)s ends soon") % facts
+        body = (_("You have not marked yourself ready for the %(phase)s of turn %(turn)s "
+                  "of %(campaign)s. Deadline: %(deadline)s.") % facts
+                + " " + _waiting_line(campaign)
+                + "\n\n" + _("Finish it here: %(act)s") % facts)
     elif kind == "nudge":
-        subject = f"[{campaign.name}] Turn {turn}: the umpire is waiting for you"
-        body = (f"Everyone else may be done: the umpire asks you to finish the {words} "
-                f"of turn {turn} and mark yourself ready. Deadline: {deadline}.\n\n"
-                f"Finish it here: {act}")
+        subject = _("[%(campaign)s] Turn %(turn)s: the umpire is waiting for you") % facts
+        body = (_("The umpire asks you to finish the %(phase)s of turn %(turn)s of "
+                  "%(campaign)s and mark yourself ready. Deadline: %(deadline)s.") % facts
+                + " " + _waiting_line(campaign)
+                + "\n\n" + _("Finish it here: %(act)s") % facts)
     elif kind == "rolled_back":
-        subject = f"[{campaign.name}] Rolled back to turn {turn}, {words}"
-        body = (f"The umpire rolled the campaign back to the start of the {words} of "
-                f"turn {turn}: everything since is undone (the journal says why). "
-                f"Deadline: {deadline}.\n\nRead why and play on: "
-                f"{page_link(campaign, 'history/')}")
+        subject = _("[%(campaign)s] Rolled back to turn %(turn)s, %(phase)s") % facts
+        body = _("The umpire rolled %(campaign)s back to the start of the %(phase)s of "
+                 "turn %(turn)s: everything played since is undone (the journal says "
+                 "why). Deadline: %(deadline)s.\n\nRead why and play on: "
+                 "%(history)s") % facts
     elif kind == "corrected":
-        subject = f"[{campaign.name}] Turn {turn}: the umpire corrected your holdings"
-        body = (f"During the {words} of turn {turn} the umpire corrected what you hold "
-                f"(credits, goods, units or territories). Your journal says what changed "
-                f"and why: {page_link(campaign, 'history/')}")
+        subject = _("[%(campaign)s] Turn %(turn)s: the umpire corrected your holdings") \
+            % facts
+        body = _("During the %(phase)s of turn %(turn)s the umpire corrected what you "
+                 "hold in %(campaign)s (credits, goods, units or territories). Your "
+                 "journal says what changed and why: %(history)s") % facts
     elif kind == "results":
-        subject = f"[{campaign.name}] Turn {turn}: results are in"
         lines = _results(campaign, turn)
-        body = (f"Every battle of turn {turn} is resolved"
-                + (":\n\n" + "\n".join(lines) if lines else ".")
-                + f"\n\nRead the battle reports: {page_link(campaign, 'battles/')}")
+        subject = _("[%(campaign)s] Turn %(turn)s: results are in") % facts
+        body = ((_("Every battle of turn %(turn)s of %(campaign)s is resolved:") % facts
+                 + "\n\n" + "\n".join(lines)) if lines else
+                _("Turn %(turn)s of %(campaign)s is over: no battle was fought.") % facts) \
+            + "\n\n" + _("Read the battle reports: %(battles)s") % facts
     else:
         raise ValueError(f"unknown notification kind {kind!r}")
     return subject, body
@@ -254,8 +282,9 @@ def send_digests(*, now: dt.datetime | None = None) -> int:
                 continue
             body = "\n\n".join(f"{i['subject']}\n{i['body']}" for i in items)
             count = len(items)
-            send_mail(f"{count} update{'' if count == 1 else 's'} from your campaigns", body,
-                      settings.DEFAULT_FROM_EMAIL, [profile.user.email])
+            mail.send(user=profile.user,
+                      subject=_("%(count)s updates from your campaigns") % {"count": count}
+                      if count != 1 else _("1 update from your campaigns"), body=body)
             profile.digest_pending = []
             profile.digest_sent_at = now
             profile.save(update_fields=["digest_pending", "digest_sent_at"])
@@ -303,7 +332,7 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
         if kind in DIGESTED and _keep_for_digest(player.user_id, subject, body):
             continue
         try:
-            sent += send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [player.user.email])
+            sent += mail.send(user=player.user, subject=subject, body=body)
         except Exception:
             release(campaign, kind, turn, phase, recipient)
             log.exception("campaign %s: notification mail to %s failed", campaign_id,
@@ -343,13 +372,14 @@ def post_webhook(url: str, payload: dict[str, Any]) -> bool:
 def message_mail(message: Any, thread_url: str) -> tuple[str, str]:
     """(subject, body) of the mail telling a reader of a new message: who wrote, in which
     campaign, the message quoted, and the thread's page where they answer."""
-    sender = message.sender.user.get_username()
-    campaign = message.campaign.name
-    to = "you" if message.recipient_id else "everyone at the table"
+    facts = {"sender": message.sender.user.get_username(), "campaign": message.campaign.name,
+             "to": _("you") if message.recipient_id else _("everyone at the table"),
+             "url": thread_url}
     quoted = "\n".join(f"> {line}" if line else ">" for line in message.text.splitlines())
-    subject = f"[{campaign}] {sender} writes to {to}"
-    body = (f"{sender} wrote to {to} in the campaign {campaign}:\n\n{quoted}\n\n"
-            f"Read the conversation and answer: {thread_url}")
+    subject = _("[%(campaign)s] %(sender)s writes to %(to)s") % facts
+    body = (_("%(sender)s wrote to %(to)s in the campaign %(campaign)s:") % facts
+            + f"\n\n{quoted}\n\n"
+            + _("Read the conversation and answer: %(url)s") % facts)
     return subject, body
 
 
@@ -409,7 +439,7 @@ def deliver_message(*, message_id: int) -> int:
         if _keep_for_digest(player.user_id, subject, body):
             continue
         try:
-            sent += send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, [player.user.email])
+            sent += mail.send(user=player.user, subject=subject, body=body)
         except Exception:
             release(campaign, "message", message.turn, "", recipient)
             log.exception("campaign %s: message mail to %s failed", campaign.pk,
