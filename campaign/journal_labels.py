@@ -23,6 +23,7 @@ LABELS: dict[str, str] = {
     "ownership_corrected": "Ownership corrected",
     "passage_granted": "Passage granted", "passage_revoked": "Passage revoked",
     "phase_opened": "Phase opens", "player_joined": "Player joined",
+    "seat_claimed": "Seat claimed",
     "player_approved": "Seat approved",
     "player_ready": "Player ready", "player_removed": "Player removed",
     "production": "Production", "purchase": "Purchase",
@@ -62,6 +63,8 @@ def sentence(kind: str, data: Mapping[str, Any], names: Mapping[int, str]) -> st
     if kind == "player_joined":
         faction = f" as {data['faction']}" if data.get("faction") else ""
         return f"{data.get('username')} takes a seat{faction}."
+    if kind == "seat_claimed":
+        return f"{data.get('username')} takes {data.get('seat')}'s imported seat."
     if kind == "territory_taken":
         how = "after a battle" if data.get("reason") == "battle" else "unopposed"
         return f"{who('player')} takes {where} ({how})."

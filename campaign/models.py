@@ -117,6 +117,11 @@ class Player(models.Model):
     #: The faction chosen when joining a campaign whose ruleset has factions (one of its
     #: `factions` keys); blank otherwise. It belongs to the seat: a handover keeps it.
     faction = models.CharField(max_length=40, blank=True, default="")
+    #: An imported seat nobody has claimed yet (API.md "Trust (wave 3)"): its `user` is a
+    #: placeholder account that cannot sign in, and whoever gives the umpire's code here
+    #: takes the seat (`campaign.services.claims`). Empty once claimed, and for every seat
+    #: taken by joining.
+    claim_code = models.CharField(max_length=32, blank=True, default="", db_index=True)
 
     class Meta:
         ordering = ["id"]
