@@ -206,8 +206,9 @@ def record_missed_turns(*, campaign: Campaign) -> None:
     missed: list[dict] = []
     alerts: list[dict] = []
     changed: list[Player] = []
-    for player in (Player.objects.select_for_update(of=("self",)).filter(campaign=campaign)
-                   .select_related("user")):
+    # An unclaimed (imported) seat has nobody to miss a turn (docs/RULINGS.md).
+    for player in (Player.objects.select_for_update(of=("self",))
+                   .filter(campaign=campaign, claim_code="").select_related("user")):
         if player.ready or player.pk in ordered:
             if player.missed_turns:
                 player.missed_turns = 0
