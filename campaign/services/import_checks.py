@@ -51,8 +51,13 @@ def check_schema(document: Any) -> None:
     errors = list(_validator().iter_errors(document))
     if errors:
         error = min(errors, key=lambda e: (len(e.absolute_path) == 0, relevance(e)))
+        where = list(error.absolute_path)
+        if error.validator == "required" and isinstance(error.instance, dict):
+            missing = [k for k in error.validator_value if k not in error.instance]
+            if missing:  # name the missing field itself
+                raise refuse([*where, missing[0]], "is missing.")
         message = error.message if len(error.message) <= 200 else error.message[:200] + "..."
-        raise refuse(error.absolute_path, f"is not valid ({message}).")
+        raise refuse(where, f"is not valid ({message}).")
 
 
 def check_head(document: dict[str, Any]) -> None:
