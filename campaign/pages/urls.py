@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from campaign.pages import accounts, campaigns, compliance, dice, history, trust, umpire
+from campaign.pages import (
+    accounts,
+    campaigns,
+    claims,
+    compliance,
+    dice,
+    history,
+    trust,
+    umpire,
+)
 from campaign.pages.common import NAV, NavItem, always, running_player, umpire_only
 
 NAV.extend([
@@ -21,6 +30,7 @@ NAV.extend([
 campaign_pages = [
     path("", campaigns.dashboard, name="campaign-dashboard"),
     path("join/", campaigns.join, name="campaign-join"),
+    path("claim/", claims.claim, name="campaign-claim"),
     path("start/", campaigns.start, name="campaign-start"),
     path("ready/", campaigns.ready, name="campaign-ready"),
     path("history/", history.history, name="history"),
