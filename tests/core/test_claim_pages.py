@@ -12,6 +12,9 @@ from campaign.services.campaigns import campaign_join
 from campaign.services.imports import import_campaign
 from campaign.services.setup import campaign_start
 
+#: How the console names a seat, with a typographic apostrophe (U+2019).
+SEAT = "\u2019s seat"
+
 pytestmark = pytest.mark.django_db
 
 
@@ -38,7 +41,7 @@ def test_the_umpire_console_lists_the_waiting_seats_and_their_codes(imported, ch
     assert "Seats waiting for their players" in html
     for seat in Player.objects.filter(campaign=imported):
         assert seat.claim_code in html
-        assert f"{seat.user.first_name}’s seat" in html
+        assert f"{seat.user.first_name}{SEAT}" in html
     assert f"/campaigns/{imported.pk}/claim/" in html
 
 
@@ -65,4 +68,4 @@ def test_a_player_claims_a_seat_on_the_page_and_lands_on_the_dashboard(imported,
     assert seat.user == alice and seat.claim_code == ""
     # the console no longer lists it
     html = _page(imported.umpire).get(f"/campaigns/{imported.pk}/umpire/").content.decode()
-    assert "alice’s seat" not in html and "bob’s seat" in html
+    assert f"alice{SEAT}" not in html and f"bob{SEAT}" in html
