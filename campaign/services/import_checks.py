@@ -95,7 +95,7 @@ def check_head(document: dict[str, Any]) -> None:
         seen_names.add(name)
         for key, field in (("credits", "credits"), ("research_points", "research_points"),
                            ("missed_turns", "missed_turns"), ("color", "color")):
-            if key in p:
+            if p.get(key) is not None:
                 _value(Player._meta.get_field(field), p[key], ("players", i, key))
         if p["credits"] < 0:
             raise refuse(("players", i, "credits"), "may not be negative.")

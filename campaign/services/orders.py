@@ -239,9 +239,13 @@ def seat_handover(*, campaign: Campaign, player_id: int, username: str) -> Playe
                                                            campaign=locked).first()
         if player is None:
             raise NotFound("No such player.")
-        if user is None:
+        if user is None or not user.is_active:  # an imported seat's placeholder is none
             raise InvalidInput("No user with that name.", code="unknown_user",
                                fields={"username": ["No user with that name."]})
+        if player.claim_code:  # R-SEC-3: nobody is seated without claiming
+            raise Conflict("This imported seat waits for its claim code: send the code "
+                           "on the umpire console to its player, who claims it.",
+                           code="seat_unclaimed")
         if Player.objects.filter(campaign=locked, user=user).exists():
             raise Conflict("That user already has a seat in this campaign.",
                            code="already_joined")

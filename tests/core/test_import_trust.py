@@ -222,6 +222,7 @@ BAD = [
     ("credits beyond 64 bits", _set(("players", 0, "credits"), 2**70),
      "players[0].credits"),
     ("a colour too long", _set(("players", 0, "color"), "#12345678"), "players[0].color"),
+    ("a colour that is a number", _set(("players", 0, "color"), 7), "players[0].color"),
     ("a faction the ruleset lacks", _set(("players", 0, "faction"), "green"),
      "players[0].faction"),
     ("players missing", _drop(("players",)), "players"),
@@ -380,3 +381,19 @@ def test_the_import_writes_in_sets_whatever_the_size(document, charlie):
         assert Territory.objects.filter(campaign=made).count() == 6 + extra
         counts.append(len(queries))
     assert counts[1] - counts[0] <= 2 * 1190 // 100, counts
+
+
+def test_the_umpire_cannot_hand_an_unclaimed_seat_to_an_account(document, client_for,
+                                                               charlie, alice):
+    """R-SEC-3: an existing account is never seated without claiming, not by a handover."""
+    from campaign.errors import Conflict
+    from campaign.services.orders import seat_handover
+
+    copied = import_campaign(document=document, umpire=charlie)
+    seat = Player.objects.filter(campaign=copied).first()
+    placeholder = seat.user
+    with pytest.raises(Conflict) as refused:
+        seat_handover(campaign=copied, player_id=seat.pk, username="alice")
+    assert refused.value.code == "seat_unclaimed"
+    seat.refresh_from_db()
+    assert seat.user == placeholder and seat.claim_code
