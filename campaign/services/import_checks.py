@@ -7,6 +7,7 @@ whose `fields` names its path (`players[2].username`)."""
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
 from collections.abc import Iterable
@@ -16,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Phase, Player
@@ -128,6 +130,8 @@ def _value(field: Any, value: Any, where: tuple[Any, ...]) -> Any:
             raise ValidationError("choice")
     except (ValidationError, ValueError, TypeError, OverflowError):
         raise refuse(where, _expected(field)) from None
+    if isinstance(python, datetime.datetime) and timezone.is_naive(python):
+        python = timezone.make_aware(python, datetime.UTC)  # a time without a zone: UTC
     return python
 
 

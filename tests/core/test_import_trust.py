@@ -270,6 +270,14 @@ def test_a_bad_document_is_a_400_naming_its_first_bad_path_and_writes_nothing(
     assert _counts() == before
 
 
+def test_a_time_without_a_zone_is_read_as_utc(document, charlie):
+    doc = copy.deepcopy(document)
+    doc["journal"][0]["at"] = "2026-03-01T12:00:00"
+    made = import_campaign(document=doc, umpire=charlie)
+    first = Event.objects.filter(campaign=made).order_by("pk").first()
+    assert first.at.isoformat() == "2026-03-01T12:00:00+00:00"
+
+
 def test_the_document_checked_is_the_published_schema(document, client_for, charlie):
     """The schema the project publishes is the one enforced: a document it refuses is
     refused with the schema's own path."""
