@@ -405,3 +405,15 @@ def test_the_umpire_cannot_hand_an_unclaimed_seat_to_an_account(document, client
     assert refused.value.code == "seat_unclaimed"
     seat.refresh_from_db()
     assert seat.user == placeholder and seat.claim_code
+
+
+def test_an_unclaimed_seat_is_never_nudged(document, client_for, charlie, alice):
+    """R-SEC-3: nobody to mail; the claimed seat that is not ready is nudged."""
+    from campaign.services.notifications import nudge
+
+    copied = import_campaign(document=document, umpire=charlie)
+    code = Player.objects.filter(campaign=copied).first().claim_code
+    client_for(alice).post(f"/api/campaigns/{copied.pk}/claim/", {"code": code},
+                           format="json")
+    assert Player.objects.filter(campaign=copied, ready=False).count() == 2
+    assert nudge(campaign=copied) == 1
