@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 from campaign.access import Membership
 from campaign.errors import GameError
 from campaign.models import Campaign, Player
+from campaign.pages.campaigns import register_dashboard_alerts
 from campaign.pages.umpire import register_console_panel
 from campaign.selectors import unclaimed_seats
 from campaign.services.claims import claim_seat
@@ -69,4 +70,18 @@ def claim_codes_panel(member: Membership) -> dict[str, Any]:
     return {"unclaimed_seats": seats, "claim_link": link}
 
 
+def claim_alerts(member: Membership) -> list[dict[str, str]]:
+    """The umpire's dashboard: imported seats still wait for their players."""
+    if not member.is_umpire:
+        return []
+    waiting = Player.objects.filter(campaign=member.campaign).exclude(claim_code="").count()
+    if not waiting:
+        return []
+    seats = "seat waits" if waiting == 1 else "seats wait"
+    return [{"level": "warn", "url": reverse("umpire", args=[member.campaign.pk]),
+             "text": f"{waiting} imported {seats} for a player: send each its claim code "
+                     "from the umpire console."}]
+
+
 register_console_panel(claim_codes_panel)
+register_dashboard_alerts(claim_alerts, order=5)

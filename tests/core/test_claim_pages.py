@@ -43,6 +43,8 @@ def test_the_umpire_console_lists_the_waiting_seats_and_their_codes(imported, ch
         assert seat.claim_code in html
         assert f"{seat.user.first_name}{SEAT}" in html
     assert f"/campaigns/{imported.pk}/claim/" in html
+    dashboard = _page(charlie).get(f"/campaigns/{imported.pk}/").content.decode()
+    assert "2 imported seats wait for a player" in dashboard
 
 
 def test_a_player_claims_a_seat_on_the_page_and_lands_on_the_dashboard(imported, alice):
