@@ -36,10 +36,11 @@ class BattlesConfig(AppConfig):
         register_exporter("battles", export_sections)
 
         from battles.models import Battle, BattleParticipant, BattleRecord
+        from battles.services.export import battle_for_copy
         from campaign.services.imports import Table, register_table
 
-        for order, section, model in ((60, "battles", Battle),
-                                      (61, "battle_participants", BattleParticipant),
+        register_table(Table(60, "battles", Battle, rewrite=battle_for_copy))
+        for order, section, model in ((61, "battle_participants", BattleParticipant),
                                       (62, "battle_records", BattleRecord)):
             register_table(Table(order, section, model))
         from campaign.services.sandbox import nothing, register_sandbox_filter

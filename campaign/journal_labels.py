@@ -25,6 +25,7 @@ LABELS: dict[str, str] = {
     "ownership_corrected": "Ownership corrected",
     "passage_granted": "Passage granted", "passage_revoked": "Passage revoked",
     "phase_opened": "Phase opens", "player_joined": "Player joined",
+    "seat_claimed": "Seat claimed",
     "player_approved": "Seat approved",
     "player_ready": "Player ready", "player_removed": "Player removed",
     "production": "Production", "purchase": "Purchase",
@@ -465,6 +466,8 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
     "repair": lambda r: f"{r.who()} repairs {r.thing('unit')} for {_credits(r['cost'])}.",
     "sandbox_created": lambda r: f"A sandbox copy of the campaign at turn {r['turn']}, "
                                  f"{r.phase()}.",
+    "seat_claimed": lambda r: f"{r['username'] or r.who()} takes {r['seat'] or 'an'}'s "
+                              "imported seat.",
     "seat_removed": lambda r: f"The umpire removes {r['username'] or 'a player'} from the "
                               "campaign; the seat keeps what it holds, unplayed, until the "
                               "umpire hands it over.",

@@ -135,6 +135,11 @@ class Player(models.Model):
     #: the seat stays with everything it holds, nobody plays it, and the removed user no
     #: longer sees the campaign, until the umpire hands the seat to someone else.
     removed_at = models.DateTimeField(null=True, blank=True)
+    #: An imported seat nobody has claimed yet (API.md "Trust (wave 3)"): its `user` is a
+    #: placeholder account that cannot sign in, and whoever gives the umpire's code here
+    #: takes the seat (`campaign.services.claims`). Empty once claimed, and for every seat
+    #: taken by joining.
+    claim_code = models.CharField(max_length=32, blank=True, default="", db_index=True)
 
     class Meta:
         ordering = ["id"]

@@ -24,6 +24,8 @@ Events
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import BooleanField, Case, Exists, Min, OuterRef, Q, QuerySet, Value, When
 
 from campaign.access import Membership
@@ -80,3 +82,14 @@ def events_visible_to(member: Membership) -> QuerySet[Event]:
         else:  # an umpire who plays: umpire business, but not the others' private entries
             allowed |= Q(visibility=V.UMPIRE, sealed=False)
     return qs.filter(allowed).order_by("id")
+
+
+def unclaimed_seats(campaign: Any) -> list[dict[str, Any]]:
+    """The imported seats nobody has claimed yet, for their umpire (R-SEC-3): the name
+    each was imported under, its colour and its claim code, in seat order."""
+    from campaign.models import Player
+
+    return [{"name": p.user.first_name or p.user.get_username(), "color": p.color,
+             "code": p.claim_code, "faction": p.faction}
+            for p in Player.objects.filter(campaign=campaign).exclude(claim_code="")
+            .select_related("user").order_by("pk")]

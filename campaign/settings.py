@@ -53,6 +53,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # First after security: an oversized body is refused before anything reads it.
+    "campaign.middleware.RequestBodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -67,6 +69,13 @@ MIDDLEWARE = [
     # Last: turns a locked-out login (too many wrong passwords) into a 429.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Issue 30.3: request bodies. A campaign import takes up to 50 MB, every other route
+# Django's usual 2.5 MB; a larger body is a JSON 413 (campaign.middleware.
+# RequestBodyLimitMiddleware). Django's own limit is the larger, so the middleware decides.
+API_MAX_BODY_SIZE = envint("API_MAX_BODY_SIZE", 2_621_440)
+IMPORT_MAX_BODY_SIZE = envint("IMPORT_MAX_BODY_SIZE", 50_000_000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = max(API_MAX_BODY_SIZE, IMPORT_MAX_BODY_SIZE)
 
 ROOT_URLCONF = "campaign.urls"
 
@@ -150,6 +159,9 @@ REST_FRAMEWORK = {
         "odds": envstr("THROTTLE_ODDS", "30/min"),
         # sandbox clones copy a whole campaign (issue 30): per user
         "sandbox": envstr("THROTTLE_SANDBOX", "10/hour"),
+        # Issue 30.3: an import is heavy work for a web worker; a claim code is a secret.
+        "import": envstr("THROTTLE_IMPORT", "10/hour"),
+        "claim": envstr("THROTTLE_CLAIM", "10/min"),
     },
     # How many proxies stand in front (X-Forwarded-For hops trusted for the address).
     "NUM_PROXIES": TRUSTED_PROXIES or None,

@@ -7,6 +7,7 @@ campaign_urls = [
     path("", views.CampaignDetailView.as_view(), name="api-campaign"),
     path("settings/", views.CampaignSettingsView.as_view(), name="api-campaign-settings"),
     path("join/", views.JoinView.as_view(), name="api-campaign-join"),
+    path("claim/", views.ClaimView.as_view(), name="api-campaign-claim"),
     path("start/", views.StartView.as_view(), name="api-campaign-start"),
     path("advance/", views.AdvanceView.as_view(), name="api-campaign-advance"),
     path("ready/", views.ReadyView.as_view(), name="api-campaign-ready"),

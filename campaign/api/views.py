@@ -26,6 +26,7 @@ from campaign.errors import (
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
 from campaign.services import (
+    claims,
     clock,
     commitments,
     export,
@@ -121,6 +122,11 @@ class CampaignDetailView(APIView):
                                 if k not in SPECTATOR_HIDDEN_SETTINGS}
         if member.is_umpire:  # API.md: the umpire reads the invite code
             data["invite_code"] = campaign.invite_code
+            # API.md "Trust (wave 3)": and each unclaimed (imported) seat's claim code
+            codes = {p.pk: p.claim_code for p in campaign.players.all() if p.claim_code}
+            for seat in data["players"]:
+                if seat["id"] in codes:
+                    seat["claim_code"] = codes[seat["id"]]
         response = Response(data)
         response["ETag"] = campaign_etag(campaign)
         return response
@@ -316,12 +322,33 @@ class SandboxSeatView(APIView):
 
 
 class ImportView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "import"
+
     @extend_schema(request=dict, responses={201: dict}, operation_id="campaign_import",
-                   description="Any user: a campaign export document -> a copy under new ids, "
-                   "whose umpire the caller becomes.")
+                   description="Any user: a campaign export document (up to 50 MB) -> a "
+                   "copy under new ids, whose umpire the caller becomes and only member: "
+                   "every seat waits for its claim code (POST claim/). An invalid document "
+                   "is a 400 whose `fields` names the first bad path; nothing is written.")
     def post(self, request: Request) -> Response:
         campaign = imports.import_campaign(document=request.data, umpire=request.user)
         return Response({"id": campaign.pk}, status=status.HTTP_201_CREATED)
+
+
+class ClaimView(APIView):
+    throttle_classes = [ScopedThrottle]
+    throttle_scope = "claim"
+
+    @extend_schema(request={"application/json": {"type": "object", "properties": {
+        "code": {"type": "string"}}}}, responses={200: s.PlayerSummarySerializer},
+        operation_id="campaign_claim",
+        description="Take the imported seat whose claim code the umpire gave you (404 "
+        "for a code that opens no seat; 409 when you already have a seat).")
+    def post(self, request: Request, campaign_id: int) -> Response:
+        body = request.data if isinstance(request.data, dict) else {}
+        player = claims.claim_seat(campaign_id=campaign_id, user=request.user,
+                                   code=body.get("code"))
+        return Response(s.PlayerSummarySerializer(player).data)
 
 
 class ExportView(APIView):

@@ -81,7 +81,7 @@ def seats(request: HttpRequest, member: Membership) -> HttpResponse:
     """Who plays: readiness, hand a seat over (replace), remove a player, read as one."""
     require_umpire_page(member)
     return _section(request, member, "seats", "pages/umpire_seats.html",
-                    {"players": _players(member)})
+                    {"players": _players(member), **_panels(member)})
 
 
 @campaign_page

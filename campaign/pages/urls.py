@@ -9,6 +9,7 @@ from campaign.pages import (
     absence,
     accounts,
     campaigns,
+    claims,
     compliance,
     dice,
     history,
@@ -39,6 +40,7 @@ NAV.extend([
 campaign_pages = [
     path("", campaigns.dashboard, name="campaign-dashboard"),
     path("join/", campaigns.join, name="campaign-join"),
+    path("claim/", claims.claim, name="campaign-claim"),
     path("start/", campaigns.start, name="campaign-start"),
     path("ready/", campaigns.ready, name="campaign-ready"),
     path("away/", absence.away, name="campaign-away"),

@@ -193,7 +193,10 @@ def mark_ready(*, player: Player) -> Player:
         if updated:
             record_event(campaign=campaign, kind="player_ready",
                          data={"player": player.pk})
-        everyone_ready = not Player.objects.filter(campaign=campaign, ready=False).exists()
+        # An unclaimed (imported) seat has nobody to be ready: it never holds the league
+        # back (docs/RULINGS.md, "Unclaimed seats").
+        everyone_ready = not Player.objects.filter(campaign=campaign, ready=False,
+                                                   claim_code="").exists()
         state = (campaign.turn, campaign.phase)
     if updated and everyone_ready and campaign.settings.advance_when_all_ready:
         try:

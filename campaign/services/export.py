@@ -175,7 +175,9 @@ def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
         "ruleset": {"name": campaign.settings.ruleset,
                     "version": info.version if info else None},
         "catalogue": info.catalogue(None, campaign.settings.ruleset_options) if info else [],
-        "players": [{"id": p.pk, "username": p.user.get_username(), "color": p.color,
+        # An unclaimed seat (an import's) under the name it was imported with.
+        "players": [{"id": p.pk, "username": p.user.first_name if p.claim_code
+                     else p.user.get_username(), "color": p.color,
                      "credits": p.credits, "research_points": p.research_points,
                      "missed_turns": p.missed_turns, "faction": p.faction}
                     for p in Player.objects.filter(campaign=campaign).select_related("user")

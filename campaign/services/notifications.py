@@ -71,7 +71,8 @@ def rolled_back(*, campaign: Campaign) -> None:
 def nudge(*, campaign: Campaign) -> int:
     """The umpire nudges the players who are not ready (issue 17): once per phase each.
     Returns how many seats are waited for."""
-    waiting = list(Player.objects.filter(campaign=campaign, ready=False)
+    # an unclaimed (imported) seat has nobody to nudge (docs/RULINGS.md)
+    waiting = list(Player.objects.filter(campaign=campaign, ready=False, claim_code="")
                    .values_list("pk", flat=True))
     if waiting:
         _enqueue(campaign, "nudge", waiting)
@@ -113,7 +114,8 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
                        .exclude(reminder_key=key).update(reminder_key=key))
             if not claimed:
                 continue
-            waiting = list(Player.objects.filter(campaign=campaign, ready=False)
+            waiting = list(Player.objects.filter(campaign=campaign, ready=False,
+                                                 claim_code="")
                            .values_list("pk", flat=True))
             if waiting:
                 _enqueue(campaign, "reminder", waiting)

@@ -213,8 +213,9 @@ def record_missed_turns(*, campaign: Campaign) -> None:
     missed: list[dict] = []
     alerts: list[dict] = []
     changed: list[Player] = []
-    for player in (Player.objects.select_for_update(of=("self",)).filter(campaign=campaign)
-                   .select_related("user")):
+    # An unclaimed (imported) seat has nobody to miss a turn (docs/RULINGS.md).
+    for player in (Player.objects.select_for_update(of=("self",))
+                   .filter(campaign=campaign, claim_code="").select_related("user")):
         if player.ready or player.pk in ordered:
             if player.missed_turns:
                 player.missed_turns = 0
@@ -245,9 +246,13 @@ def seat_handover(*, campaign: Campaign, player_id: int, username: str) -> Playe
                                                            campaign=locked).first()
         if player is None:
             raise NotFound("No such player.")
-        if user is None:
+        if user is None or not user.is_active:  # an imported seat's placeholder is none
             raise InvalidInput("No user with that name.", code="unknown_user",
                                fields={"username": ["No user with that name."]})
+        if player.claim_code:  # R-SEC-3: nobody is seated without claiming
+            raise Conflict("This imported seat waits for its claim code: send the code "
+                           "on the umpire console to its player, who claims it.",
+                           code="seat_unclaimed")
         held = Player.objects.filter(campaign=locked, user=user).first()
         # a removed player may be given their own seat back (R-ORD-11)
         if held is not None and not (held.pk == player.pk and player.removed_at is not None):

@@ -189,7 +189,7 @@ def create_sandbox(*, member: Membership, turn: Any, phase: Any) -> Campaign:
                     advance_when_all_ready=False)
     doc["settings"] = settings
     with transaction.atomic():
-        copy_ = import_campaign(document=doc, umpire=_user(member))
+        copy_ = import_campaign(document=doc, umpire=_user(member), stand_ins=True)
         seats = {pl.user.get_username(): pl for pl in
                  Player.objects.filter(campaign=copy_).select_related("user")}
         first = seats.get(stand_ins.get(seat, "")) if seat is not None else None

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.utils import timezone
 
 from campaign.models import Campaign, Player, Profile
 from campaign.services import clock, notifications

@@ -169,6 +169,12 @@ TABLE: dict[tuple[str, str], Endpoint] = {
          PHASE("setup"),
          ROLE(("plays", "owner", "other"), "409")),  # already joined
         why="the umpire may also take a seat while in set-up"),
+    ("api-campaign-claim", PO): Endpoint(
+        lambda w: c(w) + "claim/", lambda w: {"code": "not-a-claim-code"},
+        (AUTH, ROLE(("plays", "owner", "other"), "409")),  # one seat each
+        ok="404", why="issue 30 / R-SEC-3: anyone signed in may claim an imported seat "
+        "with its code; a code that opens no seat reads like a campaign that does not "
+        "exist"),
     ("api-campaign-start", PO): Endpoint(lambda w: c(w) + "start/", None,
                                          (*UMPIRES, PHASE("setup"))),
     ("api-campaign-advance", PO): Endpoint(lambda w: c(w) + "advance/", lambda w: {

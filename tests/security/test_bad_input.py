@@ -51,7 +51,7 @@ UMPIRE_ROUTES = ("api-campaign-settings", "api-campaign-advance", "api-correctio
                  "api-deadline", "api-pause", "api-resume", "api-handover",
                  "api-campaign-start")
 GLOBAL_ROUTES = ("api-users", "api-token", "api-campaigns", "api-profile",
-                 "api-campaign-join")
+                 "api-campaign-join", "api-campaign-claim")
 
 
 def variants(good: Any) -> list[Any]:

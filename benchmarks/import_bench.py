@@ -1,0 +1,88 @@
+"""Benchmark (not a test): export and import a 5,000-territory, 20-player campaign
+through the API (issue 30.3: the import took 25.5 s of a web worker, row by row).
+
+    DATABASE_URL=... .venv/bin/python benchmarks/import_bench.py [--territories N]
+        [--players P]
+
+    TARGET import_5000: <seconds of POST /api/campaigns/import/> (goal 5 s, floor 10 s)
+    TARGET export_5000: <seconds of GET /api/campaigns/{id}/export/> (goal 2 s, floor 4 s)
+
+It creates its own users and campaigns and deletes them afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
+
+IMPORT_GOAL, IMPORT_FLOOR = 5.0, 10.0
+EXPORT_GOAL, EXPORT_FLOOR = 2.0, 4.0
+
+
+def main() -> None:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from rest_framework.test import APIClient
+
+    from campaign.models import Campaign
+    from campaign.services.campaigns import campaign_create, campaign_join
+    from campaign.services.setup import campaign_start
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--territories", type=int, default=5000)
+    parser.add_argument("--players", type=int, default=20)
+    args = parser.parse_args()
+    settings.ALLOWED_HOSTS = ["*"]
+
+    User = get_user_model()
+    tag = f"ibench{int(time.time())}"
+    users = [User(username=f"{tag}_{i}") for i in range(args.players + 1)]
+    for user in users:
+        user.set_unusable_password()
+    User.objects.bulk_create(users)
+    users = list(User.objects.filter(username__startswith=tag).order_by("username"))
+    umpire, players = users[0], users[1:]
+    campaign = campaign_create(umpire=umpire, name=tag, map_spec={
+        "generator": "random", "territories": args.territories, "seed": 2024})
+    for user in players:
+        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
+    campaign_start(campaign_id=campaign.pk)
+
+    api = APIClient()
+    api.force_authenticate(umpire)
+    print(f"database: {connection.vendor}; {args.territories} territories, "
+          f"{args.players} players")
+    t0 = time.perf_counter()
+    exported = api.get(f"/api/campaigns/{campaign.pk}/export/")
+    t1 = time.perf_counter()
+    assert exported.status_code == 200, exported.status_code
+    body = exported.content
+    t2 = time.perf_counter()
+    made = api.generic("POST", "/api/campaigns/import/", body,
+                       content_type="application/json")
+    t3 = time.perf_counter()
+    assert made.status_code == 201, made.content[:300]
+    export_s, import_s = t1 - t0, t3 - t2
+    print(f"export: {export_s:8.3f} s ({len(body) / 1e6:.2f} MB)")
+    print(f"import: {import_s:8.3f} s")
+    print(f"TARGET import_{args.territories}: {import_s:.2f} s (goal {IMPORT_GOAL} s, floor "
+          f"{IMPORT_FLOOR} s): {'ok' if import_s <= IMPORT_FLOOR else 'short'}")
+    print(f"TARGET export_{args.territories}: {export_s:.2f} s (goal {EXPORT_GOAL} s, floor "
+          f"{EXPORT_FLOOR} s): {'ok' if export_s <= EXPORT_FLOOR else 'short'}")
+    Campaign.objects.filter(pk__in=[campaign.pk, json.loads(made.content)["id"]]).delete()
+    User.objects.filter(username__startswith=tag).delete()
+
+
+if __name__ == "__main__":
+    main()
