@@ -53,7 +53,7 @@ def test_a_phase_mail_is_text_and_html_with_a_link_and_an_unsubscribe_header(
 
 def test_a_reminder_says_who_is_still_not_ready(emails):
     Player.objects.filter(pk=emails.alice.pk).update(ready=True)
-    subject, body = notifications.message(emails.campaign, "reminder",
+    _subject, body = notifications.message(emails.campaign, "reminder",
                                           emails.campaign.turn, emails.campaign.phase)
     assert "1 of 2 players are ready; still not ready: bob." in body
 
