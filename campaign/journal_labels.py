@@ -268,13 +268,15 @@ def _trade(r: Reading, verb: str) -> str:
 
 
 def _rolled_back(r: Reading) -> str:
-    why = f": {r['reason']}" if r["reason"] else ""
+    who = _who_did(r["by"], r)
+    who = who[:1].upper() + who[1:] if who.startswith("the ") else who
+    why = f" ({r['reason']})" if isinstance(r["reason"], str) and r["reason"] else ""
     kept = [f"turn {s.get('turn')}, {PHASE_WORDS.get(str(s.get('phase')), s.get('phase'))}"
             for s in r["seeds_kept"] or [] if isinstance(s, Mapping)]
-    dice = (" The dice committed since keep their seeds (" + _and(kept) + ")."
+    dice = (" The dice committed since keep their seeds: " + "; ".join(kept) + "."
             if kept else "")
-    return (f"{_who_did(r['by'], r).capitalize()} rolls the campaign back to turn "
-            f"{r['to_turn']}, {r.phase('to_phase')}{why}.{dice}")
+    return (f"{who} rolls the campaign back to the start of turn {r['to_turn']}, "
+            f"{r.phase('to_phase')}{why}.{dice}")
 
 
 def _away_ended(r: Reading) -> str:
@@ -440,8 +442,8 @@ SENTENCES: dict[str, Callable[[Reading], str]] = {
                                       + (f" ({r['reason']})" if isinstance(r["reason"], str)
                                          and r["reason"] else "")),
     "dice_committed": lambda r: _dice(r, "committed (kept secret until the phase ends)")
-    if not r["kept"] else _dice(r, "those committed before the rollback: the phase keeps "
-                                   "its seed (R-DICE-4)"),
+    if not r["kept"] else f"The dice of turn {r['turn']}, {r.phase()}, keep the seed "
+                          "committed before the rollback (R-DICE-4).",
     "dice_revealed": lambda r: _dice(r, "revealed"),
     "equipment_exchanged": lambda r: f"{r.who()} moves a weapon from "
                                      f"{r.thing('unit', 'from_unit')} to "

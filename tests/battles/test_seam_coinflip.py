@@ -75,10 +75,12 @@ def test_a_toy_ruleset_plays_a_whole_turn_through_the_real_pipeline(
 
     battle = Battle.objects.get(campaign=w.campaign)
     assert (battle.ruleset_name, battle.status) == ("coinflip", "finished")
+    # each unit fights under the name it was given when bought (issue 26)
     assert battle.input["sides"] == {str(w.players["bob"].pk): [{"id": theirs.pk,
-                                                                 "name": "Coin bearer"}],
+                                                                 "name": theirs.name}],
                                      str(w.players["alice"].pk): [{"id": mine.pk,
-                                                                   "name": "Coin bearer"}]}
+                                                                   "name": mine.name}]}
+    assert mine.name.startswith("Coin bearer '") and theirs.name != mine.name
     # Replaying the stored input with its seed gives the recorded outcome.
     replayed = COINFLIP.resolve(battle.input, Dice(random.Random(battle.input["seed"])))
     winner = replayed.winner

@@ -81,13 +81,16 @@ def test_the_reveal_runs_before_the_battles_hook():
 
     names = [h.name for h in phase_hooks("enter", Phase.TACTICAL)]
     assert names == ["campaign.services.reveal.reveal_and_move",
-                     "battles.services.opening.open_battles"]
+                     "battles.services.opening.open_battles",
+                     "campaign.services.absence.stand_in_plays"]
     assert [h.name for h in phase_hooks("leave", Phase.ACTIVITY)] == [
-        "economy.services.production.production_run"]
+        "economy.services.production.production_run",
+        "campaign.services.absence.record_deadlines"]
     assert [h.name for h in phase_hooks("leave", Phase.TACTICAL)] == [
         "battles.services.jobs.refuse_while_battles_unfinished",
         "campaign.services.notifications.results_in",
-        "campaign.services.snapshots.snapshot_turn"]
+        "campaign.services.snapshots.snapshot_turn",
+        "campaign.services.absence.record_deadlines"]
 
 
 def test_off_map_unit_with_no_territory_left_stays_off_the_map(world):

@@ -49,7 +49,9 @@ def test_history_shows_only_what_the_viewer_may_read(web_client, played_campaign
     from territories.models import Territory
 
     where = Territory.objects.get(pk=hers.data["territory"]).name
-    mark = re.compile(rf"alice buys a Golem at {where} for 150 SC\.".encode())
+    # the Golem arrives with its name (issue 26: "Golem 'Iron Wolf'")
+    mark = re.compile(rf"alice buys a Golem (&#x27;|')[^&']+(&#x27;|') at {where} for "
+                      rf"150 SC\.".encode())
     assert mark.search(web_client(alice).get(url).content)
     assert not mark.search(web_client(bob).get(url).content)
     filtered = web_client(alice).get(f"/campaigns/{played_campaign.pk}/history/?kind="

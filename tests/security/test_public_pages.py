@@ -55,7 +55,7 @@ def league(uma, alice, bob):
     Order.objects.create(campaign=campaign, turn=2, player=players["alice"], unit=unit,
                          origin=t["Alpha"], destination=t["Beta"])
     secret = Event.objects.create(campaign=campaign, turn=1, phase="commercial",
-                                  kind="purchase", data={"detail": SECRET_ENTRY},
+                                  kind="purchase", data={"item": SECRET_ENTRY, "cost": 1},
                                   visibility=Event.Visibility.PRIVATE)
     secret.viewers.set([players["alice"]])
     seed = "a" * 64
