@@ -26,11 +26,12 @@ committed before each statement). The receipt row comes last in the lock order.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
-import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
@@ -50,6 +51,15 @@ def digest(sealed: str, salt: str) -> str:
     return hashlib.sha256((sealed + salt).encode("utf-8")).hexdigest()
 
 
+def _salt(campaign: Campaign, player: Player) -> str:
+    """The player's secret salt of the turn: an HMAC of the site's secret key, so nobody
+    without it can guess it, and the same on every run of the same campaign (a receipt
+    depends on the player's own orders and nothing else: the differential secrecy tests
+    compare answers across worlds)."""
+    message = f"order-receipt:{campaign.pk}:{player.pk}:{campaign.turn}".encode()
+    return hmac.new(settings.SECRET_KEY.encode(), message, hashlib.sha256).hexdigest()[:32]
+
+
 def reseal(*, campaign: Campaign, player: Player) -> str:
     """The player's new receipt for their sealed orders of `campaign.turn` (call inside the
     transaction that changed them, after the change). Three short statements: the
@@ -61,7 +71,7 @@ def reseal(*, campaign: Campaign, player: Player) -> str:
         f"INSERT INTO {receipts} (campaign_id, turn, player_id, salt, receipt, sealed, "
         "updated_at) VALUES (%s, %s, %s, %s, '', '', %s) ON CONFLICT (player_id, turn) "
         "DO UPDATE SET updated_at = EXCLUDED.updated_at RETURNING id, salt",
-        [campaign.pk, campaign.turn, player.pk, secrets.token_hex(16), now])
+        [campaign.pk, campaign.turn, player.pk, _salt(campaign, player), now])
     assert row is not None  # an upsert always returns its row
     receipt_id, salt = row
     with connection.cursor() as cursor:

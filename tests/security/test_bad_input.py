@@ -43,7 +43,7 @@ WHERE = {
                    "api-sandbox-seat"),
     "activity": ("api-unit", "api-activation", "api-building-weapon", "api-artifact-house",
                  "api-odds", "api-passages", "api-passage", "api-notifications",
-                 "api-campaign-ready"),
+                 "api-campaign-ready", "api-away", "api-pilot", "api-weapon"),
     "move": ("api-orders", "api-order", "api-exchanges"),
     "tactical": ("api-battle-result", "api-battle-confirm", "api-battle-retry"),
 }
@@ -51,7 +51,8 @@ UMPIRE_ROUTES = ("api-campaign-settings", "api-campaign-advance", "api-correctio
                  "api-deadline", "api-pause", "api-resume", "api-handover",
                  "api-campaign-start")
 GLOBAL_ROUTES = ("api-users", "api-token", "api-campaigns", "api-profile",
-                 "api-campaign-join", "api-campaign-claim")
+                 "api-campaign-join", "api-campaign-claim", "api-users-me",
+                 "api-users-me-calendar-rotate")
 
 
 def variants(good: Any) -> list[Any]:
