@@ -263,7 +263,8 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                received.append({"path": self.path, "headers": dict(self.headers),
+                received.append({"path": self.path, "headers": {k.lower(): v for k, v in
+                                                             self.headers.items()},
                                  "body": body})
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
