@@ -46,6 +46,17 @@ def _generate() -> Keys:
     return Keys(private=vapid.private_pem().decode(), public=b64urlencode(public))
 
 
+def env_lines() -> str:
+    """A new key pair as the two environment lines a production site sets (the private
+    key as base64url raw, which fits on one line)."""
+    from py_vapid import Vapid, b64urlencode
+
+    made = _generate()
+    private = Vapid.from_pem(made.private.encode()).private_key
+    raw = private.private_numbers().private_value.to_bytes(32, "big")
+    return f"VAPID_PRIVATE_KEY={b64urlencode(raw)}\nVAPID_PUBLIC_KEY={made.public}"
+
+
 def vapid_keys() -> Keys:
     """The site's key pair: from the settings, or the one kept in the database (made
     on first use; two processes racing keep the first)."""

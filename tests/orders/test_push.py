@@ -167,6 +167,18 @@ def test_keys_from_the_settings_are_used(settings):
     assert VapidKey.objects.count() == 0
 
 
+def test_the_printed_environment_keys_sign_a_push(world, local, settings):
+    lines = dict(line.split("=", 1) for line in push.env_lines().splitlines())
+    settings.VAPID_PRIVATE_KEY = lines["VAPID_PRIVATE_KEY"]
+    settings.VAPID_PUBLIC_KEY = lines["VAPID_PUBLIC_KEY"]
+    with Receiver(status=201) as service:
+        subscribe(world.users["alice"], service, Browser())
+        assert deliver(world, "results") == 1
+    check_vapid(service.requests[0]["headers"]["authorization"],
+                f"http://127.0.0.1:{service.port}")
+    assert VapidKey.objects.count() == 0
+
+
 @pytest.mark.parametrize("endpoint", ["http://push.example.org/x", "https://127.0.0.1/x",
                                       "https://10.1.2.3/x", "", "javascript:alert(1)"])
 def test_a_private_or_plain_http_endpoint_is_refused(alice, endpoint):
