@@ -99,7 +99,8 @@ def push_subscription(request: HttpRequest) -> JsonResponse:
         removed = channels.push_unsubscribe(user=request.user, endpoint=str(endpoint or ""))
         return JsonResponse({"detail": "Push is off on this device." if removed else
                              "Push was not on for this device."})
-    keys = data.get("keys") if isinstance(data.get("keys"), dict) else {}
+    given = data.get("keys")
+    keys: dict[str, Any] = given if isinstance(given, dict) else {}
     try:
         channels.push_subscribe(user=request.user, endpoint=endpoint,
                                 p256dh=keys.get("p256dh"), auth=keys.get("auth"))

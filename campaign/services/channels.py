@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 MAX_CHANNELS = 5
 #: How many browsers one user may subscribe.
 MAX_SUBSCRIPTIONS = 10
+#: Seconds between two "send a test" of one channel.
+TEST_EVERY = 10
 #: Notification kinds sent as Web Push: deadlines, results and messages.
 PUSH_KINDS = frozenset({"reminder", "nudge", "results", "message"})
 
@@ -90,6 +92,9 @@ def channel_test(*, channel_id: int, user: Any = None, campaign: Campaign | None
                  ) -> None:
     """Ask for a test message: a job sends it after commit (never the request)."""
     channel = _owned(channel_id, user, campaign)
+    if channel.last_at and timezone.now() - channel.last_at < dt.timedelta(seconds=TEST_EVERY):
+        raise InvalidInput(f"A message went to this channel in the last {TEST_EVERY} "
+                           "seconds: wait a moment before sending a test.", code="too_soon")
     token = secrets.token_hex(8)
     Channel.objects.filter(pk=channel.pk).update(test_token=token)
     outbox.send_later("campaign.tasks.channel_test", channel.pk, token)
@@ -136,8 +141,9 @@ def send_test(*, channel_id: int, token: str) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def push_subscribe(*, user: Any, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
-    """Save (or move to this user) one browser's subscription."""
+def push_subscribe(*, user: Any, endpoint: Any, p256dh: Any, auth: Any) -> PushSubscription:
+    """Save (or move to this user) one browser's subscription (the values as the browser
+    sent them: checked here)."""
     try:
         push.check_endpoint(endpoint)
     except push.UnsafeEndpoint as exc:

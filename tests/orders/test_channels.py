@@ -350,3 +350,17 @@ def test_without_the_test_setting_a_local_receiver_is_not_called(world):
             deliver(world, "phase_opened")
     notify.assert_not_called()
     assert receiver.requests == []
+
+
+def test_a_second_test_right_after_a_message_is_refused(alice, local,
+                                                        django_capture_on_commit_callbacks):
+    with Receiver() as receiver:
+        channel = channels.channel_add(address=f"json://127.0.0.1:{receiver.port}/hook",
+                                       user=alice)
+        with django_capture_on_commit_callbacks(execute=True):
+            channels.channel_test(channel_id=channel.pk, user=alice)
+        with pytest.raises(InvalidInput, match="wait a moment"), \
+                django_capture_on_commit_callbacks(execute=True):
+            channels.channel_test(channel_id=channel.pk, user=alice)
+    assert len(receiver.requests) == 1
+    assert Channel.objects.get(pk=channel.pk).test_token == ""
