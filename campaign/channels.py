@@ -150,14 +150,23 @@ def masked(label: str, hint: str) -> str:
 
 def send(address: str, title: str, body: str) -> bool:
     """Post one message; True when the service accepted it. The host is checked again
-    (a name may since resolve elsewhere). Never raises for a delivery problem."""
+    (a name may since resolve elsewhere); redirects are not followed and a Matrix
+    server's discovery (a `.well-known` answer naming another server) is off, so the
+    checked host is the one called. Never raises for a delivery problem."""
     import apprise
 
     try:
         check_address(address)
     except UnsafeChannel:
         return False
-    sender = apprise.Apprise()
-    if not sender.add(address):
+    plugin = apprise.Apprise.instantiate(address, suppress_exceptions=True,
+                                         asset=apprise.AppriseAsset(http_redirects=False))
+    if plugin is None:
         return False
-    return bool(sender.notify(title=title, body=body))
+    plugin.redirects = False
+    if hasattr(plugin, "discovery"):
+        plugin.discovery = False
+    try:
+        return bool(plugin.notify(title=title, body=body))
+    except Exception:  # a transport's bug must not fail the job for the others
+        return False

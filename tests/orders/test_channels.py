@@ -256,7 +256,7 @@ def test_a_sandbox_posts_nothing(world, sent):
 class Receiver:
     """An HTTP server on 127.0.0.1 that records what is POSTed to it."""
 
-    def __init__(self, status: int = 200) -> None:
+    def __init__(self, status: int = 200, headers: dict[str, str] | None = None) -> None:
         self.requests: list[dict] = []
         received = self.requests
 
@@ -267,6 +267,8 @@ class Receiver:
                                                              self.headers.items()},
                                  "body": body})
                 self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.end_headers()
                 self.wfile.write(b"{}")
@@ -364,3 +366,12 @@ def test_a_second_test_right_after_a_message_is_refused(alice, local,
             channels.channel_test(channel_id=channel.pk, user=alice)
     assert len(receiver.requests) == 1
     assert Channel.objects.get(pk=channel.pk).test_token == ""
+
+
+def test_a_redirect_is_not_followed(world, local):
+    with Receiver(status=307, headers={"Location": "/elsewhere"}) as receiver:
+        channels.channel_add(address=f"json://127.0.0.1:{receiver.port}/hook?redirect=yes",
+                             campaign=world.campaign)
+        with pytest.raises(channels.DeliveryFailed):
+            deliver(world, "phase_opened")
+    assert [r["path"] for r in receiver.requests] == ["/hook"]
