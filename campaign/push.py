@@ -101,6 +101,19 @@ def check_endpoint(endpoint: str) -> None:
         raise UnsafeEndpoint(str(exc).replace("webhook", "push service")) from exc
 
 
+def _session() -> Any:
+    """A requests session that follows no redirect (the checked endpoint is the one
+    called)."""
+    import requests
+
+    class NoRedirects(requests.Session):
+        def request(self, *args: Any, **kwargs: Any) -> Any:
+            kwargs["allow_redirects"] = False
+            return super().request(*args, **kwargs)
+
+    return NoRedirects()
+
+
 def send(*, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> int:
     """Encrypt `payload` for the subscription and POST it, signed with the site's VAPID
     key. Returns the push service's HTTP status (201 accepted; 404/410: the subscription
@@ -119,7 +132,7 @@ def send(*, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> i
                          data=json.dumps(payload), vapid_private_key=_vapid(keys.private),
                          vapid_claims={"sub": settings.VAPID_SUBJECT},
                          content_encoding="aes128gcm", timeout=TIMEOUT_SECONDS,
-                         ttl=TTL_SECONDS)
+                         ttl=TTL_SECONDS, requests_session=_session())
     except WebPushException as exc:
         return int(exc.response.status_code) if exc.response is not None else 0
     except (OSError, ValueError) as exc:

@@ -147,6 +147,14 @@ def test_a_push_service_error_is_retried_later(world, local):
     assert not Notification.objects.filter(recipient=f"push:{sub.pk}").exists()
 
 
+def test_a_push_service_redirect_is_not_followed(world, local):
+    with Receiver(status=307, headers={"Location": "/elsewhere"}) as service:
+        subscribe(world.users["alice"], service, Browser())
+        with pytest.raises(channels.DeliveryFailed):
+            deliver(world, "results")
+    assert len(service.requests) == 1
+
+
 # ---------------------------------------------------------------------------
 # Keys and subscriptions
 # ---------------------------------------------------------------------------
