@@ -128,11 +128,12 @@ def send(*, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> i
         return 0
     keys = vapid_keys()
     try:
-        answer = webpush({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
-                         data=json.dumps(payload), vapid_private_key=_vapid(keys.private),
-                         vapid_claims={"sub": settings.VAPID_SUBJECT},
-                         content_encoding="aes128gcm", timeout=TIMEOUT_SECONDS,
-                         ttl=TTL_SECONDS, requests_session=_session())
+        with _session() as session:
+            answer = webpush({"endpoint": endpoint, "keys": {"p256dh": p256dh, "auth": auth}},
+                             data=json.dumps(payload), vapid_private_key=_vapid(keys.private),
+                             vapid_claims={"sub": settings.VAPID_SUBJECT},
+                             content_encoding="aes128gcm", timeout=TIMEOUT_SECONDS,
+                             ttl=TTL_SECONDS, requests_session=session)
     except WebPushException as exc:
         return int(exc.response.status_code) if exc.response is not None else 0
     except (OSError, ValueError) as exc:
