@@ -375,3 +375,28 @@ def test_a_redirect_is_not_followed(world, local):
         with pytest.raises(channels.DeliveryFailed):
             deliver(world, "phase_opened")
     assert [r["path"] for r in receiver.requests] == ["/hook"]
+
+
+def test_a_failed_delivery_is_retried_later_by_a_worker_with_a_growing_delay():
+    from celery.exceptions import Retry
+
+    task = mock.Mock()
+    task.request.is_eager, task.request.retries = False, 2
+    task.retry.side_effect = Retry()
+    with pytest.raises(Retry):
+        tasks._retry_later(task, channels.DeliveryFailed("1 channel(s) failed"))
+    assert task.retry.call_args.kwargs["countdown"] == 240
+    task.request.retries = tasks.CHANNEL_RETRIES
+    assert tasks._retry_later(task, channels.DeliveryFailed("x")) == 0
+    task.request.retries, task.request.is_eager = 0, True
+    assert tasks._retry_later(task, channels.DeliveryFailed("x")) == 0
+
+
+def test_the_channels_job_in_the_embedded_mode_drops_a_failure_it_recorded(world):
+    channel = channels.channel_add(address=SECRET, campaign=world.campaign)
+    c = world.campaign
+    with mock.patch("campaign.channels.send", return_value=False):
+        assert tasks.notify_channels.apply(
+            args=(c.pk, "phase_opened", c.turn, c.phase, None)).get() == 0
+    channel.refresh_from_db()
+    assert "could not be delivered" in channel.last_outcome
