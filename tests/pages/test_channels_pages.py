@@ -78,3 +78,19 @@ def test_the_pages_query_count_does_not_grow_with_channels(alice, client):
     with CaptureQueriesContext(connection) as five:
         client.get(reverse("channels"))
     assert len(five) == len(one)
+
+
+def test_the_umpire_tests_and_removes_a_campaign_channel(uma, make_campaign, client,
+                                                         django_capture_on_commit_callbacks):
+    from unittest import mock
+
+    campaign = make_campaign(uma)
+    channel = channels.channel_add(address="ntfy://league-topic", campaign=campaign)
+    client.force_login(uma)
+    url = reverse("umpire-channels", args=[campaign.pk])
+    with mock.patch("campaign.channels.send", return_value=True) as send, \
+            django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "test", "channel": channel.pk})
+    assert "set up for the campaign" in send.call_args.args[2]
+    client.post(url, {"action": "remove", "channel": channel.pk})
+    assert Channel.objects.count() == 0
