@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -188,22 +188,27 @@ def _readers(campaign: Campaign, player_ids: Iterable[int] | None, kind: str
     return [p for p in seats_list if chosen not in (muted.get(p.user_id) or [])]
 
 
+#: (subject, text for a chat, push payload) of a notification for a reader's time zone
+Compose = Callable[[str], tuple[str, str, dict[str, Any]]]
+
+
 def _send_all(campaign: Campaign, kind: str, turn: int, phase: str, suffix: str,
-              targets: list[tuple[str, Any]], title: str, body: str,
-              push_payload: dict[str, Any] | None) -> tuple[int, int]:
-    """Claim and send each target once; (sent, failed)."""
+              targets: list[tuple[str, Any]], compose: Compose) -> tuple[int, int]:
+    """Claim and send each target once, in its owner's time zone; (sent, failed)."""
+    owners = {t.user_id for _, t in targets if t.user_id is not None}
+    zones = dict(Profile.objects.filter(user__in=owners).values_list("user_id", "time_zone"))
     sent = failed = 0
     for key, target in targets:
         recipient = f"{key}{suffix}"
         if not notifications.claim(campaign, kind, turn, phase, recipient):
             continue
+        title, text, payload = compose(zones.get(target.user_id) or "UTC")
         if isinstance(target, Channel):
-            ok = _post(target, title, body)
+            ok = _post(target, title, text)
             _record(target, ok, "The last notification")
         else:
-            assert push_payload is not None
             status = push.send(endpoint=target.endpoint, p256dh=target.p256dh,
-                               auth=target.auth, payload=push_payload)
+                               auth=target.auth, payload=payload)
             if status in (404, 410):
                 target.delete()  # the browser unsubscribed: never again
                 continue
@@ -236,10 +241,13 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
                     PushSubscription.objects.filter(user__in=users)]
     if not targets:
         return 0
-    subject, body = notifications.message(campaign, kind, turn, phase)
-    text = f"{body}\nOpen the campaign: {url}"
-    sent, failed = _send_all(campaign, kind, turn, phase, "", targets, subject, text,
-                             {"title": subject, "body": body, "url": url})
+
+    def compose(zone: str) -> tuple[str, str, dict[str, Any]]:
+        subject, body = notifications.message(campaign, kind, turn, phase, zone)
+        return subject, f"{body}\nOpen the campaign: {url}", {"title": subject,
+                                                              "body": body, "url": url}
+
+    sent, failed = _send_all(campaign, kind, turn, phase, "", targets, compose)
     if failed:
         raise DeliveryFailed(f"{failed} channel(s) failed")
     return sent
@@ -271,8 +279,9 @@ def deliver_message(*, message_id: int) -> int:
     if not targets:
         return 0
     suffix = f":m{notifications._base36(message.pk)}"
-    sent, failed = _send_all(campaign, "message", message.turn, "", suffix, targets, subject,
-                             body, {"title": subject, "body": message.text[:200], "url": url})
+    payload = {"title": subject, "body": message.text[:200], "url": url}
+    sent, failed = _send_all(campaign, "message", message.turn, "", suffix, targets,
+                             lambda zone: (subject, body, payload))
     if failed:
         raise DeliveryFailed(f"{failed} channel(s) failed")
     return sent

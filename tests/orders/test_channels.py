@@ -400,3 +400,20 @@ def test_the_channels_job_in_the_embedded_mode_drops_a_failure_it_recorded(world
             args=(c.pk, "phase_opened", c.turn, c.phase, None)).get() == 0
     channel.refresh_from_db()
     assert "could not be delivered" in channel.last_outcome
+
+
+def test_a_players_channel_shows_the_deadline_in_their_time_zone(world, sent):
+    import datetime as dt
+
+    from campaign.models import Campaign
+
+    Campaign.objects.filter(pk=world.campaign.pk).update(
+        phase_deadline=dt.datetime(2030, 1, 2, 12, 0, tzinfo=dt.UTC))
+    Profile.objects.update_or_create(user=world.users["alice"],
+                                     defaults={"time_zone": "Europe/Paris"})
+    channels.channel_add(address="ntfy://alices-topic", user=world.users["alice"])
+    channels.channel_add(address=SECRET, campaign=world.campaign)
+    deliver(world, "phase_opened")
+    texts = {address: body for address, _, body in sent}
+    assert "2030-01-02 13:00 (Europe/Paris)" in texts["ntfy://alices-topic"]
+    assert "2030-01-02 12:00 (UTC)" in texts[SECRET]
