@@ -93,3 +93,44 @@ def test_the_umpire_adds_a_campaign_channel(browser, live_server, uma, make_camp
     assert "Discord address ending …abcd" in main and "secret-token" not in page.content()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.context.close()
+
+
+#: Headless Chromium has no push service: the browser's subscription is stood in for
+#: (the keys are a real P-256 point and secret, as a browser makes them); the page's
+#: script, the permission prompt, the CSRF-protected save and remove are the real ones.
+FAKE_PUSH = """(() => {
+  const sub = {endpoint: 'http://127.0.0.1:9/push/e2e-device',
+    keys: {p256dh: '%s', auth: '%s'},
+    toJSON() { return {endpoint: this.endpoint, keys: this.keys}; },
+    unsubscribe() { window.__subscribed = false; return Promise.resolve(true); }};
+  PushManager.prototype.subscribe = function () {
+    window.__subscribed = true; return Promise.resolve(sub); };
+  PushManager.prototype.getSubscription = function () {
+    return Promise.resolve(window.__subscribed === false ? null : sub); };
+})();"""
+
+
+@pytest.mark.parametrize("size", [(1366, 800), (390, 844)])
+def test_a_player_turns_push_on_and_off_on_this_device(browser, live_server, alice, settings,
+                                                       size) -> None:
+    from campaign.models import PushSubscription
+    from tests.orders.test_push import Browser
+
+    settings.CHANNELS_ALLOW_LOCAL = True
+    width, height = size
+    base = live_server.url
+    page = _sized(browser, base, "alice", width, height)
+    keys = Browser()
+    page.context.grant_permissions(["notifications"], origin=base)
+    page.context.add_init_script(FAKE_PUSH % (keys.p256dh, keys.auth))
+    page.goto(f"{base}/accounts/channels/")
+    assert PushSubscription.objects.count() == 0
+    page.get_by_role("button", name="Enable push on this device").click()
+    status = page.locator("[data-push-status]")
+    status.filter(has_text="Push is on for this device").wait_for()
+    saved = PushSubscription.objects.get()
+    assert saved.user_id == alice.pk and saved.p256dh == keys.p256dh
+    page.get_by_role("button", name="Turn push off on this device").click()
+    status.filter(has_text="Push is off on this device").wait_for()
+    assert PushSubscription.objects.count() == 0
+    page.context.close()
