@@ -36,9 +36,10 @@ def drain_outbox() -> int:
              reject_on_worker_lost=True, **RETRY)
 def notify(campaign_id: int, kind: str, turn: int, phase: str,
            player_ids: list[int] | None = None) -> int:
-    """Send one notification (email to the seats that want it, and the webhook).
-    Enqueued on commit by campaign.services.notifications; never fails the clock. A
-    redelivery sends nothing twice (one `Notification` row per recipient)."""
+    """Send one notification (email to the seats that want it, and the webhook), then
+    hand the chat channels and browsers their own job (`notify_channels`, through the
+    outbox). Enqueued on commit by campaign.services.notifications; never fails the
+    clock. A redelivery sends nothing twice (one `Notification` row per recipient)."""
     from campaign.services import channels, notifications
 
     sent = notifications.deliver(campaign_id=campaign_id, kind=kind, turn=turn, phase=phase,
@@ -51,7 +52,8 @@ def notify(campaign_id: int, kind: str, turn: int, phase: str,
 @shared_task(name="campaign.tasks.notify_message", ignore_result=True, acks_late=True,
              reject_on_worker_lost=True, **RETRY)
 def notify_message(message_id: int) -> int:
-    """Mail a new message's readers (enqueued through the outbox when it is written)."""
+    """Mail a new message's readers (enqueued through the outbox when it is written),
+    then hand their chat channels and browsers `notify_message_channels`."""
     from campaign.services import channels, notifications
 
     sent = notifications.deliver_message(message_id=message_id)
