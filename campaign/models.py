@@ -474,3 +474,65 @@ class PhaseStart(models.Model):
 
     def __str__(self) -> str:
         return f"start of turn {self.turn} {self.phase} of {self.campaign_id}"
+
+
+class Channel(models.Model):
+    """A chat or push address (Discord, Matrix, Slack, Telegram, ntfy...) that
+    notifications are also posted to: a user's own (`user`, their notifications of the
+    kinds they chose) or a campaign's (`campaign`, public events only). The address is
+    a secret (it carries the webhook's token): kept encrypted (`campaign.channels`),
+    shown back only as `service` and the last characters in `hint`, never exported."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="channels", null=True, blank=True)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="channels",
+                                 null=True, blank=True)
+    service = models.CharField(max_length=20, help_text="The transport's scheme key.")
+    address_encrypted = models.TextField()
+    hint = models.CharField(max_length=8, help_text="The address's last characters.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: A "send a test" waiting for its job (the job sends only while this matches).
+    test_token = models.CharField(max_length=32, blank=True, default="")
+    #: What happened to the last message posted, in a sentence, and when.
+    last_outcome = models.CharField(max_length=200, blank=True, default="")
+    last_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.CheckConstraint(
+            condition=Q(user__isnull=False, campaign__isnull=True)
+            | Q(user__isnull=True, campaign__isnull=False), name="channel_has_one_owner")]
+
+    def __str__(self) -> str:
+        return f"{self.service} channel …{self.hint}"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (the push service's endpoint and the
+    browser's keys), saved when its user pressed "enable push on this device"; deleted
+    when they turn it off or the push service says it is gone (404/410)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"push subscription of {self.user_id}"
+
+
+class VapidKey(models.Model):
+    """The site's VAPID key pair when the settings give none (development): generated
+    once, on first use, and kept here so every process signs with the same key."""
+
+    private_pem = models.TextField()
+    public_key = models.CharField(max_length=200, help_text="base64url, uncompressed point")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return "VAPID key pair"

@@ -32,6 +32,16 @@ TRUSTED_PROXIES = envint("TRUSTED_PROXIES", 0)
 # Networks a site trusts for webhooks besides public addresses (e.g. "10.0.0.0/8" for a
 # chat bridge on the LAN). Empty: webhooks go to public addresses only (no SSRF).
 WEBHOOK_ALLOWED_NETWORKS = envlist("WEBHOOK_ALLOWED_NETWORKS", [])
+# Chat and push channels (README "Chat and push channels"). Their hosts pass the same
+# check as webhooks (public addresses or WEBHOOK_ALLOWED_NETWORKS). CHANNELS_ALLOW_LOCAL
+# lets the tests reach a receiver on 127.0.0.1: a setting only, never from the environment.
+CHANNELS_ALLOW_LOCAL = False
+# Web Push signing keys (base64url raw private key / uncompressed public key, as printed
+# by `vapid --gen` or `manage.py vapid_keys`). Unset: a pair is generated once and kept
+# in the database (`VapidKey`). The subject is who the push services may contact.
+VAPID_PRIVATE_KEY = envstr("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = envstr("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = envstr("VAPID_SUBJECT", "mailto:admin@localhost")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
