@@ -256,21 +256,11 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
 def deliver_message(*, message_id: int) -> int:
     """A new message to its readers' own channels and browsers (never a campaign's
     channel: messages are not public events). Each reader once per message."""
-    from campaign.models import Message
-
-    message = (Message.objects.select_related("campaign", "sender__user")
-               .filter(pk=message_id).first())
-    if message is None or message.campaign.is_sandbox:
+    audience = notifications.message_audience(message_id)
+    if audience is None:
         return 0
+    message, ids, url = audience
     campaign = message.campaign
-    if message.recipient_id is not None:
-        ids = [message.recipient_id]
-        thread = reverse("messages-thread", args=[campaign.pk, message.sender_id])
-    else:
-        ids = list(Player.objects.filter(campaign=campaign).exclude(pk=message.sender_id)
-                   .values_list("pk", flat=True))
-        thread = reverse("messages-everyone", args=[campaign.pk])
-    url = _site(thread) + "#latest"
     subject, body = notifications.message_mail(message, url)
     users = [p.user_id for p in _readers(campaign, ids, "message")]
     targets: list[tuple[str, Any]] = [(f"channel:{c.pk}", c) for c in

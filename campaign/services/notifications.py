@@ -395,20 +395,18 @@ def _base36(number: int) -> str:
             return out
 
 
-def deliver_message(*, message_id: int) -> int:
-    """Mail one message's readers that want it: its recipient, or every other seat for a
-    message to everyone. A reader who has not yet read an earlier message of the same
-    thread was already told and is not mailed again until they have. Each reader once,
-    even when the task is delivered twice. Never posted to the webhook. Returns the
-    number of mails sent."""
+def message_audience(message_id: int) -> tuple[Any, list[int], str] | None:
+    """A new message, the seats it is for (its recipient, or every other seat for a
+    message to everyone) and the address of its thread's page; None for a message gone
+    or written in a sandbox (nobody is told of those). Mails and channels alike."""
     from django.urls import reverse
 
-    from campaign.models import Message, MessageRead
+    from campaign.models import Message
 
     message = (Message.objects.select_related("campaign", "sender__user")
                .filter(pk=message_id).first())
     if message is None or message.campaign.is_sandbox:
-        return 0
+        return None
     campaign = message.campaign
     if message.recipient_id is not None:
         ids = [message.recipient_id]
@@ -417,7 +415,22 @@ def deliver_message(*, message_id: int) -> int:
         ids = list(Player.objects.filter(campaign=campaign).exclude(pk=message.sender_id)
                    .values_list("pk", flat=True))
         thread = reverse("messages-everyone", args=[campaign.pk])
-    url = settings.SITE_URL.rstrip("/") + thread + "#latest"
+    return message, ids, settings.SITE_URL.rstrip("/") + thread + "#latest"
+
+
+def deliver_message(*, message_id: int) -> int:
+    """Mail one message's readers that want it: its recipient, or every other seat for a
+    message to everyone. A reader who has not yet read an earlier message of the same
+    thread was already told and is not mailed again until they have. Each reader once,
+    even when the task is delivered twice. Never posted to the webhook. Returns the
+    number of mails sent."""
+    from campaign.models import Message, MessageRead
+
+    audience = message_audience(message_id)
+    if audience is None:
+        return 0
+    message, ids, url = audience
+    campaign = message.campaign
     subject, body = message_mail(message, url)
     sent = 0
     for player in recipients(campaign, ids, "message"):
