@@ -38,10 +38,11 @@ COMMON = {
     "403": "Forbidden: the caller may see this but may not do that.",
     "404": "Not found, or not for the caller to see.",
     "429": "Too many requests (throttled or locked out); try again later.",
+    "503": "Busy (concurrent work made the database refuse the request) or the database "
+           "cannot be reached; nothing changed. Try again (`Retry-After`).",
 }
 WRITES = {
     "409": "Not allowed in the current phase or state (nothing changed).",
-    "503": "Busy: the database refused the request twice because of concurrent work.",
 }
 ADVANCE = {"428": "The request must name the phase it advances from ({turn, phase})."}
 
@@ -62,7 +63,8 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
                 statuses.update(WRITES)
             if path.endswith("/advance/"):
                 statuses.update(ADVANCE)
-            if path.endswith("/verify/"):  # a phase not over (or never played)
+            # a phase not over (or never played); a turn's orders still sealed
+            if path.endswith(("/verify/", "/receipts/")):
                 statuses["409"] = WRITES["409"]
             for code, description in statuses.items():
                 operation["responses"].setdefault(code, {

@@ -37,7 +37,7 @@ def _page(user) -> Client:
 
 def test_the_umpire_console_lists_the_waiting_seats_and_their_codes(imported, charlie,
                                                                     alice):
-    html = _page(charlie).get(f"/campaigns/{imported.pk}/umpire/").content.decode()
+    html = _page(charlie).get(f"/campaigns/{imported.pk}/umpire/seats/").content.decode()
     assert "Seats waiting for their players" in html
     for seat in Player.objects.filter(campaign=imported):
         assert seat.claim_code in html
@@ -69,5 +69,5 @@ def test_a_player_claims_a_seat_on_the_page_and_lands_on_the_dashboard(imported,
     seat.refresh_from_db()
     assert seat.user == alice and seat.claim_code == ""
     # the console no longer lists it
-    html = _page(imported.umpire).get(f"/campaigns/{imported.pk}/umpire/").content.decode()
+    html = _page(imported.umpire).get(f"/campaigns/{imported.pk}/umpire/seats/").content.decode()
     assert f"alice{SEAT}" not in html and f"bob{SEAT}" in html

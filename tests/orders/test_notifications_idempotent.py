@@ -49,7 +49,7 @@ def test_the_webhook_is_called_once(emails, mailoutbox):
 
 
 def test_a_failed_mail_may_be_sent_by_a_later_delivery(emails, mailoutbox):
-    with mock.patch("campaign.services.notifications.send_mail", side_effect=OSError):
+    with mock.patch("campaign.services.mail.EmailMultiAlternatives.send", side_effect=OSError):
         assert notify(emails) == 0
     assert Notification.objects.count() == 0
     assert notify(emails) == 2
