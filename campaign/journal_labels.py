@@ -301,7 +301,10 @@ def _explored(r: Reading) -> str:
 
 
 def _purchase(r: Reading) -> str:
-    return f"{r.who()} buys {_a(r.words('item')) or 'an item'} at {r.where()} for " \
+    item = r.words("item")
+    if "(" in item:  # a pilot hired by name: "Lt. Rhea Voss (Soldier)"
+        return f"{r.who()} hires {item} at {r.where()} for {_credits(r['cost'])}."
+    return f"{r.who()} buys {_a(item) or 'an item'} at {r.where()} for " \
            f"{_credits(r['cost'])}."
 
 
