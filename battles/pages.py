@@ -102,7 +102,10 @@ def _labels(battle: Battle, players: dict[int, tuple[str, str]]
                 unit_sides[uid] = str(side)
                 model = u.get("vehicle") or u.get("key") or "unit"
                 fielded.append((uid, owner, model, given_name(u.get("name"), model, uid)))
-    unit_labels.update(display_names(fielded))
+    shown = display_names(fielded)
+    for uid, owner, _model, given in fielded:
+        # whose unit acts (issue 26): "alice's Lycaon 'Red Comet'"
+        unit_labels[uid] = f"{owner}'s {given}" if given else shown[uid]
     kinds = Counter(str(b.get("kind", "building")) for b in data.get("buildings") or []
                     if isinstance(b, dict))
     seen: Counter[str] = Counter()

@@ -67,8 +67,8 @@ def test_players_claim_imported_seats_with_the_umpires_codes(
     # --- the umpire (the importer) reads the codes on the console, laptop and phone
     for viewport, name in ((LAPTOP, "laptop"), (PHONE, "phone")):
         u = _login(browser, base, "charlie", viewport)
-        u.goto(f"{base}/campaigns/{cid}/umpire/")
-        panel = u.locator("section", has_text="Seats waiting for their players")
+        u.goto(f"{base}/campaigns/{cid}/umpire/seats/")
+        panel = u.locator("section[aria-labelledby=claim-h]")
         text = panel.inner_text()
         assert f"alice{SEAT}" in text and codes["alice"] in text
         assert f"bob{SEAT}" in text and codes["bob"] in text
@@ -107,5 +107,5 @@ def test_players_claim_imported_seats_with_the_umpires_codes(
 
     # --- nothing waits any more: the console's panel is gone
     u = _login(browser, base, "charlie", LAPTOP)
-    u.goto(f"{base}/campaigns/{cid}/umpire/")
+    u.goto(f"{base}/campaigns/{cid}/umpire/seats/")
     assert "Seats waiting for their players" not in u.locator("main").inner_text()

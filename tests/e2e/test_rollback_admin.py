@@ -35,15 +35,16 @@ def test_a_seat_handed_over_stays_through_a_rollback_confirmed_on_its_page(
     u = _login(browser, base, "uma", width=width)
     u.set_viewport_size({"width": width, "height": height})
     # --- hand alice's seat to charlie on the console (the confirm dialog is accepted)
-    u.goto(f"{base}/campaigns/{cid}/umpire/")
-    u.get_by_label("New user for alice's seat").fill("charlie")
-    u.locator("form", has=u.get_by_label("New user for alice's seat")) \
-        .get_by_role("button", name="Hand over").click()
+    u.goto(f"{base}/campaigns/{cid}/umpire/seats/")
+    u.get_by_label("Replace alice with").fill("charlie")
+    u.locator("form", has=u.get_by_label("Replace alice with")) \
+        .get_by_role("button", name="Hand the seat over").click()
     u.wait_for_load_state()
     assert Player.objects.get(pk=seat.pk).user_id == charlie.pk
     assert "charlie" in u.locator("section[aria-labelledby=seats-h]").inner_text()
 
-    # --- roll back: the console links to the confirmation page
+    # --- roll back: the console's corrections section links to the confirmation page
+    u.goto(f"{base}/campaigns/{cid}/umpire/correct/")
     u.get_by_label("Back to").select_option("1:commercial")
     u.get_by_role("button", name="Roll back…").click()
     u.wait_for_url(f"{base}/campaigns/{cid}/umpire/rollback/?point=1%3Acommercial")
@@ -67,5 +68,6 @@ def test_a_seat_handed_over_stays_through_a_rollback_confirmed_on_its_page(
     assert (league.turn, league.phase) == (1, "commercial")
     seat.refresh_from_db()
     assert seat.user_id == charlie.pk and seat.credits == start_credits
+    u.goto(f"{base}/campaigns/{cid}/umpire/seats/")
     assert "charlie" in u.locator("section[aria-labelledby=seats-h]").inner_text()
     shoot(u, f"35-rolled-back-seat-kept-{width}")

@@ -88,5 +88,6 @@ def test_a_light_ruleset_campaign_in_the_browser(browser, live_server, shoot, um
     a.get_by_role("link", name="Battle report").first.click()
     a.get_by_role("heading", name=re.compile("Replay, turn by turn")).wait_for(timeout=30_000)
     assert title in a.locator("main").inner_text()
-    assert "[dice:" in a.content()  # every battle step keeps its dice (in closed turns too)
+    # every battle step keeps its dice, folded away (in closed turns too)
+    assert '<details class="dice">' in a.content()
     shoot(a, f"21-{ruleset}-battle")
