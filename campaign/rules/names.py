@@ -60,11 +60,16 @@ def _pick(scope: str, kind: str, counter: int, salt: str, options: Sequence[str]
     return options[int.from_bytes(digest[:8], "big") % len(options)]
 
 
-def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str]) -> str:
+def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
+          space: Collection[str] = ()) -> str:
     """The first candidate (counter, counter + 1, ...) not in `taken` (case ignored); after
-    `_TRIES` duplicates, the first candidate with a number ("... 2")."""
+    `_TRIES` duplicates, the first candidate with a number ("... 2"). `space`, when given,
+    is every name `candidate` can answer: once all of it is taken, no draw can succeed,
+    so the tries are skipped (the same answer, without 64 hashes: a factory building a
+    big force names each unit in constant time)."""
     seen = {t.casefold() for t in taken}
-    for step in range(_TRIES):
+    exhausted = bool(space) and all(name.casefold() in seen for name in space)
+    for step in range(0 if exhausted else _TRIES):
         name = candidate(counter + step)
         if name.casefold() not in seen:
             return name
@@ -103,10 +108,12 @@ def unit_name(lists: NameLists, model: str, *, campaign_id: int, player_id: int,
     campaign, not one of `taken` (the player's other units) when the lists allow it."""
     scope = _scope(campaign_id, player_id)
 
-    def candidate(n: int) -> str:
-        nickname = _pick(scope, "unit", n, "nickname", lists.nicknames)
+    def named(nickname: str) -> str:
         return f"{model} '{nickname}'"[:MAX_LENGTH]
-    return _draw(counter, taken, candidate)
+
+    def candidate(n: int) -> str:
+        return named(_pick(scope, "unit", n, "nickname", lists.nicknames))
+    return _draw(counter, taken, candidate, space={named(n) for n in lists.nicknames})
 
 
 def lists_from(raw: Mapping[str, Sequence[str]] | None) -> NameLists:
