@@ -12,14 +12,15 @@ from django.http import HttpRequest, HttpResponse
 from campaign.access import Membership
 from campaign.errors import GameError
 from campaign.pages.common import campaign_page, optional_int, render_campaign
-from campaign.services.receipts import published_receipts, revealed
+from campaign.selectors import turn_revealed
+from campaign.services.receipts import published_receipts
 
 
 def _revealed_turns(member: Membership) -> list[int]:
     campaign = member.campaign
     if not campaign.turn:
         return []
-    return [t for t in range(campaign.turn, 0, -1) if revealed(campaign, t)]
+    return [t for t in range(campaign.turn, 0, -1) if turn_revealed(campaign, t)]
 
 
 @campaign_page

@@ -29,7 +29,7 @@ from typing import Any
 from django.db.models import BooleanField, Case, Exists, Min, OuterRef, Q, QuerySet, Value, When
 
 from campaign.access import Membership
-from campaign.models import Event, Order, Phase
+from campaign.models import Campaign, Event, Order, Phase
 
 
 def _revealed_turns(member: Membership) -> Q:
@@ -38,6 +38,13 @@ def _revealed_turns(member: Membership) -> Q:
     if campaign.phase == Phase.TACTICAL:
         return Q(turn__lte=campaign.turn)
     return Q(turn__lt=campaign.turn)
+
+
+def turn_revealed(campaign: Campaign, turn: int) -> bool:
+    """`_revealed_turns` for one turn: its tactical phase has begun."""
+    if not campaign.turn:
+        return False
+    return turn < campaign.turn or (turn == campaign.turn and campaign.phase == Phase.TACTICAL)
 
 
 def orders_visible_to(member: Membership) -> QuerySet[Order]:

@@ -71,7 +71,7 @@ def _days(span: dt.timedelta) -> int:
     return max(1, math.ceil(span / DAY))
 
 
-def days_left(player: Player, campaign: Campaign, now: dt.datetime | None = None) -> int:
+def days_left(player: Player, campaign: Campaign) -> int:
     """Days of absence the seat may still declare (an absence under way excluded)."""
     return max(0, int(campaign.settings.away_days) - player.away_days_used)
 

@@ -10,7 +10,6 @@ dates are its business, not ours).
 from __future__ import annotations
 
 import secrets
-import zoneinfo
 from typing import Any
 
 from django.conf import settings
@@ -19,7 +18,7 @@ from icalendar import Calendar, Event
 
 from campaign.access import campaigns_of
 from campaign.models import Campaign, Profile
-from campaign.services.profiles import profile_of
+from campaign.services.profiles import profile_of, zone_of
 
 
 def calendar_token(*, user: Any) -> str:
@@ -70,7 +69,7 @@ def feed_for_token(token: str) -> bytes | None:
                .order_by("phase_deadline", "pk"))
     # Times in the reader's zone (issue 27), with its VTIMEZONE, so a calendar shows the
     # deadline at the wall time the pages show it at.
-    zone = _zone(profile.time_zone)
+    zone = zone_of(profile.time_zone)
     for campaign in running:
         event = Event()
         phase = campaign.get_phase_display() if campaign.phase else ""
@@ -90,9 +89,3 @@ def feed_for_token(token: str) -> bytes | None:
     cal.add_missing_timezones()
     return cal.to_ical()
 
-
-def _zone(name: str) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(name or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo("UTC")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import http.client
 import logging
-import zoneinfo
 from collections.abc import Iterable
 from typing import Any
 
@@ -129,13 +128,11 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
 
 
 def _local(when: dt.datetime | None, tz_name: str) -> str:
+    from campaign.services.profiles import zone_of
+
     if when is None:
         return "no deadline"
-    try:
-        zone = zoneinfo.ZoneInfo(tz_name or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = zoneinfo.ZoneInfo("UTC")
-    return when.astimezone(zone).strftime(f"%Y-%m-%d %H:%M ({tz_name or 'UTC'})")
+    return when.astimezone(zone_of(tz_name)).strftime(f"%Y-%m-%d %H:%M ({tz_name or 'UTC'})")
 
 
 #: the page where a player acts in each phase (relative to the campaign's pages)
@@ -177,7 +174,7 @@ def _waiting_line(campaign: Campaign) -> str:
 
 
 def message(campaign: Campaign, kind: str, turn: int, phase: str,
-            tz_name: str = "UTC") -> tuple[str, str]:
+            tz_name: str = "UTC", waiting: str | None = None) -> tuple[str, str]:
     """(subject, body) of a notification -- public facts only, in sentences, with the
     address of the page where its reader acts. Every text is marked for translation."""
     from campaign.journal_labels import PHASE_WORDS
@@ -199,13 +196,13 @@ def message(campaign: Campaign, kind: str, turn: int, phase: str,
         subject = _("[%(campaign)s] Turn %(turn)s: the %(phase)s ends soon") % facts
         body = (_("You have not marked yourself ready for the %(phase)s of turn %(turn)s "
                   "of %(campaign)s. Deadline: %(deadline)s.") % facts
-                + " " + _waiting_line(campaign)
+                + " " + (waiting if waiting is not None else _waiting_line(campaign))
                 + "\n\n" + _("Finish it here: %(act)s") % facts)
     elif kind == "nudge":
         subject = _("[%(campaign)s] Turn %(turn)s: the umpire is waiting for you") % facts
         body = (_("The umpire asks you to finish the %(phase)s of turn %(turn)s of "
                   "%(campaign)s and mark yourself ready. Deadline: %(deadline)s.") % facts
-                + " " + _waiting_line(campaign)
+                + " " + (waiting if waiting is not None else _waiting_line(campaign))
                 + "\n\n" + _("Finish it here: %(act)s") % facts)
     elif kind == "rolled_back":
         subject = _("[%(campaign)s] Rolled back to turn %(turn)s, %(phase)s") % facts
@@ -325,12 +322,18 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
     if campaign is None:
         return 0
     sent = 0
-    zones = dict(Profile.objects.values_list("user_id", "time_zone"))
-    for player in recipients(campaign, player_ids, kind):
+    readers = recipients(campaign, player_ids, kind)
+    # the readers' own zones only (not every profile of the site), and who is still not
+    # ready once for all of them
+    zones = dict(Profile.objects.filter(user__in=[p.user_id for p in readers])
+                 .values_list("user_id", "time_zone"))
+    waiting = _waiting_line(campaign) if kind in ("reminder", "nudge") and readers else None
+    for player in readers:
         recipient = f"player:{player.pk}"
         if not claim(campaign, kind, turn, phase, recipient):
             continue
-        subject, body = message(campaign, kind, turn, phase, zones.get(player.user_id, "UTC"))
+        subject, body = message(campaign, kind, turn, phase, zones.get(player.user_id, "UTC"),
+                                waiting=waiting)
         if kind in DIGESTED and _keep_for_digest(player.user_id, subject, body):
             continue
         try:

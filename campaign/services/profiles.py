@@ -14,6 +14,14 @@ from campaign.models import Profile
 
 
 @lru_cache(maxsize=1)
+def zone_of(name: str) -> zoneinfo.ZoneInfo:
+    """The zone a user's `time_zone` names; UTC for an empty or unknown name."""
+    try:
+        return zoneinfo.ZoneInfo(name or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
 def known_time_zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 

@@ -38,6 +38,7 @@ from django.utils import timezone
 from campaign import sql
 from campaign.errors import Conflict
 from campaign.models import Campaign, Order, OrderReceipt, Phase, Player
+from campaign.selectors import turn_revealed
 
 
 def canonical(moves: Iterable[tuple[int, int]]) -> str:
@@ -102,20 +103,11 @@ class PublishedReceipt:
     matches: bool
 
 
-def revealed(campaign: Campaign, turn: int) -> bool:
-    """Whether the turn's orders are revealed: its tactical phase has begun."""
-    if campaign.turn is None or campaign.status == Campaign.Status.SETUP:
-        return False
-    if turn < campaign.turn:
-        return True
-    return turn == campaign.turn and campaign.phase == Phase.TACTICAL
-
-
 def published_receipts(*, campaign: Campaign, turn: int) -> list[PublishedReceipt]:
     """Every player's last receipt of `turn` with its salt and what it sealed, once the
     turn is revealed (409 before: a receipt's existence would tell who gave orders). Two
     queries whatever the number of players."""
-    if not revealed(campaign, turn):
+    if not turn_revealed(campaign, turn):
         raise Conflict(f"The orders of turn {turn} are still sealed: receipts are shown once "
                        "that turn's tactical phase has begun.", code="sealed")
     moves: dict[int, list[tuple[int, int]]] = {}
