@@ -180,6 +180,58 @@ class Outcome:
     log: tuple[Json, ...] = ()
 
 
+class ActionRefused(RulesetError):
+    """A choice the rules refuse (a player's, or a policy's): `code` names the prohibition
+    in snake case (`moved_twice`, `not_your_turn`, `out_of_range`), the message is a
+    sentence a person understands, and `rule` quotes the seed's sentence that forbids it.
+    Whoever raises it has changed nothing."""
+
+    def __init__(self, code: str, message: str, rule: str = "") -> None:
+        super().__init__(f'{message} (the rules: "{rule}")' if rule else message)
+        self.code = code
+        self.rule = rule
+
+
+@runtime_checkable
+class ActionLayer(Protocol):
+    """A battle of this ruleset as a sequence of choices, refereed.
+
+    The state is the ruleset's own (mutable) battle state. `legal` lists choices the side
+    to act may take now (a finite list the default policy chooses from; where a rule allows
+    a continuum, e.g. any point within a move, the policy's candidates); `apply` is the
+    referee: it plays one action or raises `ActionRefused` and leaves the state as it was.
+    The default policy of `Ruleset.resolve` chooses through this same layer, so it can
+    never do what a player may not. Actions are JSON mappings: `{"side": player, "do":
+    "move", "unit": id, ...}` (each ruleset documents its `do` verbs in its rulings).
+    """
+
+    def start(self, battle_input: Json, dice: Dice, setup: Json | None = None) -> Any:
+        """The battle state after deployment; `setup` adjusts it (positions, phase, points,
+        damage: the ruleset's own keys) so a case can set up a situation."""
+        ...
+
+    def actor(self, state: Any) -> int | None:
+        """The side (player id) whose choice it is now; None once the battle is over."""
+        ...
+
+    def legal(self, state: Any) -> list[Json]:
+        """The actions the side to act may take now."""
+        ...
+
+    def apply(self, state: Any, action: Json) -> None:
+        """Play one action (`action["side"]` chose it) or raise `ActionRefused`."""
+        ...
+
+    def choose(self, state: Any, policy: str | None = None) -> Json:
+        """The action the named policy (None: the default) takes now: always one that
+        `apply` accepts, chosen among `legal(state)`."""
+        ...
+
+    def view(self, state: Any) -> Json:
+        """The state as JSON (units and their positions, phase, points, whose turn)."""
+        ...
+
+
 @runtime_checkable
 class Ruleset(Protocol):
     """One tactical game behind the seam. Implementations are plain classes (or module
@@ -243,6 +295,10 @@ class Ruleset(Protocol):
 
     def replay(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> list[Json]:
         """Steps for the replay page: each `{"text", "actor", "target", ...}`."""
+        ...
+
+    def actions(self) -> ActionLayer:
+        """The action layer: the battle as refereed choices (`ActionLayer`)."""
         ...
 
     def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board | None:
