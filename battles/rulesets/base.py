@@ -210,7 +210,7 @@ class ActionLayer(Protocol):
         damage: the ruleset's own keys) so a case can set up a situation."""
         ...
 
-    def actor(self, state: Any) -> int | None:
+    def actor(self, state: Any) -> int | str | None:
         """The side (player id) whose choice it is now; None once the battle is over."""
         ...
 

@@ -36,6 +36,7 @@ from battles.rulesets.unlimit3d8.engine.model import (
 )
 from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
 from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.layer import LAYER, Layer
 from battles.rulesets.unlimit3d8.names import NAME_LISTS
 from battles.rulesets.unlimit3d8.narrate import narrate
 from campaign.rules import tables as T
@@ -120,6 +121,10 @@ class Unlimit3d8(RulesetBase):
             raise RulesetError(f"Unlimit3d 8 has no policy {policy!r}; only the default.")
         result = resolve_battle(BattleInput.from_dict(battle_input), dice=dice)
         return outcome_of(result)
+
+    def actions(self) -> Layer:
+        """The battle as refereed choices (`layer.py`, over the engine's `Fight`)."""
+        return LAYER
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         return estimate_odds(BattleInput.from_dict(battle_input), simulations, seed)
