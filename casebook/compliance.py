@@ -45,6 +45,11 @@ RULINGS_OUTSIDE_THE_BOOK: dict[str, str] = {
                "decides (tests/territories cover it)",
     "R-BAT-31": "what the default player chooses is a behaviour, not a rule (the ruling "
                 "says so); R-BAT-5 shows its retreat",
+    "R-PLAN-1": "how a sealed battle plan steers the default player is a behaviour measured "
+                "over seeded battles (tests/rulesets/test_plans_unlimit3d8.py)",
+    "R-PLAN-2": "withdrawing by plan: tests/rulesets/test_plans_unlimit3d8.py",
+    "R-PLAN-3": "holding by plan: tests/rulesets/test_plans_unlimit3d8.py",
+    "R-PLAN-4": "focus by plan: tests/rulesets/test_plans_unlimit3d8.py",
     "R-DICE-1": "secret per-phase seeds are the site's trust machinery, not a rule of the "
                 "seed (tests/core/test_verifiable_dice.py proves them)",
     "R-DICE-2": "rollback and sandbox points: tests/core/test_rollback.py, "

@@ -23,6 +23,7 @@ from battles.rulesets.base import (
     RulesetError,
     UnitFate,
     XpAward,
+    plans_of,
 )
 from battles.rulesets.unlimit3d8 import replay
 from battles.rulesets.unlimit3d8.engine.model import (
@@ -107,6 +108,7 @@ class Unlimit3d8(RulesetBase):
             buildings=tuple(building_input_of(b) for b in battlefield.buildings),
             seed=battlefield.seed, options=dict(battlefield.options), missiles=missiles,
             cargo=tuple(CargoInput.from_dict(c) for c in extras.get("cargo") or ()),
+            plans={str(pid): plan.to_dict() for pid, plan in battlefield.plans.items()},
         ).to_dict()
 
     def document(self, outcome: Outcome) -> Json:
@@ -119,6 +121,7 @@ class Unlimit3d8(RulesetBase):
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
             raise RulesetError(f"Unlimit3d 8 has no policy {policy!r}; only the default.")
+        plans_of(battle_input)  # a malformed plan is refused (RulesetError), not fought
         result = resolve_battle(BattleInput.from_dict(battle_input), dice=dice)
         return outcome_of(result)
 

@@ -115,10 +115,13 @@ def build_state(battle: BattleInput, dice: DiceSource, *, keep_log: bool = True)
                                  resource=c.resource, units=c.units)
     missiles = {side: sorted(battle.missiles.get(side, ()), key=lambda m: m.silo_distance)
                 for side in battle.sides}
+    strength = {side: sum(u.hp_left + u.shield_hp for u in units.values() if u.side == side)
+                for side in battle.sides}
     return BattleState(units=units, buildings=buildings, sides=list(battle.sides),
                        defender=battle.defender, dice=dice, options=options,
                        keep_log=keep_log, cargo=cargo, missiles=missiles,
-                       missiles_used=dict.fromkeys(battle.sides, 0))
+                       missiles_used=dict.fromkeys(battle.sides, 0),
+                       plans=dict(battle.plans), start_strength=strength)
 
 
 GENERATOR_OFFSETS = ((-1, -1), (1, -1), (-1, 1), (1, 1))
