@@ -452,19 +452,16 @@ class DefaultPolicy:
         R-PLAN-1); 100 fights to the end."""
         if self.retreating:
             return True
-        if plan.get("stance") == "withdraw":
-            self.retreating = True
-            return True
         retreat_at = int(plan.get("retreat_at", 100))
         start = view.state.start_strength.get(side, 0)
-        if retreat_at >= 100 or start <= 0:
-            return False
         left = sum(u.hp_left + u.shield_hp for u in view.state.units.values()
                    if u.side == side and (u.active or u.retreated))
-        if (start - left) * 100 >= retreat_at * start:
+        lost = round(100 * (start - left) / start) if start > 0 else 0
+        if plan.get("stance") == "withdraw" or (
+                retreat_at < 100 and start > 0 and (start - left) * 100 >= retreat_at * start):
             self.retreating = True
-            view.state.record("plan_withdraw", side=side, retreat_at=retreat_at,
-                              lost=round(100 * (start - left) / start))
+            view.state.record("plan_withdraw", side=side, retreat_at=retreat_at, lost=lost,
+                              stance=plan.get("stance", "attack"))
         return self.retreating
 
     def _planned_attack(self, state: BattleState, ready: list[UnitState],
