@@ -10,7 +10,7 @@ import json
 
 from battles.rulesets.battledice.ruleset import RULESET, seeded_dice
 
-GOLDEN = "f5df0cb87dcfc72b61e1f7b5287de53ba4abd2ff234d1887c168bd7e18b5eda8"
+GOLDEN = "a11ea5a948858b05fe0aad5f0e6fda07ab0913cd94d0a41a4e2274b222413776"
 
 
 def test_two_hundred_seeded_battles_replay_as_recorded():
