@@ -31,7 +31,8 @@ from battles.rulesets.base import (
     note_move,
     run_probe,
 )
-from battles.rulesets.onepage import engine, rules
+from battles.rulesets.onepage import actions, engine, rules
+from battles.rulesets.onepage import policy as bot
 from battles.rulesets.onepage import tables as T
 from battles.rulesets.onepage.names import NAME_LISTS
 from campaign.rules.dice import Dice
@@ -123,6 +124,29 @@ def terrain_strips(seed: int, gap_cm: int, buildings: Sequence[Json]) -> list[st
     return strips
 
 
+class Layer:
+    """`ActionLayer` of the one-page rules: `actions.py` referees, `policy.py` chooses."""
+
+    def start(self, battle_input: Json, dice: Dice, setup: Json | None = None
+              ) -> actions.State:
+        return actions.start(battle_input, dice, setup)
+
+    def actor(self, state: actions.State) -> int | None:
+        return actions.actor(state)
+
+    def legal(self, state: actions.State) -> list[Json]:
+        return actions.legal(state)
+
+    def apply(self, state: actions.State, action: Json) -> None:
+        actions.apply(state, action)
+
+    def choose(self, state: actions.State, policy: str | None = None) -> Json:
+        return bot.choose(state, policy)
+
+    def view(self, state: actions.State) -> Json:
+        return actions.view(state)
+
+
 class OnePage(RulesetBase):
     name = "onepage"
     option_specs = T.OPTION_SPECS
@@ -195,12 +219,16 @@ class OnePage(RulesetBase):
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
             raise RulesetError(f"The one-page rules have no policy {policy!r}.")
-        b = engine.play(battle_input, dice)
+        b = bot.play_battle(battle_input, dice)
         return _outcome(b)
+
+    def actions(self) -> Layer:
+        """The battle as refereed choices (issue 28; verbs in R-OP-16)."""
+        return Layer()
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
-            b = engine.play(battle_input, dice, keep_log=False)
+            b = bot.play_battle(battle_input, dice, keep_log=False)
             return b.options["winner"], [(u.side, u.destroyed) for u in b.units]
 
         return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
