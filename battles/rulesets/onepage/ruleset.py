@@ -66,7 +66,11 @@ _VEHICLES: tuple[tuple[str, str, str, str, tuple[str, ...]], ...] = (
                                                           "lmg")),
     ("hover_tank", "Hover tank", "hover", "medium", ("light_cannon", "missile")),
     ("hover_skimmer", "Hover skimmer", "hover", "none", ("smg", "rocket")),
+    ("armoured_carrier", "Armoured carrier", "ground", "medium", ("lmg",)),
 )
+#: R-OP-14: transports and the figures they carry.
+_CAPACITY: dict[str, int] = {"armoured_carrier": 8}
+SEAT_PRICE = 3
 _VEHICLE_BASE = {"walker": 40, "ground": 50, "hover": 70}
 
 
@@ -96,9 +100,12 @@ def _entries() -> list[CatalogueEntry]:
                  "save": T.PERSONAL_ARMOUR[armour], "weapons": list(weapons)})
         for key, name, kind, figures, armour, weapons in _SQUADS]
     out += [CatalogueEntry(
-        key=key, name=name, kind="vehicle", price=vehicle_price(kind, armour, weapons),
+        key=key, name=name, kind="vehicle",
+        price=vehicle_price(kind, armour, weapons) + SEAT_PRICE * _CAPACITY.get(key, 0),
         profile={"type": kind, "figures": 1, "armour": armour,
-                 "save": T.VEHICLE_ARMOUR[armour], "weapons": list(weapons)})
+                 "save": T.VEHICLE_ARMOUR[armour], "weapons": list(weapons),
+                 **({"capacity": _CAPACITY[key]} if key in _CAPACITY else {})},
+        ruling="R-OP-14" if key in _CAPACITY else None)
         for key, name, kind, armour, weapons in _VEHICLES]
     return sorted(out, key=lambda e: (e.price, e.key))
 
@@ -209,7 +216,7 @@ class OnePage(RulesetBase):
         sides = {}
         for pid in order:
             line = 0 if pid == defender else gap
-            sides[str(pid)] = [_unit_input(u, line) for u in battlefield.sides[pid]]
+            sides[str(pid)] = _embark([_unit_input(u, line) for u in battlefield.sides[pid]])
         return {"seed": battlefield.seed, "territory": battlefield.territory,
                 "defender": str(defender) if defender is not None else None,
                 "gap_cm": gap, "options": options,
@@ -394,7 +401,8 @@ def _entry(key: str) -> CatalogueEntry:
 def _price(profile: Json) -> int:
     kind = profile.get("type", "infantry")
     if T.UNIT_TYPES[kind].vehicle:
-        return vehicle_price(kind, profile["armour"], profile["weapons"])
+        return (vehicle_price(kind, profile["armour"], profile["weapons"])
+                + SEAT_PRICE * int(profile.get("capacity", 0)))
     return squad_price(profile["armour"], profile["weapons"])
 
 
@@ -409,7 +417,22 @@ def _unit_input(u: FieldUnit, line: int) -> Json:
     return {"id": u.id, "name": u.name, "key": u.key, "type": profile["type"],
             "training": u.state.get("training", "green"), "save": int(profile["save"]),
             "weapons": list(profile["weapons"]), "figures": figures,
-            "figures_max": figures_max, "x": line, "damage": damage}
+            "figures_max": figures_max, "x": line, "damage": damage,
+            **({"capacity": int(profile["capacity"])} if profile.get("capacity") else {})}
+
+
+def _embark(units: list[Json]) -> list[Json]:
+    """R-OP-14: a side's infantry deploys in its transports, whole units in unit order,
+    while they fit."""
+    for carrier in (u for u in units if u.get("capacity")):
+        room = int(carrier["capacity"]) - sum(int(u["figures"]) for u in units
+                                              if u.get("aboard") == carrier["id"])
+        for u in units:
+            if (u["type"] == "infantry" and u.get("aboard") is None
+                    and int(u["figures"]) <= room):
+                u["aboard"] = carrier["id"]
+                room -= int(u["figures"])
+    return units
 
 
 def _outcome(b: engine.Battle) -> Outcome:
@@ -452,6 +475,8 @@ _PROBES: dict[str, Any] = {
     "run_over": rules.run_over,
     "coherency": lambda dice, gaps_cm: {"penalty": rules.Coherency(list(gaps_cm)).penalty()},
     "can_target": lambda dice, **kw: {"can_target": rules.can_target(**kw)},
+    "unit_cover": lambda dice, cover, figures, in_cover: {
+        "cover": rules.unit_cover(cover, figures=figures, in_cover=in_cover)},
     "price": lambda dice, key: {"price": _entry(key).price},
     "veterancy": lambda dice, state, battles=1, options=None: _self().veterancy(
         state, [XpAward(unit=0, kind=SURVIVED, amount=battles)], options),
