@@ -319,9 +319,11 @@ def _move(s: State, action: Json) -> None:
         raise why
     start_x = u.x
     u.x = to
+    riders = [p.id for p in E.passengers(b, u)]
     E.carry(b, u)
     target = E._nearest(b, u)
     b.note(side=u.side, unit=u.id, action="move", to=u.x, cm=abs(to - start_x),
+           **({"carried": riders} if riders else {}),
            text=f"{u.name} moves {abs(to - start_x):g} cm"
                 + (f" (now {E._distance(u, target):g} cm from {target.name})"
                    if target is not None else ""))
@@ -441,7 +443,7 @@ def _embark(s: State, action: Json) -> None:
     if why is not None:
         raise why
     u.aboard, u.x = carrier.id, carrier.x
-    b.note(side=u.side, unit=u.id, action="embark", target=carrier.id,
+    b.note(side=u.side, unit=u.id, action="embark", target=carrier.id, to=u.x,
            text=f"{u.name} boards {carrier.name}")
     _spend(s, u)
 
@@ -455,7 +457,7 @@ def _disembark(s: State, action: Json) -> None:
                             PASSENGERS)
     carrier = unit(s, u.aboard)
     u.aboard = None
-    b.note(side=u.side, unit=u.id, action="disembark", target=carrier.id,
+    b.note(side=u.side, unit=u.id, action="disembark", target=carrier.id, to=u.x,
            text=f"{u.name} gets out of {carrier.name}")
     _spend(s, u)
 

@@ -342,7 +342,10 @@ def _fire(b: Battle, unit: Unit, target: Unit) -> None:
 
 def _effect_text(target: Unit, effect: dict[str, Any]) -> str:
     if "damage" in effect:
-        return f"; {target.name}: " + ", ".join(effect["damage"]["effects"])
+        riders = effect.get("passengers") or ()
+        lost = sum(int(r["casualties"]) for r in riders)
+        return (f"; {target.name}: " + ", ".join(effect["damage"]["effects"])
+                + (f"; its passengers lose {lost} figure(s)" if riders else ""))
     if "losses" in effect:
         lost = effect["losses"]
         return (f"; {target.name} loses {lost['casualties']} figure(s), "

@@ -333,8 +333,12 @@ class OnePage(RulesetBase):
         def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
             action, uid = e.get("action"), e.get("unit")
             m = units.get(str(uid))
-            if action == "move" and m is not None:
+            if action in ("move", "embark", "disembark") and m is not None and "to" in e:
                 note_move(frame, units, uid, (float(e["to"]), m.pos[1]))
+                for rider in e.get("carried") or ():  # passengers ride along (R-OP-14)
+                    r = units.get(str(rider))
+                    if r is not None:
+                        note_move(frame, units, rider, (float(e["to"]), r.pos[1]))
             elif action == "fall_back" and m is not None:  # toward its own edge (R-OP-5)
                 back = -1.0 if m.side == defender else 1.0
                 note_move(frame, units, uid, (m.pos[0] + back * float(e.get("cm") or 0),
@@ -350,6 +354,8 @@ class OnePage(RulesetBase):
                      if action == "fire" else e.get("defender_casualties"))
                 if action == "assault":
                     lose(units, uid, e.get("attacker_casualties"))
+                for rider in e.get("passengers") or ():  # hits aboard, bailing out
+                    lose(units, rider.get("unit"), rider.get("casualties"))
                 if "destroyed" in ((e.get("damage") or {}).get("effects") or ()) \
                         and t is not None:
                     t.state = "destroyed"
