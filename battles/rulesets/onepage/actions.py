@@ -57,12 +57,12 @@ class State:
     last_lower: str | None = None
     over: bool = False
     by_id: dict[int, E.Unit] = field(default_factory=dict)
+    #: The side holding the initiative (None once the battle is over); kept by `_sync`.
+    side: str | None = None
 
-    @property
-    def side(self) -> str | None:
-        if self.over or not self.order:
-            return None
-        return self.order[self.current % len(self.order)]
+    def _sync(self) -> None:
+        self.side = (None if self.over or not self.order
+                     else self.order[self.current % len(self.order)])
 
 
 def side_id(side: str) -> int:
@@ -133,6 +133,7 @@ def _set(s: State, setup: Json) -> None:
                     ids.remove(s.active)
     s.actions_left = int(setup.get("actions_left", 2 if s.active is not None else 0))
     s.failed = bool(setup.get("failed", False))
+    s._sync()
 
 
 def _new_turn(s: State) -> None:
@@ -159,6 +160,7 @@ def _new_turn(s: State) -> None:
     s.pending = {side: [u.id for u in b.units if u.side == side and u.on_table]
                  for side in standing}
     s.spent = set()
+    s._sync()
 
 
 def _settle(s: State) -> None:
@@ -174,6 +176,7 @@ def _settle(s: State) -> None:
             if ids:
                 ids[:] = [i for i in ids if s.by_id[i].on_table]
             if ids:
+                s._sync()
                 return
             s.current += 1
         _new_turn(s)  # every unit has tried to activate: the turn ends
@@ -186,12 +189,14 @@ def _end_activation(s: State) -> None:
     if s.failed:
         s.current += 1  # "After a failed Activation, initiative passes to the next player"
     s.failed = False
+    s._sync()
     _settle(s)
 
 
 def _over(s: State, end: str) -> None:
     s.over = True
     s.active = None
+    s._sync()
     E._finish(s.battle, end)
 
 
