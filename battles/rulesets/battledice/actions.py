@@ -183,7 +183,10 @@ def _order(s: State, action: Json) -> None:
     if hand and card not in hand:
         raise ActionRefused("card_not_in_hand", f"Side {s.side} holds no order card for "
                             f"{card} (its hand: {', '.join(map(str, hand))}).", ONE_CARD)
-    ids = list(action.get("units") or ())
+    ids = action.get("units") or []
+    if not isinstance(ids, list):
+        raise ActionRefused("bad_units", "An order names its units as a list of unit ids.",
+                            ORDER)
     if len(ids) > int(card or 0):
         raise ActionRefused("too_many_units", f"An order card for {card} orders at most "
                             f"{card} unit(s), not {len(ids)}.", ORDER)
