@@ -80,12 +80,14 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
     units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
                  .select_related("pilot"))
     current = {o.unit_id: o for o in Order.objects.filter(player=player, turn=campaign.turn)}
-    for u in units:
-        u.order = current.get(u.pk)
-        u.where = names.get(u.territory_id, "off the map")
+    for u in units:  # what the page shows of each unit, beside the unit
+        u.order = current.get(u.pk)  # type: ignore[attr-defined]
+        u.where = (names.get(u.territory_id, "off the map")  # type: ignore[attr-defined]
+                   if u.territory_id is not None else "off the map")
     chosen = next((u for u in units if u.pk == optional_int(request.GET.get("unit"))), None)
-    ctx = {"units": units, "chosen": chosen, "move_phase": campaign.phase == Phase.MOVE,
-           "names": names, "receipt": current_receipt(player=player)}
+    ctx: dict[str, Any] = {"units": units, "chosen": chosen,
+                           "move_phase": campaign.phase == Phase.MOVE, "names": names,
+                           "receipt": current_receipt(player=player)}
     if chosen is not None and ctx["move_phase"]:
         ctx["destinations"] = _destinations(player, chosen, names)
         highlight = ",".join(f'a[data-territory="{pk}"] circle' for pk, _ in
