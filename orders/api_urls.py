@@ -9,4 +9,7 @@ urlpatterns = [
     path("orders/", v.OrderListView.as_view(), name="api-orders"),
     path("orders/<int:order_id>/", v.OrderDetailView.as_view(), name="api-order"),
     path("receipts/", v.ReceiptListView.as_view(), name="api-receipts"),
+    path("plans/", v.PlanListView.as_view(), name="api-plans"),
+    path("plans/default/", v.StandingPlanView.as_view(), name="api-plan-standing"),
+    path("plans/<int:territory_id>/", v.PlanDetailView.as_view(), name="api-plan"),
 ]

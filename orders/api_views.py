@@ -18,9 +18,16 @@ from rest_framework.views import APIView
 from campaign.access import membership, require_player
 from campaign.api.views import int_param, validated
 from campaign.errors import InvalidInput
-from orders.models import Order
-from orders.selectors import orders_visible_to
+from orders.models import BattlePlan, Order
+from orders.selectors import orders_visible_to, plans_of
 from orders.services import receipts
+from orders.services.plans import (
+    PlanChoice,
+    plan_set,
+    plan_withdraw,
+    standing_plan_set,
+    standing_plan_withdraw,
+)
 from orders.services.sealing import order_submit, order_withdraw
 
 # ---------------------------------------------------------------------------
@@ -145,3 +152,81 @@ class ReceiptListView(APIView):
         published = receipts.published_receipts(campaign=member.campaign,
                                                 turn=int_param("turn", turn))
         return Response(ReceiptSerializer(published, many=True).data)
+
+
+# ---------------------------------------------------------------------------
+# Battle plans (issue 29, API.md "Battle plans (wave 3)")
+# ---------------------------------------------------------------------------
+
+
+class PlanInSerializer(serializers.Serializer):
+    stance = serializers.ChoiceField(choices=BattlePlan.Stance.values, error_messages={
+        "invalid_choice": "The stance is attack, hold or withdraw, not \"{input}\"."})
+    retreat_at = serializers.IntegerField(
+        min_value=0, max_value=100, default=100,
+        help_text="The share (percent) of the side's starting strength whose loss makes it "
+        "withdraw; 100 fights to the end.", error_messages={
+            "min_value": "retreat_at is a share of the starting strength, from 0 to 100.",
+            "max_value": "retreat_at is a share of the starting strength, from 0 to 100."})
+    focus = serializers.ChoiceField(choices=BattlePlan.Focus.values, default="nearest",
+                                    error_messages={"invalid_choice": "The focus is nearest, "
+                                                    "weakest or strongest, not \"{input}\"."})
+
+
+class PlanOutSerializer(serializers.Serializer):
+    territory = serializers.IntegerField(source="territory_id", allow_null=True,
+                                         help_text="Null: the standing plan.")
+    turn = serializers.IntegerField(allow_null=True)
+    stance = serializers.CharField()
+    retreat_at = serializers.IntegerField()
+    focus = serializers.CharField()
+
+
+def _choice(request: Request) -> PlanChoice:
+    data = validated(PlanInSerializer, request.data)
+    return PlanChoice(stance=data["stance"], retreat_at=data["retreat_at"],
+                      focus=data["focus"])
+
+
+class PlanListView(APIView):
+    @extend_schema(responses={200: PlanOutSerializer(many=True)},
+                   description="The caller's own battle plans: the standing one and this "
+                   "turn's. Nobody reads another player's plans before the battle is over.")
+    def get(self, request: Request, campaign_id: int) -> Response:
+        member = membership(request.user, campaign_id)
+        plans = plans_of(member.player) if member.player is not None else []
+        return Response(PlanOutSerializer(plans, many=True).data)
+
+
+class StandingPlanView(APIView):
+    @extend_schema(request=PlanInSerializer, responses={200: PlanOutSerializer},
+                   description="Seal the standing plan, used for any battle of yours "
+                   "without a plan of its own.")
+    def put(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        plan = standing_plan_set(player=player, choice=_choice(request))
+        return Response(PlanOutSerializer(plan).data)
+
+    @extend_schema(responses={204: None}, description="Withdraw the standing plan.")
+    def delete(self, request: Request, campaign_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        standing_plan_withdraw(player=player)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PlanDetailView(APIView):
+    @extend_schema(request=PlanInSerializer, responses={200: PlanOutSerializer},
+                   description="Move phase: seal the plan for the battles at a territory "
+                   "you hold, have units at, or have an order to this turn (`400` "
+                   "`nothing_there` otherwise; `409` `wrong_phase` outside the move phase).")
+    def put(self, request: Request, campaign_id: int, territory_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        plan = plan_set(player=player, territory_id=territory_id, choice=_choice(request))
+        return Response(PlanOutSerializer(plan).data)
+
+    @extend_schema(responses={204: None},
+                   description="Move phase: withdraw the plan for that territory.")
+    def delete(self, request: Request, campaign_id: int, territory_id: int) -> Response:
+        player = require_player(membership(request.user, campaign_id))
+        plan_withdraw(player=player, territory_id=territory_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -88,3 +88,52 @@ class OrderReceipt(models.Model):
 
     def __str__(self) -> str:
         return f"receipt of turn {self.turn}"
+
+
+class BattlePlan(models.Model):
+    """A sealed battle plan (issue 29, API.md "Battle plans (wave 3)"): how the player's
+    force fights at `territory` in the battles of `turn`, or, without a territory, the
+    player's standing plan for every battle of theirs without a plan of its own. Sealed
+    exactly as orders are: only its player reads it (`orders.selectors.plans_of`) until
+    the battle it decided is over. The stances and foci are the ruleset seam's
+    (`battles.rulesets.base.Plan`), the same for every ruleset."""
+
+    class Stance(models.TextChoices):
+        ATTACK = "attack", "Attack: close in and fight"
+        HOLD = "hold", "Hold: keep our ground"
+        WITHDRAW = "withdraw", "Withdraw at once"
+
+    class Focus(models.TextChoices):
+        NEAREST = "nearest", "The nearest enemy"
+        WEAKEST = "weakest", "The weakest enemy"
+        STRONGEST = "strongest", "The strongest enemy"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="plans")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="plans")
+    territory = models.ForeignKey(Territory, null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="+",
+                                  help_text="Null: the player's standing plan.")
+    turn = models.PositiveIntegerField(null=True, blank=True,
+                                       help_text="The turn whose battles it is for; null "
+                                       "for the standing plan.")
+    stance = models.CharField(max_length=10, choices=Stance.choices, default=Stance.ATTACK)
+    retreat_at = models.PositiveSmallIntegerField(
+        default=100, help_text="The share (percent) of the side's starting strength whose "
+        "loss makes it withdraw; 100 fights to the end.")
+    focus = models.CharField(max_length=10, choices=Focus.choices, default=Focus.NEAREST)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["player_id", "turn", "territory_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "turn", "territory"],
+                                    condition=Q(territory__isnull=False),
+                                    name="one_plan_per_battlefield_per_turn"),
+            models.UniqueConstraint(fields=["player"], condition=Q(territory__isnull=True),
+                                    name="one_standing_plan_per_player"),
+            models.CheckConstraint(condition=Q(retreat_at__lte=100),
+                                   name="plan_retreat_at_is_a_share"),
+        ]
+
+    def __str__(self) -> str:
+        return "standing plan" if self.territory_id is None else f"plan of turn {self.turn}"

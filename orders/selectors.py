@@ -14,11 +14,13 @@ list, a count, a detail lookup and an error path all see the same rows.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db.models import BooleanField, Case, Count, Min, Q, QuerySet, Value, When
 
 from campaign.access import Membership
-from campaign.models import Campaign, Phase
-from orders.models import Order
+from campaign.models import Campaign, Phase, Player
+from orders.models import BattlePlan, Order
 
 
 def _revealed_turns(member: Membership) -> Q:
@@ -66,3 +68,40 @@ def sealed_counts(campaign: Campaign) -> dict[int, int]:
                                      status=Order.Status.OPEN)
                 .order_by().values("player_id").annotate(n=Count("id"))
                 .values_list("player_id", "n"))
+
+
+def plans_of(player: Player) -> list[BattlePlan]:
+    """The player's own plans: the standing one and this turn's (nobody else reads them
+    before the battles they decide are over)."""
+    turn = player.campaign.turn
+    return list(BattlePlan.objects.filter(player=player)
+                .filter(Q(territory__isnull=True) | Q(turn=turn))
+                .select_related("territory").order_by("territory__name"))
+
+
+class TurnPlans:
+    """Every plan that may decide a battle of one turn, read once (one query for the whole
+    tactical phase, however many battles it opens): `at(territory, players)` answers, per
+    player, the plan for that battlefield, else the player's standing plan."""
+
+    def __init__(self, *, campaign_id: int, turn: int,
+                 players: Iterable[int] | None = None) -> None:
+        rows = BattlePlan.objects.filter(campaign_id=campaign_id).filter(
+            Q(territory__isnull=True) | Q(turn=turn))
+        if players is not None:
+            rows = rows.filter(player_id__in=list(players))
+        self.standing: dict[int, BattlePlan] = {}
+        self.placed: dict[tuple[int, int], BattlePlan] = {}
+        for plan in rows:
+            if plan.territory_id is None:
+                self.standing[plan.player_id] = plan
+            else:
+                self.placed[(plan.player_id, plan.territory_id)] = plan
+
+    def at(self, territory_id: int, player_ids: Iterable[int]) -> dict[int, BattlePlan]:
+        chosen = {}
+        for pid in player_ids:
+            plan = self.placed.get((pid, territory_id)) or self.standing.get(pid)
+            if plan is not None:
+                chosen[pid] = plan
+        return chosen

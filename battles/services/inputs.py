@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from battles.rulesets.base import Battlefield, FieldUnit, Json
+from battles.rulesets.base import Battlefield, FieldUnit, Json, Plan
 from battles.rulesets.unlimit3d8.engine.model import BuildingInput, UnitInput
 from battles.rulesets.unlimit3d8.ruleset import building_input_of, unit_input_of
 from campaign.rules.tables import CONTAINER_UNITS
@@ -52,10 +52,14 @@ def building_data(building: Any) -> Json:
 def battlefield(*, territory_id: int, defender: int | None,
                 sides: Mapping[int, Sequence[Any]], reinforcements: Iterable[int] = (),
                 buildings: Iterable[Any] = (), seed: int, options: Json | None = None,
-                extras: Json | None = None) -> Battlefield:
-    """Everything a ruleset needs to build one battle's input."""
+                extras: Json | None = None,
+                plans: Mapping[int, Any] | None = None) -> Battlefield:
+    """Everything a ruleset needs to build one battle's input; `plans` are the sides'
+    sealed battle plans (player id -> `orders.models.BattlePlan`, issue 29)."""
     arriving = set(reinforcements)
     return Battlefield(
+        plans={pid: Plan(stance=p.stance, retreat_at=p.retreat_at, focus=p.focus)
+               for pid, p in sorted((plans or {}).items())},
         territory=territory_id, defender=defender,
         sides={pid: tuple(field_unit(u, reinforcement=u.pk in arriving) for u in units)
                for pid, units in sides.items()},

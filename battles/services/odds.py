@@ -34,6 +34,7 @@ from campaign.models import Player
 from campaign.rules import tables as T
 from campaign.services import outbox
 from campaign.services.locking import retry_on_conflict
+from orders.selectors import TurnPlans
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +215,11 @@ def _ruleset_odds(player: Player, territory: Any, units: list[Any], enemy: Any, 
         territory_id=territory.pk, defender=player.pk if owns else ENEMY_PLAYER,
         sides={player.pk: units}, seed=seed, options=ruleset_options(campaign, ruleset),
         buildings=(Building.objects.filter(territory=territory, hit_points__gt=0)
-                   if owns else ()))
+                   if owns else ()),
+        # issue 29: the estimate fights with the plan the player has sealed for this
+        # battlefield (or their standing plan)
+        plans=TurnPlans(campaign_id=campaign.pk, turn=campaign.turn,
+                        players=[player.pk]).at(territory.pk, [player.pk]))
     field = replace(field, sides={**field.sides, ENEMY_PLAYER: tuple(enemies)})
     data = ruleset.forces(field)
     with transaction.atomic():

@@ -31,6 +31,7 @@ from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Player
 from campaign.services.journal import Entry, record_event, record_many
 from orders.models import Order
+from orders.selectors import TurnPlans
 
 log = logging.getLogger(__name__)
 
@@ -418,6 +419,7 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
     # The map as plain lists, once (a networkx view per step costs more than the step).
     adjacency = {node: list(nbrs) for node, nbrs in graph.items()} if silos else {}
     reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
+    plans = TurnPlans(campaign_id=campaign.pk, turn=campaign.turn)  # issue 29, one query
     battles: list[Battle] = []
     sides_of: list[list[dict[str, Any]]] = []
     for position, contest in enumerate(order, start=1):
@@ -441,7 +443,7 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
         engine_input = ruleset.forces(battlefield(
             territory_id=territory.pk, defender=defender, sides=contest.forces,
             reinforcements=contest.reinforcements, buildings=here, seed=seed,
-            options=options, extras=extras))
+            options=options, extras=extras, plans=plans.at(territory.pk, contest.forces)))
         sides = []
         for pid in [defender, *sorted(p for p in contest.forces if p != defender)]:
             sides.append({

@@ -1,0 +1,110 @@
+"""Sealed battle plans (issue 29, API.md "Battle plans (wave 3)").
+
+A player seals, in the move phase, how their force fights at a territory where they may
+fight this turn (they hold it, have units there, or an order to it): its stance, the share
+of its starting strength whose loss makes it withdraw, and which enemy it shoots first.
+A standing plan (no territory) covers every battle of theirs without a plan of its own;
+without any plan a side fights as its ruleset's default player does. Every ruleset
+honours the same plan (`battles.rulesets.base.Plan`; each ruleset's rulings say how).
+
+Secrecy is the orders' (R-ORD-1..3): every refusal depends only on the player's own
+units, orders and plans and on the public map and phase; nothing is journaled; no count
+of plans is shown to anyone but their player.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from campaign.errors import InvalidInput, NotFound
+from campaign.models import Campaign, Phase, Player
+from campaign.services.locking import retry_on_conflict
+from campaign.services.phase_lock import require_phase, share_lock_in_phase
+from economy.models import Unit
+from orders.models import BattlePlan, Order
+from territories.selectors import territory_for_order
+
+NO_SUCH_TERRITORY = "No such territory in this campaign."
+NO_PLAN = "You have no battle plan for that territory this turn."
+
+
+@dataclass(frozen=True)
+class PlanChoice:
+    """A plan as given: validated by the API's serializer or the page's form."""
+
+    stance: str = BattlePlan.Stance.ATTACK
+    retreat_at: int = 100
+    focus: str = BattlePlan.Focus.NEAREST
+
+
+def may_fight_at(*, player: Player, campaign: Campaign, territory_id: int,
+                 owner_id: int | None) -> bool:
+    """The player holds the territory, has units there, or an order to it this turn."""
+    return (owner_id == player.pk
+            or Unit.objects.filter(player=player, territory_id=territory_id)
+            .exclude(status=Unit.Status.DESTROYED).exists()
+            or Order.objects.filter(player=player, turn=campaign.turn,
+                                    destination_id=territory_id,
+                                    status=Order.Status.OPEN).exists())
+
+
+def _territory_name(player: Player, campaign: Campaign, territory_id: int) -> str:
+    found = territory_for_order(campaign, territory_id)
+    if found is None:
+        raise NotFound(NO_SUCH_TERRITORY)
+    owner_id, name = found
+    if not may_fight_at(player=player, campaign=campaign, territory_id=territory_id,
+                        owner_id=owner_id):
+        raise InvalidInput(f"You have nothing at {name}: you do not hold it, have no units "
+                           "there and no order to it this turn, so you cannot fight there.",
+                           code="nothing_there", fields={"territory": ["Nothing of yours."]})
+    return name
+
+
+@retry_on_conflict
+def plan_set(*, player: Player, territory_id: int, choice: PlanChoice) -> BattlePlan:
+    """Seal (or replace) the player's plan for the battles at `territory_id` this turn.
+    Move phase only (409 `wrong_phase`)."""
+    with transaction.atomic():
+        campaign = share_lock_in_phase(player, Phase.MOVE, "Battle plans are given")
+        _territory_name(player, campaign, territory_id)
+        plan, _ = BattlePlan.objects.update_or_create(
+            player=player, turn=campaign.turn, territory_id=territory_id,
+            defaults={"campaign": campaign, "stance": choice.stance,
+                      "retreat_at": choice.retreat_at, "focus": choice.focus})
+    return plan
+
+
+@retry_on_conflict
+def standing_plan_set(*, player: Player, choice: PlanChoice) -> BattlePlan:
+    """Seal (or replace) the player's standing plan: any phase of a running campaign; it
+    decides the battles opened after it (a battle keeps the plans it was opened with)."""
+    with transaction.atomic():
+        campaign = player.campaign
+        if campaign.status != Campaign.Status.RUNNING:
+            require_phase(campaign, Phase.MOVE, "Battle plans are given")
+        plan, _ = BattlePlan.objects.update_or_create(
+            player=player, territory=None,
+            defaults={"campaign": campaign, "turn": None, "stance": choice.stance,
+                      "retreat_at": choice.retreat_at, "focus": choice.focus})
+    return plan
+
+
+@retry_on_conflict
+def plan_withdraw(*, player: Player, territory_id: int) -> None:
+    """Withdraw the player's plan for `territory_id` this turn (move phase); the
+    standing plan (if any) then decides that battle."""
+    with transaction.atomic():
+        campaign = share_lock_in_phase(player, Phase.MOVE, "Battle plans are withdrawn")
+        deleted, _ = BattlePlan.objects.filter(player=player, turn=campaign.turn,
+                                               territory_id=territory_id).delete()
+        if not deleted:
+            raise NotFound(NO_PLAN)
+
+
+def standing_plan_withdraw(*, player: Player) -> None:
+    deleted, _ = BattlePlan.objects.filter(player=player, territory=None).delete()
+    if not deleted:
+        raise NotFound("You have no standing battle plan.")
