@@ -174,6 +174,8 @@ def _set(play: Play, setup: Json) -> None:
         for key in ("facing", "elevation", "ap"):
             if key in spec:
                 setattr(u, key, int(spec[key]))
+        if "class" in spec:
+            u.cls = int(spec["class"])
         if "status" in spec:
             u.status = set(spec["status"])
         for key, value in (spec.get("sections") or {}).items():
@@ -342,7 +344,7 @@ def _phase_at_least(turn: Turn, phase: str, code: str, what: str, rule: str) -> 
     now, need = PHASES.index(turn.phase), PHASES.index(phase)
     if now > need:
         raise refuse("phase_passed", f"{turn.unit.name} is in its {_PHASE_NAME[turn.phase]} "
-                     f"and cannot go back to {what}.", Q_PHASES)
+                     f"and cannot go back to its {_PHASE_NAME[phase]} for {what}.", Q_PHASES)
     if now < need:
         raise refuse(code, f"{what[0].upper()}{what[1:]} needs the "
                      f"{_PHASE_NAME[phase]}; {turn.unit.name} is in its "
