@@ -34,8 +34,8 @@ def roll_ap(dice: Dice, *, stored: int, ap_bonus: int, frozen: bool = False) -> 
 
 def section_penalties(sections: Sequence[Json]) -> Json:
     """Destroying Unit Sections: a list of `{"kind", "durability"}` (current) -> the
-    modifiers in force. Half legs: -1 Assault and standard movement halved (R-30-7:
-    the movement left is half, rounded up); all legs: -2 Assault and movement 1; all
+    modifiers in force. Half legs: -1 Assault and standard movement reduced by half
+    (R-30-7, `standard_movement`); all legs: -2 Assault and movement 1; all
     heads: -1 Accuracy; all arms: no grapples, Break Grapple costs 4 AP."""
     def lost(kind: str) -> tuple[int, int]:
         mine = [s for s in sections if s["kind"] == kind]
