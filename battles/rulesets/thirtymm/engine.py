@@ -328,16 +328,26 @@ def _after_loss(b: Battle, target: Unit) -> None:
 
 # -- movement ----------------------------------------------------------------------------
 
+#: R.step_cost of (colour entered, climb, leaving water, entering water, unit type,
+#: systems): a pure function of a small domain, kept for every battle.
+_STEP_COSTS: dict[tuple[Any, ...], int | None] = {}
+
+
 def _cost(b: Battle, unit: Unit, a: H.Hex, h: H.Hex) -> int | None:
     """Movement points from a to h for this kind of unit (None: it may not enter h);
     `steps_from` keeps the answers per board."""
     if h not in BOARD or h in b.structures:
         return None
-    colour, here = b.colour, b.colour.get(a, "grey")
-    to = colour.get(h, "grey")
-    return R.step_cost(colour=to, climb=b.height.get(h, 0) - b.height.get(a, 0),
-                       in_water=T.HEX_COLOURS[here].water, to_water=T.HEX_COLOURS[to].water,
-                       unit_type=unit.utype, systems=unit.systems)
+    colours = T.HEX_COLOURS
+    here, to = b.colour.get(a, "grey"), b.colour.get(h, "grey")
+    key = (to, b.height.get(h, 0) - b.height.get(a, 0), colours[here].water,
+           colours[to].water, unit.utype, unit.systems)
+    cost = _STEP_COSTS.get(key, -1)
+    if cost == -1:
+        cost = _STEP_COSTS[key] = R.step_cost(
+            colour=to, climb=key[1], in_water=key[2], to_water=key[3], unit_type=unit.utype,
+            systems=unit.systems)
+    return cost
 
 
 def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
