@@ -850,8 +850,7 @@ def _throw(play: Play, turn: Turn, target: E.Unit, dest: H.Hex) -> None:
     drop = b.height.get(start, 0) - b.height.get(land, 0)
     if drop > 0:
         _hurt(b, target, R.fall_damage(target.cls, drop), main=False)
-    turn.grappling = None
-    u.at = turn.grapple_from or u.at
+    turn.grappling = None  # the thrower stays on the hex it grappled the enemy on
     b.note(side=u.side, unit=u.id, target=target.id, action="throw",
            to=list(H.to_offset(land)), attack=roll["roll"], text=text)
     E._after_loss(b, target)

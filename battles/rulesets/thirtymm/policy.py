@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from battles.rulesets.base import ActionRefused
 from battles.rulesets.thirtymm import actions as A
 from battles.rulesets.thirtymm import engine as E
 from battles.rulesets.thirtymm import rules as R
@@ -35,6 +36,9 @@ def choose(play: A.Play) -> Json:
     goal = goal_of(play, turn)
     if goal is None or turn.thrust:
         return {**act, "do": "end_turn"}
+    recovery = recover(play, turn, act)
+    if recovery is not None:
+        return recovery
     if u.utype == "aerial":
         if turn.phase == "move" and not turn.moved and A._thrust_length(play.b, u) > 0:
             return {**act, "do": "thrust", "direction": thruster_run(play.b, u)}
@@ -69,6 +73,23 @@ def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
                                                         e.id)) if enemies else None
     goal: E.Unit | None = turn.memo["goal"]
     return goal
+
+
+def recover(play: A.Play, turn: A.Turn, act: Json) -> Json | None:
+    """Free itself first, in the movement phase: a held unit breaks the grapple, a unit
+    on the ground gets up, when the referee allows it (AP enough, a free hex behind);
+    otherwise it stays where it is and fights."""
+    u = turn.unit
+    if turn.phase != "move" or not {"hold", "grounded"} & u.status:
+        return None
+    for do in ("break_grapple", "get_up"):
+        action = {**act, "do": do}
+        try:
+            A.check(play, action)
+        except ActionRefused:
+            continue
+        return action
+    return None
 
 
 # -- movement ----------------------------------------------------------------------------
