@@ -124,6 +124,9 @@ class Play:
     over: bool = False
     #: Holder id -> (held unit id, the hex the holder grappled from).
     holds: dict[int, tuple[int, H.Hex]] = field(default_factory=dict)
+    #: The side to activate a unit next while no unit's turn is in progress (kept by
+    #: `_advance`, which runs after every turn).
+    next_side: str | None = None
 
 
 # -- start -------------------------------------------------------------------------------
@@ -208,10 +211,15 @@ def _set(play: Play, setup: Json) -> None:
 
 
 def _unit(b: E.Battle, uid: Any) -> E.Unit:
-    try:
-        return next(u for u in b.units if u.id == int(uid))
-    except (StopIteration, TypeError, ValueError):
-        raise refuse("unknown_unit", f"There is no unit {uid!r} in this battle.", "") from None
+    found = None
+    if isinstance(uid, int | str) and not isinstance(uid, bool):
+        try:
+            found = b.unit(int(uid))
+        except ValueError:
+            found = None
+    if found is None:
+        raise refuse("unknown_unit", f"There is no unit {uid!r} in this battle.", "")
+    return found
 
 
 def _standard_points(b: E.Battle, u: E.Unit) -> int:
@@ -236,8 +244,7 @@ def actor(play: Play) -> int | None:
         return None
     if play.turn is not None:
         return int(play.turn.unit.side)
-    side = E._next_side(play.b, play.acted)
-    return int(side) if side is not None else None
+    return int(play.next_side) if play.next_side is not None else None
 
 
 def _advance(play: Play) -> None:
@@ -250,7 +257,8 @@ def _advance(play: Play) -> None:
             play.over = True
             b.options["end_reason"] = "one_side_left"
             return
-        if E._next_side(b, play.acted) is not None:
+        play.next_side = E._next_side(b, play.acted)
+        if play.next_side is not None:
             return
         E._score_markers(b)
         if b.round >= play.limit:

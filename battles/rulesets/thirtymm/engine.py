@@ -126,6 +126,13 @@ class Battle:
         default_factory=dict)
     sights: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
     standing_structures: frozenset[H.Hex] = frozenset()
+    _by_id: dict[int, Unit] = field(default_factory=dict)
+
+    def unit(self, uid: int) -> Unit | None:
+        """The unit with this id (None: no such unit)."""
+        if len(self._by_id) != len(self.units):
+            self._by_id = {u.id: u for u in self.units}
+        return self._by_id.get(uid)
 
     def note(self, **entry: Any) -> None:
         if self.keep_log:
@@ -427,12 +434,18 @@ def _nearest_enemy(b: Battle, unit: Unit) -> int:
 
 
 def _next_side(b: Battle, acted: set[int]) -> str | None:
-    order = [b.attacker] + [s for s in b.sides if s != b.attacker]
-    counts = {s: sum(1 for u in b.units if u.side == s and u.id in acted) for s in order}
-    waiting = [s for s in order if any(u.side == s and u.alive and u.id not in acted
-                                       for u in b.units)]
+    """The side to activate a unit next: of the sides with a unit still to act, the one
+    that has activated the fewest units this round, the attacker first on a tie."""
+    counts = dict.fromkeys(b.sides, 0)
+    waiting: set[str] = set()
+    for u in b.units:
+        if u.id in acted:
+            counts[u.side] += 1
+        elif u.alive:
+            waiting.add(u.side)
     if not waiting:
         return None
+    order = [b.attacker] + [s for s in b.sides if s != b.attacker]
     return min(waiting, key=lambda s: (counts[s], order.index(s)))
 
 
