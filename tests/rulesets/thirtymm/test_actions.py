@@ -104,3 +104,16 @@ def test_every_verb_is_documented_in_the_rulings():
     section = text[text.index("## The action layer"):]
     for verb in A.VERBS:
         assert f"`{verb}`" in section, verb
+
+
+def test_every_refusal_quotes_the_seed_word_for_word():
+    found = [p / "shared" / "seeds" / RULESET.seed_file for p in Path(__file__).parents]
+    seed_file = next((f for f in found if f.exists()), None)
+    if seed_file is None:
+        pytest.skip("the seeds are not beside the project (../shared/seeds)")
+    seed = " ".join(seed_file.read_text(encoding="utf-8").split())
+    quotes = {k: v for k, v in vars(A).items() if k.startswith("Q_")}
+    assert len(quotes) > 20
+    for name, quote in quotes.items():
+        for part in (p.strip(" .") for p in quote.split("...")):
+            assert not part or part in seed, (name, part)
