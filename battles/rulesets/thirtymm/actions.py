@@ -762,7 +762,7 @@ def _check_grapple(play: Play, turn: Turn, action: Json) -> Run:
             text += ", misses"
         b.note(side=u.side, unit=u.id, target=target.id, action="grapple",
                attack=got["rolls"][0], evasion=got.get("evasion"), hit=got["grappled"],
-               text=text)
+               to=list(H.to_offset(u.at)), text=text)
     return run
 
 
@@ -884,7 +884,8 @@ def _check_release(play: Play, turn: Turn, action: Json) -> Run:
         u.status.discard("holding")
         _unit(b, held_id).status.discard("hold")
         u.at = frm
-        b.note(side=u.side, unit=u.id, action="release", text=f"{u.name} lets go")
+        b.note(side=u.side, unit=u.id, action="release", to=list(H.to_offset(frm)),
+               text=f"{u.name} lets go")
     return run
 
 

@@ -302,7 +302,11 @@ class ThirtyMinuteMissions(RulesetBase):
 
         def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
             action, uid = e.get("action"), e.get("unit")
-            if action == "move" and e.get("to") is not None:
+            if action == "throw" and e.get("to") is not None:
+                note_attack(frame, units, uid, e.get("target"))
+                note_move(frame, units, e.get("target"), odd_row_centre(*e["to"]))
+            elif e.get("to") is not None and action in ("move", "grapple", "release",
+                                                          "break_grapple"):
                 note_move(frame, units, uid, odd_row_centre(*e["to"]))
             elif action == "out":
                 m = units.get(str(uid))
