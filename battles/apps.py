@@ -51,7 +51,12 @@ class BattlesConfig(AppConfig):
             register_sandbox_filter(section, nothing)
         register_dashboard_alerts(battle_alerts, order=20)
         register_console_panel(troubled_battles)
-        # After the core's reveal (order 10) has moved the units: open the battles.
+        from battles.pages import odds_context
+        from orders.pages import OrdersSection, register_orders_section
+
+        # The orders page shows the battle odds below the order form.
+        register_orders_section(OrdersSection("pages/_odds_section.html", odds_context))
+        # After the orders' reveal (order 10) has moved the units: open the battles.
         register_phase_hook("enter", Phase.TACTICAL, open_battles, order=20)
         # Before anything else leaves the tactical phase: every battle must be recorded.
         register_phase_hook("leave", Phase.TACTICAL, refuse_while_battles_unfinished,

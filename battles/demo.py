@@ -139,8 +139,8 @@ class Bot:
         """Send each crewed unit one step toward the nearest enemy holding."""
         import networkx as nx
 
-        from campaign.services.orders import order_submit
         from economy.models import Unit
+        from orders.services.sealing import order_submit
         from territories.models import Territory
         from territories.services.movement import legal_destinations, movement_graph
 

@@ -1,16 +1,11 @@
-"""The battles app's pages (and the orders page, which composes every app), mounted under
-/campaigns/<id>/ by the project's page URLs (by name, so the core imports no app above
-it)."""
+"""The battles app's pages, mounted under /campaigns/<id>/ by the project's page URLs (by
+name, so the core imports no app above it)."""
 
 from django.urls import path
 
-from battles import order_pages, pages, receipt_pages
+from battles import pages
 
 urlpatterns = [
-    path("orders/", order_pages.orders, name="orders"),
-    path("orders/submit/", order_pages.submit, name="order-submit"),
-    path("orders/<int:order_id>/withdraw/", order_pages.withdraw, name="order-withdraw"),
-    path("receipts/", receipt_pages.receipts, name="receipts"),
     path("odds/", pages.odds_new, name="odds-new"),
     path("odds/<int:odds_id>/", pages.odds_status, name="odds-status"),
     path("battles/", pages.battle_list, name="battles"),

@@ -208,8 +208,8 @@ def give_orders(campaign: Any, state: dict[str, Any]) -> int:
     """Sealed orders for the move phase: each player moves one unit between its own
     territories, one onto an unowned neighbour (taken and explored at the reveal) and one
     onto the next player's start (a battle there)."""
-    from campaign.models import Order
     from economy.models import Unit
+    from orders.models import Order
 
     owned, starts, graph = state["owned"], state["starts"], state["graph"]
     ids = sorted(owned)

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from campaign.models import Campaign, Event, Order, PhaseChange, Player, Profile
+from campaign.models import Campaign, Event, PhaseChange, Player, Profile
 
 
 class PlayerInline(admin.TabularInline):
@@ -42,14 +42,6 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ["kind", "visibility", "sealed", "phase"]
     search_fields = ["campaign__name", "kind"]
     raw_id_fields = ["viewers"]
-
-
-@admin.register(Order)
-class OrderAdmin(admin.ModelAdmin):
-    list_display = ["campaign", "turn", "player", "unit", "origin", "destination"]
-    list_filter = ["turn"]
-    search_fields = ["campaign__name", "player__user__username"]
-    raw_id_fields = ["player", "unit", "origin", "destination"]
 
 
 @admin.register(Profile)

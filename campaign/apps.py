@@ -2,7 +2,7 @@ from django.apps import AppConfig
 
 
 class CoreConfig(AppConfig):
-    """The core app: campaigns, membership, the clock, sealed orders and the journal."""
+    """The core app: campaigns, membership, the clock and the journal."""
 
     name = "campaign"
     verbose_name = "Campaigns"
@@ -14,12 +14,12 @@ class CoreConfig(AppConfig):
 
         from campaign import celery  # noqa: F401
         from campaign.models import PHASE_ORDER, Phase
-        from campaign.services import absence, notifications, orders, reveal, snapshots
+        from campaign.services import absence, notifications, snapshots
         from campaign.services.clock import register_phase_hook
 
-        # The core's own clock hooks; the other apps register theirs in their ready().
-        register_phase_hook("leave", Phase.MOVE, orders.record_missed_turns, order=10)
-        register_phase_hook("enter", Phase.TACTICAL, reveal.reveal_and_move, order=10)
+        # The core's own clock hooks; the other apps register theirs in their ready()
+        # (orders: the missed turns on leaving the move phase, the reveal on entering the
+        # tactical one).
         register_phase_hook("leave", Phase.TACTICAL, notifications.results_in, order=10)
         register_phase_hook("leave", Phase.TACTICAL, snapshots.snapshot_turn, order=20)
         for phase in PHASE_ORDER:  # the record of deadlines, and the stand-in's seats

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "campaign.apps.CoreConfig",
     "territories",
     "economy",
+    "orders",
     "battles",
     "casebook",
 ]

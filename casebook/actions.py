@@ -329,7 +329,7 @@ def do_ready(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_order(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Move phase: a sealed order moving `unit` to `destination`."""
     _need(params, "player", "unit", "destination")
-    submit = service("campaign.services.orders.order_submit")
+    submit = service("orders.services.sealing.order_submit")
     return submit(player=_fresh_player(ctx, params["player"]),
                   unit_id=_unit_id(ctx, params["unit"]),
                   destination_id=_territory_id(ctx, params["destination"]))
@@ -339,7 +339,7 @@ def do_order(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_reveal(ctx: Ctx, params: dict[str, Any]) -> Any:
     """The reveal alone (the first hook of entering the tactical phase): sealed orders are
     announced and carried out, off-map units come back."""
-    reveal = service("campaign.services.reveal.reveal_and_move")
+    reveal = service("orders.services.reveal.reveal_and_move")
     ctx.campaign.refresh_from_db()
     return reveal(campaign=ctx.campaign)
 
@@ -348,7 +348,7 @@ def do_reveal(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_withdraw(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Move phase: withdraw a sealed order kept with `as:` (or by its public id)."""
     _need(params, "player", "order")
-    withdraw = service("campaign.services.orders.order_withdraw")
+    withdraw = service("orders.services.sealing.order_withdraw")
     order = params["order"]
     if isinstance(order, str) and order in ctx.results:
         order = ctx.results[order].public_id
@@ -374,7 +374,7 @@ def do_handover(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "player", "to")
     from casebook.given import _user
 
-    handover = service("campaign.services.orders.seat_handover")
+    handover = service("campaign.services.seats.seat_handover")
     _user(str(params["to"]))
     ctx.campaign.refresh_from_db()
     player = handover(campaign=ctx.campaign, player_id=ctx.player(params["player"]).pk,

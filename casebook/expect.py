@@ -412,7 +412,7 @@ def _battle_missiles(ctx: Ctx, battle: Any) -> dict[str, list[dict[str, Any]]]:
 def c_orders(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
     """This turn's order of a unit (or `null`: none): `status`, `announced`,
     `destination`, `origin`."""
-    from campaign.models import Order
+    from orders.models import Order
 
     diffs = []
     ctx.campaign.refresh_from_db()

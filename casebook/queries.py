@@ -226,7 +226,7 @@ def q_orders_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
     from campaign.access import membership
     from casebook.given import _user
 
-    select = service("campaign.selectors.orders_visible_to")
+    select = service("orders.selectors.orders_visible_to")
     member = membership(_user(str(p["viewer"])), ctx.campaign.pk)
     rows = list(select(member))
     return {"total": len(rows), "full": sum(1 for r in rows if r.full)}

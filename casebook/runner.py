@@ -23,7 +23,7 @@ from casebook.case import Case, CaseFormatError, case_files, load_case
 from casebook.expect import check_then, show
 from casebook.given import DEFAULT_PLAYERS, Ctx, GivenError, build, prepare_users
 
-SNAPSHOT_APPS = ("campaign", "territories", "economy", "battles")
+SNAPSHOT_APPS = ("campaign", "territories", "economy", "orders", "battles")
 PASSED, FAILED, ERROR, PENDING = "passed", "failed", "error", "pending"
 
 

@@ -46,8 +46,6 @@ class EconomyConfig(AppConfig):
         from campaign.models import Phase
         from campaign.pages.campaigns import register_dashboard_alerts
         from campaign.services.clock import register_phase_hook
-        from campaign.services.orders import register_order_provider
-        from campaign.services.reveal import register_reveal_provider
         from campaign.services.setup import register_start_hook
         from campaign.services.snapshots import register_counter
         from economy.pages import trade_alerts
@@ -56,7 +54,6 @@ class EconomyConfig(AppConfig):
             territory_contents,
             units_standing,
         )
-        from economy.services import moves
         from economy.services.discoveries import discoveries_found
         from economy.services.production import production_run
         from economy.services.start import equip_starts
@@ -69,11 +66,7 @@ class EconomyConfig(AppConfig):
         register_contents_reader(territory_contents)
         register_discovery_handler(discoveries_found)
         register_counter("units", units_standing)
-        register_reveal_provider("units", moves.unit_states)
-        register_order_provider("unit", moves.unit_to_order)
         register_dashboard_alerts(trade_alerts, order=10)
-        register_reveal_provider("move_units", moves.move_units)
-        register_reveal_provider("off_map_units", moves.off_map_units)
         # After the territories hook (10) has placed the players; before the
         # explorations (30), as the start always ran.
         register_start_hook(equip_starts, order=20)

@@ -17,24 +17,14 @@ class TerritoriesConfig(AppConfig):
 
         register_names("territory", territory_names)
         from campaign.services.campaigns import register_map_builder
-        from campaign.services.orders import register_order_provider
-        from campaign.services.reveal import register_reveal_provider
         from campaign.services.setup import EXPLORE_ORDER, register_start_hook
         from campaign.services.snapshots import register_counter
-        from territories.selectors import (
-            owners_and_names,
-            territories_held,
-            territory_for_order,
-        )
+        from territories.selectors import territories_held
         from territories.services.maps import build_map, clean_map_spec
-        from territories.services.movement import legal_destinations
         from territories.services.start import explore_starts, place_players
 
         register_map_builder(clean=clean_map_spec, build=build_map)
         register_counter("territories", territories_held)
-        register_reveal_provider("territories", owners_and_names)
-        register_order_provider("territory", territory_for_order)
-        register_order_provider("legal_destinations", legal_destinations)
         register_start_hook(place_players, order=10)
         register_start_hook(explore_starts, order=EXPLORE_ORDER)
 

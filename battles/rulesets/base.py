@@ -105,6 +105,48 @@ class FieldUnit:
     reinforcement: bool = False
 
 
+STANCES: tuple[str, ...] = ("attack", "hold", "withdraw")
+FOCI: tuple[str, ...] = ("nearest", "weakest", "strongest")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A side's sealed battle plan (issue 29), the same for every ruleset: its `stance`
+    (attack: close in and fight; hold: keep its ground and fight what comes in reach;
+    withdraw: leave by the ruleset's retreat rules at once), `retreat_at` (the share of the
+    side's starting strength, as the ruleset counts it, whose loss makes it withdraw; 100
+    fights to the end) and `focus` (which enemy it shoots first). Each ruleset's rulings
+    say what these mean in its rules; a side without a plan fights as its default policy
+    does."""
+
+    stance: str = "attack"
+    retreat_at: int = 100
+    focus: str = "nearest"
+
+    def __post_init__(self) -> None:
+        if self.stance not in STANCES:
+            raise RulesetError(f"unknown stance {self.stance!r} (one of {', '.join(STANCES)})")
+        if self.focus not in FOCI:
+            raise RulesetError(f"unknown focus {self.focus!r} (one of {', '.join(FOCI)})")
+        if not 0 <= self.retreat_at <= 100:
+            raise RulesetError("retreat_at is a share of the starting strength, 0 to 100")
+
+    def to_dict(self) -> Json:
+        return {"stance": self.stance, "retreat_at": self.retreat_at, "focus": self.focus}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Plan:
+        return cls(stance=str(data.get("stance", "attack")),
+                   retreat_at=int(data.get("retreat_at", 100)),
+                   focus=str(data.get("focus", "nearest")))
+
+
+def plans_of(battle_input: Mapping[str, Any]) -> dict[str, Plan]:
+    """The plans a battle input carries (`"plans": {side: plan}`), by side key."""
+    return {str(side): Plan.from_dict(plan)
+            for side, plan in (battle_input.get("plans") or {}).items()}
+
+
 @dataclass(frozen=True)
 class Battlefield:
     """Everything the campaign hands a ruleset to build one battle's input."""
@@ -116,6 +158,10 @@ class Battlefield:
     seed: int = 0
     options: Json = field(default_factory=dict)
     extras: Json = field(default_factory=dict)
+    #: The sides' sealed plans (player id -> Plan); a side without one fights as the
+    #: ruleset's default policy does. Every ruleset copies them into its input as
+    #: `"plans": {side key: plan.to_dict()}` (`with_plans`).
+    plans: Mapping[int, Plan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -192,6 +238,17 @@ class ActionRefused(RulesetError):
         self.rule = rule
 
 
+def with_plans(battle_input: Json, battlefield: Battlefield,
+               side_key: Callable[[int], Any] = str) -> Json:
+    """`battle_input` with the battlefield's plans under `"plans"` (keyed as the ruleset
+    keys its sides); unchanged when no side has a plan, so a battle without plans stores
+    and replays exactly as before."""
+    if battlefield.plans:
+        battle_input["plans"] = {str(side_key(pid)): plan.to_dict()
+                                 for pid, plan in sorted(battlefield.plans.items())}
+    return battle_input
+
+
 @runtime_checkable
 class ActionLayer(Protocol):
     """A battle of this ruleset as a sequence of choices, refereed.
@@ -210,7 +267,7 @@ class ActionLayer(Protocol):
         damage: the ruleset's own keys) so a case can set up a situation."""
         ...
 
-    def actor(self, state: Any) -> int | None:
+    def actor(self, state: Any) -> int | str | None:
         """The side (player id) whose choice it is now; None once the battle is over."""
         ...
 

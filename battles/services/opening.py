@@ -11,7 +11,7 @@ randomly one of them, and this player will decide which battle will be played fi
 Then the next players chooses the next battle and so on".
 
 `open_battles` is a hook of ("enter", "tactical"), run after the reveal
-(`campaign.services.reveal.reveal_and_move`) has relocated the ordered units, inside the
+(`orders.services.reveal.reveal_and_move`) has relocated the ordered units, inside the
 advancing transaction (the campaign row is locked).
 """
 
@@ -28,8 +28,9 @@ from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
 from campaign.bulk import bulk_set
 from campaign.dice import battle_seed_from, derived_random, phase_secret
-from campaign.models import Campaign, Order, Player
+from campaign.models import Campaign, Player
 from campaign.services.journal import Entry, record_event, record_many
+from orders.models import Order
 
 log = logging.getLogger(__name__)
 

@@ -32,9 +32,10 @@ from battles.rulesets.registry import find_ruleset
 from battles.services.effects import Recording, apply_effects
 from battles.services.experience import award_discovery_xp, battle_xp_kinds, grant_xp
 from battles.services.opening import ruleset_options, taking
-from campaign.models import Campaign, Event, Order, Player
+from campaign.models import Campaign, Event, Player
 from campaign.services.journal import Entry, record_many
 from economy.services import battle_effects
+from orders.models import Order
 from territories.selectors import lock_neighbourhood
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,8 @@ campaign_urls = [
     path("", include("territories.api_urls")),
     path("", include("economy.api_urls")),
     path("", include("battles.api_urls")),
-    path("", include("campaign.api.orders_urls")),
+    path("", include("orders.api_urls")),
+    path("", include("campaign.api.clock_urls")),
 ]
 
 urlpatterns = [

@@ -46,6 +46,15 @@ def validated(serializer_class: type, data: object, **kwargs) -> dict:
     return serializer.validated_data
 
 
+def int_param(name: str, value: str) -> int:
+    """A query parameter that must be a whole number (400 `invalid` otherwise)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"'{name}' must be a whole number.",
+                           fields={name: ["A whole number is required."]}) from None
+
+
 def campaign_queryset():
     return Campaign.objects.select_related("umpire").prefetch_related(
         Prefetch("players", queryset=Player.objects.select_related("user"))

@@ -144,8 +144,9 @@ def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
 
 
 #: Other apps add what needs attention on the dashboard (registered in their ready():
-#: economy, trade offers; battles, the turn's battles): (order, provider) where a provider
-#: takes the membership and returns alerts `{"level", "text", "url"?}`.
+#: orders, no move orders yet; economy, trade offers; battles, the turn's battles):
+#: (order, provider) where a provider takes the membership and returns alerts
+#: `{"level", "text", "url"?}`.
 AlertProvider = Callable[[Membership], list[dict[str, str]]]
 _alert_providers: list[tuple[int, AlertProvider]] = []
 
@@ -159,23 +160,15 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
     """What needs the caller's attention, as short sentences with a link."""
     campaign = member.campaign
     alerts: list[dict[str, str]] = []
-    cid = campaign.pk
     if campaign.status == Campaign.Status.SETUP:
         return alerts
     if campaign.paused:
         alerts.append({"level": "warn", "text": "The campaign is paused: the clock is stopped."})
     player = member.player
-    if player is not None:
-        if player.missed_turns:
-            alerts.append({"level": "warn",
-                           "text": f"You missed the deadline {player.missed_turns} "
-                                   f"time(s) in a row."})
-        if campaign.phase == "move" and _has_orders_page():
-            from campaign.models import Order
-
-            if not Order.objects.filter(player=player, turn=campaign.turn).exists():
-                alerts.append({"level": "warn", "text": "You have no move orders this turn.",
-                               "url": maybe_url("orders", cid)})
+    if player is not None and player.missed_turns:
+        alerts.append({"level": "warn",
+                       "text": f"You missed the deadline {player.missed_turns} "
+                               f"time(s) in a row."})
     for _order, provider in _alert_providers:
         alerts.extend(provider(member))
     if member.is_umpire:
@@ -187,10 +180,6 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
                            "text": f"Missed {limit}+ deadlines in a row: {', '.join(absent)}. "
                                    "Consider handing the seat over."})
     return alerts
-
-
-def _has_orders_page() -> bool:
-    return bool(maybe_url("orders", 1))
 
 
 def maybe_url(name: str, cid: int) -> str:

@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
@@ -20,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.access import Membership
 from campaign.errors import GameError
-from campaign.models import Campaign, Order, Player
+from campaign.models import Campaign, Player
 from campaign.pages.common import (
     attempt,
     campaign_page,
@@ -63,10 +62,7 @@ def _panels(member: Membership) -> dict[str, Any]:
 
 
 def _players(member: Membership) -> list[Player]:
-    return list(Player.objects.filter(campaign=member.campaign).select_related("user")
-                .annotate(sealed=Count("orders", filter=Q(
-                    orders__turn=member.campaign.turn,
-                    orders__status=Order.Status.OPEN))))
+    return list(Player.objects.filter(campaign=member.campaign).select_related("user"))
 
 
 @campaign_page
@@ -237,7 +233,7 @@ def _to_seats(member: Membership) -> HttpResponse:
 def handover(request: HttpRequest, member: Membership) -> HttpResponse:
     """Replace a player: the seat, with everything it holds, goes to another user
     (R-ORD-7); a removed seat is played again (R-ORD-11)."""
-    from campaign.services.orders import seat_handover
+    from campaign.services.seats import seat_handover
 
     require_umpire_page(member)
     try:

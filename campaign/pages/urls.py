@@ -75,6 +75,7 @@ campaign_pages = [
     # Each app's own pages, by module name: the core imports no app above it.
     path("", include("territories.page_urls")),
     path("", include("economy.page_urls")),
+    path("", include("orders.page_urls")),
     path("", include("battles.page_urls")),
 ]
 

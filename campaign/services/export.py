@@ -2,10 +2,10 @@
 `GET /api/campaigns/{id}/export/` for the umpire, `manage.py export_campaign`).
 
 The core writes its own tables (campaign, settings and ruleset, players, phases, the
-journal with each entry's visibility, orders once revealed, the dice: commitments, and
-seeds once revealed); every other app registers the sections of its tables
-(`register_exporter`): territories (map, explorations, passages), economy (holdings,
-ledger, trades...), battles (inputs, logs, records). The document's shape is published as
+journal with each entry's visibility, the dice: commitments, and seeds once revealed);
+every other app registers the sections of its tables (`register_exporter`): territories
+(map, explorations, passages), economy (holdings, ledger, trades...), orders (orders
+once revealed), battles (inputs, logs, records). The document's shape is published as
 a JSON Schema (docs/export.schema.json). Never in it: sealed orders, an open phase's
 seed, the invite code.
 """
@@ -34,7 +34,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from campaign import rulesets
-from campaign.models import Campaign, Event, Order, PhaseChange, PhaseSeed, Player
+from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, Player
 
 FORMAT = "unlimit3d-campaign"
 #: 2: each player has its `faction` (issue 14); version 1 documents are read and upgraded
@@ -48,6 +48,17 @@ _exporters: dict[str, Exporter] = {}
 def register_exporter(app: str, exporter: Exporter) -> None:
     """An app's sections of the document: {section name: rows}."""
     _exporters[app] = exporter
+
+
+#: Set while an exporter runs for a complete document (a rollback point, never shown):
+#: `is_complete()` then lets it keep its secrets (the orders app: sealed orders).
+_complete: contextvars.ContextVar[bool] = contextvars.ContextVar("export_complete",
+                                                                 default=False)
+
+
+def is_complete() -> bool:
+    """The document being exported is complete (`export_campaign(complete=True)`)."""
+    return _complete.get()
 
 
 class _RawJSON:
@@ -184,10 +195,6 @@ def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
                     .order_by("pk")],
         "phases": rows(PhaseChange.objects.filter(campaign=campaign)),
         "journal": _journal(campaign, complete),
-        # Sealed orders are nobody's business until the reveal.
-        "orders": rows(Order.objects.filter(campaign=campaign)
-                       if complete else Order.objects.filter(campaign=campaign)
-                       .exclude(status=Order.Status.OPEN)),
         "dice": [{"turn": s.turn, "phase": s.phase, "commitment": s.commitment,
                   "seed": s.secret if s.revealed_at else None}
                  for s in PhaseSeed.objects.filter(campaign=campaign)],
@@ -199,8 +206,12 @@ def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
         document["campaign_row"] = (
             _SQLRows(f"({found.sql}) -> 0", found.params) if isinstance(found, _SQLRows)
             else found[0])
-    for _app, exporter in sorted(_exporters.items()):
-        document.update(exporter(campaign))
+    token = _complete.set(complete)
+    try:
+        for _app, exporter in sorted(_exporters.items()):
+            document.update(exporter(campaign))
+    finally:
+        _complete.reset(token)
     return document
 
 

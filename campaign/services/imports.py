@@ -36,7 +36,7 @@ from django.db import DatabaseError, models, transaction
 
 from campaign import rulesets
 from campaign.errors import InvalidInput
-from campaign.models import Campaign, Event, Order, PhaseChange, PhaseSeed, Player
+from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, Player
 from campaign.services.commitments import commit, commitment_of
 from campaign.services.export import FORMAT, VERSION
 from campaign.services.import_checks import _value, check_head, check_schema, refuse
@@ -69,7 +69,6 @@ def register_table(table: Table) -> None:
 # The core's own tables, after the map (10-19) and the holdings (20-39).
 register_table(Table(5, "phases", PhaseChange))
 register_table(Table(50, "journal", Event))
-register_table(Table(51, "orders", Order))
 
 #: Rows written per statement.
 BATCH = 1000

@@ -33,13 +33,11 @@ from campaign.errors import Conflict, InvalidInput
 from campaign.models import (
     Campaign,
     Event,
-    Order,
     PhaseChange,
     PhaseSeed,
     PhaseStart,
     Player,
 )
-from campaign.services import receipts
 from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _tables, _timestamps
 from campaign.services.journal import record_event
@@ -189,7 +187,6 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
                       PhaseSeed.objects.filter(campaign=campaign)
                       .values_list("turn", "phase", "commitment")
                       if (t, p) not in seeds_then]
-        receipts.forget_undone(campaign=campaign, turn=turn, phase=str(phase))
         seats = {r["id"]: r for r in doc.get("seats") or []}
         for player in Player.objects.filter(campaign=campaign):
             row = seats.get(player.pk)
@@ -301,9 +298,9 @@ def rollback_preview(*, member: Any, turn: Any, phase: Any) -> Preview:
 
     # Orders given since (sealed ones counted only for an umpire who may read them).
     then = {r["id"] for r in doc.get("orders") or []}
-    if member.may_read_sealed:
+    if member.may_read_sealed and "orders" in _tables:  # the orders app's table
         given: dict[tuple[str, int], int] = {}
-        for pk, player_id, order_turn in (Order.objects.filter(campaign=campaign)
+        for pk, player_id, order_turn in (_campaign_rows(_tables["orders"].model, campaign)
                                           .values_list("pk", "player_id", "turn")):
             if pk not in then:
                 key = (users[player_id], order_turn)
@@ -394,5 +391,5 @@ def rollback_preview(*, member: Any, turn: Any, phase: Any) -> Preview:
     return Preview(turn=turn, phase=str(phase), undone=undone, kept=kept)
 
 
-__all__ = ["Order", "Preview", "remember_start", "rollback", "rollback_points",
+__all__ = ["Preview", "remember_start", "rollback", "rollback_points",
            "rollback_preview"]

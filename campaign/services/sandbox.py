@@ -23,7 +23,7 @@ from django.db import transaction
 
 from campaign.access import Membership
 from campaign.errors import Conflict, Forbidden, InvalidInput, NotFound
-from campaign.models import Campaign, Event, Order, PhaseStart, Player
+from campaign.models import Campaign, Event, PhaseStart, Player
 from campaign.services.imports import import_campaign
 from campaign.services.journal import record_event
 from campaign.services.rollback import rollback_points
@@ -88,17 +88,8 @@ def _journal(row: dict[str, Any], viewer: Viewer) -> bool:
             and viewer.player in (row.get("viewers") or []))
 
 
-def _orders(row: dict[str, Any], viewer: Viewer) -> bool:
-    if row.get("status") == Order.Status.OPEN and not (
-            row.get("player_id") == viewer.player
-            or (viewer.sees_all and viewer.may_read_sealed)):
-        return False
-    return row.get("unit_id") in viewer.kept.get("units", set())
-
-
 register_sandbox_filter("phases", public)
 register_sandbox_filter("journal", _journal)
-register_sandbox_filter("orders", _orders)
 
 #: The core's sections of the complete document that never go into a copy.
 _NEVER = ("dice", "seeds", "seats", "campaign_row")

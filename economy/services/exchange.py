@@ -13,7 +13,7 @@ from campaign.rules.formulas import validate_loadout, vehicle_slots
 from campaign.rules.tables import RuleViolation, weapon_size
 from campaign.services.journal import record_private
 from campaign.services.locking import retry_on_conflict
-from campaign.services.orders import lock_campaign_in_phase
+from campaign.services.phase_lock import lock_campaign_in_phase
 from economy.models import Unit, Weapon
 from territories.services import movement
 

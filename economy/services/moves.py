@@ -1,15 +1,27 @@
-"""Units on the move at the reveal (seed, "Move Phase"; R-ORD-4 for units coming back
-onto the map). The reveal itself is the core's (`campaign.services.reveal`): it decides
-which sealed orders stand; these providers, registered in EconomyConfig.ready(), read and
-move the units, which are the economy's rows. Call inside the advancing transaction."""
+"""Units as sealed orders read them, and on the move at the reveal (seed, "Move Phase";
+R-ORD-4 for units coming back onto the map). The reveal is the `orders` app's
+(`orders.services.reveal`), which imports these: it decides which sealed orders stand;
+these read and move the units, which are the economy's rows. Call inside the advancing
+transaction (the reveal) or the order's (`unit_to_order`)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from campaign import sql
 from campaign.bulk import bulk_set
 from campaign.models import Campaign, Player
-from campaign.services.orders import OrderedUnit
 from economy.models import Operative, Unit
+
+
+@dataclass(frozen=True)
+class OrderedUnit:
+    """What a sealed order needs of one of the player's units."""
+
+    id: int
+    status: str  # "ready", "off_map" or "destroyed"
+    territory_id: int | None
+    label: str
 
 
 def unit_states(campaign: Campaign, unit_ids: list[int]

@@ -7,8 +7,9 @@ from django.db import IntegrityError
 
 from battles.models import Battle, BattleParticipant
 from battles.services.opening import open_battles
-from campaign.models import Event, Order
+from campaign.models import Event
 from campaign.services import clock
+from orders.models import Order
 from territories.models import Exploration
 
 

@@ -12,11 +12,12 @@ import pytest
 from django.core.management import call_command
 from jsonschema import Draft202012Validator
 
-from campaign.models import Order, PhaseSeed
+from campaign.models import PhaseSeed
 from campaign.services import clock
 from campaign.services.campaigns import campaign_join
 from campaign.services.setup import campaign_start
 from economy.models import Unit
+from orders.models import Order
 from territories.models import Territory
 
 pytestmark = pytest.mark.django_db

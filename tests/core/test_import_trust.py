@@ -395,7 +395,7 @@ def test_the_umpire_cannot_hand_an_unclaimed_seat_to_an_account(document, client
                                                                charlie, alice):
     """R-SEC-3: an existing account is never seated without claiming, not by a handover."""
     from campaign.errors import Conflict
-    from campaign.services.orders import seat_handover
+    from campaign.services.seats import seat_handover
 
     copied = import_campaign(document=document, umpire=charlie)
     seat = Player.objects.filter(campaign=copied).first()

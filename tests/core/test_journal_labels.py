@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_every_kind_the_code_records_has_a_label():
     kinds = set()
-    for app in ("campaign", "territories", "economy", "battles"):
+    for app in ("campaign", "territories", "economy", "orders", "battles"):
         for path in (ROOT / app).rglob("*.py"):
             text = path.read_text(encoding="utf-8")
             for call in re.finditer(r"record_event\((.{0,400}?)\)", text, re.S):

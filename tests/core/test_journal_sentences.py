@@ -19,7 +19,7 @@ WRITES = (r'record_(?:event|private)\((?:.{0,200}?)kind="([a-z_]+)"',
 
 def _recorded_kinds() -> set[str]:
     kinds: set[str] = set()
-    for app in ("campaign", "territories", "economy", "battles"):
+    for app in ("campaign", "territories", "economy", "orders", "battles"):
         for path in (ROOT / app).rglob("*.py"):
             if "rulesets" in path.parts:
                 continue

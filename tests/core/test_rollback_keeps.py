@@ -15,8 +15,8 @@ from battles.models import Battle
 from campaign.models import Campaign, Event, PhaseSeed, Player
 from campaign.services import clock
 from campaign.services.campaigns import campaign_join
-from campaign.services.orders import seat_handover
 from campaign.services.rollback import rollback
+from campaign.services.seats import seat_handover
 from campaign.services.setup import campaign_start
 from economy.models import Operative, Unit, Weapon
 from territories.models import Territory
@@ -197,7 +197,7 @@ def _in_move_with_an_order(league, alice):
     home = Territory.objects.get(campaign=league, owner__user=alice)
     _armed(league, "alice", home)
     clock.advance(campaign_id=league.pk, by="umpire")  # -> move
-    from campaign.services.orders import order_submit
+    from orders.services.sealing import order_submit
     from territories.models import Adjacency
 
     edge = Adjacency.objects.filter(campaign=league).filter(

@@ -11,8 +11,9 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from campaign.models import Campaign, Event, Order, Phase, Player
+from campaign.models import Campaign, Event, Phase, Player
 from campaign.services import clock
+from orders.models import Order
 
 pytestmark = pytest.mark.django_db
 

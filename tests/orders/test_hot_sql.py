@@ -12,7 +12,8 @@ from django.db import transaction
 
 from campaign.access import seat
 from campaign.errors import WrongPhase
-from campaign.models import Campaign, Order, Phase, Player
+from campaign.models import Campaign, Phase, Player
+from orders.models import Order
 from tests.orders.conftest import make_unit, set_phase
 
 
@@ -102,7 +103,7 @@ def test_the_stations_among_the_passable_territories(world):
 def test_an_order_is_refused_when_the_phase_moved_on_after_the_seat_was_read(world):
     """The share lock reads the phase again: a player read in the move phase whose order
     arrives after the advance is refused, and nothing is written."""
-    from campaign.services.orders import order_submit
+    from orders.services.sealing import order_submit
 
     stale = seat(world.users["alice"], world.campaign.pk)
     assert stale is not None and stale.campaign.phase == Phase.MOVE

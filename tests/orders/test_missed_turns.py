@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from campaign.models import Event, Phase
-from campaign.services import orders
+from orders.services import sealing as orders
+from orders.services.missed_turns import missed_turns
 from tests.orders.conftest import advance_to, set_phase
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def test_marking_ready_is_not_a_miss_and_resets_the_count(world):
     world.bob.save()
     world.bob.ready = True
     world.bob.save()
-    orders.record_missed_turns(campaign=world.campaign)
+    missed_turns(campaign=world.campaign)
     world.bob.refresh_from_db()
     assert world.bob.missed_turns == 0
 

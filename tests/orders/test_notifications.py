@@ -10,7 +10,8 @@ import pytest
 from django.utils import timezone
 
 from campaign.models import Phase, Profile
-from campaign.services import clock, notifications, orders
+from campaign.services import clock, notifications
+from orders.services import sealing as orders
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,8 @@ import pytest
 from django.db import OperationalError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 
-from campaign.models import Campaign, Order, Phase, Player
+from campaign.models import Campaign, Phase, Player
+from orders.models import Order
 from tests.orders.conftest import make_unit, set_phase
 
 
@@ -105,7 +106,7 @@ postgres_only = pytest.mark.skipif("connection.vendor != 'postgresql'",
 def _hold_share_lock(campaign_id: int, held: threading.Event, release: threading.Event
                      ) -> None:
     """Another connection: an order POST in flight (the campaign row FOR SHARE)."""
-    from campaign.services.orders import share_lock_in_phase
+    from campaign.services.phase_lock import share_lock_in_phase
 
     try:
         with transaction.atomic():
@@ -122,7 +123,7 @@ def _hold_share_lock(campaign_id: int, held: threading.Event, release: threading
 @pytest.mark.django_db(transaction=True)
 def test_orders_share_the_campaign_lock_and_the_advance_waits_for_them(build_world,
                                                                        client_for):
-    from campaign.services.orders import order_submit
+    from orders.services.sealing import order_submit
 
     world = build_world()
     held, release = threading.Event(), threading.Event()

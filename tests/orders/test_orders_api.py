@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Order, Phase
+from campaign.models import Phase
+from orders.models import Order
 from tests.orders.conftest import advance_to, make_unit, set_phase
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,8 @@ import json
 import pytest
 from django.db import connection  # noqa: F401  (the skipif condition reads it)
 
-from campaign.models import Order, OrderReceipt, Phase
+from campaign.models import Phase
+from orders.models import Order, OrderReceipt
 from tests.orders.conftest import advance_to, set_phase
 
 pytestmark = pytest.mark.django_db
@@ -145,7 +146,7 @@ def test_the_orders_page_shows_the_receipt_and_the_receipts_page_checks_it(
 
 
 def test_a_rollback_to_the_move_phase_forgets_the_undone_receipts(world, client_for):
-    from campaign.services import receipts
+    from orders.services import receipts
 
     seal(client_for(world.users["alice"]), world, world.a1, world.t["Gamma"])
     receipts.forget_undone(campaign=world.campaign, turn=1, phase=Phase.TACTICAL)
@@ -168,7 +169,7 @@ def test_two_orders_of_one_player_at_once_reseal_one_after_the_other(build_world
 
     from django.db import connections, transaction
 
-    from campaign.services.orders import order_submit
+    from orders.services.sealing import order_submit
 
     world = build_world()
     held, release = threading.Event(), threading.Event()

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaign.models import Event, Order, Phase
-from campaign.services import orders
+from campaign.models import Event, Phase
+from orders.models import Order
+from orders.services import sealing as orders
 from tests.orders.conftest import advance_to, make_unit
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +81,7 @@ def test_the_reveal_runs_before_the_battles_hook():
     from campaign.services.clock import phase_hooks
 
     names = [h.name for h in phase_hooks("enter", Phase.TACTICAL)]
-    assert names == ["campaign.services.reveal.reveal_and_move",
+    assert names == ["orders.services.reveal.reveal_and_move",
                      "battles.services.opening.open_battles",
                      "campaign.services.absence.stand_in_plays"]
     assert [h.name for h in phase_hooks("leave", Phase.ACTIVITY)] == [

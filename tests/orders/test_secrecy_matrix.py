@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from campaign.models import Event, Order, Phase
+from campaign.models import Event, Phase
+from orders.models import Order
 from tests.orders.conftest import World, advance_to
 
 pytestmark = pytest.mark.django_db

@@ -58,10 +58,10 @@ def played_campaign(make_campaign, uma, alice, bob, django_capture_on_commit_cal
     from campaign.models import Campaign
     from campaign.services import clock
     from campaign.services.campaigns import campaign_join
-    from campaign.services.orders import order_submit
     from campaign.services.setup import campaign_start
     from economy.services.commerce import purchase
     from economy.services.units import unit_update
+    from orders.services.sealing import order_submit
     from territories.models import Territory
 
     campaign = make_campaign(uma, name="Duel", map_spec=DUEL_MAP)

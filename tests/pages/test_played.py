@@ -8,7 +8,8 @@ import re
 import pytest
 
 from battles.models import Battle
-from campaign.models import Campaign, Order
+from campaign.models import Campaign
+from orders.models import Order
 from tests.pages.forms import settings_form
 
 pytestmark = pytest.mark.django_db
@@ -90,8 +91,8 @@ def test_orders_page_in_the_move_phase_lists_legal_destinations(
 
 def test_other_players_do_not_see_a_sealed_order(web_client, running_campaign, alice,
                                                  bob) -> None:
-    from campaign.services.orders import order_submit
     from economy.models import Unit
+    from orders.services.sealing import order_submit
     from territories.models import Territory
     from territories.services.movement import legal_destinations
 
@@ -113,8 +114,8 @@ def test_the_umpire_sees_who_sealed_orders_never_where(web_client, running_campa
                                                        uma) -> None:
     """Issue 17: the console counts each seat's sealed orders (the umpire who does not
     play); the content stays sealed."""
-    from campaign.services.orders import order_submit
     from economy.models import Unit
+    from orders.services.sealing import order_submit
     from territories.models import Territory
     from territories.services.movement import legal_destinations
 

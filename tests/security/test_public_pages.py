@@ -50,7 +50,7 @@ def league(uma, alice, bob):
                                      klass="soldier")
     unit = Unit.objects.create(player=players["alice"], territory=t["Alpha"], model="golem",
                                pilot=pilot)
-    from campaign.models import Order
+    from orders.models import Order
 
     Order.objects.create(campaign=campaign, turn=2, player=players["alice"], unit=unit,
                          origin=t["Alpha"], destination=t["Beta"])

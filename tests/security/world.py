@@ -75,7 +75,6 @@ def _home(player: Player):
 
 def build_world(*, config: str, phase: str) -> World:
     """A campaign of configuration `config` ("plain" or "plays") in `phase`."""
-    from campaign.services.orders import order_submit
     from campaign.services.setup import campaign_start
     from economy.models import Building, Operative, Unit, Weapon
     from economy.services.buildings import building_create
@@ -83,6 +82,7 @@ def build_world(*, config: str, phase: str) -> World:
     from economy.services.grid import free_squares
     from economy.services.trades import trade_create
     from economy.services.units import unit_update
+    from orders.services.sealing import order_submit
     from territories.models import Territory
     from territories.services.passages import grant_passage
 
@@ -204,8 +204,9 @@ def _refresh(world: World) -> World:
 def nothing_changed_snapshot() -> dict[str, Any]:
     """Everything a write could change, for 'a refused request changes nothing'."""
     from battles.models import Battle, OddsRequest
-    from campaign.models import Event, Order
+    from campaign.models import Event
     from economy.models import Building, LedgerEntry, Operative, Stock, Trade, Unit, Weapon
+    from orders.models import Order
     from territories.models import Passage, Territory
 
     return {

@@ -1,7 +1,7 @@
 """The order receipts page (issue 30): once a turn's orders are revealed, every player's
 last receipt, its salt and what it sealed, in names, with "matches what was revealed";
 and a box where a player pastes the receipt they kept to check it. Here, beside the
-orders page, because it names units (economy) and territories."""
+orders page: it names units (economy) and territories, which the orders app sees."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from campaign.access import Membership
 from campaign.errors import GameError
 from campaign.pages.common import campaign_page, optional_int, render_campaign
 from campaign.selectors import turn_revealed
-from campaign.services.receipts import published_receipts
+from economy.models import Unit
+from orders.services.receipts import published_receipts
+from territories.models import Territory
 
 
 def _revealed_turns(member: Membership) -> list[int]:
@@ -25,9 +27,6 @@ def _revealed_turns(member: Membership) -> list[int]:
 
 @campaign_page
 def receipts(request: HttpRequest, member: Membership) -> HttpResponse:
-    from economy.models import Unit
-    from territories.models import Territory
-
     turns = _revealed_turns(member)
     turn = optional_int(request.GET.get("turn"))
     if turn not in turns:

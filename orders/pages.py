@@ -1,16 +1,27 @@
 """The orders page: pick a unit, see its legal destinations (listed and highlighted on
 the meta-map), submit or withdraw a sealed order, mark ready. Past orders are read
-through `campaign.selectors.orders_visible_to` only."""
+through `orders.selectors.orders_visible_to` only.
+
+An app above this one adds a section to the page (`register_orders_section`: the
+battles app, its battle odds); the page renders each section's template with the
+context it returns."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
-from campaign.models import Order, Phase, Player
+from campaign.models import Phase, Player
 from campaign.pages.common import (
     attempt,
     campaign_page,
@@ -19,12 +30,37 @@ from campaign.pages.common import (
     render_campaign,
     seat,
 )
-from campaign.services.receipts import current_receipt
+from economy.models import Unit
+from orders.models import Order
+from orders.selectors import orders_visible_to, sealed_counts
+from orders.services.receipts import current_receipt
+from orders.services.sealing import order_submit, order_withdraw
+from territories.models import Territory
+from territories.pages import player_colours
+from territories.selectors import territories_for
+from territories.services.movement import legal_destinations
+from territories.svg import meta_map_svg
 
 
-def _destinations(player: Player, unit, names: dict[int, str]) -> list[tuple[int, str]]:
-    from territories.services.movement import legal_destinations
+@dataclass(frozen=True)
+class OrdersSection:
+    """A section another app adds to the orders page: its template, and its context
+    from the caller's membership and the campaign's territory names ({id: name})."""
 
+    template: str
+    context: Callable[[Membership, dict[int, str]], dict[str, Any]]
+
+
+_sections: list[OrdersSection] = []
+
+
+def register_orders_section(section: OrdersSection) -> None:
+    """Add a section below the order form (registered in the app's ready())."""
+    if section not in _sections:
+        _sections.append(section)
+
+
+def _destinations(player: Player, unit: Unit, names: dict[int, str]) -> list[tuple[int, str]]:
     if unit.territory_id is None:
         return sorted(((pk, n) for pk, n in names.items() if pk in _owned(player)),
                       key=lambda p: p[1])
@@ -33,32 +69,25 @@ def _destinations(player: Player, unit, names: dict[int, str]) -> list[tuple[int
 
 
 def _owned(player: Player) -> set[int]:
-    from territories.models import Territory
-
     return set(Territory.objects.filter(owner=player).values_list("pk", flat=True))
 
 
 @campaign_page
 def orders(request: HttpRequest, member: Membership) -> HttpResponse:
-    from campaign.selectors import orders_visible_to
-    from economy.models import Unit
-    from territories.models import Territory
-    from territories.pages import player_colours
-    from territories.selectors import territories_for
-    from territories.svg import meta_map_svg
-
     player = seat(member)
     campaign = member.campaign
     names = dict(Territory.objects.filter(campaign=campaign).values_list("pk", "name"))
     units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
                  .select_related("pilot"))
     current = {o.unit_id: o for o in Order.objects.filter(player=player, turn=campaign.turn)}
-    for u in units:
-        u.order = current.get(u.pk)
-        u.where = names.get(u.territory_id, "off the map")
+    for u in units:  # what the page shows of each unit, beside the unit
+        u.order = current.get(u.pk)  # type: ignore[attr-defined]
+        u.where = (names.get(u.territory_id, "off the map")  # type: ignore[attr-defined]
+                   if u.territory_id is not None else "off the map")
     chosen = next((u for u in units if u.pk == optional_int(request.GET.get("unit"))), None)
-    ctx = {"units": units, "chosen": chosen, "move_phase": campaign.phase == Phase.MOVE,
-           "names": names, "receipt": current_receipt(player=player)}
+    ctx: dict[str, Any] = {"units": units, "chosen": chosen,
+                           "move_phase": campaign.phase == Phase.MOVE, "names": names,
+                           "receipt": current_receipt(player=player)}
     if chosen is not None and ctx["move_phase"]:
         ctx["destinations"] = _destinations(player, chosen, names)
         highlight = ",".join(f'a[data-territory="{pk}"] circle' for pk, _ in
@@ -79,19 +108,15 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
                 .select_related("player__user", "destination", "origin")
                 .order_by("-turn", "id")[:50])
     ctx["past"] = past
-    from battles.pages import odds_context
-
-    ctx.update(odds_context(member, names))
+    ctx["sections"] = [section.template for section in _sections]
+    for section in _sections:
+        ctx.update(section.context(member, names))
     return render_campaign(request, member, "pages/orders.html", ctx)
 
 
 @require_POST
 @campaign_page
 def submit(request: HttpRequest, member: Membership) -> HttpResponse:
-    from django.db import transaction
-
-    from campaign.services.orders import order_submit
-
     player = seat(member)
     unit_ids = [optional_int(u) or 0 for u in request.POST.getlist("unit")][:50] or [0]
     destination = optional_int(request.POST.get("destination")) or 0
@@ -104,8 +129,6 @@ def submit(request: HttpRequest, member: Membership) -> HttpResponse:
 
     done = attempt(request, seal_all)
     if done.ok:
-        from django.contrib import messages
-
         messages.success(request, ("Order sealed." if done.value == 1 else
                                    f"{done.value} orders sealed.")
                          + " Nobody else sees them before the tactical phase.")
@@ -115,9 +138,26 @@ def submit(request: HttpRequest, member: Membership) -> HttpResponse:
 @require_POST
 @campaign_page
 def withdraw(request: HttpRequest, member: Membership, order_id: int) -> HttpResponse:
-    from campaign.services.orders import order_withdraw
-
     player = seat(member)
     attempt(request, lambda: order_withdraw(player=player, order_id=order_id),
             success="Order withdrawn: the unit stays where it is.")
     return redirect("orders", member.campaign.pk)
+
+
+def no_orders_alert(member: Membership) -> list[dict[str, str]]:
+    """Dashboard alert (registered first of the apps'): a player without a move order
+    this turn, in the move phase."""
+    campaign, player = member.campaign, member.player
+    if player is None or campaign.phase != Phase.MOVE:
+        return []
+    if Order.objects.filter(player=player, turn=campaign.turn).exists():
+        return []
+    return [{"level": "warn", "text": "You have no move orders this turn.",
+             "url": reverse("orders", args=[campaign.pk])}]
+
+
+def sealed_panel(member: Membership) -> dict[str, Any]:
+    """Umpire console: how many orders each seat has sealed (shown in the move phase)."""
+    if member.campaign.phase != Phase.MOVE:
+        return {"sealed_orders": {}}
+    return {"sealed_orders": sealed_counts(member.campaign)}

@@ -1,15 +1,12 @@
-"""API routes for sealed orders, the clock and the journal, under
-/api/campaigns/<campaign_id>/."""
+"""API routes for the clock, the journal, seats and notifications, under
+/api/campaigns/<campaign_id>/ (sealed orders: `orders.api_urls`)."""
 
 from django.urls import path
 
 from campaign.api import absence_views
-from campaign.api import orders_views as v
+from campaign.api import clock_views as v
 
 urlpatterns = [
-    path("orders/", v.OrderListView.as_view(), name="api-orders"),
-    path("orders/<int:order_id>/", v.OrderDetailView.as_view(), name="api-order"),
-    path("receipts/", v.ReceiptListView.as_view(), name="api-receipts"),
     path("away/", absence_views.AwayView.as_view(), name="api-away"),
     path("events/", v.EventListView.as_view(), name="api-events"),
     path("deadline/", v.DeadlineView.as_view(), name="api-deadline"),

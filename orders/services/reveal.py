@@ -11,46 +11,33 @@ reappear at the beginning of the next Movement phase on any territory that unit'
 player controls" (R-ORD-4: the player picks the territory with an order; without one,
 their first territory).
 
-`reveal_and_move` is the first hook of ("enter", "tactical"); the battles app hooks
-after it and finds the units already relocated.
+`reveal_and_move` is the first hook of ("enter", "tactical") (registered in
+OrdersConfig.ready(): the clock's phase hooks are the one way the core calls it); the
+battles app hooks after it and finds the units already relocated.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
-from typing import Any
 
 from campaign.bulk import bulk_set
-from campaign.models import Campaign, Order, Player
+from campaign.models import Campaign, Player
 from campaign.services.journal import record_event, record_private_many
-
-#: What the reveal asks the apps that own the rows (registered in their ready(); the
-#: core imports neither):
-#: - "territories": (campaign) -> {territory id: (owner id or None, name)}  [territories]
-#: - "units": (campaign, unit ids) -> {unit id: (player id, status, territory id)},
-#:   rows locked                                                            [economy]
-#: - "move_units": (campaign, {unit id: territory id}) -> None, each put there, ready
-#: - "off_map_units": (campaign) -> [(unit id, player id)] of units off the map, locked
-_providers: dict[str, Callable[..., Any]] = {}
-
-
-def register_reveal_provider(name: str, provider: Callable[..., Any]) -> None:
-    if name not in ("territories", "units", "move_units", "off_map_units"):
-        raise ValueError(f"no reveal provider called {name!r}")
-    _providers[name] = provider
+from economy.services.moves import move_units, off_map_units, unit_states
+from orders.models import Order
+from territories.selectors import owners_and_names
 
 
 def reveal_and_move(*, campaign: Campaign) -> None:
     """Announce moves onto territories the mover does not own, relocate every ordered
     unit, bring back off-map units, close the turn's orders. Runs inside the advancing
     transaction (the campaign row is locked)."""
-    territories: dict[int, tuple[int | None, str]] = _providers["territories"](campaign)
+    territories: dict[int, tuple[int | None, str]] = owners_and_names(campaign)
     owner_of = {pk: owner for pk, (owner, _name) in territories.items()}
     names = {pk: name for pk, (_owner, name) in territories.items()}
     orders = list(Order.objects.select_for_update()
                   .filter(campaign=campaign, turn=campaign.turn, status=Order.Status.OPEN))
-    units = _providers["units"](campaign, [o.unit_id for o in orders])
+    units = unit_states(campaign, [o.unit_id for o in orders])
     announced: set[tuple[int, int]] = set()
     moves: dict[int, list[dict]] = defaultdict(list)
     relocate: dict[int, int] = {}
@@ -73,7 +60,7 @@ def reveal_and_move(*, campaign: Campaign) -> None:
         relocate[order.unit_id] = order.destination_id
     if orders:  # one statement for them all
         bulk_set(orders, ["status", "announced"])
-    _providers["move_units"](campaign, relocate)
+    move_units(campaign, relocate)
 
     players = list(Player.objects.filter(campaign=campaign))
     # Off-map units nobody ordered come back on their player's first territory.
@@ -82,13 +69,13 @@ def reveal_and_move(*, campaign: Campaign) -> None:
         if owner is not None:
             first_owned.setdefault(owner, pk)
     returning: dict[int, int] = {}
-    for unit_id, player_id in _providers["off_map_units"](campaign):
+    for unit_id, player_id in off_map_units(campaign):
         home = first_owned.get(player_id)
         if home is None:
             continue  # no territory left: the unit stays off the map
         returning[unit_id] = home
         moves[player_id].append({"order": None, "unit": unit_id, "from": None, "to": home})
-    _providers["move_units"](campaign, returning)
+    move_units(campaign, returning)
 
     record_event(campaign=campaign, kind="moves_revealed", data={
         "announcements": [

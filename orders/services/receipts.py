@@ -37,8 +37,9 @@ from django.utils import timezone
 
 from campaign import sql
 from campaign.errors import Conflict
-from campaign.models import Campaign, Order, OrderReceipt, Phase, Player
+from campaign.models import Campaign, Phase, Player
 from campaign.selectors import turn_revealed
+from orders.models import Order, OrderReceipt
 
 
 def canonical(moves: Iterable[tuple[int, int]]) -> str:
@@ -135,3 +136,9 @@ def forget_undone(*, campaign: Campaign, turn: int, phase: str) -> None:
     if phase != Phase.TACTICAL:
         undone = OrderReceipt.objects.filter(campaign=campaign, turn__gte=turn)
     undone.delete()
+
+
+def forget_rolled_back(campaign: Campaign) -> None:
+    """Rollback hook (`register_restored_hook`, inside the rollback's transaction): the
+    campaign is back at the start it rolled back to, its turn and phase that start's."""
+    forget_undone(campaign=campaign, turn=campaign.turn, phase=campaign.phase)

@@ -1,0 +1,68 @@
+"""What a member of a campaign may read of sealed orders: decided here, once, at the
+queryset. Every view, page and export reads orders through `orders_visible_to`, so a
+list, a count, a detail lookup and an error path all see the same rows.
+
+* a player sees every order of their own seat, in full;
+* the umpire sees every order in full only when the campaign lets the umpire read
+  orders and the umpire does not play (`Membership.may_read_sealed`);
+* everybody else sees, once the tactical phase of that turn has begun, only what the
+  seed reveals: "You only have to announce which territories you move if your units
+  finish their move on a territory that isn't yours, and don't have to reveal which of
+  the units was moved" -- one row per (turn, player, destination) of an announced
+  move, without the unit, origin or number of units (R-ORD-2).
+"""
+
+from __future__ import annotations
+
+from django.db.models import BooleanField, Case, Count, Min, Q, QuerySet, Value, When
+
+from campaign.access import Membership
+from campaign.models import Campaign, Phase
+from orders.models import Order
+
+
+def _revealed_turns(member: Membership) -> Q:
+    """Turns whose tactical phase has begun (the reveal happens when it opens)."""
+    campaign = member.campaign
+    if campaign.phase == Phase.TACTICAL:
+        return Q(turn__lte=campaign.turn)
+    return Q(turn__lt=campaign.turn)
+
+
+def orders_visible_to(member: Membership) -> QuerySet[Order]:
+    """The orders `member` may read, each annotated `full` (True: every field may be
+    shown; False: only turn, player and destination of an announced move)."""
+    base = Order.objects.filter(campaign=member.campaign).select_related("unit")
+    if member.may_read_sealed:
+        return base.annotate(full=Value(True, output_field=BooleanField()))
+    # (player IS NULL never holds: a member without a seat owns no order)
+    own = Q(player=member.player) if member.player is not None else Q(player__isnull=True)
+    # One representative row per announced (turn, player, destination): the count of
+    # rows must not tell how many units went there.
+    representatives = (
+        Order.objects.filter(campaign=member.campaign, announced=True,
+                             status=Order.Status.EXECUTED)
+        .filter(_revealed_turns(member))
+        .values("turn", "player", "destination")
+        .annotate(rep=Min("id"))
+        .values("rep")
+    )
+    revealed = Q(pk__in=representatives)
+    return base.filter(own | revealed).annotate(
+        full=Case(When(own, then=Value(True)), default=Value(False),
+                  output_field=BooleanField())
+    )
+
+
+def players_with_orders(campaign: Campaign) -> set[int]:
+    """The seats that gave an order this turn (missed turns, R-ORD-6)."""
+    return set(Order.objects.filter(campaign=campaign, turn=campaign.turn)
+               .values_list("player_id", flat=True))
+
+
+def sealed_counts(campaign: Campaign) -> dict[int, int]:
+    """{player id: orders sealed this turn} (the umpire's seats table, move phase)."""
+    return dict(Order.objects.filter(campaign=campaign, turn=campaign.turn,
+                                     status=Order.Status.OPEN)
+                .order_by().values("player_id").annotate(n=Count("id"))
+                .values_list("player_id", "n"))
