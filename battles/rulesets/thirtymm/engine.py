@@ -1,12 +1,8 @@
-"""A whole 30 Minute Missions battle on the 16x13 hex battlefield, played by a
-deterministic default policy (R-30-14). Every die goes through the `Dice` seam.
-
-Rounds: the attacker has initiative; sides activate one unit at a time in turn (nearest to
-an enemy first) until every unit has acted. A unit's turn: roll AP, move (standard
-movement over terrain costs; aerial vehicles make a linear thruster run and strafe what
-they pass over), ranged combat phase, close combat phase, the hex's end-of-turn effect.
-Markers are scored at the end of each round; the battle ends at the mission's turn limit
-or when one side has no operative unit.
+"""The 30 Minute Missions battle state and its mechanics on the 16x13 hex battlefield:
+units, geometry (lines of sight, fields of view), attacks and damage, the movement
+costs and the standard-move search, markers and victory points. Every die goes through
+the `Dice` seam. Who may do what, and when, is the action layer's (`actions.py`); the
+default policy's choices are `policy.py`'s (R-30-14).
 """
 
 from __future__ import annotations
@@ -122,15 +118,21 @@ class Battle:
     log: list[Json] = field(default_factory=list)
     keep_log: bool = True
     round: int = 0
-    #: Movement costs and, per kind of mover and structures standing, hex ->
-    #: [(neighbour, cost)]: pure functions of the board, so the simulations of one
-    #: battle input share them (`play(cache=...)`). `standing` keys them: the hexes of
-    #: the structures still up (a fallen one turns its hex black).
-    costs: dict[tuple[Any, ...], int | None] = field(default_factory=dict)
-    edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int]]]] = field(
+    #: Per kind of mover and structures standing, hex -> [(direction, neighbour, cost)]:
+    #: pure functions of the board, so the simulations of one battle input share them
+    #: (`play(cache=...)`). `standing_structures` keys them: the hexes of the structures
+    #: still up (a fallen one turns its hex black).
+    edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[int, H.Hex, int]]]] = field(
         default_factory=dict)
     sights: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
     standing_structures: frozenset[H.Hex] = frozenset()
+    _by_id: dict[int, Unit] = field(default_factory=dict)
+
+    def unit(self, uid: int) -> Unit | None:
+        """The unit with this id (None: no such unit)."""
+        if len(self._by_id) != len(self.units):
+            self._by_id = {u.id: u for u in self.units}
+        return self._by_id.get(uid)
 
     def note(self, **entry: Any) -> None:
         if self.keep_log:
@@ -173,8 +175,7 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True,
     return Battle(sides=sides, defender=defender, attacker=attacker, units=units,
                   colour=colour, height=height, structures=structures,
                   options=dict(battle_input.get("options") or {}), dice=dice,
-                  keep_log=keep_log, costs=cache.setdefault("costs", {}),
-                  edges=cache.setdefault("edges", {}),
+                  keep_log=keep_log, edges=cache.setdefault("edges", {}),
                   sights=cache.setdefault("sights", {}),
                   standing_structures=frozenset(structures))
 
@@ -243,6 +244,14 @@ def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
     return R.field_of_view(unit.facing, direction_to(unit.at, target.at), unit.utype)
 
 
+def _melee_reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
+    """Close combat: "All melee weapons have a range of 1 unless otherwise stated", at a
+    target in the unit's Field of View ("The process listed above otherwise applies")."""
+    if not R.in_range(H.distance(unit.at, target.at), int(w.get("range") or 1)):
+        return False
+    return R.field_of_view(unit.facing, direction_to(unit.at, target.at), unit.utype)
+
+
 def _expected(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
               basic: bool = False) -> float:
     atk, ev = _modifiers(b, unit, target, melee)
@@ -271,7 +280,9 @@ def _aim(target: Unit, dmg: int) -> Json:
 
 
 def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
-            basic: bool = False) -> None:
+            basic: bool = False, aim: str | None = None) -> None:
+    """One attack (the layer has checked it is allowed): `aim` the section the attacker
+    targets ("Select Core Part ... to target"; None: R-30-14's choice, `_aim`)."""
     unit.ap -= int(w["ap"]) if basic else _weapon_ap(unit, w)
     atk, ev = _modifiers(b, unit, target, melee)
     stat = unit.stats["assault" if melee else "accuracy"]
@@ -294,7 +305,7 @@ def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
             if evade["roll"] is not None:
                 text += f", hit; evasion {evade['roll']} fails (needs {need}+)"
             dmg = R.damage(int(w["damage"]), roll["critical"])
-            part = _aim(target, dmg)
+            part = target.section(aim) if aim else _aim(target, dmg)
             before = int(part["durability"])
             after = R.apply_damage(before, dmg)
             part["durability"] = after["durability"]
@@ -322,96 +333,34 @@ def _after_loss(b: Battle, target: Unit) -> None:
                text=f"{target.name} is {target.condition}")
 
 
-def _shoot_structure(b: Battle, unit: Unit, goal: Unit) -> bool:
-    """R-30-15: the policy fires at a structure that stands between it and the enemy it
-    is closing on, when no enemy is in its sights: a guaranteed hit."""
-    h = _blocked(b, unit.at, goal.at)
-    if h is None:
-        return False
-    weapons = [w for w in unit.usable("ranged") if _weapon_ap(unit, w) <= unit.ap
-               and H.distance(unit.at, h) <= int(w["range"])]
-    if not weapons:
-        return False
-    w = max(weapons, key=lambda w: (int(w["damage"]) / _weapon_ap(unit, w), w["key"]))
-    unit.ap -= _weapon_ap(unit, w)
-    s = b.structures[h]
-    hit = R.hit_structure(int(s["defense"]), int(w["damage"]))
-    s["defense"] = hit["defense"]
-    text = f"{unit.name} fires {w['name']} at the structure at {H.to_offset(h)}: " \
-           f"{w['damage']} damage, defense {hit['defense']}"
-    if hit["falls"]:
-        del b.structures[h]
-        b.standing_structures = frozenset(b.structures)
-        b.colour[h] = "black"
-        text += "; it falls (black hex)"
-    b.note(side=unit.side, unit=unit.id, action="structure", at=list(H.to_offset(h)),
-           weapon=w["key"], damage=int(w["damage"]), falls=hit["falls"], text=text)
-    return True
-
-
-def _best_attack(b: Battle, unit: Unit, melee: bool
-                 ) -> tuple[tuple[float, int, str, int], Json, Unit, bool] | None:
-    """The attack with the most expected damage per AP this phase allows (R-30-14)."""
-    best: tuple[float, int, str, int] | None = None
-    choice: tuple[Json, Unit, bool] | None = None
-    for target in b.enemies(unit):
-        if melee:
-            if H.distance(unit.at, target.at) != 1:
-                continue
-            options = [(w, False) for w in unit.usable("melee")] + [
-                ({"key": "basic", "name": "a basic attack", **T.BASIC_ATTACK}, True)]
-        else:
-            options = [(w, False) for w in unit.usable("ranged")]
-        for w, basic in options:
-            cost = int(w["ap"]) if basic else _weapon_ap(unit, w)
-            if cost > unit.ap or (not basic and not _reach(b, unit, w, target)):
-                continue
-            value = _expected(b, unit, w, target, melee, basic) / cost
-            key = (value, -cost, w["key"], -target.id)
-            if best is None or key > best:
-                best, choice = key, (w, target, basic)
-    if best is None or choice is None:
-        return None
-    return (best, *choice)
-
-
-def _fire_phase(b: Battle, unit: Unit, melee: bool) -> None:
-    """Attack while AP lasts. In the ranged phase, R-30-14: a unit that could do more
-    damage per AP in the close combat phase that follows keeps its AP for it."""
-    while unit.alive and unit.ap > 0:
-        found = _best_attack(b, unit, melee)
-        if found is None:
-            return
-        key, w, target, basic = found
-        if not melee:
-            close = _best_attack(b, unit, True)
-            if close is not None and close[0][0] > key[0]:
-                return
-        _attack(b, unit, w, target, melee, basic)
-        if len(b.standing()) < 2:
-            return
-
-
 # -- movement ----------------------------------------------------------------------------
 
+#: R.step_cost of (colour entered, climb, leaving water, entering water, unit type,
+#: systems): a pure function of a small domain, kept for every battle.
+_STEP_COSTS: dict[tuple[Any, ...], int | None] = {}
+
+
 def _cost(b: Battle, unit: Unit, a: H.Hex, h: H.Hex) -> int | None:
-    """Movement points from a to h for this kind of unit (memoised per battle; the
-    structures standing are part of the key)."""
-    key = (unit.utype, unit.systems, a, h, b.standing_structures)
-    if key in b.costs:
-        return b.costs[key]
-    cost = None if h not in BOARD or h in b.structures else R.step_cost(
-        colour=b.colour.get(h, "grey"), climb=b.height.get(h, 0) - b.height.get(a, 0),
-        in_water=T.HEX_COLOURS[b.colour.get(a, "grey")].water,
-        to_water=T.HEX_COLOURS[b.colour.get(h, "grey")].water,
-        unit_type=unit.utype, systems=unit.systems)
-    b.costs[key] = cost
+    """Movement points from a to h for this kind of unit (None: it may not enter h);
+    `steps_from` keeps the answers per board."""
+    if h not in BOARD or h in b.structures:
+        return None
+    colours = T.HEX_COLOURS
+    here, to = b.colour.get(a, "grey"), b.colour.get(h, "grey")
+    key = (to, b.height.get(h, 0) - b.height.get(a, 0), colours[here].water,
+           colours[to].water, unit.utype, unit.systems)
+    cost = _STEP_COSTS.get(key, -1)
+    if cost == -1:
+        cost = _STEP_COSTS[key] = R.step_cost(
+            colour=to, climb=key[1], in_water=key[2], to_water=key[3], unit_type=unit.utype,
+            systems=unit.systems)
     return cost
 
 
-def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[H.Hex, int]]]:
+def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
     """The board's steps for this kind of mover, built once per battle (and again when a
-    structure falls): the movement search then reads lists instead of costing steps."""
+    structure falls): the movement search then reads lists instead of costing steps.
+    Each step is (direction, hex, cost)."""
     key = (unit.utype, unit.systems, b.standing_structures)
     table = b.edges.get(key)
     if table is None:
@@ -419,163 +368,55 @@ def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[H.Hex, int]]]:
     return table
 
 
-def _reachable(b: Battle, unit: Unit, points: int) -> dict[H.Hex, int]:
-    best = {unit.at: 0}
-    taken = {u.at for u in b.units if u.alive and u is not unit}
+def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, H.Hex, int]]:
+    """The hexes this unit may step into from h: (direction, hex, movement points)."""
     table = _edges(b, unit)
+    steps = table.get(h)
+    if steps is None:
+        steps = table[h] = [(d, n, c) for d, n in enumerate(H.neighbours(h))
+                            if (c := _cost(b, unit, h, n)) is not None]
+    return steps
+
+
+#: "A unit may move onto one of the three hexes within the Units Field of View": the
+#: front-left, front-centre and front-right directions, relative to its facing.
+FRONT = frozenset((5, 0, 1))
+
+
+def reachable(b: Battle, unit: Unit, points: int, facing: int,
+              avoid: frozenset[H.Hex]) -> tuple[dict[H.Hex, int], dict[H.Hex, H.Hex]]:
+    """The hexes a standard move reaches with `points`, stepping only into the three
+    hexes in front of `facing` (a move keeps the facing; R-30-14), never into `avoid`:
+    the cheapest cost of each, and the hex each is entered from (the path)."""
+    best = {unit.at: 0}
+    came: dict[H.Hex, H.Hex] = {}
     queue = [(0, H.to_offset(unit.at), unit.at)]
     far = 1 << 30
     while queue:
         spent, _o, h = heapq.heappop(queue)
         if spent > best.get(h, far):
             continue
-        steps = table.get(h)
-        if steps is None:
-            steps = table[h] = [(n, c) for n in H.neighbours(h)
-                                if (c := _cost(b, unit, h, n)) is not None]
-        for n, c in steps:
+        for d, n, c in steps_from(b, unit, h):
+            if (d - facing) % 6 not in FRONT:
+                continue
             total = spent + c
-            if total > points or total >= best.get(n, far) or n in taken:
-                continue  # R-30-14: the default policy never shares a hex
+            if total > points or total >= best.get(n, far) or n in avoid:
+                continue
             best[n] = total
+            came[n] = h
             heapq.heappush(queue, (total, H.to_offset(n), n))
-    return best
+    return best, came
 
 
-def _wanted_range(unit: Unit) -> int:
-    ranged = [int(w["range"]) for w in unit.usable("ranged") if _weapon_ap(unit, w) <= unit.ap]
-    return max(ranged) if ranged else 1
+def path_to(came: dict[H.Hex, H.Hex], start: H.Hex, dest: H.Hex) -> list[H.Hex]:
+    """The hexes entered on the way from start to dest (dest last)."""
+    out = []
+    h = dest
+    while h != start:
+        out.append(h)
+        h = came[h]
+    return out[::-1]
 
-
-def _move(b: Battle, unit: Unit, goal: Unit) -> None:
-    pen = unit.penalties()
-    water = T.HEX_COLOURS[b.colour.get(unit.at, "grey")].water and not (
-        {"cruise", "swim"} & set(unit.systems))
-    points = R.standard_movement(unit.movement, pen["movement"], water)
-    if points <= 0 or not unit.operative:
-        return
-    want = _wanted_range(unit)
-    reach = _reachable(b, unit, points)
-    swims = bool({"cruise", "swim"} & set(unit.systems))
-    cover = want > 1 and bool(b.structures)
-
-    def score(h: H.Hex) -> tuple[int, int, int, int, tuple[int, int]]:
-        d = H.distance(h, goal.at)
-        colour = b.colour.get(h, "grey")
-        hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
-        blocked = 1 if cover and _blocked(b, h, goal.at) else 0
-        return (hazard, max(0, d - want) + blocked, -b.height.get(h, 0), reach[h],
-                H.to_offset(h))
-
-    dest = min(reach, key=score)
-    if dest != unit.at:
-        start = unit.at
-        unit.at = dest
-        b.note(side=unit.side, unit=unit.id, action="move", to=list(H.to_offset(dest)),
-               points=reach[dest], text=f"{unit.name} moves from {H.to_offset(start)} to "
-               f"{H.to_offset(dest)} ({reach[dest]} movement points)")
-
-
-def _strafe(b: Battle, unit: Unit) -> None:
-    """Aerial vehicles: thruster movement only (twice the standard movement, linear, the
-    full amount) and strafing runs over enemies "a single elevation directly above"."""
-    length = 2 * R.standard_movement(unit.movement, unit.penalties()["movement"])
-
-    def path(d: int) -> list[H.Hex]:
-        out, h = [], unit.at
-        for _ in range(length):
-            n = (h[0] + H.DIRECTIONS[d][0], h[1] + H.DIRECTIONS[d][1])
-            if not on_board(n) or n in b.structures:
-                break  # "the Unit stops one hex prior to that obstacle"
-            out.append(n)
-            h = n
-        return out
-
-    enemies = b.enemies(unit)
-    if not enemies:
-        return
-
-    def score(d: int) -> tuple[int, int, int, int]:
-        p = path(d)
-        over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
-                   == unit.elevation - 1)
-        end = p[-1] if p else unit.at
-        near = min(H.distance(end, e.at) for e in enemies)
-        return (-over, 0 if len(p) == length else 1, near, d)
-
-    d = min(range(6), key=score)
-    steps = path(d)
-    unit.facing = d
-    for h in steps:
-        unit.at = h
-        below = [e for e in b.enemies(unit) if e.at == h and e.elevation == unit.elevation - 1]
-        if below:
-            target = min(below, key=lambda e: e.id)
-            weapons = [w for w in unit.usable("ranged") if _weapon_ap(unit, w) <= unit.ap]
-            if weapons:
-                w = max(weapons, key=lambda w: (int(w["damage"]), w["key"]))
-                b.note(side=unit.side, unit=unit.id, action="strafe",
-                       at=list(H.to_offset(h)), text=f"{unit.name} strafes {target.name}")
-                _attack(b, unit, w, target, melee=False)
-    b.note(side=unit.side, unit=unit.id, action="move", to=list(H.to_offset(unit.at)),
-           points=len(steps), thruster=True,
-           text=f"{unit.name} makes a thruster run to {H.to_offset(unit.at)}")
-    if len(steps) < length:
-        main = unit.main()
-        dmg = R.fall_damage(unit.cls, unit.elevation)
-        main["durability"] = R.apply_damage(int(main["durability"]), dmg)["durability"]
-        b.note(side=unit.side, unit=unit.id, action="fall", damage=dmg,
-               text=f"{unit.name} could not use all its movement: {dmg} fall damage to "
-                    "its cockpit")
-        _after_loss(b, unit)
-
-
-def _turn(b: Battle, unit: Unit) -> None:
-    if "overheat" in unit.status:
-        unit.status.discard("overheat")
-        b.note(side=unit.side, unit=unit.id, action="overheat",
-               text=f"{unit.name} is overheated and kneels: its turn ends")
-        return
-    ap = R.roll_ap(b.dice, stored=unit.ap, ap_bonus=unit.ap_bonus)
-    unit.ap = ap["ap"]
-    b.note(side=unit.side, unit=unit.id, action="activate", ap_roll=ap["roll"], ap=unit.ap,
-           text=f"{unit.name} activates: rolls {ap['roll']} for AP, {unit.ap} AP")
-    enemies = b.enemies(unit)
-    if not enemies:
-        return
-    goal = min(enemies, key=lambda e: (H.distance(unit.at, e.at), e.id))
-    if unit.utype == "aerial":
-        _strafe(b, unit)  # thruster movement forfeits both combat phases
-    else:
-        _move(b, unit, goal)
-        unit.facing = direction_to(unit.at, goal.at) if goal.at != unit.at else unit.facing
-        _fire_phase(b, unit, melee=False)
-        if unit.ap > 0 and goal.alive and not any(_reach(b, unit, w, e) for e in b.enemies(unit)
-                                                  for w in unit.usable("ranged")):
-            _shoot_structure(b, unit, goal)
-        _fire_phase(b, unit, melee=True)
-    _end_of_turn(b, unit)
-
-
-def _end_of_turn(b: Battle, unit: Unit) -> None:
-    if not unit.alive:
-        return
-    effect = R.hex_end_of_turn(b.colour.get(unit.at, "grey"), unit.systems)
-    unit.status.discard("conceal")
-    unit.status.discard("euphotic")
-    if effect["conceal"]:
-        unit.status.add("conceal")
-    if unit.utype == "aerial":
-        return  # in the air, above the hex
-    if effect["status"]:
-        unit.status.add(effect["status"])
-    if effect["torso_damage"]:
-        main = unit.main()
-        main["durability"] = R.apply_damage(int(main["durability"]),
-                                            effect["torso_damage"])["durability"]
-        b.note(side=unit.side, unit=unit.id, action="abyss", damage=effect["torso_damage"],
-               text=f"{unit.name} is crushed by the deep: {effect['torso_damage']} damage")
-        _after_loss(b, unit)
 
 
 def _score_markers(b: Battle) -> None:
@@ -592,51 +433,19 @@ def _nearest_enemy(b: Battle, unit: Unit) -> int:
     return min((H.distance(unit.at, e.at) for e in b.enemies(unit)), default=99)
 
 
-def play(battle_input: Json, dice: Dice, *, keep_log: bool = True,
-         cache: dict[str, Any] | None = None) -> Battle:
-    """One battle. `cache`: a dict kept between plays of the same battle input (the
-    odds' simulations) so the board's movement costs are worked out once."""
-    b = build(battle_input, dice, keep_log, cache)
-    size = str(battle_input.get("engagement") or "scouting")
-    b.mission = R.mission(dice, size)
-    briefing = T.BRIEFINGS[b.mission["mission"]]
-    b.markers = [H.to_axial(c, r) for c, r in briefing.markers]
-    b.note(action="mission", **b.mission,
-           text=f"{size.capitalize()}: the mission is {b.mission['mission']} "
-                f"(d8 {b.mission['roll']}, {b.mission['objective']})")
-    limit = int(b.options.get("thirtymm_max_rounds", T.OPTIONS["thirtymm_max_rounds"]))
-    end = "turn_limit"
-    while b.round < limit and end == "turn_limit":
-        b.round += 1
-        acted: set[int] = set()
-        while True:
-            ready = [u for u in b.units if u.alive and u.id not in acted]
-            if not ready:
-                break
-            # "the player with initiative activates a Unit ... then the next player"
-            turn_side = _next_side(b, acted)
-            if turn_side is None:
-                break
-            mine = [u for u in ready if u.side == turn_side]
-            unit = min(mine, key=lambda u: (_nearest_enemy(b, u), u.id))
-            acted.add(unit.id)
-            _turn(b, unit)
-            if len(b.standing()) < 2:
-                end = "one_side_left"
-                break
-        if end == "turn_limit":
-            _score_markers(b)
-    b.options["end_reason"] = end
-    return b
-
-
 def _next_side(b: Battle, acted: set[int]) -> str | None:
-    order = [b.attacker] + [s for s in b.sides if s != b.attacker]
-    counts = {s: sum(1 for u in b.units if u.side == s and u.id in acted) for s in order}
-    waiting = [s for s in order if any(u.side == s and u.alive and u.id not in acted
-                                       for u in b.units)]
+    """The side to activate a unit next: of the sides with a unit still to act, the one
+    that has activated the fewest units this round, the attacker first on a tie."""
+    counts = dict.fromkeys(b.sides, 0)
+    waiting: set[str] = set()
+    for u in b.units:
+        if u.id in acted:
+            counts[u.side] += 1
+        elif u.alive:
+            waiting.add(u.side)
     if not waiting:
         return None
+    order = [b.attacker] + [s for s in b.sides if s != b.attacker]
     return min(waiting, key=lambda s: (counts[s], order.index(s)))
 
 

@@ -23,17 +23,19 @@ def classify(total_defense: int) -> Json:
 
 def roll_ap(dice: Dice, *, stored: int, ap_bonus: int, frozen: bool = False) -> Json:
     """"roll 1D8 to see how many Action Points the Unit can add to its Base AP ... Any
-    Action Points that do not get used are stored ... capped at 16 AP per Unit." Freeze
-    limits the storage to 8 on the next activation."""
+    Action Points that do not get used are stored and can be used in future turns. This
+    is capped at 16 AP per Unit." The cap is on the AP stored between turns, not on the
+    AP after the roll (issue 28): stored AP (at most 16) + 1d8 + the base. Freeze: "Upon
+    its next activation, its max AP storage capacity is limited to 8"."""
     roll = dice.d8()
     cap = T.FROZEN_AP_CAP if frozen else T.AP_CAP
-    return {"roll": roll, "ap": min(cap, stored + roll + ap_bonus)}
+    return {"roll": roll, "ap": min(cap, max(0, stored)) + roll + ap_bonus}
 
 
 def section_penalties(sections: Sequence[Json]) -> Json:
     """Destroying Unit Sections: a list of `{"kind", "durability"}` (current) -> the
-    modifiers in force. Half legs: -1 Assault and standard movement halved (R-30-7:
-    the movement left is half, rounded up); all legs: -2 Assault and movement 1; all
+    modifiers in force. Half legs: -1 Assault and standard movement reduced by half
+    (R-30-7, `standard_movement`); all legs: -2 Assault and movement 1; all
     heads: -1 Accuracy; all arms: no grapples, Break Grapple costs 4 AP."""
     def lost(kind: str) -> tuple[int, int]:
         mine = [s for s in sections if s["kind"] == kind]
@@ -56,10 +58,19 @@ def section_penalties(sections: Sequence[Json]) -> Json:
     return out
 
 
-def standard_movement(base: int, penalty: str, water: bool = False) -> int:
+def standard_movement(base: int, penalty: str, water: bool = False,
+                      half: str = "reduction_rounded_up") -> int:
     """The movement points of one movement phase: the class's base movement after the
-    leg penalties, less 2 in water (Euphotic, Abyss) but never below 0."""
-    moves = {"full": base, "half": math.ceil(base / 2), "one": 1}[penalty]
+    leg penalties, less 2 in water (Euphotic, Abyss) but never below 0. Half the legs
+    lost: "reduce standard movement points by 50% (rounded up)" (R-30-7, the campaign
+    option `thirtymm_half_legs`): `reduction_rounded_up`, the seed's plain reading, takes
+    half the base rounded up away (5 -> 2); `remainder_rounded_up` leaves half the base
+    rounded up (5 -> 3)."""
+    if penalty == "half":
+        cut = math.ceil(base / 2)
+        moves = base - cut if half == "reduction_rounded_up" else cut
+    else:
+        moves = {"full": base, "one": 1}[penalty]
     if water:
         moves -= T.WATER_MOVEMENT_PENALTY
     return max(0, moves)

@@ -35,6 +35,7 @@ from battles.rulesets.base import (
 from battles.rulesets.thirtymm import datasheets as D
 from battles.rulesets.thirtymm import engine, rules
 from battles.rulesets.thirtymm import tables as T
+from battles.rulesets.thirtymm.layer import LAYER, ThirtyMinuteMissionsActions, play
 from battles.rulesets.thirtymm.names import NAME_LISTS
 from campaign.rules import hexgrid as H
 from campaign.rules.dice import Dice
@@ -204,17 +205,21 @@ class ThirtyMinuteMissions(RulesetBase):
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
             raise RulesetError(f"30 Minute Missions has no policy {policy!r}.")
-        return _outcome(engine.play(battle_input, dice), battle_input)
+        return _outcome(play(battle_input, dice), battle_input)
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         cache: dict[str, Any] = {}  # the board's steps and sight lines, worked out once
 
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
-            b = engine.play(battle_input, dice, keep_log=False, cache=cache)
+            b = play(battle_input, dice, keep_log=False, cache=cache)
             return engine.winner(b), [(u.side, not u.alive) for u in b.units]
 
         return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
                                 simulate=simulate)
+
+    def actions(self) -> ThirtyMinuteMissionsActions:
+        """The battle as refereed choices (issue 28; `actions.py`, `policy.py`)."""
+        return LAYER
 
     def tabletop_schema(self) -> Json:
         return {
@@ -297,7 +302,11 @@ class ThirtyMinuteMissions(RulesetBase):
 
         def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
             action, uid = e.get("action"), e.get("unit")
-            if action == "move" and e.get("to") is not None:
+            if action == "throw" and e.get("to") is not None:
+                note_attack(frame, units, uid, e.get("target"))
+                note_move(frame, units, e.get("target"), odd_row_centre(*e["to"]))
+            elif e.get("to") is not None and action in ("move", "grapple", "release",
+                                                          "break_grapple"):
                 note_move(frame, units, uid, odd_row_centre(*e["to"]))
             elif action == "out":
                 m = units.get(str(uid))
@@ -437,7 +446,7 @@ def _sections_arg(sections: Sequence[Json]) -> list[Json]:
 
 
 def _fight(dice: Dice, battle_input: Json) -> Json:
-    b = engine.play(battle_input, dice)
+    b = play(battle_input, dice)
     return {"winner": engine.winner(b), "mission": b.mission["mission"],
             "rounds": b.round, "victory_points": engine.scores(b),
             "units": {str(u.id): {"condition": u.condition,
@@ -448,12 +457,12 @@ def _fight(dice: Dice, battle_input: Json) -> Json:
             "log": [step["text"] for step in b.log]}
 
 
-def _duel(dice: Dice, units: Sequence[Json], rounds: int = 1,
-          terrain: Sequence[Sequence[Any]] = (), structures: Sequence[Json] = (),
-          defender: str = "2", engagement: str = "scouting") -> Json:
+def duel_input(units: Sequence[Json], rounds: int = 1, terrain: Sequence[Sequence[Any]] = (),
+               structures: Sequence[Json] = (), defender: str = "2",
+               engagement: str = "scouting", options: Json | None = None) -> Json:
     """A small battle on a grey board, every unit a starter placed by hand: `units` are
     `{id, side, key, at, facing?, elevation?, sections?}`; `terrain` overrides hexes as
-    `[column, row, colour, elevation]`. The case's dice are the battle's dice."""
+    `[column, row, colour, elevation]`; `structures` are `{at, defense?}`."""
     sides: dict[str, list[Json]] = {}
     for spec in units:
         sheet = _starter_sheet(str(spec["key"]))
@@ -469,9 +478,21 @@ def _duel(dice: Dice, units: Sequence[Json], rounds: int = 1,
     overrides = {(int(c), int(r)): [int(c), int(r), str(k), int(e)] for c, r, k, e in terrain}
     board = [overrides.get((c, r), [c, r, "grey", 0])
              for r in range(T.ROWS) for c in range(T.row_length(r))]
-    return _fight(dice, {"sides": sides, "defender": defender, "engagement": engagement,
-                         "options": {"thirtymm_max_rounds": rounds},
-                         "board": {"terrain": board, "structures": list(structures)}})
+    placed = [{"id": 0, "kind": "", "elevation": 1,
+               "defense": rules.structure_defense(1, 1), **dict(s)} for s in structures]
+    return {"sides": sides, "defender": defender, "engagement": engagement,
+            "options": {"thirtymm_max_rounds": rounds, **(options or {})},
+            "board": {"terrain": board, "structures": placed}}
+
+
+def _duel(dice: Dice, units: Sequence[Json], rounds: int = 1,
+          terrain: Sequence[Sequence[Any]] = (), structures: Sequence[Json] = (),
+          defender: str = "2", engagement: str = "scouting", options: Json | None = None
+          ) -> Json:
+    """A whole small battle (`duel_input`) fought by the default policy with the case's
+    dice."""
+    return _fight(dice, duel_input(units, rounds, terrain, structures, defender, engagement,
+                                   options))
 
 
 def _datasheet(dice: Dice, sheet: Json) -> Json:
@@ -488,8 +509,9 @@ _PROBES: dict[str, Any] = {
     "damage": lambda dice, base, critical=False: {"damage": rules.damage(base, critical)},
     "apply_damage": lambda dice, durability, amount: rules.apply_damage(durability, amount),
     "penalties": lambda dice, sections: rules.section_penalties(_sections_arg(sections)),
-    "movement": lambda dice, base, penalty="full", water=False: {
-        "points": rules.standard_movement(base, penalty, water)},
+    "movement": lambda dice, base, penalty="full", water=False,
+    half="reduction_rounded_up": {
+        "points": rules.standard_movement(base, penalty, water, half)},
     "condition": lambda dice, unit_type, sections: {
         "condition": rules.condition(unit_type, _sections_arg(sections))},
     "high_ground": lambda dice, difference: rules.high_ground(difference),

@@ -227,6 +227,11 @@ OPTION_SPECS: tuple[RulesetOption, ...] = (
     RulesetOption("thirtymm_engagement", "auto", "Engagement size",
                   "The engagement size of every battle (auto: from the forces fielded).",
                   choices=("auto", *ENGAGEMENTS), ruling="R-30-11"),
+    RulesetOption("thirtymm_half_legs", "reduction_rounded_up", "Half the legs lost",
+                  "\"Reduce standard movement points by 50% (rounded up)\": take half the "
+                  "base movement away, rounded up, as the seed reads (5 -> 2); or leave half, "
+                  "rounded up (5 -> 3).",
+                  choices=("reduction_rounded_up", "remainder_rounded_up"), ruling="R-30-7"),
     RulesetOption("thirtymm_datasheets", [], "Imported datasheets",
                   "Datasheets the umpire imported.", ruling="R-30-1"),
 )
