@@ -617,7 +617,7 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
             hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch) + bonus,
             power=int(w.get("power") or 0), rules=rules,
             steel_skin="steel_skin" in target.rules, shielded=target.shielded,
-            target_vehicle=target.vehicle, target_arm=target.arm,
+            target_vehicle=target.vehicle, target_arm=target.arm, target_start_hp=target.hp_start,
             heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
         fired = True
         _apply(b, target, shot)
@@ -723,7 +723,7 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
         dam=w["dam"], target_hp=target.hp, target_def=target.dfc, hit_modifier=mod,
         power=int(w.get("power") or 0), rules=list(w.get("rules") or ()),
         steel_skin="steel_skin" in target.rules, shielded=target.shielded,
-        target_vehicle=target.vehicle, target_arm=target.arm,
+        target_vehicle=target.vehicle, target_arm=target.arm, target_start_hp=target.hp_start,
         target_movement=target.movement, giant="giant" in u.subtypes,
         heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
     _apply(b, target, blow)

@@ -101,6 +101,10 @@ class Mobius(RulesetBase):
             raise RulesetError("mobius_points_limit must be at least 1 point.")
         if not 1 <= int(options.get("mobius_rounds", 5)) <= 20:
             raise RulesetError("mobius_rounds must be between 1 and 20.")
+        if options.get("mobius_rule_of_quarters", "recommendation") not in \
+                T.QUARTERS_SETTINGS:
+            raise RulesetError("mobius_rule_of_quarters must be one of "
+                               + ", ".join(T.QUARTERS_SETTINGS) + ".")
         mission = options.get("mobius_mission", "struggle_for_survival")
         if mission not in T.MISSION_SETTINGS:
             raise RulesetError("mobius_mission must be one of "
@@ -169,6 +173,7 @@ class Mobius(RulesetBase):
         sides: dict[str, list[Json]] = {}
         held: dict[str, list[int]] = {}
         spent: dict[str, int] = {}
+        why: dict[str, str] = {}
         for i, pid in enumerate(order):
             line = 0 if len(order) < 2 else gap * i / (len(order) - 1)
             fielded, total = [], 0
@@ -176,16 +181,23 @@ class Mobius(RulesetBase):
                 data = _unit_input(u, line)
                 if total + int(data["points"]) > limit:  # R-MOB-2
                     held.setdefault(str(pid), []).append(u.id)
+                    why[str(u.id)] = "points_limit"
                     continue
                 total += int(data["points"])
                 fielded.append(data)
+            if options["mobius_rule_of_quarters"] == "enforced":
+                for data in _over_the_quarter(fielded):  # R-MOB-2
+                    fielded.remove(data)
+                    total -= int(data["points"])
+                    held.setdefault(str(pid), []).append(int(data["id"]))
+                    why[str(data["id"])] = "rule_of_quarters"
             sides[str(pid)] = fielded
             spent[str(pid)] = total
         return {"seed": battlefield.seed, "territory": battlefield.territory,
                 "defender": str(defender) if defender is not None else None,
                 "order": [str(p) for p in order], "gap": gap, "options": options,
                 "mission": options["mobius_mission"], "limits": dict.fromkeys(sides, limit),
-                "points": spent, "held_back": held,
+                "points": spent, "held_back": held, "held_back_why": why,
                 "terrain": terrain_strips(battlefield.seed, gap, battlefield.buildings),
                 "sides": sides}
 
@@ -366,6 +378,41 @@ SECTIONS: tuple[tuple[str, str | None], ...] = (
 )
 
 
+#: Why a unit stayed out of a battle (R-MOB-2), as its report says it.
+HELD_BACK = {"points_limit": "over the points limit (R-MOB-2)",
+             "rule_of_quarters": "over the Rule of Quarters' share of vehicles (R-MOB-2)"}
+
+
+def _over_the_quarter(fielded: list[Json]) -> list[Json]:
+    """The Rule of Quarters enforced (R-MOB-2): "no more than 25% of your Army's total
+    Points Value be dedicated to Vehicles". The vehicles bought last stay out until the
+    rest (vehicles and all) keeps to the quarter."""
+    kept = list(fielded)
+    out: list[Json] = []
+    vehicles = [d for d in kept if d["type"] == "vehicle"]
+    while vehicles and not A.rule_of_quarters(kept):
+        last = vehicles.pop()
+        kept.remove(last)
+        out.append(last)
+    return out
+
+
+def _field_army(dice: Dice, keys: Sequence[str], options: Json | None = None) -> Json:
+    """The `field_army` probe: one side fielding the starter units `keys` (campaign ids 1,
+    2, ... in that order) with the campaign's settings; answers what fights and what is
+    held back (R-MOB-2)."""
+    units = [FieldUnit(id=i, player=1, key=k, name=k, profile=dict(_starter(k).profile),
+                       state=RULESET.initial_state(k)) for i, k in enumerate(keys, start=1)]
+    data = RULESET.forces(Battlefield(territory=1, defender=1, sides={1: units},
+                                      options=dict(options or {})))
+    held = {int(i) for i in data["held_back"].get("1", ())}
+    why = data["held_back_why"]
+    return {"fielded": [u["key"] for u in data["sides"]["1"]],
+            "held_back": [{"key": k, "why": why[str(i)]}
+                          for i, k in enumerate(keys, start=1) if i in held],
+            "points": data["points"]["1"]}
+
+
 def _starter(key: str) -> CatalogueEntry:
     for f, u in A.starter_units():
         if u["key"] == key:
@@ -431,8 +478,10 @@ def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:
             detail={"models_lost": len(start) - len(hp), "hp_lost": sum(start) - sum(hp)}))
     for side, ids in (battle_input.get("held_back") or {}).items():
         for uid in ids:
+            reason = HELD_BACK.get((battle_input.get("held_back_why") or {}).get(str(uid), ""),
+                                   HELD_BACK["points_limit"])
             fates.append(UnitFate(unit=int(uid), player=int(side), fate="intact",
-                                  detail={"held_back": "over the points limit (R-MOB-2)"}))
+                                  detail={"held_back": reason}))
     xp = tuple(XpAward(unit=f.unit, kind=SURVIVED) for f in fates
                if f.fate != "destroyed" and not f.detail.get("held_back"))
     winner = int(b.winner) if b.winner is not None else None
@@ -522,6 +571,7 @@ _PROBES: dict[str, Any] = {
     "vehicle_cqc": lambda dice, movement: {"cqc": T.VEHICLE_CQC[movement]},
     "armour_needed": lambda dice, facing, **kw: {"needed": rules.armour_needed(facing, **kw)},
     "vehicle_armour": rules.vehicle_armour,
+    "field_army": _field_army,
     "ram": rules.ram,
     "tank_shock": rules.tank_shock,
     "transport_destroyed": lambda dice, **kw: rules.transport_destroyed(**kw),
