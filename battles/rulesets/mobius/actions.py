@@ -182,7 +182,9 @@ class MobiusActions:
     def choose(self, state: Play, policy: str | None = None) -> Json:
         if policy not in (None, "default"):
             raise RulesetError(f"Mobius has no policy {policy!r}.")
-        return {"side": int(state.side), **_default(state)}
+        act = _default(state)
+        act["side"] = int(state.side)
+        return act
 
     def view(self, state: Play) -> Json:
         b = state.b
@@ -499,7 +501,7 @@ def _actor_fit(p: Play, u: Unit, *, hero: bool) -> None:
     if u.inside is not None:
         raise refuse("inside_transport", f"{u.name} is inside a transport.", Q_PASSENGER)
     if hero:
-        blitz = R.blitz(rules=sorted(u.rules), vehicle=u.vehicle,
+        blitz = R.blitz(rules=u.rules_list, vehicle=u.vehicle,
                         turn=p.b.turns_played[u.side])
         if not (u.hero or blitz):
             raise refuse("not_a_hero", f"{u.name} is neither a Hero nor an HQ.", Q_HERO)
@@ -576,7 +578,7 @@ def _check_cover(p: Play, u: Unit, a: Json, *, hero: bool = False) -> None:
     _actor_fit(p, u, hero=hero)
     if u.vehicle:
         raise refuse("cannot_take_cover", f"{u.name} is a vehicle.", Q_NO_COVER)
-    if not R.take_cover(infantry=True, subtypes=sorted(u.subtypes), rules=sorted(u.rules),
+    if not R.take_cover(infantry=True, subtypes=u.subtypes_list, rules=u.rules_list,
                         blip=u.blip)["allowed"]:
         raise refuse("cannot_take_cover", f"{u.name} may not Take Cover.",
                      "Due to their size, Cavalry may not Take Cover.")
@@ -688,10 +690,10 @@ def _weapon_keys(a: Json) -> list[str]:
 def _allowed(b: Battle, u: Unit, kind: str) -> Json:
     """A move's allowance without rolling (a Heavy unit's +D6 is not known yet: None)."""
     heavy_rapid = kind == "rapid" and "heavy" in u.subtypes
-    a = R.move_allowance(move=u.move, kind=kind, subtypes=sorted(u.subtypes),
+    a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list,
                          bonus=6 if heavy_rapid else None, flying=u.flying,
                          move_flying=u.move_flying, start_terrain=b.terrain_at(u.x),
-                         rules=sorted(u.rules))
+                         rules=u.rules_list)
     return {**a, "inches": None if heavy_rapid and a["allowed"] else int(a["inches"])}
 
 
@@ -720,7 +722,7 @@ def _eligible(p: Play, u: Unit) -> bool:
         return False
     if p.phase == "action":
         return u.movement != "rapid" and not (u.locked and not u.vehicle)
-    return u.hero or R.blitz(rules=sorted(u.rules), vehicle=u.vehicle,
+    return u.hero or R.blitz(rules=u.rules_list, vehicle=u.vehicle,
                              turn=b.turns_played[u.side])
 
 
@@ -730,14 +732,34 @@ def _default(p: Play) -> Json:
         waiting = P.reserve_to_bring(b, p.side)
         if waiting is not None:
             return {"do": "reserve", "unit": waiting.id}
-    decide = {"movement": P.movement, "action": P.action, "hero": P.hero}[p.phase]
+    decide = DECIDE[p.phase]
     mine = _mine(p)
     while p.cursor < len(mine):  # each unit in campaign-id order, asked once at its turn
         u = mine[p.cursor]
         if _eligible(p, u):
-            return {**decide(b, u), "unit": u.id}
+            act = decide(b, u)
+            if not _idle(b, u, act):
+                act["unit"] = u.id
+                return act
         p.cursor += 1
     return {"do": "next"}
+
+
+def _idle(b: Battle, u: Unit, act: Json) -> bool:
+    """A choice that changes nothing (holding; staying put where no rule moves the unit
+    or rolls for it): the policy leaves the unit be instead of playing it."""
+    if act["do"] == "hold":
+        return True
+    if act["do"] != "stay":
+        return False
+    if u.panicked or u.locked:
+        return True
+    return (u.inside is None and not u.move_min
+            and not (u.vehicle and b.terrain_at(u.x) != "open"))
+
+
+DECIDE: dict[str, Callable[[Battle, Unit], Json]] = {
+    "movement": P.movement, "action": P.action, "hero": P.hero}
 
 
 def _candidates(p: Play, u: Unit) -> list[Json]:

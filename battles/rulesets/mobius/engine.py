@@ -315,10 +315,10 @@ def _cursed(b: Battle, target: Unit) -> bool:
 def allowance(b: Battle, u: Unit, kind: str) -> int:
     bonus = None
     if kind.endswith("rapid") and "heavy" in u.subtypes:
-        bonus = R.rapid_bonus(sorted(u.subtypes), b.dice)["bonus"]
-    a = R.move_allowance(move=u.move, kind=kind, subtypes=sorted(u.subtypes), bonus=bonus,
+        bonus = R.rapid_bonus(u.subtypes_list, b.dice)["bonus"]
+    a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=bonus,
                          flying=u.flying, move_flying=u.move_flying,
-                         start_terrain=b.terrain_at(u.x), rules=sorted(u.rules))
+                         start_terrain=b.terrain_at(u.x), rules=u.rules_list)
     return int(a["inches"]) if a["allowed"] else (0 if kind.endswith("rapid") else
                                                    int(a["inches"]))
 
@@ -567,8 +567,8 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
         mod -= 1
     if "spg" in u.subtypes:
         mod += R.spg_modifier(stationary=u.movement == "stationary")
-    mod += R.hatred(rules=sorted(u.rules), target_faction=target.faction)
-    mod += int(R.stand_together(rules=sorted(u.rules), rank=u.rank,
+    mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
+    mod += int(R.stand_together(rules=u.rules_list, rank=u.rank,
                                 moved=u.movement != "stationary", fired=u.fired)["hit"])
     if overwatch:
         mod -= 1
@@ -753,10 +753,10 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
     extra = max(0, len(u.melee_weapons()) - 1)
     ak = R.melee_ak(int(w["ak"]), extra_melee_weapons=extra, charged=u.charged,
                     furious_charge="furious_charge" in u.rules)
-    ak += R.stand_together(rules=sorted(u.rules), rank=u.rank, moved=True,
+    ak += R.stand_together(rules=u.rules_list, rank=u.rank, moved=True,
                            fired=u.fired)["ak"]
     mod = (1 if u.charged and "furious_charge" in u.rules else 0) + R.hatred(
-        rules=sorted(u.rules), target_faction=target.faction)
+        rules=u.rules_list, target_faction=target.faction)
     models = min(u.alive, T.BUILDING_FIGHT_ATTACKERS) if b.terrain_at(u.x) == "building" \
         else u.alive
     blow = R.melee_attack(
@@ -835,7 +835,7 @@ def _end(b: Battle, active: str) -> None:
             riders = [i for i in b.units if i.joined == u.id and i.on_table]
             terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
             mod = R.terrifying_penalty(terror, fearless="fearless" in u.rules)["pan_modifier"]
-            mod += R.strength_in_numbers(rules=sorted(u.rules), rank=u.rank,
+            mod += R.strength_in_numbers(rules=u.rules_list, rank=u.rank,
                                          models=u.alive)
             pan = max([u.pan, *(i.pan for i in riders)])  # "the highest PAN"
             test = R.panic_test(b.dice, pan, fearless="fearless" in u.rules, modifier=mod,

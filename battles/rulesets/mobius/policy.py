@@ -146,8 +146,8 @@ def action(b: Battle, u: Unit) -> Json:
     target = shooting_target(b, u)
     if target is not None:
         return {"do": "fire", "target": target.id, "weapons": weapons_for(b, u, target)}
-    if not u.vehicle and R.take_cover(infantry=True, subtypes=sorted(u.subtypes),
-                                      rules=sorted(u.rules))["allowed"]:
+    if not u.vehicle and R.take_cover(infantry=True, subtypes=u.subtypes_list,
+                                      rules=u.rules_list)["allowed"]:
         return {"do": "take_cover"}
     return {"do": "hold"}
 
@@ -171,10 +171,10 @@ def hero(b: Battle, u: Unit) -> Json:
 # --- helpers --------------------------------------------------------------------------------
 def _full_move(b: Battle, u: Unit, target: Unit, rapid: int | None) -> Json:
     """As far as it may toward the target, keeping 2" away: a Rapid Move where it may."""
-    allowed = R.move_allowance(move=u.move, kind="rapid", subtypes=sorted(u.subtypes),
+    allowed = R.move_allowance(move=u.move, kind="rapid", subtypes=u.subtypes_list,
                                bonus=0, flying=u.flying, move_flying=u.move_flying,
                                start_terrain=b.terrain_at(u.x),
-                               rules=sorted(u.rules))["allowed"]
+                               rules=u.rules_list)["allowed"]
     if allowed and (rapid is None or rapid):
         return {"do": "move", "kind": "rapid", "toward": target.id}
     return {"do": "move", "kind": "standard", "toward": target.id,
@@ -185,9 +185,9 @@ def _rapid(b: Battle, u: Unit) -> int:
     """The Rapid Move allowance without rolling: a Heavy unit's +D6 counts as +1 here."""
     if "heavy" not in u.subtypes:
         return E.allowance(b, u, "rapid")
-    a = R.move_allowance(move=u.move, kind="rapid", subtypes=sorted(u.subtypes), bonus=1,
+    a = R.move_allowance(move=u.move, kind="rapid", subtypes=u.subtypes_list, bonus=1,
                          flying=u.flying, move_flying=u.move_flying,
-                         start_terrain=b.terrain_at(u.x), rules=sorted(u.rules))
+                         start_terrain=b.terrain_at(u.x), rules=u.rules_list)
     return int(a["inches"]) if a["allowed"] else 0
 
 

@@ -4,6 +4,7 @@ record the engine keeps. Pure data and a few questions about it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from campaign.rules.dice import Dice
@@ -71,6 +72,16 @@ class Unit:
     blip: bool = False
     #: The owner's standing choice of which model takes the damage (`allocation.py`).
     allocation: str = "wounded_first"
+
+    @cached_property
+    def rules_list(self) -> list[str]:
+        """Its special rules, sorted (they never change in a battle)."""
+        return sorted(self.rules)
+
+    @cached_property
+    def subtypes_list(self) -> list[str]:
+        """Its subtypes, sorted (they never change in a battle)."""
+        return sorted(self.subtypes)
 
     @property
     def alive(self) -> int:
