@@ -35,6 +35,7 @@ from battles.rulesets.mobius import armylists as A
 from battles.rulesets.mobius import engine, rules
 from battles.rulesets.mobius import tables as T
 from battles.rulesets.mobius.actions import LAYER, MobiusActions, Play
+from battles.rulesets.mobius.allocation import ALLOCATIONS
 from battles.rulesets.mobius.names import NAME_LISTS
 from campaign.rules.dice import Dice
 
@@ -558,7 +559,8 @@ _PROBES: dict[str, Any] = {
     "roll_for_cover": rules.roll_for_cover,
     "save_needed": lambda dice, **kw: {"needed": rules.save_needed(**kw)},
     "defence_saves": rules.defence_saves,
-    "allocate": rules.allocate,
+    "allocate": lambda dice, hp, failed, dam, order=None: rules.allocate(
+        dice, hp, failed, dam, ALLOCATIONS[order] if order is not None else None),
     "mixed_saves": rules.mixed_saves,
     "ranged_attack": rules.ranged_attack,
     "flying_modifier": lambda dice, **kw: {"modifier": rules.flying_modifier(**kw)},

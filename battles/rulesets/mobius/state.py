@@ -71,7 +71,7 @@ class Unit:
     #: Still an unrevealed Blip (only where a case or a table sets it up: R-MOB-23).
     blip: bool = False
     #: The owner's standing choice of which model takes the damage (`allocation.py`).
-    allocation: str = "wounded_first"
+    allocation: str = "keep_alive"
 
     @cached_property
     def rules_list(self) -> list[str]:
