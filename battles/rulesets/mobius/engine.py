@@ -661,10 +661,11 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
             b.dice, models=models, ak=ak, rc=int(u.rc), st=int(w["st"]), dam=w["dam"],
             target_hp=target.hp, target_def=target.dfc, cover=_cover_for(b, target),
             hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch) + bonus,
-            power=int(w.get("power") or 0), rules=rules,
+            power=int(w.get("power") or 0), rules=rules, pick=pick_for(target),
             steel_skin="steel_skin" in target.rules, shielded=target.shielded,
-            target_vehicle=target.vehicle, target_arm=target.arm, target_start_hp=target.hp_start,
-            heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
+            target_vehicle=target.vehicle, target_arm=target.arm,
+            target_start_hp=target.hp_start, heavy="heavy" in target.subtypes,
+            open_topped="open_topped" in target.subtypes)
         fired = True
         target.blip = False  # "A Blip is revealed when it ... is targeted for any Ranged Attacks"
         _apply(b, target, shot)
@@ -763,7 +764,8 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
         b.dice, models=models, ak=ak, cqc=u.cqc, target_cqc=target.cqc, st=int(w["st"]),
         dam=w["dam"], target_hp=target.hp, target_def=target.dfc, hit_modifier=mod,
         power=int(w.get("power") or 0), rules=list(w.get("rules") or ()),
-        pick=pick_for(target), steel_skin="steel_skin" in target.rules, shielded=target.shielded,
+        pick=pick_for(target), steel_skin="steel_skin" in target.rules,
+        shielded=target.shielded,
         target_vehicle=target.vehicle, target_arm=target.arm, target_start_hp=target.hp_start,
         target_movement=target.movement, giant="giant" in u.subtypes,
         heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
