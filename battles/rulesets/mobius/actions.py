@@ -193,7 +193,7 @@ class MobiusActions:
             "phase": None if state.over else state.phase, "over": state.over,
             "winner": int(b.winner) if b.winner is not None else None,
             "mission": b.mission, "acted": sorted(state.acted),
-            "reserves_left": b.reserve_room.get(state.side, 0),
+            "reserves_left": 0 if state.over else b.reserve_room.get(state.side, 0),
             "units": {str(u.id): _unit_view(u) for u in b.units},
         }
 
