@@ -71,8 +71,6 @@ Q_CHARGE = ("A Charge is either a Standard or Rapid Move, except made towards an
             "in Melee Lock.")
 Q_AIR = "Only Units in Flight may Charge, Tank Shock, Ram or Join other Units in Flight."
 Q_VEHICLE_MELEE = "Vehicles may not attack in Melee or even be in a Melee Lock"
-Q_RESERVE_CHARGE = ("Any Unit entering from Reserve counts as having made a Standard Move "
-                    "and may not Charge that Turn.")
 Q_RESERVES = ("At any point during the Movement Phase, the Active Player may declare one "
               "Unit from their Reserve to enter the battlefield.")
 Q_COMMANDER = ("If the Army's Commander is present on the battlefield (and alive), the "
@@ -360,9 +358,6 @@ def _mover(p: Play, u: Unit, do: str) -> None:
     if u.inside is not None and do not in ("disembark", "stay"):
         raise refuse("inside_transport", f"{u.name} is inside a transport: it must get out "
                      "first.", Q_DISEMBARK)
-    if u.reserve_turn and do in ("charge",):
-        raise refuse("no_charge_from_reserve", f"{u.name} came from Reserve this turn.",
-                     Q_RESERVE_CHARGE)
 
 
 def _check_stay(p: Play, u: Unit, a: Json) -> None:
@@ -655,8 +650,7 @@ def _play(p: Play, a: Json) -> None:
         u.blip = False
         return
     if do == "reserve":
-        E.bring_in(b, u)
-        u.reserve_turn = True
+        E.bring_in(b, u)  # it has made its Standard Move: it acts no more this phase
         p.acted.add(u.id)
         return
     p.acted.add(u.id)

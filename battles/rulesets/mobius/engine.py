@@ -334,7 +334,6 @@ def begin_movement(b: Battle, side: str) -> None:
     b.reserve_room[side] = R.reserves_allowed(
         commander_present=cid is not None and b.unit(cid).on_table)
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        u.reserve_turn = False
         if not u.on_table or b.shielded_by_host(u):
             continue
         u.movement = "stationary"

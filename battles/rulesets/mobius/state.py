@@ -66,8 +66,6 @@ class Unit:
     joined: int | None = None
     skip_turn: bool = False
     locked: set[int] = field(default_factory=set)
-    #: Came from Reserve this turn ("may not Charge that Turn").
-    reserve_turn: bool = False
     #: Still an unrevealed Blip (only where a case or a table sets it up: R-MOB-23).
     blip: bool = False
     #: The owner's standing choice of which model takes the damage (`allocation.py`).
