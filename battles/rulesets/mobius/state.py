@@ -103,6 +103,11 @@ class Unit:
         return self.rank in ("hq", "heroes")
 
     def ranged(self) -> list[dict[str, Any]]:
+        return self._ranged
+
+    @cached_property
+    def _ranged(self) -> list[dict[str, Any]]:
+        """Its ranged weapons (a unit's weapons never change in a battle)."""
         if self.rc is None:
             return []
         return [w for w in self.weapons if w["type"] != "melee" and "bomb" not in
@@ -118,6 +123,10 @@ class Unit:
 
     def melee_minded(self) -> bool:
         """R-MOB-19: a unit charges when its melee is worth at least its shooting."""
+        return self._melee_minded
+
+    @cached_property
+    def _melee_minded(self) -> bool:
         if self.vehicle:
             return False
         if not self.ranged():
