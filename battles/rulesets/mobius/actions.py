@@ -106,6 +106,10 @@ Q_CHOICE = ("For every failed Save, one Unit member of the Player's choice loses
             "Attack's DAM in HP")
 Q_MOVE_ZERO = ("Unless a Special Rule says otherwise, Units with a Move value of 0\" may not "
                "Move at all.")
+Q_INDEPENDENT_JOIN = ("Independents can join friendly Units by entering Unit Cohesion (i.e. "
+                      "moving within 1\" of a member) and can leave by simply moving away "
+                      "from it.")
+Q_ONE_HOST = "An Independent may not join more than one Unit"
 Q_INDEPENDENT_MOVES = ("While they are in Cohesion with a Unit, they count as a member for "
                        "purposes of targeting and Special Rules")
 
@@ -348,7 +352,7 @@ def _enemy_target(p: Play, u: Unit, t: Unit) -> None:
 
 # movement ---------------------------------------------------------------------------------
 def _mover(p: Play, u: Unit, do: str) -> None:
-    if p.b.shielded_by_host(u):
+    if p.b.shielded_by_host(u) and do not in ("move", "charge", "stay"):
         raise refuse("moves_with_its_unit", f"{u.name} has joined "
                      f"{p.b.unit(int(u.joined or 0)).name} and moves with it.",
                      Q_INDEPENDENT_MOVES)
@@ -466,6 +470,28 @@ def _check_embark(p: Play, u: Unit, a: Json) -> None:
     if reach is not None and dist(u, v) - T.LOCK_RANGE > reach:
         raise refuse("out_of_reach", f"{v.name} is {dist(u, v):g}\" away, beyond "
                      f"{u.name}'s move.", Q_CAPACITY)
+
+
+def _check_join(p: Play, u: Unit, a: Json) -> None:
+    b = p.b
+    if u.vehicle or not u.hero or len(u.hp) != 1:
+        raise refuse("not_independent", f"{u.name} is not an Independent.", Q_INDEPENDENT_JOIN)
+    host = _other(p, a, "host")
+    if u.joined is not None:
+        raise refuse("already_joined", f"{u.name} has already joined "
+                     f"{b.unit(u.joined).name}.", Q_ONE_HOST)
+    _mover(p, u, "join")
+    if (host.side != u.side or not host.on_table or host.vehicle or host.hero
+            or host.inside is not None or host.id == u.id):
+        raise refuse("cannot_join", f"{u.name} cannot join {host.name}: only a friendly "
+                     "unit of models on the battlefield.", Q_INDEPENDENT_JOIN)
+    if host.flying and not u.flying:
+        raise refuse("cannot_reach_flyer", f"{host.name} is in flight and {u.name} is not.",
+                     Q_AIR)
+    reach = _allowed(b, u, "standard")
+    if not reach["allowed"] or dist(u, host) - T.LOCK_RANGE > reach["inches"]:
+        raise refuse("out_of_reach", f"{host.name} is {dist(u, host):g}\" away, beyond "
+                     f"{u.name}'s Standard Move.", Q_INDEPENDENT_JOIN)
 
 
 def _check_howl(p: Play, u: Unit, a: Json) -> None:
@@ -625,7 +651,7 @@ Check = Callable[[Play, Unit, Json], None]
 PHASE_VERBS: dict[str, dict[str, Check]] = {
     "movement": {"stay": _check_stay, "move": _check_move, "charge": _check_charge,
                  "escape": _check_escape, "disembark": _check_disembark,
-                 "embark": _check_embark, "howl": _check_howl,
+                 "embark": _check_embark, "howl": _check_howl, "join": _check_join,
                  "reserve": lambda p, u, a: _check_reserve(p, u)},
     "action": {"fire": _check_fire, "take_cover": _check_cover, "hold": _check_hold,
                "reveal_blip": _check_reveal_blip},
@@ -661,7 +687,11 @@ def _play(p: Play, a: Json) -> None:
             E.disembark(b, u, b.unit(int(a["toward"])) if "toward" in a else None)
         elif do == "embark":
             E.embark(b, u, b.unit(int(a["transport"])))
+        elif do == "join":
+            E.join(b, u, b.unit(int(a["host"])))
         else:
+            if u.joined is not None and do in ("move", "charge"):
+                E.leave(b, u)
             E.move_unit(b, u, a)
     elif do == "fire":
         E.fire(b, u, b.unit(int(a["target"])), _weapon_keys(a), hero=p.phase == "hero")
@@ -774,6 +804,8 @@ def _candidates(p: Play, u: Unit) -> list[Json]:
                 {"do": "disembark"}]
         out += [{"do": "embark", "transport": v.id} for v in b.units
                 if v.side == u.side and v.vehicle and v.capacity and v.on_table]
+        out += [{"do": "join", "host": h.id} for h in b.units
+                if h.side == u.side and h.id != u.id and not h.vehicle and not h.hero]
     elif p.phase in ("action", "hero"):
         for e in foes:
             out += [{"do": "fire", "target": e.id, "weapons": [w["key"]]}

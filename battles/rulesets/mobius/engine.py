@@ -15,7 +15,7 @@ from typing import Any
 from battles.rulesets.mobius import missions as M
 from battles.rulesets.mobius import rules as R
 from battles.rulesets.mobius import tables as T
-from battles.rulesets.mobius.allocation import ALLOCATIONS
+from battles.rulesets.mobius.allocation import ALLOCATIONS, safest_host
 from battles.rulesets.mobius.state import (
     EDGE_BEHIND,
     STRIP,
@@ -82,22 +82,36 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
 def _join_independents(b: Battle) -> None:
     """Independents: "Independents can join friendly Units by entering Unit Cohesion";
     Bodyguard: "both the Bodyguard and the HQ are considered the same Unit" (R-MOB-38: each
-    single-model infantry HQ joins its side's first Bodyguard unit, else its first infantry
-    Troops unit on the table, one HQ to a unit)."""
+    single-model infantry HQ joins the unit its owner keeps it safest in, one HQ to a unit:
+    `allocation.safest_host`)."""
     taken: set[int] = set()
     for u in sorted(b.units, key=lambda x: x.id):
         if u.rank != "hq" or u.vehicle or len(u.hp) != 1 or u.reserve or u.inside is not None:
             continue
-        host = next((h for h in sorted(b.units, key=lambda x: (x.rank != "bodyguard", x.id))
-                     if h.side == u.side and h.rank in ("bodyguard", "troops")
-                     and not h.vehicle and not h.reserve and h.inside is None
-                     and h.id not in taken), None)
+        host = safest_host(u, [h for h in b.units if not h.vehicle and not h.reserve
+                               and h.inside is None and h.id not in taken])
         if host is None:
             continue
         taken.add(host.id)
-        u.joined, u.x = host.id, host.x
-        b.note(side=u.side, unit=u.id, target=host.id, action="joins",
-               text=f"{u.name} joins {host.name}")
+        join(b, u, host)
+
+
+def join(b: Battle, u: Unit, host: Unit) -> None:
+    """Independents "can join friendly Units by entering Unit Cohesion (i.e. moving within
+    1" of a member)": it stands, moves and is locked with its unit from now on."""
+    u.joined, u.x = host.id, host.x
+    u.locked = set(host.locked)
+    b.note(side=u.side, unit=u.id, target=host.id, action="joins",
+           text=f"{u.name} joins {host.name}")
+
+
+def leave(b: Battle, u: Unit) -> None:
+    """An Independent "can leave by simply moving away from it"."""
+    host = b.unit(int(u.joined or 0))
+    u.joined = None
+    u.movement = "stationary"
+    b.note(side=u.side, unit=u.id, target=host.id, action="leaves",
+           text=f"{u.name} leaves {host.name}")
 
 
 def _follow_hosts(b: Battle) -> None:
