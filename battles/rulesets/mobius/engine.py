@@ -585,7 +585,8 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
                                 moved=u.movement != "stationary", fired=u.fired)["hit"])
     if overwatch:
         mod -= 1
-    howlers = [dist(u, e) for e in b.enemies(u) if e.howling]
+    howlers = ([dist(u, e) for e in b.enemies(u) if e.howling]
+               if any(e.howling for e in b.units) else [])
     mod += int(R.war_howl(howlers)["modifier"]) if howlers else 0
     return mod
 
@@ -828,7 +829,13 @@ def _melee(b: Battle, active: str) -> None:
                 u.locked.clear()
 
 
+def _terror(b: Battle, u: Unit, fearsome: bool) -> list[float]:
+    """How far each Terrifying enemy on the table is (none at all: no need to look)."""
+    return [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules] if fearsome else []
+
+
 def _end(b: Battle, active: str) -> None:
+    fearsome = any("terrifying" in e.rules for e in b.units)
     for u in b.units:
         u.unpanicked_now = False
         if u.side == active and u.panicked and u.on_table:
@@ -837,7 +844,7 @@ def _end(b: Battle, active: str) -> None:
     for u in b.units:
         if not u.on_table:
             continue
-        terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+        terror = _terror(b, u, fearsome)
         if terror and R.terrifying_penalty(terror)["must_test"]:
             u.must_panic = True
     for side in b.order:
@@ -848,7 +855,7 @@ def _end(b: Battle, active: str) -> None:
             if b.shielded_by_host(u):  # tested with its unit (R-MOB-38)
                 continue
             riders = [i for i in b.units if i.joined == u.id and i.on_table]
-            terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+            terror = _terror(b, u, fearsome)
             mod = R.terrifying_penalty(terror, fearless="fearless" in u.rules)["pan_modifier"]
             mod += R.strength_in_numbers(rules=u.rules_list, rank=u.rank,
                                          models=u.alive)
