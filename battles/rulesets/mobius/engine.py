@@ -15,6 +15,7 @@ from typing import Any
 from battles.rulesets.mobius import missions as M
 from battles.rulesets.mobius import rules as R
 from battles.rulesets.mobius import tables as T
+from battles.rulesets.mobius.allocation import ALLOCATIONS, safest_host
 from battles.rulesets.mobius.state import (
     EDGE_BEHIND,
     STRIP,
@@ -27,7 +28,7 @@ from battles.rulesets.mobius.state import (
 from campaign.rules.dice import Dice
 
 __all__ = ["EDGE_BEHIND", "STRIP", "UNARMED", "Battle", "Unit", "build", "casualty_rates",
-           "objectives", "play"]
+           "objectives"]
 
 casualty_rates = M.casualty_rates
 objectives = M.objectives
@@ -81,22 +82,36 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
 def _join_independents(b: Battle) -> None:
     """Independents: "Independents can join friendly Units by entering Unit Cohesion";
     Bodyguard: "both the Bodyguard and the HQ are considered the same Unit" (R-MOB-38: each
-    single-model infantry HQ joins its side's first Bodyguard unit, else its first infantry
-    Troops unit on the table, one HQ to a unit)."""
+    single-model infantry HQ joins the unit its owner keeps it safest in, one HQ to a unit:
+    `allocation.safest_host`)."""
     taken: set[int] = set()
     for u in sorted(b.units, key=lambda x: x.id):
         if u.rank != "hq" or u.vehicle or len(u.hp) != 1 or u.reserve or u.inside is not None:
             continue
-        host = next((h for h in sorted(b.units, key=lambda x: (x.rank != "bodyguard", x.id))
-                     if h.side == u.side and h.rank in ("bodyguard", "troops")
-                     and not h.vehicle and not h.reserve and h.inside is None
-                     and h.id not in taken), None)
+        host = safest_host(u, [h for h in b.units if not h.vehicle and not h.reserve
+                               and h.inside is None and h.id not in taken])
         if host is None:
             continue
         taken.add(host.id)
-        u.joined, u.x = host.id, host.x
-        b.note(side=u.side, unit=u.id, target=host.id, action="joins",
-               text=f"{u.name} joins {host.name}")
+        join(b, u, host)
+
+
+def join(b: Battle, u: Unit, host: Unit) -> None:
+    """Independents "can join friendly Units by entering Unit Cohesion (i.e. moving within
+    1" of a member)": it stands, moves and is locked with its unit from now on."""
+    u.joined, u.x = host.id, host.x
+    u.locked = set(host.locked)
+    b.note(side=u.side, unit=u.id, target=host.id, action="joins",
+           text=f"{u.name} joins {host.name}")
+
+
+def leave(b: Battle, u: Unit) -> None:
+    """An Independent "can leave by simply moving away from it"."""
+    host = b.unit(int(u.joined or 0))
+    u.joined = None
+    u.movement = "stationary"
+    b.note(side=u.side, unit=u.id, target=host.id, action="leaves",
+           text=f"{u.name} leaves {host.name}")
 
 
 def _follow_hosts(b: Battle) -> None:
@@ -156,7 +171,13 @@ def _embark_at_start(b: Battle, mine: list[Unit]) -> None:
 
 
 # --- helpers ------------------------------------------------------------------------------
-def _targetable(b: Battle, shooter: Unit, target: Unit) -> bool:
+def pick_for(u: Unit) -> R.Pick:
+    """Which model takes each failed save's damage: the owner's standing choice (the layer's
+    `allocate`), else the default policy's (`policy.ALLOCATIONS`)."""
+    return ALLOCATIONS[u.allocation]
+
+
+def targetable(b: Battle, shooter: Unit, target: Unit) -> bool:
     """The First Turn Curse; "Units may not target enemies in Melee Lock"; Combat in the
     Air: a flyer "may only be targeted for Ranged Commands and Attacks" (R-MOB-3)."""
     if not target.on_table:
@@ -207,7 +228,7 @@ def _dangerous(b: Battle, u: Unit, where: float) -> None:
         return
     hurt = R.dangerous_terrain(b.dice, u.alive, immune="climb" in u.rules)
     if hurt["damage"]:
-        u.hp = R.allocate(b.dice, u.hp, hurt["damage"], 1)["hp"]
+        u.hp = R.allocate(b.dice, u.hp, hurt["damage"], 1, pick_for(u))["hp"]
         _check_dead(b, u)
     b.note(side=u.side, unit=u.id, phase="movement", action="dangerous",
            rolls=hurt["rolls"], text=f"{u.name} crosses dangerous terrain: "
@@ -294,7 +315,7 @@ def _start(b: Battle, side: str) -> None:
     M.score_start(b, side)
 
 
-def _plan_target(b: Battle, u: Unit) -> Unit | None:
+def plan_target(b: Battle, u: Unit) -> Unit | None:
     """The nearest enemy on the table (moving toward a unit is not targeting it)."""
     foes = b.enemies(u)
     return min(foes, key=lambda e: (dist(u, e), e.id)) if foes else None
@@ -305,126 +326,123 @@ def _cursed(b: Battle, target: Unit) -> bool:
     return not R.first_turn_curse(owner_has_had_turn=target.side in b.had_turn)
 
 
-def _allowance(b: Battle, u: Unit, kind: str) -> int:
+def allowance(b: Battle, u: Unit, kind: str) -> int:
     bonus = None
     if kind.endswith("rapid") and "heavy" in u.subtypes:
-        bonus = R.rapid_bonus(sorted(u.subtypes), b.dice)["bonus"]
-    a = R.move_allowance(move=u.move, kind=kind, subtypes=sorted(u.subtypes), bonus=bonus,
+        bonus = R.rapid_bonus(u.subtypes_list, b.dice)["bonus"]
+    a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=bonus,
                          flying=u.flying, move_flying=u.move_flying,
-                         start_terrain=b.terrain_at(u.x), rules=sorted(u.rules))
+                         start_terrain=b.terrain_at(u.x), rules=u.rules_list)
     return int(a["inches"]) if a["allowed"] else (0 if kind.endswith("rapid") else
                                                    int(a["inches"]))
 
 
-def _movement(b: Battle, side: str) -> None:
-    arrived = _reserves(b, side)
+def begin_movement(b: Battle, side: str) -> None:
+    """The Movement Phase opens: the side's units on the table (not those riding with a
+    host) have not moved or fired yet, and a charger "locked" to a vehicle that drove off
+    is free again (R-MOB-19). Reserves: "the Active Player may declare one Unit from their
+    Reserve to enter the battlefield"; "If the Army's Commander is present on the
+    battlefield (and alive), the Player may send in up to two additional Units" (R-MOB-36:
+    counted as the phase opens)."""
+    cid = b.commander.get(side)
+    b.reserve_room[side] = R.reserves_allowed(
+        commander_present=cid is not None and b.unit(cid).on_table)
     for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if not u.on_table or u.id in arrived or b.shielded_by_host(u):
+        if not u.on_table or b.shielded_by_host(u):
             continue
         u.movement = "stationary"
         u.fired = False
         if u.panicked:
             continue
-        # A charger "locked" to a vehicle that drove off is free again (R-MOB-19).
         u.locked = {i for i in u.locked if b.unit(i).on_table
                     and dist(u, b.unit(i)) <= T.MELEE_REACH}
-        if u.locked:
-            _try_escape(b, u)
-            continue
-        if u.inside is not None:
-            _ride_or_leave(b, u)
-            continue
-        if u.vehicle and b.terrain_at(u.x) != "open":
-            stuck = R.vehicle_terrain(b.dice, b.terrain_at(u.x))
-            if stuck["roll"] is not None:
-                b.note(side=side, unit=u.id, phase="movement", action="vehicle_terrain",
-                       rolls=[stuck["roll"]], text=f"{u.name} rolls {stuck['roll']} to "
-                       "move off rough ground" + ("" if stuck["moves"] else ": stuck"))
-                if stuck["hp_lost"]:
-                    u.hp = R.allocate(b.dice, u.hp, stuck["hp_lost"], 1)["hp"]
-                    _check_dead(b, u)
-                if not stuck["moves"] or not u.on_table:
-                    continue
-        target = _plan_target(b, u)
-        if target is None:
-            continue
-        start = u.x
-        d = dist(u, target)
-        if _howls(b, u, target, d):
-            continue
-        if u.melee_minded() and not (target.flying and not u.flying):
-            if _cursed(b, target):  # no charge at a unit that may not be targeted
-                u.movement = "standard"
-                _move(b, u, target.x, _allowance(b, u, "standard"),
-                      stop_short=T.UNIT_GAP + _allowance(b, u, "standard"))
-            else:
-                _charge_or_close(b, u, target, d)
-        else:
-            reach = max((w["rng"] for w in u.ranged()), default=0)
-            if d <= reach:
-                pass
-            elif d - _allowance(b, u, "standard") <= reach:
-                u.movement = "standard"
-                _move(b, u, target.x, d - reach + 0.5, stop_short=T.UNIT_GAP)
-            else:
-                rapid = _allowance(b, u, "rapid")
-                u.movement = "rapid" if rapid else "standard"
-                _move(b, u, target.x, rapid or _allowance(b, u, "standard"),
-                      stop_short=T.UNIT_GAP)
-        if u.move_min and abs(u.x - start) < u.move_min and not u.locked:
-            _move(b, u, target.x, u.move_min - abs(u.x - start), stop_short=T.UNIT_GAP)
-        if u.x != start:
-            if u.movement == "stationary":
-                u.movement = "standard"
-            _dangerous(b, u, start)
-            if u.on_table and b.terrain_at(u.x) != b.terrain_at(start):
-                _dangerous(b, u, u.x)
-        if u.x != start and not u.charged and u.on_table:
-            for p in b.passengers(u):
-                p.x = u.x
-            b.note(side=side, unit=u.id, phase="movement", action=u.movement + "_move",
-                   to=u.x, text=f"{u.name} makes a {u.movement} move of "
-                   f"{abs(u.x - start):g}\" ({dist(u, target):g}\" from {target.name})")
+
+
+def end_movement(b: Battle) -> None:
     _follow_hosts(b)
 
 
-def _howls(b: Battle, u: Unit, target: Unit, d: float) -> bool:
-    """R-MOB-25: a Cry of the Wolf unit that cannot charge this turn howls once, when an
-    enemy is within the howl's 18", and skips the rest of its turn."""
-    if "cry_of_the_wolf" not in u.rules or u.howl_used or u.vehicle:
-        return False
-    reach = max(_allowance(b, u, "standard"), _allowance(b, u, "rapid")) + T.LOCK_RANGE
-    if d <= reach or d > T.WAR_HOWL_RANGE:
-        return False
-    u.howling = u.howl_used = u.skip_turn = True
-    b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
-           text=f"{u.name} skips its turn for a War Howl")
-    return True
+def rough_ground(b: Battle, u: Unit) -> bool:
+    """Vehicles: "When a Vehicle begins its Move in any kind of Difficult Dangerous
+    Terrain, their controlling Player rolls a D6. If a 1 is rolled, the Vehicle does not
+    move. If this happens in Dangerous Terrain, the Vehicle also loses 1 HP". Answers
+    whether the vehicle may go on."""
+    if not u.vehicle or b.terrain_at(u.x) == "open":
+        return True
+    stuck = R.vehicle_terrain(b.dice, b.terrain_at(u.x))
+    if stuck["roll"] is None:
+        return True
+    b.note(side=u.side, unit=u.id, phase="movement", action="vehicle_terrain",
+           rolls=[stuck["roll"]], text=f"{u.name} rolls {stuck['roll']} to "
+           "move off rough ground" + ("" if stuck["moves"] else ": stuck"))
+    if stuck["hp_lost"]:
+        u.hp = R.allocate(b.dice, u.hp, stuck["hp_lost"], 1, pick_for(u))["hp"]
+        _check_dead(b, u)
+    return bool(stuck["moves"]) and u.on_table
 
 
-def _reserves(b: Battle, side: str) -> set[int]:
-    """Reserves: "the Active Player may declare one Unit from their Reserve to enter the
-    battlefield"; "If the Army's Commander is present on the battlefield (and alive), the
-    Player may send in up to two additional Units" (R-MOB-36). Answers the units that came
-    in (they have made their Standard Move)."""
-    waiting = sorted((u for u in b.units if u.side == side and u.reserve and u.in_play),
-                     key=lambda u: u.id)
-    if not waiting:
-        return set()
-    cid = b.commander.get(side)
-    allowed = R.reserves_allowed(commander_present=cid is not None and b.unit(cid).on_table)
-    arrived: set[int] = set()
-    for u in waiting:
-        if len(arrived) >= allowed:
-            break
-        if "ambush" in u.rules:
-            if b.turns_played[side] < 2:
-                continue
-            _from_reserve(b, u)
+def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
+    """One unit's Movement Phase, as its owner chose it (the layer has refereed `act`):
+    `stay`, `move` (a Standard or Rapid Move toward a unit or a point), `charge`,
+    `howl`; then the compulsory minimum move, dangerous ground and the record."""
+    do = act["do"]
+    if u.inside is not None:  # a passenger rides on where its transport is
+        u.x = b.unit(u.inside).x
+        return
+    if u.panicked or u.locked:
+        return
+    if not rough_ground(b, u):
+        return
+    target = plan_target(b, u)
+    if target is None and do == "stay":
+        return
+    start = u.x
+    if do == "howl":
+        u.howling = u.howl_used = u.skip_turn = True
+        b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
+               text=f"{u.name} skips its turn for a War Howl")
+        return
+    if do == "move":
+        kind = str(act["kind"])
+        inches = act.get("inches")
+        budget = float(allowance(b, u, kind) if inches is None else inches)
+        if kind == "rapid" and budget == 0:
+            kind, budget = "standard", float(allowance(b, u, "standard"))
+        u.movement = kind
+        toward = act.get("toward")
+        if toward is not None:
+            _move(b, u, b.unit(int(toward)).x, budget,
+                  stop_short=float(act.get("keep", T.UNIT_GAP)))
         else:
-            _enter(b, u)
-        arrived.add(u.id)
-    return arrived
+            _move(b, u, float(act["to"]), budget)
+    elif do == "charge":
+        charge(b, u, b.unit(int(act["target"])), str(act["kind"]))
+    if target is not None and u.move_min and abs(u.x - start) < u.move_min and not u.locked:
+        _move(b, u, target.x, u.move_min - abs(u.x - start), stop_short=T.UNIT_GAP)
+    if u.x != start:
+        if u.movement == "stationary":
+            u.movement = "standard"
+        _dangerous(b, u, start)
+        if u.on_table and b.terrain_at(u.x) != b.terrain_at(start):
+            _dangerous(b, u, u.x)
+    if u.x != start and not u.charged and u.on_table:
+        for p in b.passengers(u):
+            p.x = u.x
+        where = (f" ({dist(u, target):g}\" from {target.name})" if target is not None
+                 else "")
+        b.note(side=u.side, unit=u.id, phase="movement", action=u.movement + "_move",
+               to=u.x, text=f"{u.name} makes a {u.movement} move of "
+               f"{abs(u.x - start):g}\"{where}")
+
+
+def bring_in(b: Battle, u: Unit) -> None:
+    """One unit enters from Reserve (an Ambush unit anywhere 12" from the enemy, R-MOB-34;
+    any other from its table edge, R-MOB-36); it has made its Standard Move."""
+    b.reserve_room[u.side] = b.reserve_room.get(u.side, 0) - 1
+    if "ambush" in u.rules:
+        _from_reserve(b, u)
+    else:
+        _enter(b, u)
 
 
 def _enter(b: Battle, u: Unit) -> None:
@@ -462,37 +480,34 @@ def _from_reserve(b: Battle, u: Unit) -> None:
            text=f"{u.name} springs its ambush at {u.x:g}\"")
 
 
-def _ride_or_leave(b: Battle, u: Unit) -> None:
-    """R-MOB-31: a passenger gets out ("placed within 6" of it and counts as having made a
-    Standard Move") once an enemy is within its reach: its longest range, or its
-    charge, plus the 6" of getting out; otherwise it rides on."""
+def disembark(b: Battle, u: Unit, toward: Unit | None) -> None:
+    """Transport: "To get out of a Vehicle, the Unit is placed within 6" of it and counts
+    as having made a Standard Move" (R-MOB-31: 6" toward `toward`, keeping 2" from it)."""
     if u.inside is None:
         return
     v = b.unit(u.inside)
     u.x = v.x
-    foe = _plan_target(b, u)
-    if foe is None:
-        return
-    reach = (_allowance(b, u, "standard") + T.LOCK_RANGE if u.melee_minded()
-             else max((w["rng"] for w in u.ranged()), default=0))
-    if dist(u, foe) > reach + T.DISEMBARK:
-        return
     u.inside = None
-    _move(b, u, foe.x, float(T.DISEMBARK), stop_short=T.UNIT_GAP)
+    if toward is not None:
+        _move(b, u, toward.x, float(T.DISEMBARK), stop_short=T.UNIT_GAP)
     u.movement = "standard"
+    where = f" ({dist(u, toward):g}\" from {toward.name})" if toward is not None else ""
     b.note(side=u.side, unit=u.id, phase="movement", action="disembark", target=v.id,
-           text=f"{u.name} gets out of {v.name} ({dist(u, foe):g}\" from {foe.name})")
+           text=f"{u.name} gets out of {v.name}{where}")
 
 
-def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
-    need = d - T.LOCK_RANGE
-    std = _allowance(b, u, "standard")
-    rapid = _allowance(b, u, "rapid")
-    kind = "standard" if need <= std else "rapid" if rapid and need <= rapid else ""
-    if not kind:
-        u.movement = "rapid" if rapid else "standard"
-        _move(b, u, target.x, rapid or std, stop_short=T.UNIT_GAP)
-        return
+def embark(b: Battle, u: Unit, v: Unit) -> None:
+    """Transport: "if a Unit comes within 1" of a Friendly Transport Vehicle (with enough
+    space to hold all members), they may Embark, ending their Move as if it were Rapid"."""
+    u.x, u.inside, u.movement = v.x, v.id, "rapid"
+    b.note(side=u.side, unit=u.id, phase="movement", action="embark", target=v.id,
+           text=f"{u.name} gets into {v.name}")
+
+
+def charge(b: Battle, u: Unit, target: Unit, kind: str) -> None:
+    """A Charge: "either a Standard or Rapid Move, except made towards an enemy Unit. If the
+    moving Unit comes within 1" of an enemy, both Units are placed in Melee Lock"."""
+    need = dist(u, target) - T.LOCK_RANGE
     start = u.x
     moved = _move(b, u, target.x, need + 0.5, stop_short=T.LOCK_RANGE)
     u.movement = "rapid" if kind == "rapid" or u.movement == "rapid" else "standard"
@@ -500,6 +515,7 @@ def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
         b.note(side=u.side, unit=u.id, phase="movement", action="charge_short",
                text=f"{u.name} charges {target.name} but stops short after {moved:g}\"")
         return
+    u.blip = target.blip = False  # a Blip is revealed when it "declares a Charge or is Charged"
     if u.flying and not target.flying:
         u.flying = False  # "If a Unit in Flight charges a Grounded enemy Unit, they must land"
     b.note(side=u.side, unit=u.id, phase="movement", action="charge", target=target.id,
@@ -516,10 +532,10 @@ def _charge_or_close(b: Battle, u: Unit, target: Unit, d: float) -> None:
         u.locked.add(target.id)  # "attacked by enemy Models within 1" ... as if" locked
 
 
-def _try_escape(b: Battle, u: Unit) -> None:
-    """R-MOB-19: a unit whose shooting is worth more than its melee tries to escape."""
-    if u.melee_minded() or u.vehicle:
-        return
+def escape(b: Battle, u: Unit) -> None:
+    """Attempting to Escape: "roll 2D6 and add the Unit's Move Value. If the number rolled
+    is 10 or higher, they may escape and move the number rolled, counting it as a Rapid
+    Move. If they fail, the Unit remains in Melee Lock and may not attack"."""
     fast = bool({"cavalry", "super_speed"} & u.subtypes)
     roll = R.escape(b.dice, move=u.move, escapist="escapist" in u.rules, fast=fast)
     if roll["escaped"]:
@@ -564,29 +580,73 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
         mod -= 1
     if "spg" in u.subtypes:
         mod += R.spg_modifier(stationary=u.movement == "stationary")
-    mod += R.hatred(rules=sorted(u.rules), target_faction=target.faction)
-    mod += int(R.stand_together(rules=sorted(u.rules), rank=u.rank,
+    mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
+    mod += int(R.stand_together(rules=u.rules_list, rank=u.rank,
                                 moved=u.movement != "stationary", fired=u.fired)["hit"])
     if overwatch:
         mod -= 1
-    howlers = [dist(u, e) for e in b.enemies(u) if e.howling]
+    howlers = ([dist(u, e) for e in b.enemies(u) if e.howling]
+               if any(e.howling for e in b.units) else [])
     mod += int(R.war_howl(howlers)["modifier"]) if howlers else 0
     return mod
 
 
-def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
-           hero: bool = False, only: int | None = None) -> bool:
-    """One Ranged Attack of a unit at one target: every model (or a vehicle's allowed
-    weapons) with its best weapon in range; R-MOB-19 picks the weapon."""
+def firing_movement(u: Unit, hero: bool) -> str:
+    """The movement a unit fires after ("Heroes and HQ Units may still play their Hero
+    Phase" after a Rapid Move: as after a Standard one)."""
+    return "standard" if (hero and u.movement == "rapid") else u.movement
+
+
+def usable_weapons(u: Unit, target: Unit, hero: bool = False, *, ranked: bool = True
+                   ) -> list[dict[str, Any]]:
+    """The unit's ranged weapons that reach `target` and may fire after its movement, the
+    best expected damage first (R-MOB-19) when `ranked`."""
     d = dist(u, target)
-    movement = "standard" if (hero and u.movement == "rapid") else u.movement
+    movement = firing_movement(u, hero)
     usable = [w for w in u.ranged() if w["rng"] >= d and _weapon_ak(u, w, movement) > 0]
+    if ranked:
+        usable.sort(key=lambda w: (-_expected(u, w, target, movement), w["key"]))
+    return usable
+
+
+def weapon_limit(u: Unit, hero: bool) -> int | None:
+    """How many weapons a vehicle fires after its movement (None: all)."""
+    movement = firing_movement(u, hero)
+    return R.vehicle_weapons("standard" if hero and movement != "stationary" else movement)
+
+
+def _chosen_volleys(u: Unit, usable: list[dict[str, Any]], chosen: list[str]
+                    ) -> list[tuple[dict[str, Any], int]]:
+    """The weapons the owner chose, those that can reach and fire: a vehicle's or a
+    Giant's each once (a Giant's with every model); one for each model of other units,
+    where the models whose weapon is out of range miss ("If the distance is higher than
+    the Weapon's Range (RNG) value, all that Models' shots instantly miss")."""
+    fits = {w["key"]: w for w in usable}
+    if u.vehicle or "giant" in u.subtypes:
+        return [(fits[k], 1 if u.vehicle else u.alive) for k in chosen if k in fits]
+    per_model = chosen * u.alive if len(chosen) == 1 else chosen[:u.alive]
+    counts: dict[str, int] = {}
+    for k in per_model:
+        if k in fits:
+            counts[k] = counts.get(k, 0) + 1
+    return [(fits[k], n) for k, n in counts.items()]
+
+
+def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
+           hero: bool = False, only: int | None = None,
+           chosen: list[str] | None = None) -> bool:
+    """One Ranged Attack of a unit at one target: every model (or a vehicle's allowed
+    weapons) with the weapon its owner chose (`chosen`), or else its best weapon in range
+    (R-MOB-19 picks the weapon)."""
+    d = dist(u, target)
+    movement = firing_movement(u, hero)
+    usable = usable_weapons(u, target, hero, ranked=chosen is None)
     if not usable or u.rc is None:
         return False
-    usable.sort(key=lambda w: (-_expected(u, w, target, movement), w["key"]))
-    if u.vehicle:
-        limit = R.vehicle_weapons("standard" if hero and movement != "stationary"
-                                  else movement)
+    if chosen is not None:
+        volleys = _chosen_volleys(u, usable, chosen)
+    elif u.vehicle:
+        limit = weapon_limit(u, hero)
         volleys = [(w, 1) for w in usable[:limit if limit is not None else len(usable)]]
     elif "giant" in u.subtypes:
         volleys = [(w, u.alive) for w in R.giant_attacks(usable)]
@@ -615,11 +675,13 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
             b.dice, models=models, ak=ak, rc=int(u.rc), st=int(w["st"]), dam=w["dam"],
             target_hp=target.hp, target_def=target.dfc, cover=_cover_for(b, target),
             hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch) + bonus,
-            power=int(w.get("power") or 0), rules=rules,
+            power=int(w.get("power") or 0), rules=rules, pick=pick_for(target),
             steel_skin="steel_skin" in target.rules, shielded=target.shielded,
             target_vehicle=target.vehicle, target_arm=target.arm,
-            heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
+            target_start_hp=target.hp_start, heavy="heavy" in target.subtypes,
+            open_topped="open_topped" in target.subtypes)
         fired = True
+        target.blip = False  # "A Blip is revealed when it ... is targeted for any Ranged Attacks"
         _apply(b, target, shot)
         b.note(side=u.side, unit=u.id, phase="hero" if hero else "overwatch" if overwatch
                else "action", action="fire", target=target.id, weapon=w["key"],
@@ -657,47 +719,41 @@ def _apply(b: Battle, target: Unit, hit: dict[str, Any]) -> None:
                 other.must_panic = True
 
 
-def _action(b: Battle, side: str) -> None:
-    for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if not u.on_table or u.panicked or u.skip_turn or u.inside is not None or (
-                u.movement == "rapid") or (u.locked and not u.vehicle):
-            continue
-        targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
-                         key=lambda e: (dist(u, e), e.id))
-        shot = False
-        for t in targets:
-            if _shoot(b, u, t):
-                shot = True
-                break
-        if not shot and not u.vehicle:
-            cover = R.take_cover(infantry=True, subtypes=sorted(u.subtypes),
-                                 rules=sorted(u.rules))
-            if cover["allowed"]:
-                u.dug_in = True
-                b.note(side=side, unit=u.id, phase="action", action="take_cover",
-                       text=f"{u.name} takes cover (Dug In)")
+def take_cover(b: Battle, u: Unit, phase: str = "action") -> None:
+    """Taking Cover: "If a Unit spends their Action Phase or Hero Phase doing so, they
+    become 'Dug In'"."""
+    u.dug_in = True
+    b.note(side=u.side, unit=u.id, phase=phase, action="take_cover",
+           text=f"{u.name} takes cover (Dug In)")
 
 
-def _hero(b: Battle, side: str) -> None:
-    for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        blitz = R.blitz(rules=sorted(u.rules), vehicle=u.vehicle, turn=b.turns_played[side])
-        if not u.on_table or u.panicked or u.skip_turn or u.inside is not None or not (
-                u.hero or blitz):
-            continue
-        if u.locked and not u.vehicle:
-            _fight_unit(b, u, hero=True)
-            continue
-        targets = sorted((e for e in b.enemies(u) if _targetable(b, u, e)),
-                         key=lambda e: (dist(u, e), e.id))
-        if any(_shoot(b, u, t, hero=True, only=1) for t in targets[:1]):
-            continue
-        foe = _plan_target(b, u)
-        if (foe is not None and u.melee_minded() and dist(u, foe) > T.UNIT_GAP
-                and u.joined is None):
-            push = R.push_it(b.dice)
-            moved = _move(b, u, foe.x, float(push["inches"]), stop_short=T.UNIT_GAP)
-            b.note(side=side, unit=u.id, phase="hero", action="push_it",
-                   rolls=[push["roll"]], text=f"{u.name} pushes it {moved:g}\"")
+def fire(b: Battle, u: Unit, target: Unit, weapons: list[str], *, hero: bool = False) -> None:
+    """A Ranged Attack the owner chose (refereed by the layer): in the Hero Phase "any one
+    of their Ranged Weapons"."""
+    _shoot(b, u, target, hero=hero, only=1 if hero else None, chosen=weapons)
+
+
+def reveal_blip(b: Battle, u: Unit, target: Unit) -> None:
+    """Reveal Blip: "The Blip targets another Blip within 36" and Line of Sight and reveals
+    it without revealing itself"."""
+    target.blip = False
+    b.note(side=u.side, unit=u.id, phase="action", action="reveal_blip", target=target.id,
+           text=f"{u.name} reveals the blip of {target.name}")
+
+
+def push_it(b: Battle, u: Unit, toward: Unit) -> None:
+    """Push It: "The Hero/HQ moves 1D6" in any direction, abiding by their Terrain rules.
+    They may not use this to Charge" (it keeps 2" from the enemy)."""
+    push = R.push_it(b.dice)
+    moved = _move(b, u, toward.x, float(push["inches"]), stop_short=T.UNIT_GAP)
+    b.note(side=u.side, unit=u.id, phase="hero", action="push_it",
+           rolls=[push["roll"]], text=f"{u.name} pushes it {moved:g}\"")
+
+
+def hero_fight(b: Battle, u: Unit) -> None:
+    """Hero Phase Melee: "If the HQ or Hero is in a Melee Lock, they may use their Hero
+    Phase to make a round of Melee Attacks"."""
+    _fight_unit(b, u, hero=True)
 
 
 def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
@@ -712,18 +768,19 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
     extra = max(0, len(u.melee_weapons()) - 1)
     ak = R.melee_ak(int(w["ak"]), extra_melee_weapons=extra, charged=u.charged,
                     furious_charge="furious_charge" in u.rules)
-    ak += R.stand_together(rules=sorted(u.rules), rank=u.rank, moved=True,
+    ak += R.stand_together(rules=u.rules_list, rank=u.rank, moved=True,
                            fired=u.fired)["ak"]
     mod = (1 if u.charged and "furious_charge" in u.rules else 0) + R.hatred(
-        rules=sorted(u.rules), target_faction=target.faction)
+        rules=u.rules_list, target_faction=target.faction)
     models = min(u.alive, T.BUILDING_FIGHT_ATTACKERS) if b.terrain_at(u.x) == "building" \
         else u.alive
     blow = R.melee_attack(
         b.dice, models=models, ak=ak, cqc=u.cqc, target_cqc=target.cqc, st=int(w["st"]),
         dam=w["dam"], target_hp=target.hp, target_def=target.dfc, hit_modifier=mod,
         power=int(w.get("power") or 0), rules=list(w.get("rules") or ()),
-        steel_skin="steel_skin" in target.rules, shielded=target.shielded,
-        target_vehicle=target.vehicle, target_arm=target.arm,
+        pick=pick_for(target), steel_skin="steel_skin" in target.rules,
+        shielded=target.shielded,
+        target_vehicle=target.vehicle, target_arm=target.arm, target_start_hp=target.hp_start,
         target_movement=target.movement, giant="giant" in u.subtypes,
         heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
     _apply(b, target, blow)
@@ -772,7 +829,13 @@ def _melee(b: Battle, active: str) -> None:
                 u.locked.clear()
 
 
+def _terror(b: Battle, u: Unit, fearsome: bool) -> list[float]:
+    """How far each Terrifying enemy on the table is (none at all: no need to look)."""
+    return [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules] if fearsome else []
+
+
 def _end(b: Battle, active: str) -> None:
+    fearsome = any("terrifying" in e.rules for e in b.units)
     for u in b.units:
         u.unpanicked_now = False
         if u.side == active and u.panicked and u.on_table:
@@ -781,7 +844,7 @@ def _end(b: Battle, active: str) -> None:
     for u in b.units:
         if not u.on_table:
             continue
-        terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+        terror = _terror(b, u, fearsome)
         if terror and R.terrifying_penalty(terror)["must_test"]:
             u.must_panic = True
     for side in b.order:
@@ -792,9 +855,9 @@ def _end(b: Battle, active: str) -> None:
             if b.shielded_by_host(u):  # tested with its unit (R-MOB-38)
                 continue
             riders = [i for i in b.units if i.joined == u.id and i.on_table]
-            terror = [dist(u, e) for e in b.enemies(u) if "terrifying" in e.rules]
+            terror = _terror(b, u, fearsome)
             mod = R.terrifying_penalty(terror, fearless="fearless" in u.rules)["pan_modifier"]
-            mod += R.strength_in_numbers(rules=sorted(u.rules), rank=u.rank,
+            mod += R.strength_in_numbers(rules=u.rules_list, rank=u.rank,
                                          models=u.alive)
             pan = max([u.pan, *(i.pan for i in riders)])  # "the highest PAN"
             test = R.panic_test(b.dice, pan, fearless="fearless" in u.rules, modifier=mod,
@@ -893,40 +956,35 @@ def _hero_duels(b: Battle, active: str) -> None:
         _duel(b, u, rival, "Duel")
 
 
-def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
-    b = build(battle_input, dice, keep_log)
+def opening(b: Battle) -> None:
+    """Before the first turn: a random mission's D3 and the compulsory duels."""
     if b.mission == "random":
-        face = dice.d6()
+        face = b.dice.d6()
         b.mission = T.MISSIONS[T.d3(face)]
         b.note(action="mission", rolls=[face], text=f"Mission: {b.mission} (D3 = "
                f"{T.d3(face)})")
     b.points_owner = [None] * len(M.objectives(b))
     _compulsory_duels(b)
-    rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
     b.end_reason = ""
-    while b.round < rounds and b.winner is None:
-        b.round += 1
-        for side in b.order:
-            if len(b.standing()) < 2 or b.winner is not None:
-                break
-            if side not in b.standing():
-                continue
-            b.turns_played[side] += 1
-            _start(b, side)
-            if b.winner is not None:
-                break
-            _movement(b, side)
-            _action(b, side)
-            _hero(b, side)
-            _melee(b, side)
-            _end(b, side)
-            b.had_turn.add(side)
-            M.score_end_of_turn(b, side)
-        if len(b.standing()) < 2:
-            break
+
+
+def start_turn(b: Battle, side: str) -> None:
+    b.turns_played[side] += 1
+    _start(b, side)
+
+
+def end_turn(b: Battle, side: str) -> None:
+    """The Melee Phase and the End Phase of the active side's turn, then its score."""
+    _melee(b, side)
+    _end(b, side)
+    b.had_turn.add(side)
+    M.score_end_of_turn(b, side)
+
+
+def conclude(b: Battle, rounds: int) -> None:
+    """The battle is over: the mission decides."""
     if b.mission == "last_standing" and len(b.standing()) > 1 and b.winner is None:
         b.mission = "struggle_for_survival"
     if not b.end_reason and b.round >= rounds and len(b.standing()) > 1:
         b.end_reason = "rounds"
     M.decide(b)
-    return b

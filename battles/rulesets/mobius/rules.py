@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from battles.rulesets.base import RulesetError
@@ -11,6 +11,9 @@ from battles.rulesets.mobius import tables as T
 from campaign.rules.dice import Dice
 
 Json = dict[str, Any]
+#: The owner's choice of the model that takes one failed save's damage ("one Unit member of
+#: the Player's choice"): (the models' HP left, the damage rolled) -> the model's index.
+Pick = Callable[[Sequence[int], int], int]
 
 
 def hits(face: int, needed: int, modifier: int = 0) -> bool:
@@ -288,13 +291,19 @@ def defence_saves(dice: Dice, pool: int, needed: int, *, shielded: int | None = 
     return {"rolls": rolls, "needed": needed, "failed": failed}
 
 
-def allocate(dice: Dice, hp: Sequence[int], failed: int, dam: int | str) -> Json:
+def wounded_first(models: Sequence[int], amount: int) -> int:
+    """R-MOB-11's old reading: the model with the fewest HP left takes the damage."""
+    return min(range(len(models)), key=lambda i: (models[i], i))
+
+
+def allocate(dice: Dice, hp: Sequence[int], failed: int, dam: int | str,
+             pick: Pick | None = None) -> Json:
     """"For every failed Save, one Unit member of the Player's choice loses the Attack's
     DAM in HP ... If this reduces a Model to 0 HP, the Model is removed from play as a
     Casualty. This process continues until either all dice are accounted for, or the
-    entire Unit is removed". The defending player's choice (R-MOB-11): the model with the
-    fewest HP left takes each failed save (a wounded model first), as the mixed-saves
-    example wipes out models in turn; no die is rolled once the unit is gone."""
+    entire Unit is removed". `pick` is the defending player's choice (R-MOB-11), made for
+    each failed save once its damage is rolled; without one, the model with the fewest HP
+    left takes it (a wounded model first). No die is rolled once the unit is gone."""
     models = [h for h in hp if h > 0]
     damage_rolls: list[int] = []
     lost = 0
@@ -303,7 +312,7 @@ def allocate(dice: Dice, hp: Sequence[int], failed: int, dam: int | str) -> Json
             break
         amount = roll_damage(dice, dam)
         damage_rolls.append(amount)
-        index = min(range(len(models)), key=lambda i: (models[i], i))
+        index = (pick or wounded_first)(models, amount)
         taken = min(models[index], amount)
         lost += taken
         models[index] -= taken
@@ -341,7 +350,8 @@ def ranged_attack(dice: Dice, *, models: int, ak: int, rc: int, st: int, dam: in
                   steel_skin: bool = False, shielded: int | None = None,
                   target_vehicle: bool = False, target_arm: int = 0,
                   facing: str = "front", heavy: bool = False,
-                  open_topped: bool = False) -> Json:
+                  open_topped: bool = False, target_start_hp: int | None = None,
+                  pick: Pick | None = None) -> Json:
     """The Shooting Sequence: pool = AK x firing models, Roll to Hit on RC, Roll for Cover,
     Defence Saves (or Vehicle Armour Saves), damage and casualties; "5. Don't Panic! If a
     Unit loses a quarter of their total HP from a single volley"."""
@@ -357,7 +367,7 @@ def ranged_attack(dice: Dice, *, models: int, ak: int, rc: int, st: int, dam: in
         strength = st + (T.TANKBUSTER_ST if "tankbuster" in rules else 0)
         armour = vehicle_armour(dice, covered["passed"], strength=strength, arm=target_arm,
                                 hp=sum(target_hp), facing=facing, heavy=heavy,
-                                open_topped=open_topped)
+                                open_topped=open_topped, start_hp=target_start_hp)
         left = max(0, sum(target_hp) - armour["hp_lost"])
         answer.update({"saves": armour["rolls"], "failed": armour["failed"],
                        "hp_lost": armour["hp_lost"], "hp": [left] if left else [],
@@ -366,7 +376,7 @@ def ranged_attack(dice: Dice, *, models: int, ak: int, rc: int, st: int, dam: in
         return answer
     needed = save_needed(target_def, st, power=power, steel_skin=steel_skin)
     saves = defence_saves(dice, covered["passed"], needed, shielded=shielded)
-    dealt = allocate(dice, target_hp, saves["failed"], dam)
+    dealt = allocate(dice, target_hp, saves["failed"], dam, pick)
     total = sum(h for h in target_hp if h > 0)
     answer.update({"saves": saves["rolls"], "needed": needed, "failed": saves["failed"],
                    "hp_lost": dealt["hp_lost"], "hp": dealt["hp"],
@@ -464,7 +474,8 @@ def melee_attack(dice: Dice, *, models: int, ak: int, cqc: int, target_cqc: int,
                  target_vehicle: bool = False, target_arm: int = 0,
                  target_movement: str = "stationary", giant: bool = False,
                  facing: str = "front", heavy: bool = False,
-                 open_topped: bool = False) -> Json:
+                 open_topped: bool = False, target_start_hp: int | None = None,
+                 pick: Pick | None = None) -> Json:
     """Melee Attacks: pool = AK x attacking models, to hit from the CQC table ("6 always
     Hits and 1 always Misses"), then Defence Saves. A Vehicle's CQC "depends on how far
     they have moved" and a Giant's melee gives "-1 modifier to their Armour Save"."""
@@ -479,7 +490,7 @@ def melee_attack(dice: Dice, *, models: int, ak: int, cqc: int, target_cqc: int,
         armour = vehicle_armour(dice, hit["hits"], strength=st + (
             T.TANKBUSTER_ST if "tankbuster" in rules else 0), arm=target_arm,
             hp=sum(target_hp), facing=facing, heavy=heavy, open_topped=open_topped,
-            modifier=-1 if giant else 0)
+            modifier=-1 if giant else 0, start_hp=target_start_hp)
         left = max(0, sum(target_hp) - armour["hp_lost"])
         answer.update({"saves": armour["rolls"], "failed": armour["failed"],
                        "hp_lost": armour["hp_lost"], "hp": [left] if left else [],
@@ -487,7 +498,7 @@ def melee_attack(dice: Dice, *, models: int, ak: int, cqc: int, target_cqc: int,
         return answer
     needed = save_needed(target_def, st, power=power, steel_skin=steel_skin)
     saves = defence_saves(dice, hit["hits"], needed, shielded=shielded)
-    dealt = allocate(dice, target_hp, saves["failed"], dam)
+    dealt = allocate(dice, target_hp, saves["failed"], dam, pick)
     answer.update({"saves": saves["rolls"], "needed": needed, "failed": saves["failed"],
                    "hp_lost": dealt["hp_lost"], "hp": dealt["hp"],
                    "casualties": dealt["casualties"], "damage_rolls": dealt["damage_rolls"]})
@@ -737,14 +748,16 @@ def armour_needed(facing: str, *, heavy: bool = False, open_topped: bool = False
 
 def vehicle_armour(dice: Dice, hits_scored: int, *, strength: int, arm: int, hp: int,
                    facing: str = "front", heavy: bool = False, open_topped: bool = False,
-                   modifier: int = 0) -> Json:
+                   modifier: int = 0, start_hp: int | None = None) -> Json:
     """Vehicle Armour Saves: "for every Hit Scored, add 1D6 for every point of ST higher
     than the target's ARM ... If the number of 0 or less, the Attack can't penetrate";
     "Natural results of 1 and 6 ... are failures and successes ... For every failure
     rolled, remove 1 HP"; Extra Damage: "For every 1, the target's Player rolls another
     Armour Save ... until no more '1' results are rolled, or until the Vehicle is
     destroyed"; "If a Vehicle with more than half its starting HP is destroyed in a single
-    Hit, it explodes" (R-MOB-17: the HP it had when hit)."""
+    Hit, it explodes" (R-MOB-17: the HP it had when the hit landed, against half its
+    starting HP, its stat `start_hp`; `hp` is what it has when the attack begins and
+    stands for the stat when `start_hp` is not given)."""
     per_hit = strength - arm
     needed = armour_needed(facing, heavy=heavy, open_topped=open_topped, modifier=modifier)
     rolls: list[int] = []
@@ -769,7 +782,7 @@ def vehicle_armour(dice: Dice, hits_scored: int, *, strength: int, arm: int, hp:
                 left -= 1
             if face == 1:
                 pending += 1
-        if left <= 0 and before * 2 > hp:
+        if left <= 0 and before * 2 > (hp if start_hp is None else start_hp):
             explodes = True
     return {"rolls": rolls, "failed": failed, "hp_lost": hp - max(0, left), "needed": needed,
             "penetrates": True, "explodes": explodes}

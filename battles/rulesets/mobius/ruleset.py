@@ -34,6 +34,8 @@ from battles.rulesets.base import (
 from battles.rulesets.mobius import armylists as A
 from battles.rulesets.mobius import engine, rules
 from battles.rulesets.mobius import tables as T
+from battles.rulesets.mobius.actions import LAYER, MobiusActions, Play
+from battles.rulesets.mobius.allocation import ALLOCATIONS
 from battles.rulesets.mobius.names import NAME_LISTS
 from campaign.rules.dice import Dice
 
@@ -101,6 +103,10 @@ class Mobius(RulesetBase):
             raise RulesetError("mobius_points_limit must be at least 1 point.")
         if not 1 <= int(options.get("mobius_rounds", 5)) <= 20:
             raise RulesetError("mobius_rounds must be between 1 and 20.")
+        if options.get("mobius_rule_of_quarters", "recommendation") not in \
+                T.QUARTERS_SETTINGS:
+            raise RulesetError("mobius_rule_of_quarters must be one of "
+                               + ", ".join(T.QUARTERS_SETTINGS) + ".")
         mission = options.get("mobius_mission", "struggle_for_survival")
         if mission not in T.MISSION_SETTINGS:
             raise RulesetError("mobius_mission must be one of "
@@ -169,6 +175,7 @@ class Mobius(RulesetBase):
         sides: dict[str, list[Json]] = {}
         held: dict[str, list[int]] = {}
         spent: dict[str, int] = {}
+        why: dict[str, str] = {}
         for i, pid in enumerate(order):
             line = 0 if len(order) < 2 else gap * i / (len(order) - 1)
             fielded, total = [], 0
@@ -176,16 +183,23 @@ class Mobius(RulesetBase):
                 data = _unit_input(u, line)
                 if total + int(data["points"]) > limit:  # R-MOB-2
                     held.setdefault(str(pid), []).append(u.id)
+                    why[str(u.id)] = "points_limit"
                     continue
                 total += int(data["points"])
                 fielded.append(data)
+            if options["mobius_rule_of_quarters"] == "enforced":
+                for data in _over_the_quarter(fielded):  # R-MOB-2
+                    fielded.remove(data)
+                    total -= int(data["points"])
+                    held.setdefault(str(pid), []).append(int(data["id"]))
+                    why[str(data["id"])] = "rule_of_quarters"
             sides[str(pid)] = fielded
             spent[str(pid)] = total
         return {"seed": battlefield.seed, "territory": battlefield.territory,
                 "defender": str(defender) if defender is not None else None,
                 "order": [str(p) for p in order], "gap": gap, "options": options,
                 "mission": options["mobius_mission"], "limits": dict.fromkeys(sides, limit),
-                "points": spent, "held_back": held,
+                "points": spent, "held_back": held, "held_back_why": why,
                 "terrain": terrain_strips(battlefield.seed, gap, battlefield.buildings),
                 "sides": sides}
 
@@ -328,6 +342,10 @@ class Mobius(RulesetBase):
     def sections(self) -> list[Json]:
         return [{"section": s, "reason": r} for s, r in SECTIONS]
 
+    def actions(self) -> MobiusActions:
+        """The action layer (issue 28, R-MOB-39): every choice of a battle refereed."""
+        return _Layer()
+
     def sample_battle(self, seed: int = 0) -> Json:
         def unit(uid: int, player: int, key: str) -> FieldUnit:
             entry = _starter(key)
@@ -366,6 +384,41 @@ SECTIONS: tuple[tuple[str, str | None], ...] = (
 )
 
 
+#: Why a unit stayed out of a battle (R-MOB-2), as its report says it.
+HELD_BACK = {"points_limit": "over the points limit (R-MOB-2)",
+             "rule_of_quarters": "over the Rule of Quarters' share of vehicles (R-MOB-2)"}
+
+
+def _over_the_quarter(fielded: list[Json]) -> list[Json]:
+    """The Rule of Quarters enforced (R-MOB-2): "no more than 25% of your Army's total
+    Points Value be dedicated to Vehicles". The vehicles bought last stay out until the
+    rest (vehicles and all) keeps to the quarter."""
+    kept = list(fielded)
+    out: list[Json] = []
+    vehicles = [d for d in kept if d["type"] == "vehicle"]
+    while vehicles and not A.rule_of_quarters(kept):
+        last = vehicles.pop()
+        kept.remove(last)
+        out.append(last)
+    return out
+
+
+def _field_army(dice: Dice, keys: Sequence[str], options: Json | None = None) -> Json:
+    """The `field_army` probe: one side fielding the starter units `keys` (campaign ids 1,
+    2, ... in that order) with the campaign's settings; answers what fights and what is
+    held back (R-MOB-2)."""
+    units = [FieldUnit(id=i, player=1, key=k, name=k, profile=dict(_starter(k).profile),
+                       state=RULESET.initial_state(k)) for i, k in enumerate(keys, start=1)]
+    data = RULESET.forces(Battlefield(territory=1, defender=1, sides={1: units},
+                                      options=dict(options or {})))
+    held = {int(i) for i in data["held_back"].get("1", ())}
+    why = data["held_back_why"]
+    return {"fielded": [u["key"] for u in data["sides"]["1"]],
+            "held_back": [{"key": k, "why": why[str(i)]}
+                          for i, k in enumerate(keys, start=1) if i in held],
+            "points": data["points"]["1"]}
+
+
 def _starter(key: str) -> CatalogueEntry:
     for f, u in A.starter_units():
         if u["key"] == key:
@@ -398,23 +451,48 @@ def _unit_input(u: FieldUnit, line: float) -> Json:
             "reserve": u.reinforcement, "level": level, "x": line}
 
 
-def _play(battle_input: Json, dice: Dice, keep_log: bool = True) -> engine.Battle:
+def _ordered(battle_input: Json, dice: Dice) -> tuple[Json, Json | None]:
+    """The battle input in turn order: with no defender, "every Player rolls a D6 and the
+    highest roller decides who goes first" (R-MOB-4)."""
     data = battle_input
     off: Json | None = None
     if data.get("defender") is None and len(data["sides"]) > 1:
-        # "every Player rolls a D6 and the highest roller decides who goes first" (R-MOB-4)
         off = rules.roll_off(dice, [str(s) for s in data["sides"]])
         order = [str(s) for s in data.get("order") or data["sides"]]
         first = order.index(off["first"])
         data = {**data, "order": order[first:] + order[:first]}
-    b = engine.play(data, dice, keep_log=keep_log)
+    return data, off
+
+
+def _start(battle_input: Json, dice: Dice, setup: Json | None = None,
+           keep_log: bool = True) -> Play:
+    data, off = _ordered(battle_input, dice)
+    play = LAYER.start(data, dice, setup, keep_log=keep_log)
     if off is not None and keep_log:
-        b.log.insert(0, {"round": 0, "action": "roll_off",
-                         "rolls": [f for r in off["rolls"] for f in r.values()],
-                         "text": f"Roll-off: side {off['first']} goes first ("
-                                 + "; ".join(", ".join(f"{s}: {f}" for s, f in r.items())
-                                             for r in off["rolls"]) + ")"})
-    return b
+        play.b.log.insert(0, {"round": 0, "action": "roll_off",
+                              "rolls": [f for r in off["rolls"] for f in r.values()],
+                              "text": f"Roll-off: side {off['first']} goes first ("
+                                      + "; ".join(", ".join(f"{s}: {f}" for s, f in r.items())
+                                                  for r in off["rolls"]) + ")"})
+    return play
+
+
+def _play(battle_input: Json, dice: Dice, keep_log: bool = True) -> engine.Battle:
+    """The battle played out by the default policy through the action layer: every choice
+    is refereed (R-MOB-19, R-MOB-39)."""
+    play = _start(battle_input, dice, keep_log=keep_log)
+    while not play.over:
+        LAYER.apply(play, LAYER.choose(play))
+    return play.b
+
+
+class _Layer(MobiusActions):
+    """The layer as the seam sees it: `start` rolls off for the turn order as `resolve`
+    does."""
+
+    def start(self, battle_input: Json, dice: Dice, setup: Json | None = None,
+              keep_log: bool = True) -> Play:
+        return _start(battle_input, dice, setup, keep_log)
 
 
 def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:
@@ -431,8 +509,10 @@ def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:
             detail={"models_lost": len(start) - len(hp), "hp_lost": sum(start) - sum(hp)}))
     for side, ids in (battle_input.get("held_back") or {}).items():
         for uid in ids:
+            reason = HELD_BACK.get((battle_input.get("held_back_why") or {}).get(str(uid), ""),
+                                   HELD_BACK["points_limit"])
             fates.append(UnitFate(unit=int(uid), player=int(side), fate="intact",
-                                  detail={"held_back": "over the points limit (R-MOB-2)"}))
+                                  detail={"held_back": reason}))
     xp = tuple(XpAward(unit=f.unit, kind=SURVIVED) for f in fates
                if f.fate != "destroyed" and not f.detail.get("held_back"))
     winner = int(b.winner) if b.winner is not None else None
@@ -479,7 +559,8 @@ _PROBES: dict[str, Any] = {
     "roll_for_cover": rules.roll_for_cover,
     "save_needed": lambda dice, **kw: {"needed": rules.save_needed(**kw)},
     "defence_saves": rules.defence_saves,
-    "allocate": rules.allocate,
+    "allocate": lambda dice, hp, failed, dam, order=None: rules.allocate(
+        dice, hp, failed, dam, ALLOCATIONS[order] if order is not None else None),
     "mixed_saves": rules.mixed_saves,
     "ranged_attack": rules.ranged_attack,
     "flying_modifier": lambda dice, **kw: {"modifier": rules.flying_modifier(**kw)},
@@ -522,6 +603,7 @@ _PROBES: dict[str, Any] = {
     "vehicle_cqc": lambda dice, movement: {"cqc": T.VEHICLE_CQC[movement]},
     "armour_needed": lambda dice, facing, **kw: {"needed": rules.armour_needed(facing, **kw)},
     "vehicle_armour": rules.vehicle_armour,
+    "field_army": _field_army,
     "ram": rules.ram,
     "tank_shock": rules.tank_shock,
     "transport_destroyed": lambda dice, **kw: rules.transport_destroyed(**kw),

@@ -4,6 +4,7 @@ record the engine keeps. Pure data and a few questions about it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from campaign.rules.dice import Dice
@@ -65,6 +66,20 @@ class Unit:
     joined: int | None = None
     skip_turn: bool = False
     locked: set[int] = field(default_factory=set)
+    #: Still an unrevealed Blip (only where a case or a table sets it up: R-MOB-23).
+    blip: bool = False
+    #: The owner's standing choice of which model takes the damage (`allocation.py`).
+    allocation: str = "keep_alive"
+
+    @cached_property
+    def rules_list(self) -> list[str]:
+        """Its special rules, sorted (they never change in a battle)."""
+        return sorted(self.rules)
+
+    @cached_property
+    def subtypes_list(self) -> list[str]:
+        """Its subtypes, sorted (they never change in a battle)."""
+        return sorted(self.subtypes)
 
     @property
     def alive(self) -> int:
@@ -88,6 +103,11 @@ class Unit:
         return self.rank in ("hq", "heroes")
 
     def ranged(self) -> list[dict[str, Any]]:
+        return self._ranged
+
+    @cached_property
+    def _ranged(self) -> list[dict[str, Any]]:
+        """Its ranged weapons (a unit's weapons never change in a battle)."""
         if self.rc is None:
             return []
         return [w for w in self.weapons if w["type"] != "melee" and "bomb" not in
@@ -103,6 +123,10 @@ class Unit:
 
     def melee_minded(self) -> bool:
         """R-MOB-19: a unit charges when its melee is worth at least its shooting."""
+        return self._melee_minded
+
+    @cached_property
+    def _melee_minded(self) -> bool:
         if self.vehicle:
             return False
         if not self.ranged():
@@ -136,6 +160,9 @@ class Battle:
     winner: str | None = None
     end_reason: str = ""
     turns_played: dict[str, int] = field(default_factory=dict)
+    by_id: dict[int, Unit] = field(default_factory=dict)
+    #: How many more units each side may bring from Reserve in its Movement Phase.
+    reserve_room: dict[str, int] = field(default_factory=dict)
 
     def note(self, **entry: Any) -> None:
         if self.keep_log:
@@ -159,8 +186,9 @@ class Battle:
     def enemies(self, u: Unit) -> list[Unit]:
         """Enemy units on the table and not inside a transport ("the Unit cannot be
         targeted until either the Vehicle is destroyed or they leave")."""
-        return [e for e in self.units if e.on_table and e.side != u.side and e.inside is None
-                and not self.shielded_by_host(e)]
+        return [e for e in self.units if e.side != u.side and e.inside is None
+                and not (e.destroyed or e.routed or e.reserve)
+                and (e.joined is None or not self.unit(e.joined).on_table)]
 
     def shielded_by_host(self, u: Unit) -> bool:
         """Independents: "an enemy trying to target an Independent must get past the whole
@@ -171,7 +199,9 @@ class Battle:
         return [p for p in self.units if p.inside == v.id and p.on_table]
 
     def unit(self, uid: int) -> Unit:
-        return next(u for u in self.units if u.id == uid)
+        if len(self.by_id) != len(self.units):
+            self.by_id = {u.id: u for u in self.units}
+        return self.by_id[uid]
 
 
 def dist(a: Unit, b: Unit) -> float:

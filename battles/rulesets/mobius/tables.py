@@ -329,6 +329,8 @@ DEFAULT_POINTS_PER_SC = 2
 #: The ruleset's campaign settings (`ruleset_options`), with their defaults and rulings.
 MISSION_SETTINGS: tuple[str, ...] = ("struggle_for_survival", "king_of_the_hill",
                                      "control_points", "random", "last_standing")
+#: R-MOB-2: the Rule of Quarters as the seed says it ("just a recommendation") or enforced.
+QUARTERS_SETTINGS: tuple[str, ...] = ("recommendation", "enforced")
 OPTION_SPECS: tuple[RulesetOption, ...] = (
     RulesetOption("mobius_points_per_sc", DEFAULT_POINTS_PER_SC, "Points per Stellar Credit",
                   "Army points one Stellar Credit buys.", minimum=1, maximum=1000,
@@ -336,6 +338,12 @@ OPTION_SPECS: tuple[RulesetOption, ...] = (
     RulesetOption("mobius_points_limit", 1000, "Points limit per side",
                   "Points one side may field in a battle.", minimum=1, maximum=100000,
                   ruling="R-MOB-2"),
+    RulesetOption("mobius_rule_of_quarters", "recommendation", "Rule of Quarters",
+                  "recommendation (the seed: \"just a recommendation\"): a side fields any "
+                  "share of vehicles; enforced: a side fields its vehicles, in the order "
+                  "they were bought, only while they cost no more than a quarter of the "
+                  "points it fields, and the others are held back.",
+                  choices=QUARTERS_SETTINGS, ruling="R-MOB-2"),
     RulesetOption("mobius_rounds", 5, "Rounds", "Rounds before the mission is scored.",
                   minimum=1, maximum=20, ruling="R-MOB-5"),
     RulesetOption("mobius_mission", "struggle_for_survival", "Mission",

@@ -1,0 +1,196 @@
+"""The default policy (R-MOB-19): what a sensible owner does with each unit, phase by
+phase, as an action the layer referees (`actions.py`). Each decision is a small function
+(which target, whether to close in or hold, when to get out, escape or howl) so that a
+sealed battle plan (issue 29) can steer it; none rolls a die or changes the battle.
+
+Which model takes the damage is the owner's choice too: `allocation.keep_alive`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from battles.rulesets.mobius import engine as E
+from battles.rulesets.mobius import rules as R
+from battles.rulesets.mobius import tables as T
+from battles.rulesets.mobius.state import Battle, Unit, dist
+
+Json = dict[str, Any]
+
+
+# --- the decisions --------------------------------------------------------------------------
+def target_of(b: Battle, u: Unit) -> Unit | None:
+    """Which enemy a unit goes for: the nearest on the table (R-MOB-19)."""
+    return E.plan_target(b, u)
+
+
+def wants_escape(u: Unit) -> bool:
+    """Whether a locked unit tries to escape: when its shooting is worth more than its
+    melee (R-MOB-19); vehicles are never locked in their own right."""
+    return not u.melee_minded() and not u.vehicle
+
+
+def gets_out(b: Battle, u: Unit, carrier: Unit) -> Unit | None:
+    """Whether a passenger gets out, and toward whom (R-MOB-31): once the nearest enemy is
+    within its longest range, or its charge, plus the 6" of getting out."""
+    foe = _nearest_from(b, u, carrier.x)
+    if foe is None:
+        return None
+    reach = (E.allowance(b, u, "standard") + T.LOCK_RANGE if u.melee_minded()
+             else max((w["rng"] for w in u.ranged()), default=0))
+    return foe if abs(carrier.x - foe.x) <= reach + T.DISEMBARK else None
+
+
+def howls(b: Battle, u: Unit, target: Unit) -> bool:
+    """R-MOB-25: a Cry of the Wolf unit that cannot charge this turn howls once, when an
+    enemy is within the howl's 18"."""
+    if "cry_of_the_wolf" not in u.rules or u.howl_used or u.vehicle:
+        return False
+    reach = max(E.allowance(b, u, "standard"), _rapid(b, u)) + T.LOCK_RANGE
+    d = dist(u, target)
+    return not (d <= reach or d > T.WAR_HOWL_RANGE)
+
+
+def closes_in(u: Unit, target: Unit) -> bool:
+    """Whether a unit closes in to fight (R-MOB-19): melee is its strength (or it has no
+    gun), and the target is not a flyer out of its reach in the air."""
+    return u.melee_minded() and not (target.flying and not u.flying)
+
+
+def reserve_to_bring(b: Battle, side: str) -> Unit | None:
+    """Which unit comes from Reserve next: the first waiting, in campaign-id order; an
+    Ambush unit from its army's second turn (R-MOB-34, R-MOB-36)."""
+    if b.reserve_room.get(side, 0) <= 0:
+        return None
+    for u in sorted((x for x in b.units if x.side == side and x.reserve and x.in_play),
+                    key=lambda x: x.id):
+        if "ambush" in u.rules and b.turns_played[side] < 2:
+            continue
+        return u
+    return None
+
+
+def weapons_for(b: Battle, u: Unit, target: Unit, *, hero: bool = False) -> list[str]:
+    """The weapons a unit fires at `target`: each model its best in range; a vehicle its
+    best allowed weapons, a Giant its best two; one in the Hero Phase (R-MOB-19)."""
+    usable = E.usable_weapons(u, target, hero)
+    if u.vehicle:
+        limit = E.weapon_limit(u, hero)
+        keys = [w["key"] for w in usable[:limit if limit is not None else len(usable)]]
+    elif "giant" in u.subtypes:
+        keys = [w["key"] for w in R.giant_attacks(usable)]
+    else:
+        keys = [w["key"] for w in usable[:1]]
+    return keys[:1] if hero else keys
+
+
+def shooting_target(b: Battle, u: Unit, *, hero: bool = False) -> Unit | None:
+    """The nearest enemy the unit may target and reach with a weapon (the Hero Phase looks
+    at the nearest only)."""
+    targets = sorted((e for e in b.enemies(u) if E.targetable(b, u, e)),
+                     key=lambda e: (dist(u, e), e.id))
+    for t in targets[:1] if hero else targets:
+        if u.rc is not None and E.usable_weapons(u, t, hero, ranked=False):
+            return t
+    return None
+
+
+# --- one unit's choice in each phase ----------------------------------------------------------
+def movement(b: Battle, u: Unit) -> Json:
+    """The unit's Movement Phase (R-MOB-19); a unit that cannot move stays ("Units with a
+    Move value of 0" may not Move at all")."""
+    act = _movement(b, u)
+    if act["do"] == "move" and act.get("inches") is not None and int(act["inches"]) <= 0:
+        return {"do": "stay"}
+    return act
+
+
+def _movement(b: Battle, u: Unit) -> Json:
+    if u.panicked:
+        return {"do": "stay"}
+    if u.locked:
+        return {"do": "escape"} if wants_escape(u) else {"do": "stay"}
+    if u.inside is not None:
+        foe = gets_out(b, u, b.unit(u.inside))
+        return {"do": "disembark", "toward": foe.id} if foe is not None else {"do": "stay"}
+    target = target_of(b, u)
+    if target is None:
+        return {"do": "stay"}
+    if howls(b, u, target):
+        return {"do": "howl"}
+    d = dist(u, target)
+    std = E.allowance(b, u, "standard")
+    if closes_in(u, target):
+        if not R.first_turn_curse(owner_has_had_turn=target.side in b.had_turn):
+            # no charge at a unit that may not be targeted: keep out of its reach
+            return {"do": "move", "kind": "standard", "toward": target.id, "inches": std,
+                    "keep": T.UNIT_GAP + std}
+        need = d - T.LOCK_RANGE
+        rapid = _rapid(b, u)
+        if need <= std:
+            return {"do": "charge", "target": target.id, "kind": "standard"}
+        if rapid and need <= rapid:
+            return {"do": "charge", "target": target.id, "kind": "rapid"}
+        return _full_move(b, u, target, rapid)
+    reach = max((w["rng"] for w in u.ranged()), default=0)
+    if d <= reach:
+        return {"do": "stay"}
+    if d - std <= reach:
+        return {"do": "move", "kind": "standard", "toward": target.id,
+                "inches": min(d - reach + 0.5, float(std))}
+    return _full_move(b, u, target, None)
+
+
+def action(b: Battle, u: Unit) -> Json:
+    """The unit's Action Phase: fire at the nearest enemy it can, else take cover."""
+    target = shooting_target(b, u)
+    if target is not None:
+        return {"do": "fire", "target": target.id, "weapons": weapons_for(b, u, target)}
+    if not u.vehicle and R.take_cover(infantry=True, subtypes=u.subtypes_list,
+                                      rules=u.rules_list)["allowed"]:
+        return {"do": "take_cover"}
+    return {"do": "hold"}
+
+
+def hero(b: Battle, u: Unit) -> Json:
+    """The Hero Phase: fight if locked, else fire one weapon at the nearest enemy, else
+    Push It toward it when melee is the hero's strength."""
+    if u.locked and not u.vehicle:
+        return {"do": "fight"}
+    target = shooting_target(b, u, hero=True)
+    if target is not None:
+        return {"do": "fire", "target": target.id,
+                "weapons": weapons_for(b, u, target, hero=True)}
+    foe = target_of(b, u)
+    if (foe is not None and u.melee_minded() and dist(u, foe) > T.UNIT_GAP
+            and u.joined is None):
+        return {"do": "push_it", "toward": foe.id}
+    return {"do": "hold"}
+
+
+# --- helpers --------------------------------------------------------------------------------
+def _full_move(b: Battle, u: Unit, target: Unit, rapid: int | None) -> Json:
+    """As far as it may toward the target, keeping 2" away: a Rapid Move where it may."""
+    allowed = R.move_allowance(move=u.move, kind="rapid", subtypes=u.subtypes_list,
+                               bonus=0, flying=u.flying, move_flying=u.move_flying,
+                               start_terrain=b.terrain_at(u.x),
+                               rules=u.rules_list)["allowed"]
+    if allowed and (rapid is None or rapid):
+        return {"do": "move", "kind": "rapid", "toward": target.id}
+    return {"do": "move", "kind": "standard", "toward": target.id,
+            "inches": E.allowance(b, u, "standard")}
+
+
+def _rapid(b: Battle, u: Unit) -> int:
+    """The Rapid Move allowance without rolling: a Heavy unit's +D6 counts as +1 here."""
+    if "heavy" not in u.subtypes:
+        return E.allowance(b, u, "rapid")
+    a = R.move_allowance(move=u.move, kind="rapid", subtypes=u.subtypes_list, bonus=1,
+                         flying=u.flying, move_flying=u.move_flying,
+                         start_terrain=b.terrain_at(u.x), rules=u.rules_list)
+    return int(a["inches"]) if a["allowed"] else 0
+
+
+def _nearest_from(b: Battle, u: Unit, x: float) -> Unit | None:
+    foes = b.enemies(u)
+    return min(foes, key=lambda e: (abs(x - e.x), e.id)) if foes else None
