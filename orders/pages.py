@@ -32,6 +32,7 @@ from campaign.pages.common import (
 )
 from economy.models import Unit
 from orders.models import Order
+from orders.plan_pages import plans_context
 from orders.selectors import orders_visible_to, sealed_counts
 from orders.services.receipts import current_receipt
 from orders.services.sealing import order_submit, order_withdraw
@@ -108,6 +109,7 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
                 .select_related("player__user", "destination", "origin")
                 .order_by("-turn", "id")[:50])
     ctx["past"] = past
+    ctx.update(plans_context(member, names, move_phase=ctx["move_phase"]))
     ctx["sections"] = [section.template for section in _sections]
     for section in _sections:
         ctx.update(section.context(member, names))

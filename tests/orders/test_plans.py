@@ -179,3 +179,60 @@ def test_a_battle_without_plans_carries_none(world, client_for):
     advance_to(world, Phase.TACTICAL)
     battle = Battle.objects.get(territory_id=world.t["Gamma"].pk)
     assert "plans" not in battle.input
+
+
+# --- the orders page -------------------------------------------------------------------
+
+
+def _plan(**fields: object) -> dict[str, object]:
+    return {f"plan-{k}": v for k, v in fields.items()}
+
+
+def _page_client(client, user):
+    client.force_login(user)
+    return client
+
+
+def test_the_orders_page_seals_a_plan_and_shows_it_only_to_its_player(world, client):
+    alice = _page_client(client, world.users["alice"])
+    page = alice.get(f"/campaigns/{world.campaign.pk}/orders/").content.decode()
+    assert "Battle plans" in page and "Seal this plan" in page
+    section = page[page.index('id="plans-h"'):]
+    section = section[:section.index("</section>")]
+    assert ">Alpha<" in section and ">Delta<" not in section  # where alice may fight only
+    r = alice.post(f"/campaigns/{world.campaign.pk}/orders/plans/",
+                   _plan(where=world.t["Beta"].pk, stance="hold", retreat_at=50,
+                         focus="weakest"))
+    assert r.status_code == 302
+    plan = BattlePlan.objects.get()
+    assert (plan.territory_id, plan.stance, plan.retreat_at, plan.focus) == (
+        world.t["Beta"].pk, "hold", 50, "weakest")
+    page = alice.get(f"/campaigns/{world.campaign.pk}/orders/").content.decode()
+    assert "withdraw after losing 50% of the force" in page
+    alice.logout()
+    bob = _page_client(client, world.users["bob"])
+    page = bob.get(f"/campaigns/{world.campaign.pk}/orders/").content.decode()
+    assert "You have no battle plans" in page
+    assert "50% of the force" not in page
+
+
+def test_a_bad_plan_on_the_page_says_why_and_seals_nothing(world, client):
+    alice = _page_client(client, world.users["alice"])
+    r = alice.post(f"/campaigns/{world.campaign.pk}/orders/plans/",
+                   _plan(where=world.t["Delta"].pk, stance="hold", retreat_at=50,
+                         focus="weakest"), follow=True)
+    assert "For the battle at" in r.content.decode()
+    r = alice.post(f"/campaigns/{world.campaign.pk}/orders/plans/",
+                   _plan(where="standing", stance="hold", retreat_at=120, focus="weakest"),
+                   follow=True)
+    assert "Withdraw:" in r.content.decode()
+    assert not BattlePlan.objects.exists()
+
+
+def test_the_standing_plan_from_the_page_and_withdrawing_it(world, client):
+    alice = _page_client(client, world.users["alice"])
+    alice.post(f"/campaigns/{world.campaign.pk}/orders/plans/",
+               _plan(where="standing", stance="withdraw", retreat_at=100, focus="nearest"))
+    assert BattlePlan.objects.get().territory_id is None
+    alice.post(f"/campaigns/{world.campaign.pk}/orders/plans/standing/withdraw/")
+    assert not BattlePlan.objects.exists()
