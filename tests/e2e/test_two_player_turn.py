@@ -160,8 +160,20 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     a.get_by_role("button", name="Seal order").click()
     a.wait_for_load_state()
     assert "sealed" in a.locator("main").inner_text()
+    # a sealed battle plan (issue 29) for the territory the order goes to
+    plans = a.locator("section.plans")
+    plans.get_by_label("For the battle at").select_option(label=target.name)
+    plans.get_by_label("Attack: close in and fight").check()
+    plans.get_by_label("Withdraw", exact=True).select_option(label="After losing half")
+    plans.get_by_label("Shoot first at").select_option(label="The weakest enemy")
+    plans.get_by_role("button", name="Seal this plan").click()
+    a.wait_for_load_state()
+    assert f"Plan for {target.name} sealed" in a.locator(".messages").inner_text()
+    assert "withdraw after losing 50% of the force" in a.locator("section.plans").inner_text()
+    shoot(a, "07b-battle-plan")
     b.goto(f"{base}/campaigns/{cid}/orders/")
     assert "Seal order" not in b.content()
+    assert "50% of the force" not in b.content()  # sealed: bob never sees alice's plan
 
     # --- the umpire opens the tactical phase: the battle is resolved by the engine
     _advance(umpire, base, cid, "Tactical")
@@ -172,6 +184,8 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     assert "dice and action log" in a.locator("main").inner_text()
     assert a.locator("svg.battlefield").count() == 1
     assert "Deployment" in a.locator("#replay").inner_text()
+    assert "alice planned to attack, the weakest enemy first, withdrawing at 50% losses" \
+        in a.locator(".narrative").inner_text()
     shoot(a, "09-battle-report")
 
     # --- the replay steps turn by turn on the territorial map (htmx, no reload)
