@@ -4,6 +4,8 @@ through `campaign.selectors.orders_visible_to` only."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils.safestring import mark_safe
@@ -21,8 +23,11 @@ from campaign.pages.common import (
 )
 from campaign.services.receipts import current_receipt
 
+if TYPE_CHECKING:
+    from economy.models import Unit
 
-def _destinations(player: Player, unit, names: dict[int, str]) -> list[tuple[int, str]]:
+
+def _destinations(player: Player, unit: Unit, names: dict[int, str]) -> list[tuple[int, str]]:
     from territories.services.movement import legal_destinations
 
     if unit.territory_id is None:
@@ -50,15 +55,17 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
     player = seat(member)
     campaign = member.campaign
     names = dict(Territory.objects.filter(campaign=campaign).values_list("pk", "name"))
-    units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
-                 .select_related("pilot"))
+    units: list[Any] = list(  # each given its `order` and `where` for the template
+        Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
+        .select_related("pilot"))
     current = {o.unit_id: o for o in Order.objects.filter(player=player, turn=campaign.turn)}
     for u in units:
         u.order = current.get(u.pk)
         u.where = names.get(u.territory_id, "off the map")
     chosen = next((u for u in units if u.pk == optional_int(request.GET.get("unit"))), None)
-    ctx = {"units": units, "chosen": chosen, "move_phase": campaign.phase == Phase.MOVE,
-           "names": names, "receipt": current_receipt(player=player)}
+    ctx: dict[str, Any] = {"units": units, "chosen": chosen,
+                           "move_phase": campaign.phase == Phase.MOVE, "names": names,
+                           "receipt": current_receipt(player=player)}
     if chosen is not None and ctx["move_phase"]:
         ctx["destinations"] = _destinations(player, chosen, names)
         highlight = ",".join(f'a[data-territory="{pk}"] circle' for pk, _ in

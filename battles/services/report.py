@@ -97,7 +97,7 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
         data__battle=battle.pk)}
     opened = events.get("battle_opened") or {}
     result = events.get("battle_result") or {}
-    players = {p.pk: p.user.get_username() for p in
+    players: dict[int | None, str] = {p.pk: p.user.get_username() for p in
                Player.objects.filter(campaign_id=battle.campaign_id).select_related("user")}
     participants = list(BattleParticipant.objects.filter(battle=battle))
     units = Unit.objects.in_bulk([p.unit_id for p in participants])

@@ -26,7 +26,7 @@ _map_hooks: dict[str, Callable[..., Any]] = {}
 
 
 def register_map_builder(*, clean: Callable[[Any], dict[str, Any]],
-                         build: Callable[..., None]) -> None:
+                         build: Callable[..., object]) -> None:
     _map_hooks["clean"], _map_hooks["build"] = clean, build
 
 
