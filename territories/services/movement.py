@@ -26,7 +26,7 @@ from typing import Any
 import networkx as nx
 
 from campaign import sql
-from campaign.models import Player
+from campaign.models import Campaign, Player
 from territories.models import Passage, Territory
 from territories.services.graph import campaign_graph
 
@@ -53,7 +53,7 @@ def station_territories(campaign_id: int,
     return found
 
 
-def movement_graph(campaign: Any) -> nx.Graph:
+def movement_graph(campaign: Campaign) -> nx.Graph[int]:
     """The meta-map as a graph of territory ids (`graph.campaign_graph`, shared)."""
     return campaign_graph(campaign)
 
@@ -80,7 +80,7 @@ def _origin_id(unit_or_origin: Any) -> int:
         return unit_or_origin.pk
     if isinstance(unit_or_origin, int):
         return unit_or_origin
-    territory_id = getattr(unit_or_origin, "territory_id", None)
+    territory_id: int | None = getattr(unit_or_origin, "territory_id", None)
     if territory_id is None:
         raise ValueError("a unit that is off the map has no origin to move from")
     return territory_id
