@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from campaign import rulesets
 from campaign.models import Campaign, Event, Order, PhaseChange, PhaseSeed, Player
+from campaign.sql import column_of
 
 FORMAT = "unlimit3d-campaign"
 #: 2: each player has its `faction` (issue 14); version 1 documents are read and upgraded
@@ -100,14 +101,14 @@ def _rows_sql(qs: QuerySet[Any], names: list[str], extra: str = "") -> _SQLRows:
     columns = []
     for name in names:
         field = by_attname[name]
-        column = f"r.{quote(field.column)}"
+        column = f"r.{quote(column_of(field))}"
         if isinstance(field, DateTimeField):
             columns.append(f"{_UTC_MS.format(c=column)} AS {quote(name)}")
         elif isinstance(field, DurationField):
             columns.append(f"{_ISO_DURATION.format(c=column)} AS {quote(name)}")
         else:
             columns.append(f"{column} AS {quote(name)}")
-    pk = quote(model._meta.pk.column)
+    pk = quote(column_of(model._meta.pk))
     return _SQLRows(f"(SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY t.{pk}), '[]'::jsonb) FROM "
                     f"(SELECT {', '.join(columns)}{extra} FROM ({sql}) r) t)", tuple(params))
 

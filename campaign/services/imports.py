@@ -40,6 +40,7 @@ from campaign.models import Campaign, Event, Order, PhaseChange, PhaseSeed, Play
 from campaign.services.commitments import commit, commitment_of
 from campaign.services.export import FORMAT, VERSION
 from campaign.services.import_checks import _value, check_head, check_schema, refuse
+from campaign.sql import model_field
 
 #: (a row's values with its keys already pointed at the new rows, the seats' new ids by
 #: their old ones) -> the row to write.
@@ -102,9 +103,9 @@ def _unique_sets(model: type[models.Model], fresh: set[str]) -> list[tuple[str, 
     for constraint in model._meta.constraints:
         if isinstance(constraint, models.UniqueConstraint) and constraint.fields \
                 and constraint.condition is None and not constraint.expressions:
-            sets.append(tuple(model._meta.get_field(n).attname for n in constraint.fields))
+            sets.append(tuple(model_field(model, n).attname for n in constraint.fields))
     for together in model._meta.unique_together:
-        sets.append(tuple(model._meta.get_field(n).attname for n in together))
+        sets.append(tuple(model_field(model, n).attname for n in together))
     return sets
 
 
@@ -196,7 +197,7 @@ def _plan_table(table: Table, rows: list[Any], ids: dict[type[models.Model], set
                         raise refuse((section, i, name), "may not be null.")
                 elif target is not Campaign and (
                         isinstance(value, (dict, list, bool))
-                        or value not in ids.get(target, ())):  # type: ignore[arg-type]
+                        or value not in ids.get(target, ())):
                     raise refuse((section, i, name), f"names {str(value)[:40]}, which is "
                                  "not a row of the document.")
                 elif target not in loaded and fk.name not in table.deferred \
@@ -246,7 +247,7 @@ class _Writer:
             return None
         if fk.related_model is Campaign:
             return self.campaign.pk
-        return self.maps[fk.related_model][value]  # type: ignore[index]
+        return self.maps[fk.related_model][value]
 
     def write(self, plan: _Plan) -> None:
         model = plan.table.model
@@ -257,7 +258,7 @@ class _Writer:
             if plan.table.rewrite is not None:
                 values = plan.table.rewrite(values, self.players)
             objs.append(model(**values))
-        model.objects.bulk_create(objs, batch_size=BATCH)
+        model._default_manager.bulk_create(objs, batch_size=BATCH)
         self.maps[model] = {old: obj.pk for old, obj in zip(plan.olds, objs, strict=True)}
         stamps = _timestamps(model)
         dated = []
@@ -267,7 +268,7 @@ class _Writer:
                     setattr(obj, name, value)
                 dated.append(obj)
         if dated:
-            model.objects.bulk_update(dated, stamps, batch_size=BATCH)
+            model._default_manager.bulk_update(dated, stamps, batch_size=BATCH)
         if model is Event:
             through = Event.viewers.through
             through.objects.bulk_create(
@@ -290,7 +291,7 @@ class _Writer:
                     names |= set(later)
                     objs.append(obj)
             if objs:
-                model.objects.bulk_update(objs, sorted(names), batch_size=BATCH)
+                model._default_manager.bulk_update(objs, sorted(names), batch_size=BATCH)
 
 
 def _placeholders(names: list[str], *, stand_ins: bool) -> list[Any]:

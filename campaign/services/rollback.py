@@ -43,6 +43,7 @@ from campaign.services import receipts
 from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _tables, _timestamps
 from campaign.services.journal import record_event
+from campaign.sql import model_field
 
 #: Tables kept (their rows updated in place), not deleted and recreated.
 KEPT_SECTIONS = ("territories", "adjacency")
@@ -115,7 +116,7 @@ def _restore(model: type[models.Model], rows: list[dict[str, Any]],
         objs.append(obj)
         if any(v is not None for v in held.values()):
             later.append((obj, held))
-    model.objects.bulk_create(objs)
+    model._default_manager.bulk_create(objs)
     stamps = _timestamps(model)
     if stamps:
         pk = model._meta.pk.attname
@@ -124,7 +125,7 @@ def _restore(model: type[models.Model], rows: list[dict[str, Any]],
             for name in stamps:
                 value = by_pk[obj.pk][name]
                 setattr(obj, name, fields[name].to_python(value) if value else value)
-        model.objects.bulk_update(objs, stamps)
+        model._default_manager.bulk_update(objs, stamps)
     for obj, held in later:
         for name, value in held.items():
             setattr(obj, name, value)
@@ -164,13 +165,13 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
         for section in KEPT_SECTIONS[:1]:
             table = _tables[section]
             rows = {r["id"]: r for r in doc.get(section) or []}
-            objs = list(table.model.objects.filter(pk__in=rows))
+            objs = list(table.model._default_manager.filter(pk__in=rows))
             fields = [f.attname for f in table.model._meta.concrete_fields
                       if not f.primary_key and f.attname in next(iter(rows.values()), {})]
             for obj in objs:
                 for name in fields:
                     setattr(obj, name, rows[obj.pk][name])
-            table.model.objects.bulk_update(objs, fields)
+            table.model._default_manager.bulk_update(objs, fields)
         for table in tables:
             made = _restore(table.model, list(doc.get(table.section) or []), table.deferred)
             if table.model is Event:
@@ -208,7 +209,7 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
         same_phase = (campaign.turn, campaign.phase) == (turn, str(phase))
         for name in ("turn", "phase", "status"):
             if name in head:
-                field = Campaign._meta.get_field(name)
+                field = model_field(Campaign, name)
                 value = head[name]
                 setattr(campaign, name, field.to_python(value) if value is not None else None)
         _reset_clock(campaign, same_phase=same_phase)
@@ -251,7 +252,7 @@ def _campaign_rows(model: type[models.Model], campaign: Campaign) -> Any:
     names = {f.name for f in model._meta.concrete_fields}
     for path in ("campaign", "player__campaign", "territory__campaign", "battle__campaign"):
         if path.split("__")[0] in names:
-            return model.objects.filter(**{path: campaign})
+            return model._default_manager.filter(**{path: campaign})
     raise RuntimeError(f"{model.__name__}: no way to the campaign")
 
 
