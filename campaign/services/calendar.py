@@ -73,6 +73,8 @@ def feed_for_token(token: str) -> bytes | None:
     for campaign in running:
         event = Event()
         phase = campaign.get_phase_display() if campaign.phase else ""
+        if campaign.phase_deadline is None:  # not running: no deadline to show
+            continue
         deadline = campaign.phase_deadline.astimezone(zone)
         event.add("uid", f"campaign-{campaign.pk}-turn-{campaign.turn}-{campaign.phase}"
                          "@unlimit3d")
@@ -87,5 +89,6 @@ def feed_for_token(token: str) -> bytes | None:
         event.add("url", f"{settings.SITE_URL}/campaigns/{campaign.pk}/")
         cal.add_component(event)
     cal.add_missing_timezones()
-    return cal.to_ical()
+    ical: bytes = cal.to_ical()
+    return ical
 

@@ -162,7 +162,9 @@ def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, 
     """The document; `complete` (a rollback point, never shown to anyone) also keeps
     sealed orders, the entries that hold them, every seed and the seats' state."""
     # One JSON round trip: dates as ISO text, the same document whatever the caller.
-    return json.loads(json.dumps(_document(campaign, complete=complete), cls=ExportEncoder))
+    document: dict[str, Any] = json.loads(
+        json.dumps(_document(campaign, complete=complete), cls=ExportEncoder))
+    return document
 
 
 def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:

@@ -102,7 +102,8 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
                                          phase_deadline__gt=now)
     for campaign in candidates:
         lead = campaign.settings.reminder_seconds
-        if not lead or campaign.phase_deadline - now > dt.timedelta(seconds=lead):
+        if (not lead or campaign.phase_deadline is None
+                or campaign.phase_deadline - now > dt.timedelta(seconds=lead)):
             continue
         key = f"{campaign.turn}:{campaign.phase}"
         if campaign.reminder_key == key:

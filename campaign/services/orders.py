@@ -105,7 +105,7 @@ def _require_phase(campaign: Campaign, phase: str, what: str) -> None:
 
 
 def _destination(campaign: Campaign, destination_id: int) -> tuple[int | None, str]:
-    destination = _providers["territory"](campaign, destination_id)
+    destination: tuple[int | None, str] | None = _providers["territory"](campaign, destination_id)
     if destination is None:
         raise InvalidInput("No such territory in this campaign.",
                            fields={"destination": ["No such territory."]})
@@ -113,7 +113,7 @@ def _destination(campaign: Campaign, destination_id: int) -> tuple[int | None, s
 
 
 def _own_unit(player: Player, unit_id: int) -> OrderedUnit:
-    unit = _providers["unit"](player, unit_id)
+    unit: OrderedUnit | None = _providers["unit"](player, unit_id)
     if unit is None:
         raise NotFound(NO_SUCH_UNIT)
     return unit
@@ -210,8 +210,8 @@ def record_missed_turns(*, campaign: Campaign) -> None:
     ordered = set(Order.objects.filter(campaign=campaign, turn=campaign.turn)
                   .values_list("player_id", flat=True))
     alert_at = campaign.settings.missed_turns_alert
-    missed: list[dict] = []
-    alerts: list[dict] = []
+    missed: list[dict[str, Any]] = []
+    alerts: list[dict[str, Any]] = []
     changed: list[Player] = []
     # An unclaimed (imported) seat has nobody to miss a turn (docs/RULINGS.md).
     for player in (Player.objects.select_for_update(of=("self",))

@@ -52,7 +52,7 @@ def reveal_and_move(*, campaign: Campaign) -> None:
                   .filter(campaign=campaign, turn=campaign.turn, status=Order.Status.OPEN))
     units = _providers["units"](campaign, [o.unit_id for o in orders])
     announced: set[tuple[int, int]] = set()
-    moves: dict[int, list[dict]] = defaultdict(list)
+    moves: dict[int, list[dict[str, Any]]] = defaultdict(list)
     relocate: dict[int, int] = {}
     # Ownership is read once, before anything moves: all moves are simultaneous.
     for order in orders:
