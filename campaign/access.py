@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from rest_framework.exceptions import NotAuthenticated
 
@@ -138,6 +139,14 @@ def _seat_returns(player: Player) -> None:
         from campaign.services.absence import hand_back_if_acting
 
         hand_back_if_acting(player)
+
+
+def signed_in(user: User | AnonymousUser) -> User:
+    """The caller of a view that requires signing in, as the User it is (403 otherwise:
+    the view's own check has already sent an anonymous caller to sign in)."""
+    if not isinstance(user, User):
+        raise PermissionDenied("Sign in first.")
+    return user
 
 
 def seat(user: User, campaign_id: int) -> Player | None:

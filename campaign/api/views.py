@@ -14,7 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign import rulesets
-from campaign.access import campaigns_of, membership, reader, require_player, require_umpire
+from campaign.access import (
+    campaigns_of,
+    membership,
+    reader,
+    require_player,
+    require_umpire,
+    signed_in,
+)
 from campaign.api import serializers as s
 from campaign.errors import (
     Conflict,
@@ -103,7 +110,7 @@ class CampaignListView(APIView):
     @extend_schema(request=s.CampaignCreateSerializer, responses={201: s.CampaignSerializer})
     def post(self, request: Request) -> Response:
         data = validated(s.CampaignCreateSerializer, request.data)
-        campaign = campaign_create(umpire=request.user, name=data["name"],
+        campaign = campaign_create(umpire=signed_in(request.user), name=data["name"],
                                    map_spec=data["map"], options=data["settings"])
         campaign = campaign_queryset().get(pk=campaign.pk)
         return Response(s.CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
@@ -157,7 +164,7 @@ class JoinView(APIView):
             # would tell an outsider that a running campaign has this id).
             raise_not_found()
         body = request.data if isinstance(request.data, dict) else {}
-        player = campaign_join(campaign_id=campaign.pk, user=request.user,
+        player = campaign_join(campaign_id=campaign.pk, user=signed_in(request.user),
                                invite=body.get("invite"), faction=body.get("faction"))
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)
 
@@ -331,7 +338,7 @@ class ImportView(APIView):
                    "every seat waits for its claim code (POST claim/). An invalid document "
                    "is a 400 whose `fields` names the first bad path; nothing is written.")
     def post(self, request: Request) -> Response:
-        campaign = imports.import_campaign(document=request.data, umpire=request.user)
+        campaign = imports.import_campaign(document=request.data, umpire=signed_in(request.user))
         return Response({"id": campaign.pk}, status=status.HTTP_201_CREATED)
 
 
@@ -346,7 +353,7 @@ class ClaimView(APIView):
         "for a code that opens no seat; 409 when you already have a seat).")
     def post(self, request: Request, campaign_id: int) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
-        player = claims.claim_seat(campaign_id=campaign_id, user=request.user,
+        player = claims.claim_seat(campaign_id=campaign_id, user=signed_in(request.user),
                                    code=body.get("code"))
         return Response(s.PlayerSummarySerializer(player).data)
 
