@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Model
 
 from campaign.bulk import bulk_insert, bulk_set
 from campaign.dice import campaign_dice
@@ -205,7 +206,7 @@ class _Building:
     kind: str
     active: bool
     hit_points: int
-    upgrades: list
+    upgrades: list[str]
     product: str
     next_product: str
     refit_turn: int | None
@@ -248,11 +249,11 @@ class _World:
             self.scientists[(pid, tid)].append(level)
         self.credits = ledger.CreditBook(players, turn=campaign.turn, phase=campaign.phase)
         self.players = {p.pk: p for p in players}
-        self.research: Counter = Counter()
+        self.research: Counter[int] = Counter()
         self.stopped: list[int] = []  # buildings stopped by a power failure
         self.refits: list[_Building] = []
         self.missiles: list[int] = []  # silos that made a missile
-        self.made: dict[type, list] = defaultdict(list)
+        self.made: dict[type[Model], list[Model]] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
         self.unit_names: dict[int, list[str]] | None = None  # read on the first vehicle
 
@@ -310,7 +311,7 @@ class _Run:
         self.campaign = world.campaign
         self.player = player
         self.dice = dice
-        self.log: list[dict] = []
+        self.log: list[dict[str, Any]] = []
         self.territories = world.territories.get(player.pk, {})
         self.buildings = world.buildings
         self.holdings = {tid: world.holdings[tid] for tid in self.territories}
@@ -393,7 +394,7 @@ class _Run:
 
     def convert(self, tid: int, building: _Building) -> None:
         left = CONVERSION_PER_TURN
-        done: Counter = Counter()
+        done: Counter[str] = Counter()
         blocked = False
         for src in self.sources(tid):
             for key, have in sorted(self.holdings[src].resources.items()):
@@ -446,7 +447,7 @@ class _Run:
             return
         line = parse_product(factory.product)
         limit = factory_limit(factory.upgrades)
-        refined_total: Counter = Counter()
+        refined_total: Counter[str] = Counter()
         for hold in self.holdings.values():
             for (resource, refined, _pure), units in hold.resources.items():
                 if refined:
@@ -494,7 +495,7 @@ class _Run:
                 if amount:
                     self.take(src, key, amount)
                     need -= amount
-        made: list[dict] = []
+        made: list[dict[str, Any]] = []
         for item in chosen:
             # The rows are inserted at the end; their ids are chosen now (random ids) or
             # filled in then (`_fill_ids`).
@@ -591,7 +592,7 @@ def production_run(*, campaign: Campaign, dice=None) -> None:
         players = list(Player.objects.select_for_update().filter(campaign=campaign)
                        .order_by("pk"))
         world = _World(campaign=campaign, players=players)
-        journal: list[tuple[Player, str, dict]] = []
+        journal: list[tuple[Player, str, dict[str, Any]]] = []
         for player in players:
             player.campaign = campaign
             run = _Run(world=world, player=player, dice=dice)
@@ -610,7 +611,7 @@ def production_run(*, campaign: Campaign, dice=None) -> None:
         record_private_many(campaign=campaign, entries=journal)
 
 
-def _fill_ids(lines: list[dict]) -> None:
+def _fill_ids(lines: list[dict[str, Any]]) -> None:
     """The journal names what a factory made by id, known once the rows are inserted."""
     for line in lines:
         if line.get("kind") == "factory_built":

@@ -55,8 +55,8 @@ class Holdings:
     """What one territory's warehouses hold, as container arithmetic."""
 
     containers: int
-    resources: Counter = field(default_factory=Counter)  # ResourceKey -> units
-    loose: Counter = field(default_factory=Counter)  # "armor", "L", "M", "H" -> items
+    resources: Counter[ResourceKey] = field(default_factory=Counter)  # ResourceKey -> units
+    loose: Counter[str] = field(default_factory=Counter)  # "armor", "L", "M", "H" -> items
 
     def used(self) -> int:
         used = sum(_ceil_div(u, CONTAINER_UNITS) for u in self.resources.values() if u > 0)

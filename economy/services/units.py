@@ -18,6 +18,8 @@ armour needs a container), R-ECO-13 (weapons taken off a unit must find a contai
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from campaign.errors import Conflict, InvalidInput, NotFound
@@ -85,7 +87,7 @@ def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
         if unit.territory_id is None:
             raise Conflict("This unit is not on a territory.", code="unit_locked")
         spec = VEHICLES[unit.model]
-        changes: dict = {}
+        changes: dict[str, Any] = {}
         if pilot is not _UNSET:
             changes["pilot"] = _crew(unit=unit, player=player, pilot=pilot)
         if weapons is not _UNSET:
@@ -134,7 +136,7 @@ def _crew(*, unit: Unit, player: Player, pilot: object) -> int | None:
     return op.pk
 
 
-def _fit(*, unit: Unit, player: Player, weapons: list, exo: bool) -> list[int]:
+def _fit(*, unit: Unit, player: Player, weapons: list[Any], exo: bool) -> list[int]:
     ids = [as_id(w, "weapons") for w in weapons]
     if len(set(ids)) != len(ids):
         raise InvalidInput("A weapon can be listed only once.")
