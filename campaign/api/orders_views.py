@@ -92,7 +92,8 @@ class EventSerializer(serializers.Serializer):
     phase = serializers.CharField()
     kind = serializers.CharField()
     at = serializers.DateTimeField()
-    data = serializers.JSONField()
+    # DRF's metaclass takes declared fields off the class: `.data` stays the property
+    data = serializers.JSONField()  # type: ignore[assignment]
 
 
 class DeadlineInSerializer(serializers.Serializer):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count, Prefetch
@@ -169,7 +171,7 @@ class JoinView(APIView):
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)
 
 
-def raise_not_found() -> None:
+def raise_not_found() -> NoReturn:
     raise NotFound("No such campaign.")
 
 
@@ -224,17 +226,17 @@ class AdvanceView(APIView):
             raise Conflict(f"The campaign is no longer at turn {expected[0]}, {expected[1]} "
                            f"phase (it is at turn {now.turn}, {now.phase} phase); nothing "
                            "changed.", code="phase_moved_on")
-        body: dict[str, object] = {"turn": result.campaign.turn,
-                                   "phase": result.campaign.phase, "changed": result.changed}
+        answer: dict[str, object] = {"turn": result.campaign.turn,
+                                     "phase": result.campaign.phase, "changed": result.changed}
         waiting = outbox.unsent_in_this_request()
         if waiting:
             # The phase changed and its jobs are committed; the broker was away, so they
             # wait and are sent when it is back (nothing is lost). Say so.
-            body["jobs_waiting"] = waiting
-            body["detail"] = (f"The phase advanced. {waiting} background job(s) (battles, "
+            answer["jobs_waiting"] = waiting
+            answer["detail"] = (f"The phase advanced. {waiting} background job(s) (battles, "
                               "notifications) could not reach the job queue yet; they are "
                               "saved and will start as soon as it is back.")
-        response = Response(body)
+        response = Response(answer)
         response["ETag"] = campaign_etag(result.campaign)
         return response
 

@@ -4,7 +4,7 @@ Log in, log out and password change are Django's own views with our templates.""
 from __future__ import annotations
 
 import zoneinfo
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -116,7 +116,7 @@ class ProfileForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = _zone_choices()
+        cast(forms.ChoiceField, self.fields["time_zone"]).choices = _zone_choices()
 
 
 @login_required

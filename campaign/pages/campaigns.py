@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
 from django import forms
@@ -75,7 +75,8 @@ class CampaignCreateForm(forms.Form):
         from campaign import rulesets
 
         offered = rulesets.all_rulesets()
-        self.fields["ruleset"].choices = [(r.name, r.title) for r in offered]
+        cast(forms.ChoiceField, self.fields["ruleset"]).choices = [
+            (r.name, r.title) for r in offered]
         self.fields["ruleset"].initial = rulesets.DEFAULT
 
 

@@ -337,7 +337,7 @@ def import_upload(request: HttpRequest, member: Membership) -> HttpResponse:
     document: Any = None
     if upload is None:
         error = "Choose the exported file (.json) to import."
-    elif upload.size > 50 * 1024 * 1024:
+    elif (upload.size or 0) > 50 * 1024 * 1024:
         error = "That file is larger than 50 MB, more than an export document can be."
     else:
         try:

@@ -121,7 +121,7 @@ def pool_of(pools: list[Pool], territory_id: int) -> Pool:
 
 
 @retry_on_conflict
-def activation_set(*, player: Player, territory_id: object, active: list[object]) -> list[int]:
+def activation_set(*, player: Player, territory_id: object, active: object) -> list[int]:
     """Activity phase: the buildings of one territory that are active from now on.
 
     Refused with code `energy` (nothing changes) when the territory's pool cannot
