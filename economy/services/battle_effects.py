@@ -62,8 +62,9 @@ def destroy_buildings(*, territory_id: int, building_ids: list[int]) -> list[dic
 
     if not building_ids:
         return []
-    gone = list(Building.objects.filter(territory_id=territory_id, pk__in=building_ids)
-                .values("pk", "kind", "weapon_id"))
+    gone = [dict(b) for b in Building.objects.filter(territory_id=territory_id,
+                                                     pk__in=building_ids)
+            .values("pk", "kind", "weapon_id")]
     Building.objects.filter(territory_id=territory_id, pk__in=building_ids).delete()
     Weapon.objects.filter(pk__in=[b["weapon_id"] for b in gone if b["weapon_id"]]).delete()
     return gone

@@ -19,6 +19,7 @@ container on arrival, or the purchase is refused with `no_room`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -179,9 +180,10 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
                             x=item.get("x"), y=item.get("y"), kit=item.get("kit"))
         return {"building": b.pk}
     ruleset_name = player.campaign.settings.ruleset
-    handlers: dict[str, Any] = ({"vehicle": _buy_vehicle, "operative": _buy_operative,
-                                 "weapon": _buy_weapon, "equipment": _buy_equipment}
-                                if ruleset_name == "unlimit3d8" else {"unit": _buy_unit})
+    handlers: dict[str, Callable[..., tuple[dict[str, int], int, str]]] = (
+        {"vehicle": _buy_vehicle, "operative": _buy_operative,
+         "weapon": _buy_weapon, "equipment": _buy_equipment}
+        if ruleset_name == "unlimit3d8" else {"unit": _buy_unit})
     handler = handlers.get(kind)
     if handler is None:
         if ruleset_name == "unlimit3d8":

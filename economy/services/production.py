@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from django.db import transaction
 from django.db.models import F, Model
 
 from campaign.bulk import bulk_insert, bulk_set
-from campaign.dice import campaign_dice
+from campaign.dice import Dice, campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
 from campaign.rules.formulas import factory_limit
@@ -64,6 +64,10 @@ from territories.models import Exploration, Territory
 LINE_LIMITS: dict[str, int] = {"vehicles": 2, "kinds": 5, "building": 1}
 LINE_WORDS = {"vehicles": "two vehicle models", "kinds":
               "five kinds of exo armour, weapons or equipment", "building": "one building"}
+
+
+#: a row production makes (a unit, a weapon, a kit)
+M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,7 @@ class _World:
         self.territories: dict[int, dict[int, Territory]] = defaultdict(dict)
         for t in Territory.objects.filter(campaign=campaign, owner__isnull=False
                                           ).order_by("pk"):
-            self.territories[t.owner_id][t.pk] = t
+            self.territories[cast(int, t.owner_id)][t.pk] = t  # owned: filtered above
         owned = [tid for ts in self.territories.values() for tid in ts]
         self.buildings: dict[int, list[_Building]] = defaultdict(list)
         for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
@@ -274,7 +278,7 @@ class _World:
         taken.append(name)
         return name
 
-    def create(self, row):  # type: ignore[no-untyped-def]
+    def create(self, row: M) -> M:
         """A unit, weapon or kit made now: inserted with its kind at `flush`."""
         self.made[type(row)].append(row)
         return row
@@ -306,7 +310,7 @@ class _Run:
     """One player's production, with in-memory warehouse arithmetic kept in step with
     the rows it will write."""
 
-    def __init__(self, *, world: _World, player: Player, dice) -> None:
+    def __init__(self, *, world: _World, player: Player, dice: Dice) -> None:
         self.world = world
         self.campaign = world.campaign
         self.player = player
@@ -320,7 +324,7 @@ class _Run:
         return [b for b in self.buildings[tid] if b.kind == kind and b.active
                 and b.hit_points > 0]
 
-    def note(self, **entry) -> None:
+    def note(self, **entry: Any) -> None:
         self.log.append(entry)
 
     # -- power ---------------------------------------------------------------------
@@ -580,7 +584,7 @@ class _Run:
                           missiles=silo.missiles + 1, cost=MISSILE_COST)
 
 
-def production_run(*, campaign: Campaign, dice=None) -> None:
+def production_run(*, campaign: Campaign, dice: Dice | None = None) -> None:
     """Everything the active buildings of every player produce this activity phase.
 
     Runs inside the clock's advancing transaction (hook on leaving the activity

@@ -254,7 +254,7 @@ def take_stock(*, territory: Territory | int, key: ResourceKey, units: int,
     row = Stock.objects.select_for_update().filter(
         territory_id=tid, resource=resource, refined=refined, pure=pure).first()
     have = row.units if row else 0
-    if have < units:
+    if row is None or have < units:  # no row: nothing stored (have is 0)
         label = describe(key)
         where = f" in {name}" if name else ""
         raise NotEnoughGoods(f"Only {have} units of {label} are stored{where}; "

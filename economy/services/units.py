@@ -18,7 +18,7 @@ armour needs a container), R-ECO-13 (weapons taken off a unit must find a contai
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 
@@ -31,6 +31,7 @@ from economy.models import Operative, Unit, Weapon
 from economy.services.common import as_id, require_phase
 from economy.services.names import clean_name, unit_rename
 from economy.services.storage import load_holdings, require_room
+from territories.models import Territory
 
 _UNSET = object()
 
@@ -91,9 +92,11 @@ def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
         if pilot is not _UNSET:
             changes["pilot"] = _crew(unit=unit, player=player, pilot=pilot)
         if weapons is not _UNSET:
-            changes["weapons"] = _fit(unit=unit, player=player, weapons=weapons,
+            changes["weapons"] = _fit(unit=unit, player=player,
+                                      weapons=cast(list[Any], weapons),  # checked above
                                       exo=spec.category == "exo_armor")
-        require_room(load_holdings(unit.territory_id), unit.territory,
+        require_room(load_holdings(unit.territory_id),
+                     cast(Territory, unit.territory),  # on a territory: checked above
                      "what this change leaves in store")
         if cleaned is not None and cleaned != unit.name:
             unit.name = cleaned
