@@ -21,15 +21,19 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battles.models import Battle, BattleParticipant
+from battles.rulesets.base import Ruleset
 from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
 from campaign.bulk import bulk_set
 from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Order, Player
 from campaign.services.journal import Entry, record_event, record_many
+
+if TYPE_CHECKING:
+    from territories.models import Territory
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +50,7 @@ class Contest:
     lot: dict[str, Any] | None = None  # the defender lot, when one was drawn
 
 
-def take_territory(*, territory: Any, player: Player, reason: str,
+def take_territory(*, territory: Territory, player: Player, reason: str,
                    explorers: Iterable[Any] | None = None) -> Any:
     """`player` takes possession of `territory`; a never-owned one gets its exploration
     roll ("When you take control of a territory no-one owned before, you make an
@@ -64,7 +68,7 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     return exploration
 
 
-def taking(*, territory: Any, player: Player, reason: str) -> tuple[Any, Entry]:
+def taking(*, territory: Territory, player: Player, reason: str) -> tuple[Any, Entry]:
     """The rows of one take (`take_territory`): the owner changed (and the exploration
     of a never-owned territory made), the turrets' weapons handed over; returns the
     exploration made now (or None) and the journal entry, for the caller to write (a
@@ -127,7 +131,7 @@ def take_territories(*, campaign: Campaign,
             entries.append(explored_entry)
         entries.append(_taken(territory, player, previous[i], explored_now[i], reason))
         found = discovery_kinds(exploration) if exploration is not None else []
-        if found and explorers is not None and any(
+        if found and exploration is not None and explorers is not None and any(
                 op is not None and op.alive
                 and any(k in bonus_kinds(op.klass.lower()) for k in found)
                 for op in explorers):
@@ -489,7 +493,7 @@ def engine_options(campaign: Campaign) -> dict[str, Any]:
             "force_field_projectile": settings.battle_force_field_projectile}
 
 
-def ruleset_options(campaign: Campaign, ruleset: Any) -> dict[str, Any]:
+def ruleset_options(campaign: Campaign, ruleset: Ruleset) -> dict[str, Any]:
     """The options a battle of this campaign's ruleset is fought with: Unlimit3d 8's
     engine options, or the campaign's `ruleset_options` for the others."""
     if ruleset.name == "unlimit3d8":

@@ -44,7 +44,7 @@ def display_names(units: list[tuple[Any, str, str, str | None]]) -> dict[Any, st
     return out
 
 
-def given_name(name: Any, model: Any, uid: Any) -> str | None:
+def given_name(name: object, model: object, uid: object) -> str | None:
     """The name a player gave a unit, or None for an automatic one (its model's label,
     or the "model #id" of older battles)."""
     from economy.labels import unit_label

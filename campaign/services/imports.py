@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
 
@@ -371,7 +372,7 @@ def _check_dice(document: dict[str, Any]) -> None:
         seen.add((d["turn"], d["phase"]))
 
 
-def import_campaign(*, document: Any, umpire: Any, stand_ins: bool = False) -> Campaign:
+def import_campaign(*, document: object, umpire: User, stand_ins: bool = False) -> Campaign:
     """Recreate an exported campaign under new ids; `umpire` becomes its umpire and every
     seat waits for its claim (`stand_ins`: a sandbox's accounts, see the docstring)."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaign import webhooks
-from campaign.models import Campaign, Player, Profile
+from campaign.models import Campaign, Message, Player, Profile
 from campaign.services import mail, outbox
 
 log = logging.getLogger(__name__)
@@ -375,7 +375,7 @@ def post_webhook(url: str, payload: dict[str, Any]) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def message_mail(message: Any, thread_url: str) -> tuple[str, str]:
+def message_mail(message: Message, thread_url: str) -> tuple[str, str]:
     """(subject, body) of the mail telling a reader of a new message: who wrote, in which
     campaign, the message quoted, and the thread's page where they answer."""
     facts = {"sender": message.sender.user.get_username(), "campaign": message.campaign.name,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
@@ -44,6 +44,9 @@ from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _tables, _timestamps
 from campaign.services.journal import record_event
 from campaign.sql import model_field
+
+if TYPE_CHECKING:
+    from campaign.access import Membership
 
 #: Tables kept (their rows updated in place), not deleted and recreated.
 KEPT_SECTIONS = ("territories", "adjacency")
@@ -133,7 +136,7 @@ def _restore(model: type[models.Model], rows: list[dict[str, Any]],
     return objs
 
 
-def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = "") -> Campaign:
+def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = "") -> Campaign:
     try:
         turn = int(turn)
     except (TypeError, ValueError):
@@ -275,7 +278,7 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def rollback_preview(*, member: Any, turn: Any, phase: Any) -> Preview:
+def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
     """A read (no write): what rolling back to (turn, phase) would undo, for the
     confirmation page (issue 26): people, units and places by name, never an id. Sealed
     orders are counted only for an umpire who may read them. Raises like `rollback` for a
