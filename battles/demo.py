@@ -153,7 +153,7 @@ class Bot:
         own = set(self.player.territories.values_list("id", flat=True))
         for unit in Unit.objects.filter(player=self.player, status=Unit.Status.READY,
                                         pilot__isnull=False, territory__isnull=False):
-            options = sorted(legal_destinations(self.player, unit.territory_id)
+            options = sorted(legal_destinations(self.player, unit)
                              - {unit.territory_id})
             if not options:
                 continue

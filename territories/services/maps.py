@@ -53,7 +53,7 @@ def _stable_seed(payload: Any) -> int:
     return zlib.crc32(json.dumps(payload, sort_keys=True).encode()) & 0x7FFFFFFF
 
 
-def clean_map_spec(spec: Any) -> dict[str, Any]:
+def clean_map_spec(spec: object) -> dict[str, Any]:
     """Validate a map specification and return its normalised form.
 
     Raises InvalidInput (code ``invalid_map``) with a sentence saying exactly what is
