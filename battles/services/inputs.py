@@ -81,7 +81,7 @@ def cargo_id(key: tuple[str, bool, bool], n: int) -> str:
     return f"{resource}:{int(refined)}{int(pure)}:{n}"
 
 
-def parse_cargo_id(value: Any) -> tuple[tuple[str, bool, bool], int] | None:
+def parse_cargo_id(value: object) -> tuple[tuple[str, bool, bool], int] | None:
     try:
         resource, flags, n = str(value).split(":")
         return (resource, flags[0] == "1", flags[1] == "1"), int(n)
