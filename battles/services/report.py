@@ -97,7 +97,7 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
         data__battle=battle.pk)}
     opened = events.get("battle_opened") or {}
     result = events.get("battle_result") or {}
-    players: dict[int | None, str] = {p.pk: p.user.get_username() for p in
+    players = {p.pk: p.user.get_username() for p in
                Player.objects.filter(campaign_id=battle.campaign_id).select_related("user")}
     participants = list(BattleParticipant.objects.filter(battle=battle))
     units = Unit.objects.in_bulk([p.unit_id for p in participants])
@@ -142,7 +142,8 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
                       "role": side.get("role"), "units": lines})
     report = {
         "territory": {"id": battle.territory_id, "name": territory},
-        "defender": {"id": battle.defender_id, "username": players.get(battle.defender_id),
+        "defender": {"id": battle.defender_id, "username": None if battle.defender_id is None
+                     else players.get(battle.defender_id),
                      "why": REASON_WORDS.get(opened.get("defender_reason", ""), "")},
         "winner": ({"id": battle.winner_id, "username": players.get(battle.winner_id)}
                    if battle.winner_id else None),
