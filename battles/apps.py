@@ -84,8 +84,8 @@ def offer(ruleset: Any) -> None:
         name=ruleset.name, title=ruleset.title, version=ruleset.version,
         seed=ruleset.seed_file, dice=tuple(ruleset.dice), factions=tuple(ruleset.factions),
         tables=ruleset.tables,
-        catalogue=lambda faction, options=None, r=ruleset: [
-            e.to_dict() for e in r.catalogue(faction=faction, options=options)],
+        catalogue=lambda faction, options: [
+            e.to_dict() for e in ruleset.catalogue(faction=faction, options=options)],
         options=dict(ruleset.tables().get("options") or {}) if ruleset.name != "unlimit3d8"
         else {},
         initial_state=getattr(ruleset, "initial_state", lambda key: {}),

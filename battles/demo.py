@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -29,7 +30,7 @@ UMPIRE = "umpire"
 PLAYERS = ("alice", "bob", "charlie", "dora")
 
 # What a bot tries to buy on its home territory, in order, while it can pay.
-SHOPPING = (
+SHOPPING: tuple[dict[str, Any], ...] = (
     {"kind": "operative", "class": "soldier"},
     {"kind": "vehicle", "model": "lycaon"},
     {"kind": "weapon", "weapon": "machine_gun", "templates": []},
@@ -129,7 +130,7 @@ class Bot:
                     self.attempt("crew", unit_update, player=self.player, unit_id=unit.pk,
                                  pilot=pilot.pk)
             loose = list(Weapon.objects.filter(player=self.player, unit__isnull=True,
-                                               territory_id=unit.territory_id)
+                                               territory=unit.territory_id)
                          .values_list("id", flat=True)[:1])
             if loose and not unit.weapons.exists():
                 self.attempt("fit", unit_update, player=self.player, unit_id=unit.pk,
@@ -152,7 +153,7 @@ class Bot:
         own = set(self.player.territories.values_list("id", flat=True))
         for unit in Unit.objects.filter(player=self.player, status=Unit.Status.READY,
                                         pilot__isnull=False, territory__isnull=False):
-            options = sorted(legal_destinations(self.player, unit.territory_id)
+            options = sorted(legal_destinations(self.player, unit)
                              - {unit.territory_id})
             if not options:
                 continue

@@ -53,7 +53,8 @@ def battle_list(request: HttpRequest, member: Membership) -> HttpResponse:
     qs = Battle.objects.filter(campaign=member.campaign)
     if member.spectator:  # a public league shows its finished battles (API.md)
         qs = qs.filter(status=Battle.Status.FINISHED)
-    battles = list(qs.select_related("territory").order_by("-turn", "order", "id")[:200])
+    # decorated below with what the template shows (side_text, winner_name)
+    battles: list[Any] = list(qs.select_related("territory").order_by("-turn", "order", "id")[:200])
     names = _names(member.campaign.pk)
     for b in battles:
         b.side_text = _side_names(b.sides, names)
@@ -202,8 +203,10 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
             if line["text"]:
                 # grouped by round, as the report counts them ("after 23 rounds")
                 turns.setdefault(entry.get("round", 0), []).append(line)
-    ctx = {"battle": battle, "side_text": _side_names(battle.sides, names),
-           "winner_name": names.get(battle.winner_id, ""), "finished": finished,
+    ctx: dict[str, Any] = {
+           "battle": battle, "side_text": _side_names(battle.sides, names),
+           "winner_name": "" if battle.winner_id is None
+           else names.get(battle.winner_id, ""), "finished": finished,
            "turns": list(turns.items()), "show_error": member.is_umpire
            and not member.umpire_plays, "result": battle.result if finished else None,
            "ruleset_title": ruleset.title if own_steps else "",
@@ -348,9 +351,9 @@ def odds_context(member: Membership, names: dict[int, str]) -> dict[str, Any]:
     player = member.player
     recent = [_odds_view(o) for o in OddsRequest.objects.filter(player=player)
               .select_related("territory").order_by("-id")[:3]]
-    units = list(Unit.objects.filter(player=player, status=Unit.Status.READY,
-                                     pilot__isnull=False).select_related("pilot")
-                 .order_by("pk"))
+    units: list[Any] = list(  # each given `where` for the template
+        Unit.objects.filter(player=player, status=Unit.Status.READY, pilot__isnull=False)
+        .select_related("pilot").order_by("pk"))
     for u in units:
         u.where = names.get(u.territory_id, "off the map")
     return {"odds_recent": recent, "odds_units": units,

@@ -172,13 +172,13 @@ def board_svg(board: Board, frame: Frame, *, title: str, side_colors: Mapping[st
         out.append(f'<g class="building"><title>{escape(label + state)}</title>'
                    f'<rect x="{x - cell / 2:.1f}" y="{y - cell / 2:.1f}" width="{cell:.0f}" '
                    f'height="{cell:.0f}" fill="{fill}" stroke="#222"/></g>')
-    for _, a, b in frame.moves:
-        (x1, y1), (x2, y2) = c.xy(a), c.xy(b)
+    for _, a, to in frame.moves:
+        (x1, y1), (x2, y2) = c.xy(a), c.xy(to)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                    'stroke="#111" stroke-width="1.5" marker-end="url(#arrow)" '
                    'aria-hidden="true"/>')
-    for a, b in frame.attacks:
-        (x1, y1), (x2, y2) = c.xy(a), c.xy(b)
+    for a, to in frame.attacks:
+        (x1, y1), (x2, y2) = c.xy(a), c.xy(to)
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                    'stroke="#b00020" stroke-width="1.5" stroke-dasharray="5 3" '
                    'aria-hidden="true"/>')

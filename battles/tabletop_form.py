@@ -205,7 +205,7 @@ def describe(proposed: Json | None, names: Mapping[int, str],
     for key, value in sorted(entered.items()):
         if key not in ("winner", "units") and value not in (None, "", {}, []):
             lines.append(f"{_label(key)}: {_words(value)}")
-    by_id = {u.id: u.name for u in units}
+    by_id: dict[int | None, str] = {u.id: u.name for u in units}
     for item in entered.get("units") or ():
         if not isinstance(item, dict):
             continue

@@ -13,9 +13,10 @@ from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
 from battles.services import jobs, odds
+from campaign.tasks import RetryOptions
 
 DATABASE_AWAY = (OperationalError, InterfaceError)
-RETRY = {"autoretry_for": DATABASE_AWAY, "retry_backoff": 1, "retry_backoff_max": 30,
+RETRY: RetryOptions = {"autoretry_for": DATABASE_AWAY, "retry_backoff": 1, "retry_backoff_max": 30,
          "retry_jitter": False, "max_retries": 40}
 
 

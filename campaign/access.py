@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from rest_framework.exceptions import NotAuthenticated
 
 from campaign import sql
 from campaign.errors import Forbidden, NotFound
 from campaign.models import Campaign, Player
-
-User = get_user_model()
 
 
 class SeatRemoved(NotFound):
@@ -64,14 +62,14 @@ class Membership:
                 and bool(self.campaign.settings.umpire_sees_orders))
 
 
-def campaigns_of(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Campaign]:
+def campaigns_of(user: User | AnonymousUser) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
     return Campaign.objects.filter(
         Q(umpire=user) | Q(players__user=user, players__removed_at=None)).distinct()
 
 
-def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Membership:
+def reader(user: User | AnonymousUser, campaign_id: int | str) -> Membership:
     """Who may read a campaign: its members, or anyone (signed in or not) when the
     campaign is public and past set-up (a spectator). NotFound otherwise, as for
     `membership`."""
@@ -92,7 +90,7 @@ def reader(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str) -> Me
     return Membership(campaign=campaign, player=None, is_umpire=False, spectator=True)
 
 
-def membership(user: AbstractBaseUser | AnonymousUser, campaign_id: int | str,
+def membership(user: User | AnonymousUser, campaign_id: int | str,
                *, for_update: bool = False) -> Membership:
     """The caller's membership, or NotFound if the campaign is not theirs to see."""
     try:
@@ -143,7 +141,15 @@ def _seat_returns(player: Player) -> None:
         hand_back_if_acting(player)
 
 
-def seat(user: AbstractBaseUser, campaign_id: int) -> Player | None:
+def signed_in(user: User | AnonymousUser) -> User:
+    """The caller of a view that requires signing in, as the User it is (403 otherwise:
+    the view's own check has already sent an anonymous caller to sign in)."""
+    if not isinstance(user, User):
+        raise PermissionDenied("Sign in first.")
+    return user
+
+
+def seat(user: User, campaign_id: int) -> Player | None:
     """The user's seat in the campaign, with the campaign and its umpire loaded (what
     `Player.objects.select_related("campaign__umpire")` reads), or None. Sent as text:
     every request of a player starts here (`campaign.sql`)."""

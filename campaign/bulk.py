@@ -16,6 +16,8 @@ from typing import Any
 from django.db import connections, models, router
 from django.db.models import Model
 
+from campaign.sql import column_of, model_field
+
 
 def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
     """Save `fields` of `objs` (instances of one model, already changed in memory) in
@@ -28,7 +30,7 @@ def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
     if connection.vendor != "postgresql":
         return model._default_manager.db_manager(using).bulk_update(objs, list(fields))
     meta = model._meta
-    concrete = [meta.get_field(name) for name in fields]
+    concrete = [model_field(model, name) for name in fields]
     quote = connection.ops.quote_name
     pk = meta.pk
     assert pk is not None
@@ -41,10 +43,10 @@ def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
         for field in concrete:
             params.append(field.get_db_prep_save(getattr(obj, field.attname), connection))
     names = ["pk_", *[f"v{i}" for i in range(len(concrete))]]
-    sets = ", ".join(f"{quote(field.column)} = v.v{i}::{field.db_type(connection)}"
+    sets = ", ".join(f"{quote(column_of(field))} = v.v{i}::{field.db_type(connection)}"
                      for i, field in enumerate(concrete))
     sql = (f"UPDATE {quote(meta.db_table)} SET {sets} FROM (VALUES {', '.join(rows)}) "
-           f"AS v({', '.join(names)}) WHERE {quote(meta.db_table)}.{quote(pk.column)} "
+           f"AS v({', '.join(names)}) WHERE {quote(meta.db_table)}.{quote(column_of(pk))} "
            f"= v.pk_::{pk.db_type(connection)}")
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -84,11 +86,11 @@ def bulk_insert(objs: Sequence[Model]) -> None:
                       for v in values]
             types.append("jsonb[]")
             arrays.append(values)
-            columns.append(quote(field.column))
+            columns.append(quote(column_of(field)))
             continue
         if isinstance(field, models.CharField | models.TextField):
             values = [None if v is None else str(v) for v in values]
-        columns.append(quote(field.column))
+        columns.append(quote(column_of(field)))
         types.append(f"{field.db_type(connection)}[]")  # a foreign key: its target's type
         arrays.append(values)
     selects = ", ".join(f"%s::{t}" if t != "jsonb[]" else "%s::text[]::jsonb[]"

@@ -21,7 +21,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 class GameError(Exception):
     """A refused action. `code` is machine-readable, `detail` is for people."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     code = "invalid"
 
     def __init__(self, detail: str, *, code: str | None = None, fields: dict | None = None):

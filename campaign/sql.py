@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.db.models.expressions import Col
 
 M = TypeVar("M", bound=Model)
@@ -29,13 +29,28 @@ def quoted(name: str) -> str:
     return connection.ops.quote_name(name)
 
 
+def column_of(field: Field[Any, Any]) -> str:
+    """A field's column name (None only before the field joins its model)."""
+    if field.column is None:
+        raise ValueError(f"{field!r} has no column")
+    return field.column
+
+
+def model_field(model: type[Model], name: str) -> Field[Any, Any]:
+    """The field `name` of `model` that has a column (never a reverse relation)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise ValueError(f"{model.__name__}.{name} is a reverse relation, not a field")
+    return field
+
+
 def table(model: type[Model]) -> str:
     return quoted(model._meta.db_table)
 
 
 def columns(model: type[Model], alias: str) -> str:
     """`alias.col, alias.col, ...`: every concrete column of the model, in field order."""
-    return ", ".join(f"{alias}.{quoted(f.column)}" for f in model._meta.concrete_fields)
+    return ", ".join(f"{alias}.{quoted(column_of(f))}" for f in model._meta.concrete_fields)
 
 
 def width(model: type[Model]) -> int:

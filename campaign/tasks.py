@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypedDict
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
@@ -10,7 +11,19 @@ from django.db import InterfaceError, OperationalError
 from campaign.services import clock, outbox
 
 DATABASE_AWAY = (OperationalError, InterfaceError)
-RETRY = {"autoretry_for": DATABASE_AWAY, "retry_backoff": 1, "retry_backoff_max": 30,
+
+
+class RetryOptions(TypedDict):
+    """The retry keywords a task takes (typed, so `shared_task(**RETRY)` is checked)."""
+
+    autoretry_for: Sequence[type[BaseException]]
+    retry_backoff: int
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
+
+
+RETRY: RetryOptions = {"autoretry_for": DATABASE_AWAY, "retry_backoff": 1, "retry_backoff_max": 30,
          "retry_jitter": False, "max_retries": 40}
 
 

@@ -132,13 +132,14 @@ class _PinnedHTTPConnection(http.client.HTTPConnection):
 
 class _PinnedHTTPSConnection(http.client.HTTPSConnection):
     def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
+        self._tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self._tls)
         self._address = address
 
     def connect(self) -> None:
         sock = socket.create_connection((self._address, self.port), self.timeout)
         # The certificate is checked against the host name, not the pinned address.
-        self.sock = self._context.wrap_socket(sock, server_hostname=self.host)
+        self.sock = self._tls.wrap_socket(sock, server_hostname=self.host)
 
 
 def post_json(url: str, payload: dict[str, Any], *, resolver: Resolver | None = None,

@@ -545,7 +545,8 @@ def _campaign_outputs(ctx: Ctx, battle: Any, params: dict[str, Any]) -> dict[str
         out["missiles_used"] = {side(n): int(c) for n, c in params["missiles_used"].items()}
     if "cargo" in params:
         listed = (battle.input or {}).get("cargo") or []
-        cargo, taken = [], {}
+        cargo: list[dict[str, Any]] = []
+        taken: dict[str, list[Any]] = {}
         for spec in params["cargo"]:
             index = int(spec.get("container", 0))
             if not 0 <= index < len(listed):

@@ -75,7 +75,7 @@ class Refusal(Exception):
 
 
 def _snapshot_models() -> list[type[models.Model]]:
-    found = []
+    found: list[type[models.Model]] = []
     for label in SNAPSHOT_APPS:
         try:
             found.extend(apps.get_app_config(label).get_models())
@@ -97,10 +97,14 @@ def _snapshot_queries() -> list[tuple[str, str]]:
         for model in _snapshot_models():
             tables[model._meta.db_table] = [
                 f.column for f in model._meta.concrete_fields
-                if not isinstance(f, (models.DateTimeField, models.DateField))]
+                if f.column is not None
+                and not isinstance(f, (models.DateTimeField, models.DateField))]
             for m2m in model._meta.many_to_many:
+                if m2m.remote_field.through is None:  # set once the models are loaded
+                    continue
                 through = m2m.remote_field.through._meta
-                tables[through.db_table] = [f.column for f in through.concrete_fields]
+                tables[through.db_table] = [f.column for f in through.concrete_fields
+                                            if f.column is not None]
         for table, columns in sorted(tables.items()):
             cols = ", ".join(quote(c) for c in columns)
             _SNAPSHOT_SQL.append((table, f"SELECT {cols} FROM {quote(table)} ORDER BY 1"))

@@ -15,7 +15,7 @@ same refusal on every path, so a page shows the sentence the API answers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -30,6 +30,9 @@ from campaign.rules.tables import (
     vehicle,
     weapon_price,
 )
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 #: the largest number of credits or resource units one correction grants or takes: more
 #: is surely a slip of the keyboard (and would overflow the ledger's columns)
@@ -186,7 +189,7 @@ class Square(serializers.IntegerField):
             self.fail("invalid")
         return value
 
-    def fail(self, key: str, **kwargs: Any) -> None:
+    def fail(self, key: str, **kwargs: Any) -> NoReturn:
         raise serializers.ValidationError(self.sentence, code="invalid_square")
 
 
@@ -212,7 +215,7 @@ def _text(path: str, what: str, **kwargs: Any) -> Text:
                 max_length=80, **kwargs)
 
 
-def _object_messages(path: str, form: str) -> dict[str, str]:
+def _object_messages(path: str, form: str) -> dict[str, StrOrPromise]:
     # DRF formats its messages: the braces of the form are doubled to stay as they are
     sentence = f"'{path}' must be an object: {form}.".replace("{", "{{").replace("}", "}}")
     return {"invalid": sentence, "null": sentence}

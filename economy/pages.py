@@ -43,15 +43,17 @@ def _weapon_label(weapon_key: str, templates: list[str]) -> str:
 @campaign_page
 def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     player = seat(member)
-    territories = list(Territory.objects.filter(owner=player).order_by("name"))
+    # Model rows below are decorated with what the templates show (can_ship, label,
+    # give_text...): typed as such rows (Any), not as the bare models.
+    territories: list[Any] = list(Territory.objects.filter(owner=player).order_by("name"))
     ledger = list(LedgerEntry.objects.filter(player=player).order_by("-id")[:15])
     weapons = [w for w in tables.WEAPONS.values() if w.type != "equipment"]
     equipment = [w for w in tables.WEAPONS.values() if w.type == "equipment"]
-    trades = list(Trade.objects.filter(campaign=member.campaign)
+    trades: list[Any] = list(Trade.objects.filter(campaign=member.campaign)
                   .filter(from_player=player)
                   .select_related("from_player__user", "to_player__user")
                   .order_by("-id")[:30])
-    inbox = list(Trade.objects.filter(campaign=member.campaign, to_player=player)
+    inbox: list[Any] = list(Trade.objects.filter(campaign=member.campaign, to_player=player)
                  .select_related("from_player__user", "to_player__user").order_by("-id")[:30])
     others = list(Player.objects.filter(campaign=member.campaign).exclude(pk=player.pk)
                   .select_related("user"))
@@ -81,8 +83,8 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
         t.can_ship = kinds.get(t.pk, set()) >= {"landing_pad", "radar"}
     ship_from = sorted(territories, key=lambda t: (not t.can_ship, t.name))
     buy_at = [t for t in territories if t.pk in pads]
-    loose = list(Weapon.objects.filter(player=player, unit__isnull=True)
-                 .select_related("territory"))
+    loose: list[Any] = list(Weapon.objects.filter(player=player, unit__isnull=True)
+                            .select_related("territory"))
     for w in loose:
         w.label = weapon_label(w)
     own_units = list(Unit.objects.filter(player=player, status=Unit.Status.READY)
@@ -378,11 +380,14 @@ def _xp_bar(op: Operative) -> dict[str, int]:
 @campaign_page
 def forces(request: HttpRequest, member: Membership) -> HttpResponse:
     player = seat(member)
-    units = list(Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
-                 .select_related("territory", "pilot").prefetch_related("weapons"))
-    operatives = list(Operative.objects.filter(player=player, alive=True)
-                      .select_related("territory", "unit"))
-    loose = list(Weapon.objects.filter(player=player).select_related("territory", "unit"))
+    # decorated below with what the template shows: typed as such rows (Any)
+    units: list[Any] = list(
+        Unit.objects.filter(player=player).exclude(status=Unit.Status.DESTROYED)
+        .select_related("territory", "pilot").prefetch_related("weapons"))
+    operatives: list[Any] = list(Operative.objects.filter(player=player, alive=True)
+                                 .select_related("territory", "unit"))
+    loose: list[Any] = list(Weapon.objects.filter(player=player)
+                            .select_related("territory", "unit"))
     for w in loose:
         w.label = weapon_label(w)
         w.model_label = _weapon_label(w.weapon, w.templates)

@@ -79,8 +79,9 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
                           .values_list("pk", "name"))
     ctx["neighbors"] = [(pk, neighbor_names.get(pk, pk)) for pk in row["neighbors"]]
     if row["mine"] or (member.is_umpire and "buildings" in row):
-        buildings = list(Building.objects.filter(territory_id=territory_id)
-                         .select_related("weapon").order_by("pk"))
+        # decorated below with what the template shows: typed as such rows (Any)
+        buildings: list[Any] = list(Building.objects.filter(territory_id=territory_id)
+                                    .select_related("weapon").order_by("pk"))
         # Upgrades offered only where the service takes them (issue 26): an upgrade fitted
         # once per territory is not offered again; one beyond the player's credits is
         # shown disabled.
@@ -114,8 +115,9 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             ctx["budget"] = _energy_budget(member, territory_id, None)
             taken = {(b.x, b.y) for b in buildings}
             ctx["free_count"] = tables.GRID_SIZE ** 2 - len(taken)
-            kits = list(BuildingKit.objects.filter(player=member.player, used_turn__isnull=True)
-                        .select_related("territory").order_by("pk"))
+            kits: list[Any] = list(  # each given its `spec` for the template
+                BuildingKit.objects.filter(player=member.player, used_turn__isnull=True)
+                .select_related("territory").order_by("pk"))
             for k in kits:
                 k.spec = tables.BUILDINGS.get(k.kind)
             ctx["kits"] = kits
@@ -189,9 +191,10 @@ def _product_choices() -> list[tuple[str, list[tuple[str, str]]]]:
 def _turret_weapons(member: Membership, territory_id: int) -> list[Any]:
     """The caller's weapons on this territory that a turret may take (not equipment,
     not fitted to a unit; R-ECO-17)."""
-    weapons = [w for w in Weapon.objects.filter(player=member.player, territory_id=territory_id,
-                                                unit__isnull=True).order_by("pk")
-               if getattr(tables.WEAPONS.get(w.weapon), "type", "equipment") != "equipment"]
+    weapons: list[Any] = [  # each given its `label` for the template
+        w for w in Weapon.objects.filter(player=member.player, territory_id=territory_id,
+                                         unit__isnull=True).order_by("pk")
+        if getattr(tables.WEAPONS.get(w.weapon), "type", "equipment") != "equipment"]
     for w in weapons:
         w.label = _weapon_label(w)
     return weapons

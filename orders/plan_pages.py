@@ -45,9 +45,11 @@ class PlanForm(forms.Form):
                               initial=BattlePlan.Focus.NEAREST)
 
     def __init__(self, *args: Any, places: list[tuple[str, str]], **kwargs: Any) -> None:
-        super().__init__(*args, prefix="plan", **kwargs)
-        self.fields["where"].choices = [(STANDING, "Every battle without its own plan"),
-                                        *places]
+        kwargs.setdefault("prefix", "plan")
+        super().__init__(*args, **kwargs)
+        where = self.fields["where"]
+        assert isinstance(where, forms.ChoiceField)
+        where.choices = [(STANDING, "Every battle without its own plan"), *places]
 
 
 def places_to_plan(player: Player, names: dict[int, str]) -> list[tuple[str, str]]:
@@ -86,7 +88,7 @@ def plan_save(request: HttpRequest, member: Membership) -> HttpResponse:
     if not form.is_valid():
         for field, errors in form.errors.items():
             label = form.fields[field].label if field in form.fields else field
-            messages.error(request, f"{label}: {' '.join(errors)}")
+            messages.error(request, f"{label}: {' '.join(str(e) for e in errors)}")
         return redirect("orders", member.campaign.pk)
     data = form.cleaned_data
     choice = PlanChoice(stance=data["stance"], retreat_at=data["retreat_at"],

@@ -167,8 +167,9 @@ def lock_neighbourhood(campaign: Any, territory_id: int
     from territories.services.graph import neighbours
 
     near = sorted({territory_id, *neighbours(campaign, territory_id)})
-    owners = dict(Territory.objects.select_for_update().filter(pk__in=near)
-                  .order_by("pk").values_list("pk", "owner_id"))
+    owners: dict[int, int | None] = dict(
+        Territory.objects.select_for_update().filter(pk__in=near)
+        .order_by("pk").values_list("pk", "owner_id"))
     return owners, [pk for pk in owners if pk != territory_id]
 
 

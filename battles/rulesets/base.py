@@ -364,6 +364,14 @@ class Ruleset(Protocol):
         playing the battle again). None: this ruleset has no board to show."""
         ...
 
+    def probe(self, rule: str, args: Json, dice: Dice) -> Json:
+        """One rule evaluated in isolation with scripted dice (the case book's probes)."""
+        ...
+
+    def probes(self) -> tuple[str, ...]:
+        """The names `probe` accepts."""
+        ...
+
 
 _PLURAL = re.compile(r"\b(\d+) (\w+)\((e?s)\)")
 _COLON_NUMBER = re.compile(r"(\w): (?=-?\d)")

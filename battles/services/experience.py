@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from campaign.models import Campaign
 from campaign.rules import tables as T
 from campaign.services.journal import record_private
 from economy.services.battle_effects import save_experience
+
+if TYPE_CHECKING:
+    from economy.models import Operative
+    from territories.models import Exploration
 
 SURVIVED = "survived"
 
@@ -44,7 +48,7 @@ class Award:
     level: int
 
 
-def award_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
+def award_xp(*, operative: Operative, kinds: Iterable[str], campaign: Campaign,
              context: dict[str, Any] | None = None) -> Award:
     """Add one XP per kind to `operative` (a locked or freshly loaded row), raise its level
     by the XP table, and tell its player (a private journal entry). Call inside a
@@ -56,7 +60,7 @@ def award_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
     return award
 
 
-def grant_xp(*, operative: Any, kinds: Iterable[str], campaign: Campaign,
+def grant_xp(*, operative: Operative, kinds: Iterable[str], campaign: Campaign,
              context: dict[str, Any] | None = None) -> tuple[Award, dict[str, Any]]:
     """`award_xp` without the writes: the operative's XP and level are raised in memory;
     returns the award and the data of its player's private `xp_awarded` entry. The caller
@@ -99,7 +103,7 @@ def battle_xp_kinds(*, class_key: str, events: Iterable[str], survived: bool) ->
 XENOTECH_DISCOVERIES = frozenset({"xenotech", "artifact", "xeno_craft"})
 
 
-def discovery_kinds(exploration: Any) -> list[str]:
+def discovery_kinds(exploration: Exploration) -> list[str]:
     """The bonus kinds an exploration earns its explorers (seed, Scientist: "They are
     part of the exploration of a territory where xenotech material is discovered";
     Worker: "They are part of a team that discovers an exceptionally pure depot of
@@ -112,8 +116,8 @@ def discovery_kinds(exploration: Any) -> list[str]:
     return kinds
 
 
-def award_discovery_xp(*, exploration: Any, operatives: Iterable[Any], campaign: Campaign,
-                       context: dict[str, Any] | None = None) -> list[Award]:
+def award_discovery_xp(*, exploration: Exploration, operatives: Iterable[Operative],
+                       campaign: Campaign, context: dict[str, Any] | None = None) -> list[Award]:
     """One XP to each explorer whose class lists what the exploration found (R-XP-3):
     the pilots of the units that took the territory. Call inside a transaction with the
     operatives' rows as the caller holds them (they are saved here)."""

@@ -6,7 +6,7 @@ the campaign's ruleset turns into its own input (`Ruleset.forces`). Nothing here
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battles.rulesets.base import Battlefield, FieldUnit, Json, Plan
 from battles.rulesets.unlimit3d8.engine.model import BuildingInput, UnitInput
@@ -14,13 +14,16 @@ from battles.rulesets.unlimit3d8.ruleset import building_input_of, unit_input_of
 from campaign.rules.tables import CONTAINER_UNITS
 from economy.labels import unit_label
 
+if TYPE_CHECKING:
+    from economy.models import Building, Unit
+
 
 def side_key(player_id: int) -> str:
     """Ruleset sides are strings; a campaign side is a player."""
     return str(player_id)
 
 
-def field_unit(unit: Any, *, reinforcement: bool = False) -> FieldUnit:
+def field_unit(unit: Unit, *, reinforcement: bool = False) -> FieldUnit:
     """One campaign unit as every ruleset receives it. Unlimit3d 8 units carry their pilot
     (`crew`) and fitted weapons in slot order (`profile["weapons"]`): `unit` must have
     `pilot` and `weapons` loaded (select_related / prefetch_related)."""
@@ -38,7 +41,7 @@ def field_unit(unit: Any, *, reinforcement: bool = False) -> FieldUnit:
                      state=state, crew=crew, reinforcement=reinforcement)
 
 
-def building_data(building: Any) -> Json:
+def building_data(building: Building) -> Json:
     """A building as the battlefield holds it; a turret (or turret mount) carries its
     fitted weapon (R-ECO-17), loaded with select_related("weapon") when available."""
     fitted = building.weapon if getattr(building, "weapon_id", None) else None
@@ -68,11 +71,11 @@ def battlefield(*, territory_id: int, defender: int | None,
 
 
 # Unlimit3d 8's engine types for one unit or building (odds, tests).
-def unit_input(unit: Any, *, side: str) -> UnitInput:
+def unit_input(unit: Unit, *, side: str) -> UnitInput:
     return unit_input_of(field_unit(unit), side)
 
 
-def building_input(building: Any) -> BuildingInput:
+def building_input(building: Building) -> BuildingInput:
     return building_input_of(building_data(building))
 
 
@@ -82,7 +85,7 @@ def cargo_id(key: tuple[str, bool, bool], n: int) -> str:
     return f"{resource}:{int(refined)}{int(pure)}:{n}"
 
 
-def parse_cargo_id(value: Any) -> tuple[tuple[str, bool, bool], int] | None:
+def parse_cargo_id(value: object) -> tuple[tuple[str, bool, bool], int] | None:
     try:
         resource, flags, n = str(value).split(":")
         return (resource, flags[0] == "1", flags[1] == "1"), int(n)

@@ -24,7 +24,12 @@ from battles.models import Battle, OddsRequest
 from battles.rulesets.base import FieldUnit
 from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine import montecarlo
-from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
+from battles.rulesets.unlimit3d8.engine.model import (
+    BattleInput,
+    BuildingInput,
+    UnitInput,
+    WeaponInput,
+)
 from battles.services.inputs import battlefield, building_input, unit_input
 from battles.services.opening import ruleset_options
 from campaign.dice import derived_seed
@@ -125,7 +130,7 @@ def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
                            "\"enemy\".", code="no_known_enemy")
     own = tuple(replace(unit_input(u, side=OWN), position=None) for u in units)
     owns = territory.owner_id == player.pk
-    buildings = ()
+    buildings: tuple[BuildingInput, ...] = ()
     if owns:
         from economy.models import Building
 

@@ -21,9 +21,10 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from battles.models import Battle, BattleParticipant
+from battles.rulesets.base import Ruleset
 from battles.rulesets.registry import find_ruleset
 from battles.services.inputs import battlefield, cargo_inputs, side_key
 from campaign.bulk import bulk_set
@@ -32,6 +33,9 @@ from campaign.models import Campaign, Player
 from campaign.services.journal import Entry, record_event, record_many
 from orders.models import Order
 from orders.selectors import TurnPlans
+
+if TYPE_CHECKING:
+    from territories.models import Territory
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +52,7 @@ class Contest:
     lot: dict[str, Any] | None = None  # the defender lot, when one was drawn
 
 
-def take_territory(*, territory: Any, player: Player, reason: str,
+def take_territory(*, territory: Territory, player: Player, reason: str,
                    explorers: Iterable[Any] | None = None) -> Any:
     """`player` takes possession of `territory`; a never-owned one gets its exploration
     roll ("When you take control of a territory no-one owned before, you make an
@@ -66,7 +70,7 @@ def take_territory(*, territory: Any, player: Player, reason: str,
     return exploration
 
 
-def taking(*, territory: Any, player: Player, reason: str) -> tuple[Any, Entry]:
+def taking(*, territory: Territory, player: Player, reason: str) -> tuple[Any, Entry]:
     """The rows of one take (`take_territory`): the owner changed (and the exploration
     of a never-owned territory made), the turrets' weapons handed over; returns the
     exploration made now (or None) and the journal entry, for the caller to write (a
@@ -129,7 +133,7 @@ def take_territories(*, campaign: Campaign,
             entries.append(explored_entry)
         entries.append(_taken(territory, player, previous[i], explored_now[i], reason))
         found = discovery_kinds(exploration) if exploration is not None else []
-        if found and explorers is not None and any(
+        if found and exploration is not None and explorers is not None and any(
                 op is not None and op.alive
                 and any(k in bonus_kinds(op.klass.lower()) for k in found)
                 for op in explorers):
@@ -492,7 +496,7 @@ def engine_options(campaign: Campaign) -> dict[str, Any]:
             "force_field_projectile": settings.battle_force_field_projectile}
 
 
-def ruleset_options(campaign: Campaign, ruleset: Any) -> dict[str, Any]:
+def ruleset_options(campaign: Campaign, ruleset: Ruleset) -> dict[str, Any]:
     """The options a battle of this campaign's ruleset is fought with: Unlimit3d 8's
     engine options, or the campaign's `ruleset_options` for the others."""
     if ruleset.name == "unlimit3d8":

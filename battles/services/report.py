@@ -44,7 +44,7 @@ def display_names(units: list[tuple[Any, str, str, str | None]]) -> dict[Any, st
     return out
 
 
-def given_name(name: Any, model: Any, uid: Any) -> str | None:
+def given_name(name: object, model: object, uid: object) -> str | None:
     """The name a player gave a unit, or None for an automatic one (its model's label,
     or the "model #id" of older battles)."""
     from economy.labels import unit_label
@@ -142,7 +142,8 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
                       "role": side.get("role"), "units": lines})
     report = {
         "territory": {"id": battle.territory_id, "name": territory},
-        "defender": {"id": battle.defender_id, "username": players.get(battle.defender_id),
+        "defender": {"id": battle.defender_id, "username": None if battle.defender_id is None
+                     else players.get(battle.defender_id),
                      "why": REASON_WORDS.get(opened.get("defender_reason", ""), "")},
         "winner": ({"id": battle.winner_id, "username": players.get(battle.winner_id)}
                    if battle.winner_id else None),

@@ -121,11 +121,11 @@ def clean_result(battle: Battle, data: Any) -> dict[str, Any]:
                       "xp_events": []})
     events = []
     for item in data.get("xp_events") or []:
-        uid = item.get("unit") if isinstance(item, dict) else None
-        if uid not in roster:
+        xp_uid = item.get("unit") if isinstance(item, dict) else None
+        if xp_uid not in roster:
             raise InvalidInput("Each XP event is {\"unit\", \"kind\"} for a unit of this "
                                "battle.", code="invalid_xp")
-        unit = roster[uid][1]
+        unit = roster[xp_uid][1]
         kind = item.get("kind")
         if kind == SURVIVED:
             continue
@@ -133,7 +133,7 @@ def clean_result(battle: Battle, data: Any) -> dict[str, Any]:
             allowed = ", ".join(sorted(bonus_kinds(unit["pilot_class"])))
             raise InvalidInput(f"A {unit['pilot_class']} earns battle XP only for: "
                                f"{allowed}.", code="invalid_xp")
-        events.append({"unit_id": uid, "pilot_id": unit.get("pilot_id"), "kind": kind,
+        events.append({"unit_id": xp_uid, "pilot_id": unit.get("pilot_id"), "kind": kind,
                        "xp": T.BONUS_XP})
     buildings = data.get("buildings_destroyed") or []
     known = {int(b["id"]) for b in battle.input.get("buildings", [])}
@@ -155,13 +155,14 @@ def submit_result(*, member: Membership, battle_id: int, data: Any) -> Battle:
         _check_actor(member, battle)
         result = clean_result(battle, data)
         umpire = member.is_umpire and not member.umpire_plays
+        player_pk = None if member.player is None else member.player.pk
         battle.proposed_result = result
         battle.proposed_by = None if umpire else member.player
-        battle.confirmations = [] if umpire else [member.player.pk]
+        battle.confirmations = [] if umpire else [player_pk]
         battle.save(update_fields=["proposed_result", "proposed_by", "confirmations"])
         record_event(campaign=member.campaign, kind="tabletop_result_entered",
                      data={"battle": battle.pk, "by": "umpire" if umpire
-                           else member.player.pk, "winner": result["winner"]})
+                           else player_pk, "winner": result["winner"]})
     if umpire or _all_confirmed(battle):
         record_result(battle_id=battle.pk, result=result, source="tabletop")
     battle.refresh_from_db()
@@ -182,12 +183,13 @@ def confirm_result(*, member: Membership, battle_id: int) -> Battle:
             raise Conflict("No result has been entered for this battle yet.",
                            code="no_result")
         umpire = member.is_umpire and not member.umpire_plays
-        if not umpire and member.player.pk not in battle.confirmations:
-            battle.confirmations = [*battle.confirmations, member.player.pk]
+        player_pk = None if member.player is None else member.player.pk
+        if not umpire and player_pk not in battle.confirmations:
+            battle.confirmations = [*battle.confirmations, player_pk]
             battle.save(update_fields=["confirmations"])
         record_event(campaign=member.campaign, kind="tabletop_result_confirmed",
                      data={"battle": battle.pk,
-                           "by": "umpire" if umpire else member.player.pk},
+                           "by": "umpire" if umpire else player_pk},
                      visibility=Event.Visibility.PUBLIC)
         result = battle.proposed_result
         ready = umpire or _all_confirmed(battle)

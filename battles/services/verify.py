@@ -13,12 +13,12 @@ from battles.models import Battle
 from battles.rulesets.registry import find_ruleset
 from battles.services.opening import defender_lot, order_lot
 from campaign.dice import derived_seed
-from campaign.models import Event
+from campaign.models import Campaign, Event
 from campaign.rules.dice import Dice
 from campaign.services.commitments import Check
 
 
-def verify_battles(campaign: Any, turn: int, phase: str, secret: str) -> Check:
+def verify_battles(campaign: Campaign, turn: int, phase: str, secret: str) -> Check:
     check = Check()
     if phase != "tactical":
         return check

@@ -33,7 +33,8 @@ class EventSerializer(serializers.Serializer):
     phase = serializers.CharField()
     kind = serializers.CharField()
     at = serializers.DateTimeField()
-    data = serializers.JSONField()
+    # DRF removes declared fields from the class, so `Serializer.data` still works
+    data = serializers.JSONField()  # type: ignore[assignment]
 
 
 class DeadlineInSerializer(serializers.Serializer):

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from campaign.access import signed_in
 from campaign.api.views import validated
 from campaign.models import Profile
 from campaign.services.calendar import calendar_rotate, calendar_url, feed_for_token
@@ -51,13 +52,13 @@ def _out(profile: Profile) -> dict:
 class ProfileView(APIView):
     @extend_schema(operation_id="profile_retrieve", responses={200: ProfileSerializer})
     def get(self, request: Request) -> Response:
-        return Response(_out(profile_of(user=request.user)))
+        return Response(_out(profile_of(user=signed_in(request.user))))
 
     @extend_schema(operation_id="profile_update", request=ProfileUpdateSerializer,
                    responses={200: ProfileSerializer})
     def patch(self, request: Request) -> Response:
         data = validated(ProfileUpdateSerializer, request.data)
-        return Response(_out(profile_update(user=request.user, **data)))
+        return Response(_out(profile_update(user=signed_in(request.user), **data)))
 
 
 class MeSerializer(serializers.Serializer):
@@ -83,10 +84,10 @@ class MeUpdateSerializer(serializers.Serializer):
 
 class MeView(APIView):
     def _me(self, request: Request) -> dict:
-        url = calendar_url(user=request.user, absolute=request.build_absolute_uri)
+        url = calendar_url(user=signed_in(request.user), absolute=request.build_absolute_uri)
         return {"username": request.user.get_username(),
                 "email": getattr(request.user, "email", ""), "calendar_url": url,
-                "time_zone": profile_of(user=request.user).time_zone}
+                "time_zone": profile_of(user=signed_in(request.user)).time_zone}
 
     @extend_schema(operation_id="users_me", responses={200: MeSerializer},
                    description="The caller: username, email, time zone and the secret "
@@ -102,11 +103,11 @@ class MeView(APIView):
         data = validated(MeUpdateSerializer, request.data)
         with transaction.atomic():
             if "time_zone" in data:
-                profile_update(user=request.user, time_zone=data["time_zone"])
-            changed = "email" in data and email_update(user=request.user,
+                profile_update(user=signed_in(request.user), time_zone=data["time_zone"])
+            changed = "email" in data and email_update(user=signed_in(request.user),
                                                        email=data["email"])
         if changed:
-            send_verification(user=request.user, link_for=lambda token: (
+            send_verification(user=signed_in(request.user), link_for=lambda token: (
                 request.build_absolute_uri(reverse("verify-email", args=[token]))))
         return Response(self._me(request))
 
@@ -121,7 +122,7 @@ class CalendarRotateView(APIView):
                    description="Revoke the calendar address and make a new secret one: the "
                    "old address answers 404 from now on.")
     def post(self, request: Request) -> Response:
-        token = calendar_rotate(user=request.user)
+        token = calendar_rotate(user=signed_in(request.user))
         url = request.build_absolute_uri(reverse("calendar-feed", args=[token]))
         return Response({"calendar_url": url})
 

@@ -1,9 +1,9 @@
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from campaign.api import views
 from campaign.api.profile import CalendarRotateView, MeView, ProfileView
 
-campaign_urls = [
+campaign_urls: list[URLPattern | URLResolver] = [
     path("", views.CampaignDetailView.as_view(), name="api-campaign"),
     path("settings/", views.CampaignSettingsView.as_view(), name="api-campaign-settings"),
     path("join/", views.JoinView.as_view(), name="api-campaign-join"),

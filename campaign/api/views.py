@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count, Prefetch
@@ -14,7 +16,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign import rulesets
-from campaign.access import campaigns_of, membership, reader, require_player, require_umpire
+from campaign.access import (
+    campaigns_of,
+    membership,
+    reader,
+    require_player,
+    require_umpire,
+    signed_in,
+)
 from campaign.api import serializers as s
 from campaign.errors import (
     Conflict,
@@ -112,7 +121,7 @@ class CampaignListView(APIView):
     @extend_schema(request=s.CampaignCreateSerializer, responses={201: s.CampaignSerializer})
     def post(self, request: Request) -> Response:
         data = validated(s.CampaignCreateSerializer, request.data)
-        campaign = campaign_create(umpire=request.user, name=data["name"],
+        campaign = campaign_create(umpire=signed_in(request.user), name=data["name"],
                                    map_spec=data["map"], options=data["settings"])
         campaign = campaign_queryset().get(pk=campaign.pk)
         return Response(s.CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
@@ -166,12 +175,12 @@ class JoinView(APIView):
             # would tell an outsider that a running campaign has this id).
             raise_not_found()
         body = request.data if isinstance(request.data, dict) else {}
-        player = campaign_join(campaign_id=campaign.pk, user=request.user,
+        player = campaign_join(campaign_id=campaign.pk, user=signed_in(request.user),
                                invite=body.get("invite"), faction=body.get("faction"))
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)
 
 
-def raise_not_found() -> None:
+def raise_not_found() -> NoReturn:
     raise NotFound("No such campaign.")
 
 
@@ -226,17 +235,17 @@ class AdvanceView(APIView):
             raise Conflict(f"The campaign is no longer at turn {expected[0]}, {expected[1]} "
                            f"phase (it is at turn {now.turn}, {now.phase} phase); nothing "
                            "changed.", code="phase_moved_on")
-        body: dict[str, object] = {"turn": result.campaign.turn,
-                                   "phase": result.campaign.phase, "changed": result.changed}
+        answer: dict[str, object] = {"turn": result.campaign.turn,
+                                     "phase": result.campaign.phase, "changed": result.changed}
         waiting = outbox.unsent_in_this_request()
         if waiting:
             # The phase changed and its jobs are committed; the broker was away, so they
             # wait and are sent when it is back (nothing is lost). Say so.
-            body["jobs_waiting"] = waiting
-            body["detail"] = (f"The phase advanced. {waiting} background job(s) (battles, "
+            answer["jobs_waiting"] = waiting
+            answer["detail"] = (f"The phase advanced. {waiting} background job(s) (battles, "
                               "notifications) could not reach the job queue yet; they are "
                               "saved and will start as soon as it is back.")
-        response = Response(body)
+        response = Response(answer)
         response["ETag"] = campaign_etag(result.campaign)
         return response
 
@@ -340,7 +349,7 @@ class ImportView(APIView):
                    "every seat waits for its claim code (POST claim/). An invalid document "
                    "is a 400 whose `fields` names the first bad path; nothing is written.")
     def post(self, request: Request) -> Response:
-        campaign = imports.import_campaign(document=request.data, umpire=request.user)
+        campaign = imports.import_campaign(document=request.data, umpire=signed_in(request.user))
         return Response({"id": campaign.pk}, status=status.HTTP_201_CREATED)
 
 
@@ -355,7 +364,7 @@ class ClaimView(APIView):
         "for a code that opens no seat; 409 when you already have a seat).")
     def post(self, request: Request, campaign_id: int) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
-        player = claims.claim_seat(campaign_id=campaign_id, user=request.user,
+        player = claims.claim_seat(campaign_id=campaign_id, user=signed_in(request.user),
                                    code=body.get("code"))
         return Response(s.PlayerSummarySerializer(player).data)
 

@@ -5,6 +5,7 @@ rules and every seat's record of deadlines."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
@@ -68,8 +69,9 @@ def back_from_away(request: HttpRequest, member: Membership) -> HttpResponse:
 
 @public_page
 def stand_in_rules(request: HttpRequest, member: Membership) -> HttpResponse:
-    seats = list(Player.objects.filter(campaign=member.campaign, approved=True)
-                 .select_related("user").order_by("user__username"))
+    seats: list[Any] = list(  # each given `stood_in` for the template
+        Player.objects.filter(campaign=member.campaign, approved=True)
+        .select_related("user").order_by("user__username"))
     now = timezone.now()
     for seat in seats:
         seat.stood_in = absence.stood_in(seat, now)

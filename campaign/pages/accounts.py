@@ -4,7 +4,7 @@ Log in, log out and password change are Django's own views with our templates.""
 from __future__ import annotations
 
 import zoneinfo
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -19,6 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaign.access import signed_in
 from campaign.errors import GameError
 from campaign.models import Profile
 from campaign.services.calendar import calendar_rotate, calendar_url
@@ -115,38 +116,41 @@ class ProfileForm(forms.Form):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["time_zone"].choices = _zone_choices()
+        cast(forms.ChoiceField, self.fields["time_zone"]).choices = _zone_choices()
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    prof, _ = Profile.objects.get_or_create(user=request.user)
+    prof, _ = Profile.objects.get_or_create(user=signed_in(request.user))
     if request.method == "POST" and request.POST.get("resend"):
-        if send_verification(user=request.user, link_for=_link_for(request)):
-            messages.success(request, f"We mailed a new link to {request.user.email}.")
+        if send_verification(user=signed_in(request.user), link_for=_link_for(request)):
+            messages.success(request, f"We mailed a new link to {signed_in(request.user).email}.")
         return redirect("profile")
     from campaign.services.notifications import KINDS
 
     form = ProfileForm(request.POST or None, initial={
-        "email": request.user.email, "time_zone": prof.time_zone,
+        "email": signed_in(request.user).email, "time_zone": prof.time_zone,
         "email_notifications": prof.email_notifications, "digest": prof.digest,
         "kinds": [k for k in KINDS if k not in (prof.muted_kinds or [])]})
     if request.method == "POST" and form.is_valid():
         chosen = set(form.cleaned_data["kinds"])
-        prof = profile_update(user=request.user, time_zone=form.cleaned_data["time_zone"],
+        prof = profile_update(user=signed_in(request.user),
+                              time_zone=form.cleaned_data["time_zone"],
                               email_notifications=form.cleaned_data["email_notifications"],
                               muted_kinds=[k for k in KINDS if k not in chosen],
                               digest=form.cleaned_data["digest"])
-        changed = email_update(user=request.user, email=form.cleaned_data["email"])
+        changed = email_update(user=signed_in(request.user), email=form.cleaned_data["email"])
         messages.success(request, f"Times are now shown in {prof.time_zone}.")
-        if changed and send_verification(user=request.user, link_for=_link_for(request)):
-            messages.success(request, f"We mailed a link to {request.user.email}: open it to "
+        if changed and send_verification(user=signed_in(request.user),
+                                         link_for=_link_for(request)):
+            messages.success(request, f"We mailed a link to {signed_in(request.user).email}: "
+                                      "open it to "
                                       "receive email from your campaigns.")
         return redirect("profile")
     return render(request, "pages/profile.html", {
         "form": form, "profile": prof, "verified": email_verified(request.user),
-        "calendar_url": calendar_url(user=request.user,
+        "calendar_url": calendar_url(user=signed_in(request.user),
                                      absolute=request.build_absolute_uri)})
 
 
@@ -155,7 +159,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 def calendar_rotate_page(request: HttpRequest) -> HttpResponse:
     """The profile's "new address" button (issue 27): the same service as
     `POST /api/users/me/calendar/rotate/`; the old address stops working at once."""
-    calendar_rotate(user=request.user)
+    calendar_rotate(user=signed_in(request.user))
     messages.success(request, "Your calendar has a new address: the old one no longer works. "
                               "Give the new one to your calendar program.")
     return redirect(reverse("profile") + "#calendar")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
 from django import forms
@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import rulesets
-from campaign.access import Membership, campaigns_of
+from campaign.access import Membership, campaigns_of, signed_in
 from campaign.models import Campaign, Player
 from campaign.pages.common import (
     attempt,
@@ -75,7 +75,8 @@ class CampaignCreateForm(forms.Form):
         from campaign import rulesets
 
         offered = rulesets.all_rulesets()
-        self.fields["ruleset"].choices = [(r.name, r.title) for r in offered]
+        cast(forms.ChoiceField, self.fields["ruleset"]).choices = [
+            (r.name, r.title) for r in offered]
         self.fields["ruleset"].initial = rulesets.DEFAULT
 
 
@@ -89,7 +90,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         # same map), said in the confirmation so the umpire can make the map again.
         seed = data["seed"] if data["seed"] is not None else secrets.randbelow(10**9) + 1
         outcome = attempt(request, lambda: campaign_create(
-            umpire=request.user, name=data["name"], seed=seed,
+            umpire=signed_in(request.user), name=data["name"], seed=seed,
             map_spec={"generator": data["generator"], "territories": data["territories"],
                       "seed": seed}, options={"ruleset": data["ruleset"] or "unlimit3d8"}),
             success=f"Campaign created with map seed {seed}. Share the invitation link with "
@@ -122,7 +123,7 @@ def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if campaign is None:
         raise Http404("No such campaign.")
     is_member = campaign.umpire_id == request.user.pk or Player.objects.filter(
-        campaign=campaign, user=request.user).exists()
+        campaign=campaign, user=signed_in(request.user)).exists()
     if is_member:
         return redirect("campaign-dashboard", campaign.pk)
     if campaign.status != Campaign.Status.SETUP:
@@ -131,7 +132,7 @@ def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
     faction = request.POST.get("faction") or ""
     if request.method == "POST":
         outcome = attempt(request, lambda: campaign_join(
-            campaign_id=campaign.pk, user=request.user, invite=invite, faction=faction),
+            campaign_id=campaign.pk, user=signed_in(request.user), invite=invite, faction=faction),
             success=f"You joined {campaign.name}.")
         if outcome.ok:
             return redirect("campaign-dashboard", campaign.pk)

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from campaign import channels as transports
 from campaign import push
-from campaign.access import Membership
+from campaign.access import Membership, signed_in
 from campaign.errors import GameError, error_body
 from campaign.models import Channel, PushSubscription
 from campaign.pages.common import (
@@ -54,14 +54,15 @@ def user_channels(request: HttpRequest) -> HttpResponse:
     """A player's own channels: add an address, send a test, remove it; push here."""
     if request.method == "POST":
         address = request.POST.get("address", "")
-        attempt(request, lambda: channels.channel_add(address=address, user=request.user),
+        attempt(request, lambda: channels.channel_add(address=address,
+                                                      user=signed_in(request.user)),
                 success="Channel saved. Send a test to check that it arrives.")
         return redirect("channels")
     return render(request, "pages/channels.html", {
-        "rows": _rows(Channel.objects.filter(user=request.user)),
+        "rows": _rows(Channel.objects.filter(user=signed_in(request.user))),
         "examples": EXAMPLES, "max_channels": channels.MAX_CHANNELS,
         "push_key": push.vapid_keys().public,
-        "push_devices": PushSubscription.objects.filter(user=request.user).count()})
+        "push_devices": PushSubscription.objects.filter(user=signed_in(request.user)).count()})
 
 
 @login_required
@@ -69,12 +70,12 @@ def user_channels(request: HttpRequest) -> HttpResponse:
 def user_channel_action(request: HttpRequest, channel_id: int, action: str) -> HttpResponse:
     if action == "test":
         attempt(request, lambda: channels.channel_test(channel_id=channel_id,
-                                                       user=request.user),
+                                                       user=signed_in(request.user)),
                 success="A test message is on its way; this page says below whether it "
                         "arrived.")
     else:
         attempt(request, lambda: channels.channel_remove(channel_id=channel_id,
-                                                         user=request.user),
+                                                         user=signed_in(request.user)),
                 success="Channel removed: nothing more is sent there.")
     return redirect("channels")
 
@@ -96,13 +97,14 @@ def push_subscription(request: HttpRequest) -> JsonResponse:
         return _json_refusal("The request must be a JSON object.", "invalid_json")
     endpoint = data.get("endpoint")
     if request.method == "DELETE":
-        removed = channels.push_unsubscribe(user=request.user, endpoint=str(endpoint or ""))
+        removed = channels.push_unsubscribe(user=signed_in(request.user),
+                                            endpoint=str(endpoint or ""))
         return JsonResponse({"detail": "Push is off on this device." if removed else
                              "Push was not on for this device."})
     given = data.get("keys")
     keys: dict[str, Any] = given if isinstance(given, dict) else {}
     try:
-        channels.push_subscribe(user=request.user, endpoint=endpoint,
+        channels.push_subscribe(user=signed_in(request.user), endpoint=endpoint,
                                 p256dh=keys.get("p256dh"), auth=keys.get("auth"))
     except GameError as exc:
         return _json_refusal(exc.detail, exc.code, exc.status_code)

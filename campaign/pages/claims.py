@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from campaign.access import Membership
+from campaign.access import Membership, signed_in
 from campaign.errors import GameError
 from campaign.models import Campaign, Player
 from campaign.pages.campaigns import register_dashboard_alerts
@@ -39,7 +39,8 @@ def claim(request: HttpRequest, campaign_id: int) -> HttpResponse:
     number alone tells nothing (a wrong code and a missing campaign read alike)."""
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is not None and (campaign.umpire_id == request.user.pk or Player.objects
-                                 .filter(campaign=campaign, user=request.user).exists()) \
+                                 .filter(campaign=campaign,
+                                         user=signed_in(request.user)).exists()) \
             and not Player.objects.filter(campaign=campaign).exclude(claim_code="").exists():
         return redirect("campaign-dashboard", campaign.pk)
     form = ClaimForm(request.POST or None, initial={"code": request.GET.get("code", "")})
@@ -47,7 +48,7 @@ def claim(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                seat = claim_seat(campaign_id=campaign_id, user=request.user,
+                seat = claim_seat(campaign_id=campaign_id, user=signed_in(request.user),
                                   code=form.cleaned_data["code"])
             except GameError as exc:
                 form.add_error("code", exc.detail)

@@ -175,7 +175,7 @@ NAV: list[NavItem] = [
 
 
 def nav_for(request: HttpRequest, member: Membership) -> list[dict[str, Any]]:
-    current = request.resolver_match.url_name if request.resolver_match else ""
+    current = (request.resolver_match.url_name or "") if request.resolver_match else ""
     items = []
     for item in NAV:
         if not item.when(member):

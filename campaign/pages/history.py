@@ -32,8 +32,8 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
     phase = request.GET.get("phase", "")
     who = request.GET.get("player", "")
     where = request.GET.get("territory", "")
-    number = request.GET.get("page", "")
-    number = int(number) if number.isdigit() and len(number) < 6 else 1
+    page = request.GET.get("page", "")
+    number = int(page) if page.isdigit() and len(page) < 6 else 1
     if turn.isdigit():
         qs = qs.filter(turn=int(turn))
     if kind:

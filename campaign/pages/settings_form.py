@@ -9,6 +9,7 @@ and the ruleset's own check, so the form refuses exactly what the API refuses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -103,9 +104,11 @@ class SettingsForm(forms.Form):
         if isinstance(spec.default, bool):
             field = forms.BooleanField(required=False, initial=value)
         elif spec.choices:
+            # a choice is read back as a value of its default's type
+            kind: Callable[[str], Any] = type(spec.default)
             field = forms.TypedChoiceField(
                 choices=[(str(c), _label(str(c))) for c in spec.choices], initial=str(value),
-                coerce=type(spec.default))
+                coerce=kind)
         elif isinstance(spec.default, int):
             field = forms.IntegerField(min_value=spec.minimum, max_value=spec.maximum,
                                        initial=value)
@@ -121,7 +124,7 @@ class SettingsForm(forms.Form):
     # --- reading them back -------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         values: dict[str, Any] = {}
         for key, option in OPTIONS.items():
             if key == "ruleset_options" or key not in data:

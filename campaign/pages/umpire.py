@@ -17,7 +17,7 @@ from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign.access import Membership
+from campaign.access import Membership, signed_in
 from campaign.errors import GameError
 from campaign.models import Campaign, Player
 from campaign.pages.common import (
@@ -333,7 +333,7 @@ def import_upload(request: HttpRequest, member: Membership) -> HttpResponse:
     document: Any = None
     if upload is None:
         error = "Choose the exported file (.json) to import."
-    elif upload.size > 50 * 1024 * 1024:
+    elif (upload.size or 0) > 50 * 1024 * 1024:
         error = "That file is larger than 50 MB, more than an export document can be."
     else:
         try:
@@ -342,7 +342,7 @@ def import_upload(request: HttpRequest, member: Membership) -> HttpResponse:
             error = "That file is not an export document (it is not JSON)."
     if not error:
         try:
-            made = imports.import_campaign(document=document, umpire=request.user)
+            made = imports.import_campaign(document=document, umpire=signed_in(request.user))
         except GameError as exc:
             error = f"That document cannot be imported: {exc.detail}"
         else:

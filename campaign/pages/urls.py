@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 
 from campaign.pages import (
     absence,
@@ -38,7 +38,7 @@ NAV.extend([
     NavItem("Umpire console", "umpire", umpire_only),
 ])
 
-campaign_pages = [
+campaign_pages: list[URLPattern | URLResolver] = [
     path("", campaigns.dashboard, name="campaign-dashboard"),
     path("join/", campaigns.join, name="campaign-join"),
     path("claim/", claims.claim, name="campaign-claim"),

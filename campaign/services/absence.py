@@ -28,6 +28,7 @@ import datetime as dt
 import math
 from contextvars import ContextVar
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -251,7 +252,7 @@ def stand_in_plays(*, campaign: Campaign) -> None:
 # ---------------------------------------------------------------------------
 
 
-def record_of(user: object) -> tuple[int, int]:
+def record_of(user: User) -> tuple[int, int]:
     """The user's deadlines met and missed over all their seats."""
     from django.db.models import Sum
 
@@ -260,7 +261,7 @@ def record_of(user: object) -> tuple[int, int]:
     return int(totals["met"] or 0), int(totals["missed"] or 0)
 
 
-def require_record(*, campaign: Campaign, user: object) -> None:
+def require_record(*, campaign: Campaign, user: User) -> None:
     """Refuse a seat to a player whose record of deadlines is below the campaign's
     `min_deadline_record` (R-AWAY-3): 403 `record_too_low`. A newcomer may join."""
     wanted = int(campaign.settings.min_deadline_record)

@@ -10,9 +10,10 @@ dates are its business, not ours).
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from icalendar import Calendar, Event
 
@@ -21,7 +22,7 @@ from campaign.models import Campaign, Profile
 from campaign.services.profiles import profile_of, zone_of
 
 
-def calendar_token(*, user: Any) -> str:
+def calendar_token(*, user: User) -> str:
     """The user's feed token, made on first use."""
     profile = profile_of(user=user)
     if profile.calendar_token:
@@ -34,7 +35,7 @@ def calendar_token(*, user: Any) -> str:
     return profile.calendar_token
 
 
-def calendar_rotate(*, user: Any) -> str:
+def calendar_rotate(*, user: User) -> str:
     """Revoke the user's feed address and make a new one (API.md "Reach and absence":
     `POST /api/users/me/calendar/rotate/`): the old address answers 404 from now on, as
     any address that never existed."""
@@ -46,7 +47,7 @@ def calendar_rotate(*, user: Any) -> str:
     return profile.calendar_token
 
 
-def calendar_url(*, user: Any, absolute: Any) -> str:
+def calendar_url(*, user: User, absolute: Callable[[str], str]) -> str:
     """The user's feed address, made absolute by `absolute` (a request's
     `build_absolute_uri`)."""
     from django.urls import reverse
@@ -73,6 +74,8 @@ def feed_for_token(token: str) -> bytes | None:
     for campaign in running:
         event = Event()
         phase = campaign.get_phase_display() if campaign.phase else ""
+        if campaign.phase_deadline is None:  # not running: no deadline to show
+            continue
         deadline = campaign.phase_deadline.astimezone(zone)
         event.add("uid", f"campaign-{campaign.pk}-turn-{campaign.turn}-{campaign.phase}"
                          "@unlimit3d")
@@ -87,5 +90,6 @@ def feed_for_token(token: str) -> bytes | None:
         event.add("url", f"{settings.SITE_URL}/campaigns/{campaign.pk}/")
         cal.add_component(event)
     cal.add_missing_timezones()
-    return cal.to_ical()
+    ical: bytes = cal.to_ical()
+    return ical
 

@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from campaign import rulesets
@@ -26,11 +26,11 @@ _map_hooks: dict[str, Callable[..., Any]] = {}
 
 
 def register_map_builder(*, clean: Callable[[Any], dict[str, Any]],
-                         build: Callable[..., None]) -> None:
+                         build: Callable[..., object]) -> None:
     _map_hooks["clean"], _map_hooks["build"] = clean, build
 
 
-def campaign_create(*, umpire: AbstractBaseUser, name: str, map_spec: dict[str, Any],
+def campaign_create(*, umpire: User, name: str, map_spec: dict[str, Any],
                     options: dict[str, Any] | None = None, seed: int | None = None) -> Campaign:
     """Create a campaign in set-up with its meta-map; the creator becomes its umpire."""
     clean_map_spec, build_map = _map_hooks["clean"], _map_hooks["build"]
@@ -94,7 +94,7 @@ def seats_misfit(players: Iterable[Player], ruleset_name: str) -> list[str]:
             if (p.faction not in choices if choices else bool(p.faction))]
 
 
-def campaign_join(*, campaign_id: int, user: AbstractBaseUser,
+def campaign_join(*, campaign_id: int, user: User,
                   invite: object = None, faction: object = None) -> Player:
     """Take a seat while the campaign is in set-up; with the setting `invite_only` (the
     default) only with the campaign's invite code (403 `invite_required` otherwise); in a

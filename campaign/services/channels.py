@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -56,7 +57,7 @@ class DeliveryFailed(Exception):
 # ---------------------------------------------------------------------------
 
 
-def channel_add(*, address: str, user: Any = None, campaign: Campaign | None = None
+def channel_add(*, address: str, user: User | None = None, campaign: Campaign | None = None
                 ) -> Channel:
     """Save a channel for a user or a campaign after checking its address (the host of
     a self-hosted service must be public). InvalidInput with a sentence otherwise."""
@@ -83,12 +84,12 @@ def _owned(channel_id: int, user: Any, campaign: Campaign | None) -> Channel:
     return found
 
 
-def channel_remove(*, channel_id: int, user: Any = None, campaign: Campaign | None = None
+def channel_remove(*, channel_id: int, user: User | None = None, campaign: Campaign | None = None
                    ) -> None:
     _owned(channel_id, user, campaign).delete()
 
 
-def channel_test(*, channel_id: int, user: Any = None, campaign: Campaign | None = None
+def channel_test(*, channel_id: int, user: User | None = None, campaign: Campaign | None = None
                  ) -> None:
     """Ask for a test message: a job sends it after commit (never the request)."""
     channel = _owned(channel_id, user, campaign)
@@ -141,7 +142,8 @@ def send_test(*, channel_id: int, token: str) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def push_subscribe(*, user: Any, endpoint: Any, p256dh: Any, auth: Any) -> PushSubscription:
+def push_subscribe(*, user: User, endpoint: Any, p256dh: object, auth: object
+                   ) -> PushSubscription:
     """Save (or move to this user) one browser's subscription (the values as the browser
     sent them: checked here)."""
     try:
@@ -162,7 +164,7 @@ def push_subscribe(*, user: Any, endpoint: Any, p256dh: Any, auth: Any) -> PushS
     return sub
 
 
-def push_unsubscribe(*, user: Any, endpoint: str) -> int:
+def push_unsubscribe(*, user: User, endpoint: str) -> int:
     return int(PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()[0])
 
 

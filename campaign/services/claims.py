@@ -11,8 +11,8 @@ guess learns nothing."""
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
@@ -21,14 +21,14 @@ from campaign.models import Campaign, Player
 from campaign.services.journal import record_event
 
 
-def clean_code(code: Any) -> str:
+def clean_code(code: object) -> str:
     if not isinstance(code, str) or not code.strip() or len(code) > 64:
         raise InvalidInput("Enter the claim code the umpire gave you.", code="invalid_code",
                            fields={"code": "Enter the claim code the umpire gave you."})
     return code.strip()
 
 
-def claim_seat(*, campaign_id: int, user: Any, code: Any) -> Player:
+def claim_seat(*, campaign_id: int, user: User, code: object) -> Player:
     """`user` takes the unclaimed seat whose code is `code`."""
     code = clean_code(code)
     with transaction.atomic():

@@ -31,7 +31,7 @@ from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
-Hook = Callable[..., None]  # called as hook(campaign=campaign)
+Hook = Callable[..., object]  # called as hook(campaign=campaign); its result unused
 
 
 @dataclass(frozen=True)

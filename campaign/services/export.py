@@ -35,6 +35,7 @@ from django.utils import timezone
 
 from campaign import rulesets
 from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, Player
+from campaign.sql import column_of
 
 FORMAT = "unlimit3d-campaign"
 #: 2: each player has its `faction` (issue 14); version 1 documents are read and upgraded
@@ -111,14 +112,14 @@ def _rows_sql(qs: QuerySet[Any], names: list[str], extra: str = "") -> _SQLRows:
     columns = []
     for name in names:
         field = by_attname[name]
-        column = f"r.{quote(field.column)}"
+        column = f"r.{quote(column_of(field))}"
         if isinstance(field, DateTimeField):
             columns.append(f"{_UTC_MS.format(c=column)} AS {quote(name)}")
         elif isinstance(field, DurationField):
             columns.append(f"{_ISO_DURATION.format(c=column)} AS {quote(name)}")
         else:
             columns.append(f"{column} AS {quote(name)}")
-    pk = quote(model._meta.pk.column)
+    pk = quote(column_of(model._meta.pk))
     return _SQLRows(f"(SELECT coalesce(jsonb_agg(to_jsonb(t) ORDER BY t.{pk}), '[]'::jsonb) FROM "
                     f"(SELECT {', '.join(columns)}{extra} FROM ({sql}) r) t)", tuple(params))
 
@@ -172,7 +173,9 @@ def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, 
     """The document; `complete` (a rollback point, never shown to anyone) also keeps
     sealed orders, the entries that hold them, every seed and the seats' state."""
     # One JSON round trip: dates as ISO text, the same document whatever the caller.
-    return json.loads(json.dumps(_document(campaign, complete=complete), cls=ExportEncoder))
+    document: dict[str, Any] = json.loads(
+        json.dumps(_document(campaign, complete=complete), cls=ExportEncoder))
+    return document
 
 
 def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:

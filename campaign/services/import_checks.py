@@ -46,7 +46,7 @@ def _validator() -> Any:
     return Draft202012Validator(schema)
 
 
-def check_schema(document: Any) -> None:
+def check_schema(document: object) -> None:
     """The published schema; the first fault (in document order) refused by its path."""
     from jsonschema.exceptions import relevance
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, models, transaction
 
@@ -40,6 +41,7 @@ from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, Player
 from campaign.services.commitments import commit, commitment_of
 from campaign.services.export import FORMAT, VERSION
 from campaign.services.import_checks import _value, check_head, check_schema, refuse
+from campaign.sql import model_field
 
 #: (a row's values with its keys already pointed at the new rows, the seats' new ids by
 #: their old ones) -> the row to write.
@@ -101,9 +103,9 @@ def _unique_sets(model: type[models.Model], fresh: set[str]) -> list[tuple[str, 
     for constraint in model._meta.constraints:
         if isinstance(constraint, models.UniqueConstraint) and constraint.fields \
                 and constraint.condition is None and not constraint.expressions:
-            sets.append(tuple(model._meta.get_field(n).attname for n in constraint.fields))
+            sets.append(tuple(model_field(model, n).attname for n in constraint.fields))
     for together in model._meta.unique_together:
-        sets.append(tuple(model._meta.get_field(n).attname for n in together))
+        sets.append(tuple(model_field(model, n).attname for n in together))
     return sets
 
 
@@ -195,7 +197,7 @@ def _plan_table(table: Table, rows: list[Any], ids: dict[type[models.Model], set
                         raise refuse((section, i, name), "may not be null.")
                 elif target is not Campaign and (
                         isinstance(value, (dict, list, bool))
-                        or value not in ids.get(target, ())):  # type: ignore[arg-type]
+                        or value not in ids.get(target, ())):
                     raise refuse((section, i, name), f"names {str(value)[:40]}, which is "
                                  "not a row of the document.")
                 elif target not in loaded and fk.name not in table.deferred \
@@ -245,7 +247,7 @@ class _Writer:
             return None
         if fk.related_model is Campaign:
             return self.campaign.pk
-        return self.maps[fk.related_model][value]  # type: ignore[index]
+        return self.maps[fk.related_model][value]
 
     def write(self, plan: _Plan) -> None:
         model = plan.table.model
@@ -256,7 +258,7 @@ class _Writer:
             if plan.table.rewrite is not None:
                 values = plan.table.rewrite(values, self.players)
             objs.append(model(**values))
-        model.objects.bulk_create(objs, batch_size=BATCH)
+        model._default_manager.bulk_create(objs, batch_size=BATCH)
         self.maps[model] = {old: obj.pk for old, obj in zip(plan.olds, objs, strict=True)}
         stamps = _timestamps(model)
         dated = []
@@ -266,7 +268,7 @@ class _Writer:
                     setattr(obj, name, value)
                 dated.append(obj)
         if dated:
-            model.objects.bulk_update(dated, stamps, batch_size=BATCH)
+            model._default_manager.bulk_update(dated, stamps, batch_size=BATCH)
         if model is Event:
             through = Event.viewers.through
             through.objects.bulk_create(
@@ -289,7 +291,7 @@ class _Writer:
                     names |= set(later)
                     objs.append(obj)
             if objs:
-                model.objects.bulk_update(objs, sorted(names), batch_size=BATCH)
+                model._default_manager.bulk_update(objs, sorted(names), batch_size=BATCH)
 
 
 def _placeholders(names: list[str], *, stand_ins: bool) -> list[Any]:
@@ -369,7 +371,7 @@ def _check_dice(document: dict[str, Any]) -> None:
         seen.add((d["turn"], d["phase"]))
 
 
-def import_campaign(*, document: Any, umpire: Any, stand_ins: bool = False) -> Campaign:
+def import_campaign(*, document: object, umpire: User, stand_ins: bool = False) -> Campaign:
     """Recreate an exported campaign under new ids; `umpire` becomes its umpire and every
     seat waits for its claim (`stand_ins`: a sandbox's accounts, see the docstring)."""
     if not isinstance(document, dict) or document.get("format") != FORMAT:

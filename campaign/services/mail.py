@@ -11,9 +11,8 @@ salted): no database row, and it cannot be forged or pointed at someone else.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
@@ -23,7 +22,7 @@ from django.utils.translation import gettext as _
 SALT = "campaign.unsubscribe"
 
 
-def unsubscribe_token(user: Any) -> str:
+def unsubscribe_token(user: User) -> str:
     return signing.dumps(user.pk, salt=SALT)
 
 
@@ -36,12 +35,12 @@ def user_of_token(token: str) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def unsubscribe_url(user: Any) -> str:
+def unsubscribe_url(user: User) -> str:
     return settings.SITE_URL.rstrip("/") + reverse("unsubscribe",
                                                    args=[unsubscribe_token(user)])
 
 
-def send(*, user: Any, subject: str, body: str) -> int:
+def send(*, user: User, subject: str, body: str) -> int:
     """Mail `body` (paragraphs split by blank lines) to the user, as text and HTML."""
     stop = unsubscribe_url(user)
     footer = _("You receive this because you play in a campaign on this site. Stop these "

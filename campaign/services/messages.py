@@ -31,7 +31,7 @@ MAX_TEXT = 2000
 PAGE = 200
 
 
-def send_message(*, member: Membership, to: Any, text: Any) -> Message:
+def send_message(*, member: Membership, to: object, text: object) -> Message:
     sender = require_player(member)
     if not isinstance(text, str) or not text.strip():
         raise InvalidInput("A message needs some text.", code="invalid_text",

@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaign import webhooks
-from campaign.models import Campaign, Player, Profile
+from campaign.models import Campaign, Message, Player, Profile
 from campaign.services import mail, outbox
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,8 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
                                          phase_deadline__gt=now)
     for campaign in candidates:
         lead = campaign.settings.reminder_seconds
-        if not lead or campaign.phase_deadline - now > dt.timedelta(seconds=lead):
+        if (not lead or campaign.phase_deadline is None
+                or campaign.phase_deadline - now > dt.timedelta(seconds=lead)):
             continue
         key = f"{campaign.turn}:{campaign.phase}"
         if campaign.reminder_key == key:
@@ -374,7 +375,7 @@ def post_webhook(url: str, payload: dict[str, Any]) -> bool:
 # ---------------------------------------------------------------------------
 
 
-def message_mail(message: Any, thread_url: str) -> tuple[str, str]:
+def message_mail(message: Message, thread_url: str) -> tuple[str, str]:
     """(subject, body) of the mail telling a reader of a new message: who wrote, in which
     campaign, the message quoted, and the thread's page where they answer."""
     facts = {"sender": message.sender.user.get_username(), "campaign": message.campaign.name,

@@ -5,8 +5,10 @@ event is written."""
 from __future__ import annotations
 
 import zoneinfo
+from collections.abc import Callable
 from functools import lru_cache
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from campaign.errors import InvalidInput
@@ -26,12 +28,12 @@ def known_time_zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
-def profile_of(*, user) -> Profile:
+def profile_of(*, user: User) -> Profile:
     profile, _ = Profile.objects.get_or_create(user=user)
     return profile
 
 
-def profile_update(*, user, time_zone: str | None = None,
+def profile_update(*, user: User, time_zone: str | None = None,
                    email_notifications: bool | None = None,
                    muted_kinds: list[str] | None = None,
                    digest: bool | None = None) -> Profile:
@@ -71,18 +73,20 @@ VERIFY_SALT = "campaign.verify-email"
 VERIFY_MAX_AGE = 3 * 24 * 3600
 
 
-def email_verified(user) -> bool:
+def email_verified(user: User | AnonymousUser) -> bool:
+    if isinstance(user, AnonymousUser):
+        return False
     email = getattr(user, "email", "") or ""
     return bool(email) and Profile.objects.filter(user=user, email_verified=email).exists()
 
 
-def verification_token(user) -> str:
+def verification_token(user: User) -> str:
     from django.core import signing
 
     return signing.dumps({"u": user.pk, "e": user.email}, salt=VERIFY_SALT)
 
 
-def send_verification(*, user, link_for) -> bool:
+def send_verification(*, user: User, link_for: Callable[[str], str]) -> bool:
     """Mail a link that proves the user reads `user.email` (`link_for(token)` makes the
     absolute address). False when there is no address to verify."""
     from django.conf import settings
@@ -123,7 +127,7 @@ def verify_email(*, token: str) -> Profile:
     return profile
 
 
-def email_update(*, user, email: str) -> bool:
+def email_update(*, user: User, email: str) -> bool:
     """Change the user's address; True when it changed (it must then be verified)."""
     from django.core.exceptions import ValidationError
     from django.core.validators import validate_email

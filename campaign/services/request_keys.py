@@ -8,7 +8,6 @@ a key proceeds; a repeat of it (double click, retry, two tabs) is refused with 4
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -18,7 +17,7 @@ from campaign.models import RequestKey
 _KEY = re.compile(r"^[A-Za-z0-9_.:-]{8,64}$")
 
 
-def clean_key(value: Any) -> str:
+def clean_key(value: object) -> str:
     if value in (None, ""):
         raise PreconditionRequired(
             "Send a \"request_id\" (8 to 64 letters, digits or -_.:, e.g. a UUID) chosen "
@@ -29,7 +28,7 @@ def clean_key(value: Any) -> str:
     return value
 
 
-def claim(*, campaign_id: int, key: Any) -> None:
+def claim(*, campaign_id: int, key: object) -> None:
     """Record the key for this campaign; call inside the action's transaction."""
     cleaned = clean_key(key)
     try:

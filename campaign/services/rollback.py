@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, models, transaction
@@ -41,6 +41,10 @@ from campaign.models import (
 from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _tables, _timestamps
 from campaign.services.journal import record_event
+from campaign.sql import model_field
+
+if TYPE_CHECKING:
+    from campaign.access import Membership
 
 #: Tables kept (their rows updated in place), not deleted and recreated.
 KEPT_SECTIONS = ("territories", "adjacency")
@@ -113,7 +117,7 @@ def _restore(model: type[models.Model], rows: list[dict[str, Any]],
         objs.append(obj)
         if any(v is not None for v in held.values()):
             later.append((obj, held))
-    model.objects.bulk_create(objs)
+    model._default_manager.bulk_create(objs)
     stamps = _timestamps(model)
     if stamps:
         pk = model._meta.pk.attname
@@ -122,7 +126,7 @@ def _restore(model: type[models.Model], rows: list[dict[str, Any]],
             for name in stamps:
                 value = by_pk[obj.pk][name]
                 setattr(obj, name, fields[name].to_python(value) if value else value)
-        model.objects.bulk_update(objs, stamps)
+        model._default_manager.bulk_update(objs, stamps)
     for obj, held in later:
         for name, value in held.items():
             setattr(obj, name, value)
@@ -130,7 +134,7 @@ def _restore(model: type[models.Model], rows: list[dict[str, Any]],
     return objs
 
 
-def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = "") -> Campaign:
+def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = "") -> Campaign:
     try:
         turn = int(turn)
     except (TypeError, ValueError):
@@ -162,13 +166,13 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
         for section in KEPT_SECTIONS[:1]:
             table = _tables[section]
             rows = {r["id"]: r for r in doc.get(section) or []}
-            objs = list(table.model.objects.filter(pk__in=rows))
+            objs = list(table.model._default_manager.filter(pk__in=rows))
             fields = [f.attname for f in table.model._meta.concrete_fields
                       if not f.primary_key and f.attname in next(iter(rows.values()), {})]
             for obj in objs:
                 for name in fields:
                     setattr(obj, name, rows[obj.pk][name])
-            table.model.objects.bulk_update(objs, fields)
+            table.model._default_manager.bulk_update(objs, fields)
         for table in tables:
             made = _restore(table.model, list(doc.get(table.section) or []), table.deferred)
             if table.model is Event:
@@ -205,7 +209,7 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: Any, reason: str = 
         same_phase = (campaign.turn, campaign.phase) == (turn, str(phase))
         for name in ("turn", "phase", "status"):
             if name in head:
-                field = Campaign._meta.get_field(name)
+                field = model_field(Campaign, name)
                 value = head[name]
                 setattr(campaign, name, field.to_python(value) if value is not None else None)
         _reset_clock(campaign, same_phase=same_phase)
@@ -248,7 +252,7 @@ def _campaign_rows(model: type[models.Model], campaign: Campaign) -> Any:
     names = {f.name for f in model._meta.concrete_fields}
     for path in ("campaign", "player__campaign", "territory__campaign", "battle__campaign"):
         if path.split("__")[0] in names:
-            return model.objects.filter(**{path: campaign})
+            return model._default_manager.filter(**{path: campaign})
     raise RuntimeError(f"{model.__name__}: no way to the campaign")
 
 
@@ -271,7 +275,7 @@ def _names(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def rollback_preview(*, member: Any, turn: Any, phase: Any) -> Preview:
+def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
     """A read (no write): what rolling back to (turn, phase) would undo, for the
     confirmation page (issue 26): people, units and places by name, never an id. Sealed
     orders are counted only for an umpire who may read them. Raises like `rollback` for a

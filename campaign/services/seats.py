@@ -7,6 +7,7 @@ which writes the seats (the core's rows) and the umpire's entry."""
 from __future__ import annotations
 
 from collections.abc import Collection
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -27,8 +28,8 @@ def record_missed_turns(*, campaign: Campaign, ordered: Collection[int]) -> None
     if campaign.is_sandbox:
         return
     alert_at = campaign.settings.missed_turns_alert
-    missed: list[dict] = []
-    alerts: list[dict] = []
+    missed: list[dict[str, Any]] = []
+    alerts: list[dict[str, Any]] = []
     changed: list[Player] = []
     # An unclaimed (imported) seat has nobody to miss a turn (docs/RULINGS.md).
     for player in (Player.objects.select_for_update(of=("self",))

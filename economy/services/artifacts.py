@@ -16,6 +16,7 @@ of its holder, one artifact per laboratory; it may be moved again later.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -25,10 +26,11 @@ from campaign.models import Player
 from campaign.rules.tables import DISCOVERIES_BY_KEY
 from campaign.services.journal import record_private
 from campaign.services.locking import retry_on_conflict
-from economy.models import Artifact, Building
+from economy.models import Artifact
 from economy.services import ledger
 from economy.services.buildings import own_building
 from economy.services.common import as_id, require_phase
+from economy.services.energy import PoweredBuilding
 
 SELL_VALUE: int = DISCOVERIES_BY_KEY["artifact"].sell_value or 200
 
@@ -125,7 +127,7 @@ def artifact_house(*, player: Player, territory_id: object, laboratory: object) 
     return artifact
 
 
-def doubled_laboratories(*, labs_by_territory: dict[int, list[Building]],
+def doubled_laboratories(*, labs_by_territory: Mapping[int, Sequence[PoweredBuilding]],
                          territories: set[int],
                          kept_in_campaign: list[Artifact] | None = None) -> dict[int, int]:
     """Laboratory id -> artifact id, for the active laboratories given (one player's):
@@ -142,7 +144,8 @@ def doubled_laboratories(*, labs_by_territory: dict[int, list[Building]],
             territory_id__in=territories) | Artifact.objects.filter(
             status=Artifact.Status.KEPT, laboratory_id__in=active))
     for a in sorted(set(kept), key=lambda a: a.pk):
-        if a.laboratory_id in active and a.laboratory_id not in result:
+        if a.laboratory_id is not None and a.laboratory_id in active \
+                and a.laboratory_id not in result:
             result[a.laboratory_id] = a.pk
     for a in sorted(set(kept), key=lambda a: a.pk):
         if a.laboratory_id is None:

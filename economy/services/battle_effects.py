@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from economy.models import Building
+from economy.models import Building, Operative, Unit
 from economy.services.storage import add_stock, load_holdings, stock_units, take_stock
 
 ResourceKey = tuple[str, bool, bool]
@@ -62,8 +62,9 @@ def destroy_buildings(*, territory_id: int, building_ids: list[int]) -> list[dic
 
     if not building_ids:
         return []
-    gone = list(Building.objects.filter(territory_id=territory_id, pk__in=building_ids)
-                .values("pk", "kind", "weapon_id"))
+    gone = [dict(b) for b in Building.objects.filter(territory_id=territory_id,
+                                                     pk__in=building_ids)
+            .values("pk", "kind", "weapon_id")]
     Building.objects.filter(territory_id=territory_id, pk__in=building_ids).delete()
     Weapon.objects.filter(pk__in=[b["weapon_id"] for b in gone if b["weapon_id"]]).delete()
     return gone
@@ -75,7 +76,7 @@ UNIT_BATTLE_FIELDS = ["damage_repairable", "damage_unrepairable", "state", "stat
 UNIT_STATE_COLUMNS = ("damage_repairable", "damage_unrepairable")
 
 
-def set_unit_state(unit: Any, state: dict[str, Any]) -> None:
+def set_unit_state(unit: Unit, state: dict[str, Any]) -> None:
     """A ruleset's new campaign state for a unit (merged over the old one): Unlimit3d 8's
     damage goes to its columns, every other ruleset's keys to `state`. Saved by
     `save_units`."""
@@ -121,7 +122,7 @@ def set_buildings_hit_points(*, territory_id: int, hit_points: dict[int, int]) -
                         output_field=IntegerField()))
 
 
-def save_experience(operative: Any) -> None:
+def save_experience(operative: Operative) -> None:
     """An operative's XP and level after an award (the rules are the battles app's,
     battles.services.experience). The caller holds the operative's row lock."""
     operative.save(update_fields=["xp", "level"])

@@ -32,11 +32,15 @@ def normalise_kind(kind: object) -> str:
     return key
 
 
-def _validate_square(territory: Territory, x: object, y: object) -> tuple[int, int]:
-    for name, value in (("x", x), ("y", y)):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidInput(f"'{name}' must be a whole number.",
-                               fields={name: ["Must be an integer."]})
+def _whole(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"'{name}' must be a whole number.",
+                           fields={name: ["Must be an integer."]})
+    return value
+
+
+def _validate_square(territory: Territory, x_in: object, y_in: object) -> tuple[int, int]:
+    x, y = _whole("x", x_in), _whole("y", y_in)
     try:
         from economy.services.grid import validate_square
     except ImportError:  # until the territories area provides it
@@ -92,7 +96,8 @@ def building_create(*, player: Player, territory_id: object, kind: object, x: ob
             needed = BUILDINGS[spec.requires].name
             raise InvalidInput(f"A {spec.name} needs a {needed} on the same territory, and "
                                f"{territory.name} has none.", code="requirement")
-        building = place_building(territory=territory, kind=key, x=x, y=y,
+        building = place_building(territory=territory, kind=key, x=_whole("x", x),
+                                  y=_whole("y", y),
                                   turn=player.campaign.turn)
         if used_kit is not None:
             used_kit.used_turn = player.campaign.turn

@@ -19,6 +19,7 @@ container on arrival, or the purchase is refused with `no_room`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -136,7 +137,7 @@ def shipment_create(*, player: Player, territory_id: object, containers: object)
                                                  refined=False, pure=True,
                                                  units__gt=0).exists()
             c["pure"] = bool(c["pure"])
-        needed: Counter = Counter()
+        needed: Counter[tuple[str, bool, bool]] = Counter()
         for c in cargo:
             needed[(c["resource"], c["refined"], c["pure"])] += c["units"]
         for key, units in sorted(needed.items()):
@@ -179,9 +180,10 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
                             x=item.get("x"), y=item.get("y"), kit=item.get("kit"))
         return {"building": b.pk}
     ruleset_name = player.campaign.settings.ruleset
-    handlers: dict[str, Any] = ({"vehicle": _buy_vehicle, "operative": _buy_operative,
-                                 "weapon": _buy_weapon, "equipment": _buy_equipment}
-                                if ruleset_name == "unlimit3d8" else {"unit": _buy_unit})
+    handlers: dict[str, Callable[..., tuple[dict[str, int], int, str]]] = (
+        {"vehicle": _buy_vehicle, "operative": _buy_operative,
+         "weapon": _buy_weapon, "equipment": _buy_equipment}
+        if ruleset_name == "unlimit3d8" else {"unit": _buy_unit})
     handler = handlers.get(kind)
     if handler is None:
         if ruleset_name == "unlimit3d8":
@@ -208,7 +210,7 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
     return result
 
 
-def _buy_unit(*, player: Player, territory: Territory, item: dict
+def _buy_unit(*, player: Player, territory: Territory, item: dict[str, Any]
               ) -> tuple[dict[str, int], int, str]:
     """API.md, "Rulesets": a unit from the catalogue of the campaign's ruleset (and the
     player's faction), ready to be ordered: its crew comes with it. Its profile is copied
@@ -245,7 +247,7 @@ def _buy_unit(*, player: Player, territory: Territory, item: dict
     return {"unit": unit.pk}, int(entry["price"]), unit.name
 
 
-def _given_name(item: dict) -> str:
+def _given_name(item: dict[str, Any]) -> str:
     """The name a purchase asks for (optional): blank or absent gives the default; a
     name that cannot be kept is a 400 (issue 26, the rename's rules)."""
     name = item.get("name")
@@ -254,7 +256,7 @@ def _given_name(item: dict) -> str:
     return clean_name(name)
 
 
-def _buy_vehicle(*, player: Player, territory: Territory, item: dict
+def _buy_vehicle(*, player: Player, territory: Territory, item: dict[str, Any]
                  ) -> tuple[dict[str, int], int, str]:
     spec = vehicle(str(item.get("model", "")))
     extension = item.get("extension", False) is True
@@ -271,7 +273,7 @@ def _buy_vehicle(*, player: Player, territory: Territory, item: dict
     return {"unit": unit.pk}, price, unit.name
 
 
-def _buy_operative(*, player: Player, territory: Territory, item: dict
+def _buy_operative(*, player: Player, territory: Territory, item: dict[str, Any]
                    ) -> tuple[dict[str, int], int, str]:
     spec = pilot_class(str(item.get("class", "")))
     op = Operative.objects.create(player=player, territory=territory, klass=spec.key,
@@ -279,7 +281,7 @@ def _buy_operative(*, player: Player, territory: Territory, item: dict
     return {"pilot": op.pk}, spec.hiring_cost, f"{op.name} ({spec.name})"
 
 
-def _buy_weapon(*, player: Player, territory: Territory, item: dict,
+def _buy_weapon(*, player: Player, territory: Territory, item: dict[str, Any],
                 equipment: bool = False) -> tuple[dict[str, int], int, str]:
     key = str(item.get("equipment" if equipment and item.get("equipment") else "weapon", ""))
     key = key.strip().lower().replace(" ", "_")
@@ -300,7 +302,7 @@ def _buy_weapon(*, player: Player, territory: Territory, item: dict,
     return {"weapon": w.pk}, price, " ".join([*templates, spec.name])
 
 
-def _buy_equipment(*, player: Player, territory: Territory, item: dict
+def _buy_equipment(*, player: Player, territory: Territory, item: dict[str, Any]
                    ) -> tuple[dict[str, int], int, str]:
     if item.get("equipment") == "extension":
         unit_id = as_id(item.get("unit"), "unit")

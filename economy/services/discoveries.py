@@ -5,14 +5,14 @@ go through the ledger. Registered with the territories app's exploration in
 
 from __future__ import annotations
 
-from typing import Any
-
-from campaign.models import Player
+from campaign.models import Campaign, Player
 from economy.models import Artifact
 from economy.services.ledger import CreditBook
+from territories.models import Exploration, Territory
 
 
-def discoveries_found(campaign: Any, made: list[tuple[Any, Any, Any]]) -> None:
+def discoveries_found(campaign: Campaign,
+                      made: list[tuple[Territory, Player, Exploration]]) -> None:
     """Artifacts and credits of the explorations `made` ((territory, player, exploration),
     in the order rolled): a fixed number of queries however many. Locks the players who
     are paid (by id) and keeps their in-memory balance up to date."""

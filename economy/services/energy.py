@@ -20,8 +20,9 @@ Rulings (docs/RULINGS.md, Economy):
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from django.db import transaction
 
@@ -59,7 +60,22 @@ class TerritoryPower:
     consumers: list[int] = field(default_factory=list)
 
 
-def territory_power(buildings: Iterable[Building],
+class PoweredBuilding(Protocol):
+    """What the energy rules read of a building: its row, or production's plain copy."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def active(self) -> bool: ...
+    @property
+    def hit_points(self) -> int: ...
+    @property
+    def upgrades(self) -> Any: ...
+
+
+def territory_power(buildings: Iterable[PoweredBuilding],
                     active_ids: set[int] | None = None) -> TerritoryPower:
     """Supply and demand of one territory's buildings. `active_ids` overrides which
     buildings are active (for a plan being checked)."""
@@ -94,11 +110,11 @@ def player_pools(player: Player, overrides: dict[int, set[int]] | None = None) -
     return pools_of_buildings(by_territory, overrides)
 
 
-def pools_of_buildings(by_territory: dict[int, list[Building]],
+def pools_of_buildings(buildings: Mapping[int, Sequence[PoweredBuilding]],
                        overrides: dict[int, set[int]] | None = None) -> list[Pool]:
     """`player_pools` from one player's buildings already read, by territory."""
     overrides = overrides or {}
-    by_territory = {tid: list(bs) for tid, bs in by_territory.items()}
+    by_territory = {tid: list(bs) for tid, bs in buildings.items()}
     for tid in overrides:
         by_territory.setdefault(tid, [])
     pools: list[Pool] = []
@@ -121,7 +137,7 @@ def pool_of(pools: list[Pool], territory_id: int) -> Pool:
 
 
 @retry_on_conflict
-def activation_set(*, player: Player, territory_id: object, active: list[object]) -> list[int]:
+def activation_set(*, player: Player, territory_id: object, active: object) -> list[int]:
     """Activity phase: the buildings of one territory that are active from now on.
 
     Refused with code `energy` (nothing changes) when the territory's pool cannot

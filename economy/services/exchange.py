@@ -20,11 +20,12 @@ from territories.services import movement
 NO_SUCH_UNIT = "No such unit."
 
 
-def _group_of(player: Player, territory_id: int) -> set[int]:
+def _group_of(player: Player, territory_id: int | None) -> set[int]:
     """The connected group of the player's controlled territories (owned, or held by a
-    right of passage) holding `territory_id` (R-ORD-5); empty if not controlled."""
+    right of passage) holding `territory_id` (R-ORD-5); empty if not controlled (or off
+    the map)."""
     controlled = movement.passable_territories(player)
-    if territory_id not in controlled:
+    if territory_id is None or territory_id not in controlled:
         return set()
     graph = movement.movement_graph(player.campaign)
     return set(nx.node_connected_component(graph.subgraph(controlled), territory_id))

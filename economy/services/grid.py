@@ -4,11 +4,10 @@ squares are the economy's (its buildings stand on them), so the grid lives here.
 
 from __future__ import annotations
 
-from typing import Any
-
 from campaign.errors import InvalidInput
 from campaign.rules import GRID_SIZE
 from economy.models import Building
+from territories.models import Territory
 
 # Where the starting buildings stand (ruling R-MAP-2): a compact block near the centre.
 STARTING_SQUARES: dict[str, tuple[int, int]] = {
@@ -20,11 +19,11 @@ STARTING_SQUARES: dict[str, tuple[int, int]] = {
 }
 
 
-def taken_squares(territory: Any) -> set[tuple[int, int]]:
+def taken_squares(territory: Territory) -> set[tuple[int, int]]:
     return set(Building.objects.filter(territory=territory).values_list("x", "y"))
 
 
-def validate_square(territory: Any, x: Any, y: Any) -> tuple[int, int]:
+def validate_square(territory: Territory, x: object, y: object) -> tuple[int, int]:
     """Refuse a square outside the 16x16 grid (code ``outside_grid``) or already built on
     (code ``square_taken``); return it as integers."""
     if (not isinstance(x, int) or isinstance(x, bool) or not isinstance(y, int)
@@ -40,7 +39,7 @@ def validate_square(territory: Any, x: Any, y: Any) -> tuple[int, int]:
     return x, y
 
 
-def free_squares(territory: Any) -> list[tuple[int, int]]:
+def free_squares(territory: Territory) -> list[tuple[int, int]]:
     """Every free square of the territory's map, row by row."""
     taken = taken_squares(territory)
     return [(x, y) for y in range(GRID_SIZE) for x in range(GRID_SIZE) if (x, y) not in taken]

@@ -9,6 +9,8 @@ past the check would fail instead of overspending.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from campaign.bulk import bulk_set
@@ -77,7 +79,7 @@ def post(
     return entry
 
 
-def spend(*, player: Player, amount: int, reason: str = "purchase", **kwargs) -> LedgerEntry:
+def spend(*, player: Player, amount: int, reason: str = "purchase", **kwargs: Any) -> LedgerEntry:
     """Take `amount` (> 0) credits from the player, or refuse with NotEnoughCredits."""
     if amount < 0:
         raise InvalidInput("A price cannot be negative.")

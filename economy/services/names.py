@@ -14,7 +14,7 @@ characters; someone else's unit, pilot or weapon is answered like one that does 
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db import transaction
 
@@ -33,7 +33,7 @@ def name_lists(campaign: Campaign) -> names.NameLists:
     return names.lists_from(info.name_lists() if info is not None else None)
 
 
-def default_unit_name(*, player: Player, model: str, profile: dict | None = None,
+def default_unit_name(*, player: Player, model: str, profile: dict[str, Any] | None = None,
                       taken: list[str] | None = None, campaign: Campaign | None = None
                       ) -> str:
     """"Golem 'Iron Wolf'": the model and a nickname no other unit of the player bears

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from typing import Any, TypeVar, cast
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Model
 
 from campaign.bulk import bulk_insert, bulk_set
-from campaign.dice import campaign_dice
+from campaign.dice import Dice, campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
 from campaign.rules.formulas import factory_limit
@@ -63,6 +64,10 @@ from territories.models import Exploration, Territory
 LINE_LIMITS: dict[str, int] = {"vehicles": 2, "kinds": 5, "building": 1}
 LINE_WORDS = {"vehicles": "two vehicle models", "kinds":
               "five kinds of exo armour, weapons or equipment", "building": "one building"}
+
+
+#: a row production makes (a unit, a weapon, a kit)
+M = TypeVar("M", bound=Model)
 
 
 @dataclass(frozen=True)
@@ -205,7 +210,7 @@ class _Building:
     kind: str
     active: bool
     hit_points: int
-    upgrades: list
+    upgrades: list[str]
     product: str
     next_product: str
     refit_turn: int | None
@@ -226,7 +231,7 @@ class _World:
         self.territories: dict[int, dict[int, Territory]] = defaultdict(dict)
         for t in Territory.objects.filter(campaign=campaign, owner__isnull=False
                                           ).order_by("pk"):
-            self.territories[t.owner_id][t.pk] = t
+            self.territories[cast(int, t.owner_id)][t.pk] = t  # owned: filtered above
         owned = [tid for ts in self.territories.values() for tid in ts]
         self.buildings: dict[int, list[_Building]] = defaultdict(list)
         for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
@@ -248,11 +253,11 @@ class _World:
             self.scientists[(pid, tid)].append(level)
         self.credits = ledger.CreditBook(players, turn=campaign.turn, phase=campaign.phase)
         self.players = {p.pk: p for p in players}
-        self.research: Counter = Counter()
+        self.research: Counter[int] = Counter()
         self.stopped: list[int] = []  # buildings stopped by a power failure
         self.refits: list[_Building] = []
         self.missiles: list[int] = []  # silos that made a missile
-        self.made: dict[type, list] = defaultdict(list)
+        self.made: dict[type[Model], list[Model]] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
         self.unit_names: dict[int, list[str]] | None = None  # read on the first vehicle
 
@@ -273,7 +278,7 @@ class _World:
         taken.append(name)
         return name
 
-    def create(self, row):  # type: ignore[no-untyped-def]
+    def create(self, row: M) -> M:
         """A unit, weapon or kit made now: inserted with its kind at `flush`."""
         self.made[type(row)].append(row)
         return row
@@ -305,12 +310,12 @@ class _Run:
     """One player's production, with in-memory warehouse arithmetic kept in step with
     the rows it will write."""
 
-    def __init__(self, *, world: _World, player: Player, dice) -> None:
+    def __init__(self, *, world: _World, player: Player, dice: Dice) -> None:
         self.world = world
         self.campaign = world.campaign
         self.player = player
         self.dice = dice
-        self.log: list[dict] = []
+        self.log: list[dict[str, Any]] = []
         self.territories = world.territories.get(player.pk, {})
         self.buildings = world.buildings
         self.holdings = {tid: world.holdings[tid] for tid in self.territories}
@@ -319,7 +324,7 @@ class _Run:
         return [b for b in self.buildings[tid] if b.kind == kind and b.active
                 and b.hit_points > 0]
 
-    def note(self, **entry) -> None:
+    def note(self, **entry: Any) -> None:
         self.log.append(entry)
 
     # -- power ---------------------------------------------------------------------
@@ -393,7 +398,7 @@ class _Run:
 
     def convert(self, tid: int, building: _Building) -> None:
         left = CONVERSION_PER_TURN
-        done: Counter = Counter()
+        done: Counter[str] = Counter()
         blocked = False
         for src in self.sources(tid):
             for key, have in sorted(self.holdings[src].resources.items()):
@@ -446,7 +451,7 @@ class _Run:
             return
         line = parse_product(factory.product)
         limit = factory_limit(factory.upgrades)
-        refined_total: Counter = Counter()
+        refined_total: Counter[str] = Counter()
         for hold in self.holdings.values():
             for (resource, refined, _pure), units in hold.resources.items():
                 if refined:
@@ -494,7 +499,7 @@ class _Run:
                 if amount:
                     self.take(src, key, amount)
                     need -= amount
-        made: list[dict] = []
+        made: list[dict[str, Any]] = []
         for item in chosen:
             # The rows are inserted at the end; their ids are chosen now (random ids) or
             # filled in then (`_fill_ids`).
@@ -579,7 +584,7 @@ class _Run:
                           missiles=silo.missiles + 1, cost=MISSILE_COST)
 
 
-def production_run(*, campaign: Campaign, dice=None) -> None:
+def production_run(*, campaign: Campaign, dice: Dice | None = None) -> None:
     """Everything the active buildings of every player produce this activity phase.
 
     Runs inside the clock's advancing transaction (hook on leaving the activity
@@ -591,7 +596,7 @@ def production_run(*, campaign: Campaign, dice=None) -> None:
         players = list(Player.objects.select_for_update().filter(campaign=campaign)
                        .order_by("pk"))
         world = _World(campaign=campaign, players=players)
-        journal: list[tuple[Player, str, dict]] = []
+        journal: list[tuple[Player, str, dict[str, Any]]] = []
         for player in players:
             player.campaign = campaign
             run = _Run(world=world, player=player, dice=dice)
@@ -610,7 +615,7 @@ def production_run(*, campaign: Campaign, dice=None) -> None:
         record_private_many(campaign=campaign, entries=journal)
 
 
-def _fill_ids(lines: list[dict]) -> None:
+def _fill_ids(lines: list[dict[str, Any]]) -> None:
     """The journal names what a factory made by id, known once the rows are inserted."""
     for line in lines:
         if line.get("kind") == "factory_built":

@@ -20,7 +20,7 @@ from economy.services.common import as_id, require_phase
 
 
 @retry_on_conflict
-def repair_unit(*, player: Player, unit_id: Any) -> dict[str, Any]:
+def repair_unit(*, player: Player, unit_id: object) -> dict[str, Any]:
     require_phase(player.campaign, "commercial")
     info = rulesets.get(player.campaign.settings.ruleset)
     if info is None or player.campaign.settings.ruleset == "unlimit3d8":

@@ -55,8 +55,8 @@ class Holdings:
     """What one territory's warehouses hold, as container arithmetic."""
 
     containers: int
-    resources: Counter = field(default_factory=Counter)  # ResourceKey -> units
-    loose: Counter = field(default_factory=Counter)  # "armor", "L", "M", "H" -> items
+    resources: Counter[ResourceKey] = field(default_factory=Counter)  # ResourceKey -> units
+    loose: Counter[str] = field(default_factory=Counter)  # "armor", "L", "M", "H" -> items
 
     def used(self) -> int:
         used = sum(_ceil_div(u, CONTAINER_UNITS) for u in self.resources.values() if u > 0)
@@ -254,7 +254,7 @@ def take_stock(*, territory: Territory | int, key: ResourceKey, units: int,
     row = Stock.objects.select_for_update().filter(
         territory_id=tid, resource=resource, refined=refined, pure=pure).first()
     have = row.units if row else 0
-    if have < units:
+    if row is None or have < units:  # no row: nothing stored (have is 0)
         label = describe(key)
         where = f" in {name}" if name else ""
         raise NotEnoughGoods(f"Only {have} units of {label} are stored{where}; "

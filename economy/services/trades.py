@@ -90,12 +90,12 @@ def _clean_side(side: object, name: str) -> dict[str, Any]:
             "deliver_to": as_id(deliver_to, "deliver_to") if has_goods else None}
 
 
-def _is_empty(side: dict) -> bool:
+def _is_empty(side: dict[str, Any]) -> bool:
     return not (side["credits"] or side["resources"] or side["weapons"] or side["units"]
                 or side.get("operatives"))
 
 
-def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool,
+def _check_side(side: dict[str, Any], *, giver: Player, taker: Player, settle: bool,
                 trade_id: int | None = None) -> None:
     """Check (and with `settle`, move) one side from `giver` to `taker`. Call inside a
     transaction; with `settle` the players are already locked."""
@@ -172,7 +172,7 @@ def _check_side(side: dict, *, giver: Player, taker: Player, settle: bool,
                     related_id=trade_id)
 
 
-def _require_room_for_offer(side: dict, units: list[Unit], weapons: list[Weapon]) -> None:
+def _require_room_for_offer(side: dict[str, Any], units: list[Unit], weapons: list[Weapon]) -> None:
     """R-ECO-15: an offer is checked when made, room included: the goods must fit in the
     receiving territory's warehouses as it stands now (checked again at acceptance)."""
     if side["deliver_to"] is None:

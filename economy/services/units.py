@@ -18,6 +18,8 @@ armour needs a container), R-ECO-13 (weapons taken off a unit must find a contai
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django.db import transaction
 
 from campaign.errors import Conflict, InvalidInput, NotFound
@@ -29,6 +31,7 @@ from economy.models import Operative, Unit, Weapon
 from economy.services.common import as_id, require_phase
 from economy.services.names import clean_name, unit_rename
 from economy.services.storage import load_holdings, require_room
+from territories.models import Territory
 
 _UNSET = object()
 
@@ -85,13 +88,15 @@ def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
         if unit.territory_id is None:
             raise Conflict("This unit is not on a territory.", code="unit_locked")
         spec = VEHICLES[unit.model]
-        changes: dict = {}
+        changes: dict[str, Any] = {}
         if pilot is not _UNSET:
             changes["pilot"] = _crew(unit=unit, player=player, pilot=pilot)
         if weapons is not _UNSET:
-            changes["weapons"] = _fit(unit=unit, player=player, weapons=weapons,
+            changes["weapons"] = _fit(unit=unit, player=player,
+                                      weapons=cast(list[Any], weapons),  # checked above
                                       exo=spec.category == "exo_armor")
-        require_room(load_holdings(unit.territory_id), unit.territory,
+        require_room(load_holdings(unit.territory_id),
+                     cast(Territory, unit.territory),  # on a territory: checked above
                      "what this change leaves in store")
         if cleaned is not None and cleaned != unit.name:
             unit.name = cleaned
@@ -134,7 +139,7 @@ def _crew(*, unit: Unit, player: Player, pilot: object) -> int | None:
     return op.pk
 
 
-def _fit(*, unit: Unit, player: Player, weapons: list, exo: bool) -> list[int]:
+def _fit(*, unit: Unit, player: Player, weapons: list[Any], exo: bool) -> list[int]:
     ids = [as_id(w, "weapons") for w in weapons]
     if len(set(ids)) != len(ids):
         raise InvalidInput("A weapon can be listed only once.")

@@ -19,6 +19,7 @@ battles app hooks after it and finds the units already relocated.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from campaign.bulk import bulk_set
 from campaign.models import Campaign, Player
@@ -39,7 +40,7 @@ def reveal_and_move(*, campaign: Campaign) -> None:
                   .filter(campaign=campaign, turn=campaign.turn, status=Order.Status.OPEN))
     units = unit_states(campaign, [o.unit_id for o in orders])
     announced: set[tuple[int, int]] = set()
-    moves: dict[int, list[dict]] = defaultdict(list)
+    moves: dict[int, list[dict[str, Any]]] = defaultdict(list)
     relocate: dict[int, int] = {}
     # Ownership is read once, before anything moves: all moves are simultaneous.
     for order in orders:

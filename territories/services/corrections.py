@@ -17,7 +17,7 @@ from territories.models import Territory
 
 
 @retry_on_conflict
-def correct_owner(*, campaign: Campaign, territory_id: Any, player_id: Any, reason: Any,
+def correct_owner(*, campaign: Campaign, territory_id: Any, player_id: Any, reason: object,
                   by: str) -> Territory:
     """Give `territory_id` to `player_id` (None or "": nobody holds it)."""
     if campaign.status != Campaign.Status.RUNNING:

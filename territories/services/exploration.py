@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 
 from campaign.bulk import bulk_set
 from campaign.dice import Dice, campaign_dice, dice_source, rolling_phase
-from campaign.models import Event, Player
+from campaign.models import Campaign, Event, Player
 from campaign.rules import (
     DISCOVERIES_BY_KEY,
     DISCOVERY_NEMESIS_MIN,
@@ -51,7 +51,7 @@ def register_discovery_handler(handler: DiscoveryHandler) -> None:
         _discovery_handlers.append(handler)
 
 
-def _discovered(campaign: Any, made: list[tuple[Territory, Any, Exploration]]) -> None:
+def _discovered(campaign: Campaign, made: list[tuple[Territory, Any, Exploration]]) -> None:
     if any(e.discovery or e.credits_awarded for _, _, e in made):
         for handler in _discovery_handlers:
             handler(campaign, made)
@@ -102,7 +102,7 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
     return exploration
 
 
-def _roll(dice: Dice, *, campaign: Any, territory: Territory, player: Any, phase: str,
+def _roll(dice: Dice, *, campaign: Campaign, territory: Territory, player: Player, phase: str,
           already_found: Callable[[str], bool]) -> tuple[dict[str, Any], bool]:
     """One exploration roll (seed, "Exploration"): 3d8 for the deposit, a discovery when
     the nemesis die is high enough, its value die. Returns the Exploration's fields and
@@ -159,7 +159,7 @@ def exploration_data(exploration: Exploration, territory: Territory | None = Non
     }
 
 
-def change_owner(*, territory: Any, player: Any) -> Any:
+def change_owner(*, territory: Territory, player: Player) -> Any:
     """`player` takes possession of `territory` (a battle won, a territory entered
     unopposed); a never-owned one gets its exploration roll ("When you take control of a
     territory no-one owned before, you make an exploration roll"). Returns that
@@ -178,7 +178,7 @@ def change_owner(*, territory: Any, player: Any) -> Any:
     return exploration
 
 
-def explore_many(*, campaign: Any, takes: list[tuple[Territory, Any]]
+def explore_many(*, campaign: Campaign, takes: list[tuple[Territory, Any]]
                  ) -> dict[int, tuple[Exploration, Entry | None]]:
     """`explore` for many (territory, player) pairs at once, in the order given (the dice
     are rolled in that order, each territory with its own purpose): a fixed number of
@@ -222,7 +222,7 @@ def explore_many(*, campaign: Any, takes: list[tuple[Territory, Any]]
     return result
 
 
-def change_owners(*, campaign: Any, takes: list[tuple[Any, Any]]
+def change_owners(*, campaign: Campaign, takes: list[tuple[Any, Any]]
                   ) -> list[tuple[Exploration | None, Entry | None]]:
     """`change_owner` for many (territory, player) pairs at once, in order: a fixed
     number of queries. Returns, for each pair, the exploration made now (or None) and its

@@ -16,14 +16,15 @@ from typing import Any
 
 import networkx as nx
 
+from campaign.models import Campaign
 from territories.models import Adjacency, Territory
 
 MAX_CACHED = 64
-_cache: OrderedDict[tuple[int, Any], nx.Graph] = OrderedDict()
+_cache: OrderedDict[tuple[int, Any], nx.Graph[int]] = OrderedDict()
 _lock = threading.Lock()
 
 
-def campaign_graph(campaign: Any) -> nx.Graph:
+def campaign_graph(campaign: Campaign) -> nx.Graph[int]:
     """Territory ids as nodes, adjacencies as edges (two queries the first time)."""
     key = (campaign.pk, getattr(campaign, "created_at", None))
     with _lock:
@@ -44,13 +45,13 @@ def campaign_graph(campaign: Any) -> nx.Graph:
     return graph
 
 
-def neighbours(campaign: Any, territory_id: int) -> list[int]:
+def neighbours(campaign: Campaign, territory_id: int) -> list[int]:
     """The territories adjacent to one, in id order."""
     graph = campaign_graph(campaign)
     return sorted(graph.adj[territory_id]) if territory_id in graph else []
 
 
-def hops_from(campaign: Any, territory_id: int) -> dict[int, int]:
+def hops_from(campaign: Campaign, territory_id: int) -> dict[int, int]:
     """Hops from a territory to every territory reachable on the meta-map."""
     graph = campaign_graph(campaign)
     if territory_id not in graph:

@@ -5,12 +5,10 @@ battle), both public. It works for turns played before any snapshot existed."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from campaign.models import PHASE_ORDER, Event, PhaseChange
+from campaign.models import PHASE_ORDER, Campaign, Event, PhaseChange
 
 
-def moments(campaign: Any) -> list[tuple[int, str]]:
+def moments(campaign: Campaign) -> list[tuple[int, str]]:
     """Every (turn, phase) the campaign has opened, in order."""
     return list(PhaseChange.objects.filter(campaign=campaign).order_by("id")
                 .values_list("turn", "phase"))
@@ -20,7 +18,7 @@ def _rank(turn: int, phase: str) -> tuple[int, int]:
     return turn, PHASE_ORDER.index(phase) if phase in PHASE_ORDER else -1
 
 
-def owners_at(campaign: Any, turn: int, phase: str) -> dict[int, int | None]:
+def owners_at(campaign: Campaign, turn: int, phase: str) -> dict[int, int | None]:
     """{territory id: owner player id} as the map stood during (turn, phase): every change
     journaled up to the end of that phase."""
     owners: dict[int, int | None] = {}

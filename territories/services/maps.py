@@ -17,12 +17,13 @@ import math
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import networkx as nx
 
 from campaign.dice import seeded_random
 from campaign.errors import InvalidInput
+from campaign.models import Campaign
 from territories.models import Adjacency, Territory
 from territories.services.graph import forget
 
@@ -43,7 +44,7 @@ def _invalid(detail: str, field: str = "map") -> InvalidInput:
     return InvalidInput(detail, code="invalid_map", fields={field: [detail]})
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -52,7 +53,7 @@ def _stable_seed(payload: Any) -> int:
     return zlib.crc32(json.dumps(payload, sort_keys=True).encode()) & 0x7FFFFFFF
 
 
-def clean_map_spec(spec: Any) -> dict[str, Any]:
+def clean_map_spec(spec: object) -> dict[str, Any]:
     """Validate a map specification and return its normalised form.
 
     Raises InvalidInput (code ``invalid_map``) with a sentence saying exactly what is
@@ -133,9 +134,9 @@ def _clean_explicit(nodes: Any, edges: Any, seed: Any = None,
             continue  # a duplicate (either direction) collapses into one adjacency
         seen_pairs.add(key)
         pairs.append([a, b])
-    graph = nx.Graph()
+    graph: nx.Graph[str] = nx.Graph()
     graph.add_nodes_from(names)
-    graph.add_edges_from(pairs)
+    graph.add_edges_from((a, b) for a, b in pairs)
     if not nx.is_connected(graph):
         reached = nx.node_connected_component(graph, names[0])
         lost = next(n for n in names if n not in reached)
@@ -385,7 +386,7 @@ def shape_from_spec(spec: dict[str, Any]) -> MapShape:
 # ---------------------------------------------------------------------------
 
 
-def build_map(*, campaign: Any, spec: dict[str, Any]) -> list[Territory]:
+def build_map(*, campaign: Campaign, spec: dict[str, Any]) -> list[Territory]:
     """Create the campaign's territories and adjacencies from a cleaned spec (bulk
     inserts; call inside the campaign's creating transaction)."""
     shape = shape_from_spec(spec)
@@ -408,9 +409,9 @@ def build_map(*, campaign: Any, spec: dict[str, Any]) -> list[Territory]:
     return territories
 
 
-def map_graph(campaign: Any) -> nx.Graph:
+def map_graph(campaign: Campaign) -> nx.Graph[int]:
     """The stored meta-map as a networkx graph of territory ids (two queries)."""
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     for pk, name, x, y in Territory.objects.filter(campaign=campaign).values_list(
             "pk", "name", "x", "y"):
         graph.add_node(pk, name=name, x=x, y=y)
@@ -418,10 +419,10 @@ def map_graph(campaign: Any) -> nx.Graph:
     return graph
 
 
-def export_map(campaign: Any, fmt: str) -> str:
+def export_map(campaign: Campaign, fmt: str) -> str:
     """The campaign's meta-map as node-link JSON or GraphML text (names and layout;
     never ownership). Importable again with ``{"format": fmt, "data": text}``."""
-    graph = nx.Graph(seed=int(campaign.seed), campaign=str(campaign.name))
+    graph: nx.Graph[str] = nx.Graph(seed=int(campaign.seed), campaign=str(campaign.name))
     ids = map_graph(campaign)
     for pk in ids.nodes:
         attrs = ids.nodes[pk]

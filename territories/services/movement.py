@@ -21,12 +21,12 @@ still be a destination, but is the end of the road.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import networkx as nx
 
 from campaign import sql
-from campaign.models import Player
+from campaign.models import Campaign, Player
 from territories.models import Passage, Territory
 from territories.services.graph import campaign_graph
 
@@ -53,7 +53,7 @@ def station_territories(campaign_id: int,
     return found
 
 
-def movement_graph(campaign: Any) -> nx.Graph:
+def movement_graph(campaign: Campaign) -> nx.Graph[int]:
     """The meta-map as a graph of territory ids (`graph.campaign_graph`, shared)."""
     return campaign_graph(campaign)
 
@@ -75,18 +75,29 @@ def passable_territories(player: Player) -> set[int]:
     return sql.fetch_ids(*passable_sql(player))
 
 
-def _origin_id(unit_or_origin: Any) -> int:
+class Located(Protocol):
+    """A unit as movement reads it (the economy's Unit): where it stands, if anywhere."""
+
+    @property
+    def territory_id(self) -> int | None: ...
+
+
+#: where a move starts: a territory, its id, or a unit standing on one
+Origin = Territory | int | Located
+
+
+def _origin_id(unit_or_origin: Origin) -> int:
     if isinstance(unit_or_origin, Territory):
         return unit_or_origin.pk
     if isinstance(unit_or_origin, int):
         return unit_or_origin
-    territory_id = getattr(unit_or_origin, "territory_id", None)
+    territory_id = unit_or_origin.territory_id
     if territory_id is None:
         raise ValueError("a unit that is off the map has no origin to move from")
     return territory_id
 
 
-def reached_territories(player: Player, origin: Any) -> set[int]:
+def reached_territories(player: Player, origin: Origin) -> set[int]:
     """The origin and every passable territory a unit travels THROUGH from it: connected
     through passable ones (with a station, under R-MAP-9).
 
@@ -114,7 +125,7 @@ def reached_territories(player: Player, origin: Any) -> set[int]:
     return reached
 
 
-def legal_destinations(player: Player, origin: Any) -> set[int]:
+def legal_destinations(player: Player, origin: Origin) -> set[int]:
     """Every territory a unit of `player` standing on `origin` may end its move on: one
     travelled through, or one next to it (any owner, a passable one without a station
     included)."""
@@ -127,7 +138,7 @@ def legal_destinations(player: Player, origin: Any) -> set[int]:
     return destinations
 
 
-def can_reach(player: Player, unit_or_origin: Any, destination: Any) -> bool:
+def can_reach(player: Player, unit_or_origin: Origin, destination: Territory | int) -> bool:
     """Whether a unit of `player` (or one standing on the origin) may end its move on
     `destination`."""
     target = destination.pk if isinstance(destination, Territory) else int(destination)

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.dice import dice_for
+from campaign.models import Campaign
 from campaign.rules.tables import DISCOVERY_NEMESIS_MIN, discovery_for_face
 from campaign.services.commitments import Check
 from territories.models import Exploration
 from territories.services.exploration import exploration_purpose
 
 
-def verify_explorations(campaign: Any, turn: int, phase: str, secret: str) -> Check:
+def verify_explorations(campaign: Campaign, turn: int, phase: str, secret: str) -> Check:
     check = Check()
     for e in (Exploration.objects.filter(campaign=campaign, turn=turn, phase=phase)
               .select_related("territory").order_by("pk")):

@@ -26,7 +26,8 @@ def _on_test_database() -> bool:
     from django.core import mail
 
     return (hasattr(mail, "outbox")
-            or connection.settings_dict["NAME"] == connection.creation._get_test_db_name())
+            or connection.settings_dict["NAME"]
+            == connection.creation._get_test_db_name())  # type: ignore[attr-defined]  # private Django API the stubs leave out
 
 
 class Command(BaseCommand):
