@@ -186,3 +186,20 @@ def test_odds_take_the_plan_into_account() -> None:
 
 def _win(odds: dict[str, Any], player: int) -> float:
     return float(odds["win_probability"][str(player)])
+
+
+@pytest.mark.parametrize("stance", ["withdraw", "hold", "attack"])
+def test_a_planned_side_chooses_only_what_the_referee_lists(stance: str) -> None:
+    """R-BD-13: the planned player, like the default one, plays only legal actions (the
+    referee lists one order per card, any choice of that many units is legal: `apply`
+    refuses what is not)."""
+    for seed in range(8):
+        battle = RULESET.sample_battle(seed)
+        battle["plans"] = {"1": {"stance": stance, "retreat_at": 50, "focus": "weakest"},
+                           "2": {"stance": "attack", "focus": "strongest"}}
+        s = A.start(battle, Dice(seed))
+        while s.side is not None:
+            action = P.choose(s)
+            if action["do"] != "order":
+                assert action in A.legal(s), action
+            A.apply(s, action)

@@ -192,3 +192,17 @@ def test_odds_take_the_plan_into_account() -> None:
     withdrawing = RULESET.odds({**battle, "plans": {"2": {"stance": "withdraw"}}},
                                simulations=60, seed=1)
     assert withdrawing["win_probability"]["2"] < plain["win_probability"]["2"]
+
+
+@pytest.mark.parametrize("stance", ["withdraw", "hold", "attack"])
+def test_a_planned_side_chooses_only_what_the_referee_lists(stance: str) -> None:
+    """R-OP-16: the planned player, like the default one, plays only legal actions."""
+    for seed in range(8):
+        battle = RULESET.sample_battle(seed)
+        battle["plans"] = {"1": {"stance": stance, "retreat_at": 50, "focus": "weakest"},
+                           "2": {"stance": "attack", "focus": "strongest"}}
+        s = A.start(battle, Dice(seed))
+        while s.side is not None:
+            action = P.choose(s)
+            assert action in A.legal(s), action
+            A.apply(s, action)
