@@ -206,3 +206,17 @@ def test_a_planned_side_chooses_only_what_the_referee_lists(stance: str) -> None
             action = P.choose(s)
             assert action in A.legal(s), action
             A.apply(s, action)
+
+
+def test_the_board_replay_shows_the_withdrawn_units_retreated() -> None:
+    """The log alone folds the leaving units into retreated markers (the outcome's fates,
+    which the last frame takes too, are left out here)."""
+    battle = RULESET.sample_battle(1)
+    battle["plans"] = {"2": {"stance": "withdraw"}}
+    result = RULESET.document(RULESET.resolve(battle, Dice(1)))
+    frames = RULESET.board(battle, {**result, "units": []}, result["log"]).frames
+    left = [(frame, str(e["unit"])) for frame in frames for e in frame.entries
+            if e.get("action") == "move" and e.get("off_table")]
+    assert left
+    for frame, uid in left:
+        assert frame.units[uid].state == "retreated", uid
