@@ -220,3 +220,21 @@ def test_the_board_replay_shows_the_withdrawn_units_retreated() -> None:
     assert left
     for frame, uid in left:
         assert frame.units[uid].state == "retreated", uid
+
+
+def _carrier_battle(immobilised: bool) -> A.State:
+    battle = RULESET.sample_battle(0)
+    battle["sides"]["2"].append({"id": 5, "name": "Carrier", "key": "armoured_carrier",
+                                 "type": "ground", "training": "green", "save": 4,
+                                 "weapons": ["lmg"], "figures": 1, "x": 0, "capacity": 8,
+                                 "damage": ["immobilised"] if immobilised else []})
+    battle["plans"] = {"2": {"stance": "withdraw"}}
+    return A.start(battle, Dice(0), {"initiative": [2, 1], "active": 4,
+                                     "units": {"4": {"aboard": 5}}})
+
+
+def test_withdrawing_passengers_ride_out_unless_their_transport_is_immobilised() -> None:
+    """R-OP-18 with R-OP-14: passengers leave with their transport; stuck in an
+    immobilised one, they get out (and then walk to their edge)."""
+    assert P.choose(_carrier_battle(False))["do"] == "done"
+    assert P.choose(_carrier_battle(True))["do"] == "disembark"

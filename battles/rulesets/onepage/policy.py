@@ -102,10 +102,13 @@ def check_plan(s: A.State, side: str, plan: Plan) -> None:
 
 def withdraw_choice(s: A.State, u: E.Unit) -> Json:
     """R-OP-18: each Action of a withdrawing unit is a Move toward its own table edge (off
-    the table once it reaches it); passengers ride out with their transport; a unit that
-    cannot move fires at the nearest enemy it can hurt, else is done."""
+    the table once it reaches it); passengers ride out with their transport, or get out
+    when it is immobilised; a unit that cannot move fires at the nearest enemy it can hurt,
+    else is done."""
     pid = A.side_id(u.side)
     if u.aboard is not None:
+        if A.unit(s, u.aboard).immobilised:
+            return {"side": pid, "do": "disembark", "unit": u.id}
         return {"side": pid, "do": "done", "unit": u.id}
     b = s.battle
     to = E.reach(b, u, b.edge(u.side), T.UNIT_TYPES[u.type].move_cm, ends_on_open=True)
