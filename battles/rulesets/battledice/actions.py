@@ -15,7 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.rulesets.base import ActionRefused, Json
+from battles.rulesets.base import ActionRefused, Json, Plan, plans_of
 from battles.rulesets.battledice import engine as E
 from battles.rulesets.battledice import rules as R
 from battles.rulesets.battledice import tables as T
@@ -63,6 +63,9 @@ class State:
     moved: set[int] = field(default_factory=set)
     battled: set[int] = field(default_factory=set)
     left: dict[int, int] = field(default_factory=dict)  # leader -> the unit it left
+    #: Issue 29: the sides' sealed plans (side key -> Plan) and the sides that withdraw.
+    plans: dict[str, Plan] = field(default_factory=dict)
+    withdrawing: set[str] = field(default_factory=set)
 
     @property
     def side(self) -> str | None:
@@ -86,11 +89,12 @@ def attached(u: E.Unit) -> bool:
 
 def start(battle_input: Json, dice: Dice, setup: Json | None = None, *,
           keep_log: bool = True) -> State:
+    plans = plans_of(battle_input)  # a malformed plan is refused before anything happens
     b = E.build(battle_input, dice, keep_log)
     max_turns = int(b.options.get("battledice_max_turns", T.OPTIONS["battledice_max_turns"]))
     order = ([b.defender] if b.defender in b.sides else []) + [s for s in b.sides
                                                                if s != b.defender]
-    s = State(battle=b, order=[str(x) for x in order], max_turns=max_turns)
+    s = State(battle=b, order=[str(x) for x in order], max_turns=max_turns, plans=plans)
     b.turn = 1
     if setup:
         _set(s, setup)
@@ -316,6 +320,65 @@ def _hold(s: State, action: Json) -> None:
         s.moved.add(leader.id)
 
 
+def home_row(b: E.Battle, side: str) -> int:
+    """R-BD-14: the row of a side's own table edge: row 0 for the defender (or, without
+    one, the first side), the far row for everyone else (R-BD-4's deployment)."""
+    first = b.defender if b.defender in b.sides else b.sides[0]
+    return 0 if side == first else T.ROWS - 1
+
+
+def edge_steps(s: State, u: E.Unit) -> int | None:
+    """R-BD-14: the hexes `u` must move to stand on its own edge row, never through a unit
+    (0: it stands there), if it can then step off the board within its move; None: it
+    cannot leave this turn."""
+    row = home_row(s.battle, u.side)
+    if E.to_offset(u.at)[1] == row:
+        return 0
+    occupied = s.battle.occupied()
+    seen = {u.at: 0}
+    queue = deque([u.at])
+    while queue:
+        h = queue.popleft()
+        if seen[h] >= u.stats.move - 1:
+            continue
+        for n in H.neighbours(h):
+            if n in seen or not E.on_board(n) or n in occupied:
+                continue
+            if E.to_offset(n)[1] == row:
+                return seen[h] + 1
+            seen[n] = seen[h] + 1
+            queue.append(n)
+    return None
+
+
+def _withdraw(s: State, action: Json) -> None:
+    """R-BD-14: an ordered unit that has not moved leaves the field by its own table edge
+    (as a unit retreated off the board does, R-BD-5) when it can reach its edge row and
+    step off it within its move; an attached Leader leaves with its unit."""
+    b = s.battle
+    u = _movable(s, action, "withdraw")
+    steps = edge_steps(s, u)
+    if steps is None:
+        raise ActionRefused("edge_out_of_reach", f"{u.name} cannot reach its own table "
+                            f"edge (row {home_row(b, u.side)}) and step off it within its "
+                            f"{u.stats.move} hex(es) of move.", MOVE_ONCE)
+    # Everything is checked: now the unit leaves.
+    if attached(u):  # a Leader leaving its unit leaves on its own
+        s.left[u.id] = u.leader_of or 0
+        u.leader_of = None
+    leader = b.leader_with(u)
+    u.off_board = True
+    s.moved.add(u.id)
+    if leader is not None:
+        leader.off_board = True
+        s.moved.add(leader.id)
+    b.note(side=s.side, unit=u.id, action="withdraw", hexes=steps + 1,
+           text=f"{u.name} leaves the field by its own table edge"
+                + (f" with {leader.name}" if leader is not None else ""))
+    if len(b.standing()) < 2:
+        _over(s, "one_side_left")
+
+
 def _battler(s: State, action: Json) -> E.Unit:
     if s.phase == "order":
         raise ActionRefused("not_ordered", "Play an order card before you battle.", ORDER)
@@ -390,8 +453,8 @@ def _end(s: State, action: Json) -> None:
     _next_side(s)
 
 
-_VERBS = {"order": _order, "move": _move, "hold": _hold, "battles": _battles,
-          "battle": _battle, "end": _end}
+_VERBS = {"order": _order, "move": _move, "hold": _hold, "withdraw": _withdraw,
+          "battles": _battles, "battle": _battle, "end": _end}
 
 
 def _next_side(s: State) -> None:
@@ -478,6 +541,8 @@ def legal(s: State) -> list[Json]:
             if not u.alive or u.id in s.moved:
                 continue
             out.append({"side": pid, "do": "hold", "unit": u.id})
+            if edge_steps(s, u) is not None:
+                out.append({"side": pid, "do": "withdraw", "unit": u.id})
             out += [{"side": pid, "do": "move", "unit": u.id, "to": list(E.to_offset(h))}
                     for h in sorted(reachable(s, u), key=E.to_offset)]
             out += [{"side": pid, "do": "move", "unit": u.id, "to": list(E.to_offset(f.at))}

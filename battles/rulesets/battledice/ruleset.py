@@ -31,6 +31,7 @@ from battles.rulesets.base import (
     note_move,
     odd_row_centre,
     run_probe,
+    with_plans,
 )
 from battles.rulesets.battledice import actions, engine, rules
 from battles.rulesets.battledice import policy as bot
@@ -173,10 +174,12 @@ class BattleDice(RulesetBase):
         for index, pid in enumerate(order):
             rows = (0, 1) if index == 0 else (T.ROWS - 1, T.ROWS - 2)
             sides[str(pid)] = _deploy(list(battlefield.sides[pid]), rows)
-        return {"seed": battlefield.seed, "territory": battlefield.territory,
-                "defender": str(defender) if defender is not None else None,
-                "options": options, "terrain": layout(battlefield.seed, battlefield.buildings),
-                "deck": deck_order(battlefield.seed), "sides": sides}
+        return with_plans({"seed": battlefield.seed, "territory": battlefield.territory,
+                           "defender": str(defender) if defender is not None else None,
+                           "options": options,
+                           "terrain": layout(battlefield.seed, battlefield.buildings),
+                           "deck": deck_order(battlefield.seed), "sides": sides},
+                          battlefield)
 
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
@@ -277,6 +280,11 @@ class BattleDice(RulesetBase):
             action, uid = e.get("action"), str(e.get("unit"))
             if action == "move" and uid in units:
                 place(units, frame, uid, hexes.to_axial(*e["to"]))
+            elif action == "withdraw" and uid in units:  # R-BD-14: off its own edge
+                units[uid].state = "retreated"
+                for leader, host in leaders.items():
+                    if host == uid and leader in units:
+                        units[leader].state = "retreated"
             elif action in ("fire", "close_assault"):
                 tid = str(e.get("target"))
                 note_attack(frame, units, uid, tid)

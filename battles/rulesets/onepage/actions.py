@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.rulesets.base import ActionRefused, Json
+from battles.rulesets.base import ActionRefused, Json, Plan, plans_of
 from battles.rulesets.onepage import engine as E
 from battles.rulesets.onepage import rules as R
 from battles.rulesets.onepage import tables as T
@@ -59,6 +59,9 @@ class State:
     by_id: dict[int, E.Unit] = field(default_factory=dict)
     #: The side holding the initiative (None once the battle is over); kept by `_sync`.
     side: str | None = None
+    #: Issue 29: the sides' sealed plans (side key -> Plan) and the sides that withdraw.
+    plans: dict[str, Plan] = field(default_factory=dict)
+    withdrawing: set[str] = field(default_factory=set)
 
     def _sync(self) -> None:
         self.side = (None if self.over or not self.order
@@ -74,10 +77,11 @@ def side_id(side: str) -> int:
 
 def start(battle_input: Json, dice: Dice, setup: Json | None = None, *,
           keep_log: bool = True) -> State:
+    plans = plans_of(battle_input)  # a malformed plan is refused before anything happens
     b = E.build(battle_input, dice, keep_log)
     s = State(battle=b, max_turns=int(b.options.get("onepage_max_turns",
                                                     T.OPTIONS["onepage_max_turns"])),
-              by_id={u.id: u for u in b.units})
+              by_id={u.id: u for u in b.units}, plans=plans)
     if setup and "initiative" in setup:
         b.turn = int(setup.get("turn", 1))
         _set(s, setup)
@@ -326,6 +330,16 @@ def _move(s: State, action: Json) -> None:
     u.x = to
     riders = [p.id for p in E.passengers(b, u)]
     E.carry(b, u)
+    if b.beyond_own_edge(u):  # R-OP-18: off its own table edge, with whoever rides in it
+        for rider in E.passengers(b, u):
+            rider.off_table = True
+        u.off_table = True
+        b.note(side=u.side, unit=u.id, action="move", to=u.x, cm=abs(to - start_x),
+               off_table=True, **({"carried": riders} if riders else {}),
+               text=f"{u.name} moves {abs(to - start_x):g} cm and leaves the table by "
+                    "its own edge")
+        _spend(s, u)
+        return
     target = E._nearest(b, u)
     b.note(side=u.side, unit=u.id, action="move", to=u.x, cm=abs(to - start_x),
            **({"carried": riders} if riders else {}),

@@ -12,6 +12,7 @@ Every die goes through the `Dice` seam, in the order the rules call for them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from battles.rulesets.onepage import rules as R
@@ -48,10 +49,12 @@ class Unit:
     figures_in_cover: int | None = None
     capacity: int = 0  # a transport's room, in figures (R-OP-14)
     aboard: int | None = None  # the transport this unit rides in
+    #: Whether the unit's type is a vehicle (its type never changes: looked up once; the
+    #: referee and the policy ask often).
+    vehicle: bool = field(init=False, default=False)
 
-    @property
-    def vehicle(self) -> bool:
-        return T.UNIT_TYPES[self.type].vehicle
+    def __post_init__(self) -> None:
+        self.vehicle = T.UNIT_TYPES[self.type].vehicle
 
     @property
     def on_table(self) -> bool:
@@ -106,15 +109,20 @@ class Battle:
     def cover_at(self, x: float) -> str:
         if x < 0 or x > self.gap:
             return "open"
-        return self.terrain[min(len(self.terrain) - 1, int(x // STRIP_CM))]
+        i = int(x // STRIP_CM)
+        last = len(self.terrain) - 1
+        return self.terrain[i if i < last else last]
 
     def enemies(self, unit: Unit) -> list[Unit]:
         """Enemies on the table and outside transports (passengers are not seen)."""
-        return [u for u in self.units if u.on_table and u.side != unit.side
-                and u.aboard is None]
+        side = unit.side
+        return [u for u in self.units if u.side != side and u.aboard is None
+                and not (u.destroyed or u.off_table)]
 
     def standing_sides(self) -> list[str]:
-        return [s for s in self.sides if any(u.on_table and u.side == s for u in self.units)]
+        """The sides with a unit on the table, in side order."""
+        on = {u.side for u in self.units if not (u.destroyed or u.off_table)}
+        return [s for s in self.sides if s in on]
 
 
 def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Battle:
@@ -145,7 +153,8 @@ def _distance(a: Unit, b: Unit) -> float:
 
 def _nearest(b: Battle, unit: Unit) -> Unit | None:
     enemies = b.enemies(unit)
-    return min(enemies, key=lambda e: (_distance(unit, e), e.id)) if enemies else None
+    x = unit.x
+    return min(enemies, key=lambda e: (abs(x - e.x), e.id)) if enemies else None
 
 
 def _in_range(unit: Unit, target: Unit) -> bool:
@@ -154,7 +163,7 @@ def _in_range(unit: Unit, target: Unit) -> bool:
     d = _distance(unit, target)
     armoured = target.vehicle and target.save < 6
     for key in unit.firing_weapons():
-        w = T.weapon(key)
+        w = T.WEAPONS.get(key) or T.weapon(key)
         if d <= w.range_cm and not (armoured and w.small_arms):
             return True
     return False
@@ -173,22 +182,33 @@ def _move(b: Battle, unit: Unit, toward: float, budget: float, *, stop_at: float
     step = 1.0 if toward > unit.x else -1.0
     start = unit.x
     left = budget
+    edge = b.edge(unit.side)  # `b.beyond_own_edge`, worked out once for the whole move
+    behind = -1.0 if unit.side == b.defender else 1.0
     while left > 0 and abs(toward - unit.x) > stop_at:
         nxt = unit.x + step
-        rule = R.movement(unit.type, b.cover_at(nxt), save=unit.save)
-        if not rule["allowed"]:
+        cost = _step_cost(unit.type, b.cover_at(nxt), unit.save)
+        if cost is None:
             break
-        cost = 1.0 if rule["cm"] >= T.UNIT_TYPES[unit.type].move_cm else 2.0
         if cost > left:
             break
         unit.x = nxt
         left -= cost
-        if b.beyond_own_edge(unit):
+        if (nxt - edge) * behind >= 0:
             break
     if ends_on_open and unit.type == "hover":
         while b.cover_at(unit.x) not in ("open", "water") and unit.x != start:
             unit.x -= step  # back to the last open ground (may not end on terrain)
     return abs(unit.x - start)
+
+
+@lru_cache(maxsize=256)
+def _step_cost(unit_type: str, cover: str, save: int) -> float | None:
+    """What one centimetre of `cover` costs a unit of the type (`rules.movement`): 1, or 2
+    at half speed; None when it may not enter. A pure function of its arguments."""
+    rule = R.movement(unit_type, cover, save=save)
+    if not rule["allowed"]:
+        return None
+    return 1.0 if rule["cm"] >= T.UNIT_TYPES[unit_type].move_cm else 2.0
 
 
 def reach(b: Battle, unit: Unit, toward: float, budget: float, *, stop_at: float = 0.0,

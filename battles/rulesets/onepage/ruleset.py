@@ -30,6 +30,7 @@ from battles.rulesets.base import (
     note_attack,
     note_move,
     run_probe,
+    with_plans,
 )
 from battles.rulesets.onepage import actions, engine, rules
 from battles.rulesets.onepage import policy as bot
@@ -217,11 +218,12 @@ class OnePage(RulesetBase):
         for pid in order:
             line = 0 if pid == defender else gap
             sides[str(pid)] = _embark([_unit_input(u, line) for u in battlefield.sides[pid]])
-        return {"seed": battlefield.seed, "territory": battlefield.territory,
-                "defender": str(defender) if defender is not None else None,
-                "gap_cm": gap, "options": options,
-                "terrain": terrain_strips(battlefield.seed, gap, battlefield.buildings),
-                "sides": sides}
+        return with_plans({"seed": battlefield.seed, "territory": battlefield.territory,
+                           "defender": str(defender) if defender is not None else None,
+                           "gap_cm": gap, "options": options,
+                           "terrain": terrain_strips(battlefield.seed, gap,
+                                                     battlefield.buildings),
+                           "sides": sides}, battlefield)
 
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
@@ -339,6 +341,10 @@ class OnePage(RulesetBase):
                     r = units.get(str(rider))
                     if r is not None:
                         note_move(frame, units, rider, (float(e["to"]), r.pos[1]))
+                        if e.get("off_table"):
+                            r.state = "retreated"
+                if e.get("off_table"):  # off its own edge (R-OP-18)
+                    m.state = "retreated"
             elif action == "fall_back" and m is not None:  # toward its own edge (R-OP-5)
                 back = -1.0 if m.side == defender else 1.0
                 note_move(frame, units, uid, (m.pos[0] + back * float(e.get("cm") or 0),
