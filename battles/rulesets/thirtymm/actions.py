@@ -150,6 +150,10 @@ def start(battle_input: Json, dice: Dice, setup: Json | None = None, *,
     setup = dict(setup or {})
     plans = read_plans(battle_input)
     b = E.build(battle_input, dice, keep_log, cache)
+    strangers = sorted(set(plans) - set(b.sides))
+    if strangers:
+        raise RulesetError(f"There is a battle plan for side {strangers[0]}, which does not "
+                           "fight in this battle.")
     size = str(battle_input.get("engagement") or "scouting")
     if setup.get("mission"):
         name = str(setup.pop("mission"))
