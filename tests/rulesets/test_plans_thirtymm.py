@@ -12,7 +12,14 @@ from typing import Any
 
 import pytest
 
-from battles.rulesets.base import Battlefield, FieldUnit, Outcome, Plan, RulesetError
+from battles.rulesets.base import (
+    Battlefield,
+    FieldUnit,
+    Outcome,
+    Plan,
+    RulesetError,
+    outcome_document,
+)
 from battles.rulesets.registry import find_ruleset
 from battles.rulesets.thirtymm import actions as A
 from battles.rulesets.thirtymm import policy as P
@@ -177,3 +184,12 @@ def test_forces_copy_the_battlefields_plans_into_the_input() -> None:
                                       "focus": "weakest"}}
     plain = RULESET.forces(Battlefield(territory=1, defender=2, seed=3, sides=sides))
     assert "plans" not in plain
+
+
+def test_the_board_replay_shows_the_units_that_left_as_retreated() -> None:
+    battle = _battle(1, {"1": {"stance": "withdraw"}})
+    outcome = RULESET.resolve(battle, Dice(1))
+    board = RULESET.board(battle, outcome_document(outcome), list(outcome.log))
+    states = {k: m.state for k, m in board.frames[-1].units.items()}
+    assert {states[k] for k in ("1", "2", "3", "4")} == {"retreated"}
+    assert {states[k] for k in ("5", "6", "7", "8")} == {"active"}
