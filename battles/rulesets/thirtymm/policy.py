@@ -144,6 +144,9 @@ def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
         return leave
     except ActionRefused:
         pass
+    if "holding" in u.status and not turn.memo.get("released"):
+        turn.memo["released"] = True  # let go of the enemy it holds, to be free to leave
+        return {"do": "release"}
     if not u.operative or {"hold", "holding", "grounded", "stuck"} & u.status:
         return None
     if u.utype == "aerial":
@@ -281,8 +284,9 @@ def facing_for(u: E.Unit, goal: E.Unit, turn: A.Turn) -> int | None:
 def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
     """An aerial vehicle's run: over the most enemies, the full length (no fall), ending
     nearest an enemy, then the lowest direction. Holding its ground (R-30-26) it cannot
-    stay on its hex ("must move the full amount"), so it makes the run that ends no
-    nearer the nearest enemy, as near as it was, passing over no one."""
+    stay on its hex ("must move the full amount"), so it makes the run that at no point
+    comes nearer the nearest enemy, of its full length when one is, ending as near as it
+    was (when every run comes nearer, the one that comes least)."""
     enemies = b.enemies(u)
     length = A._thrust_length(b, u)
     before = min(H.distance(u.at, e.at) for e in enemies)
@@ -296,7 +300,7 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
         if holding:
             closer = min(H.distance(h, e.at) for h in p for e in enemies) if p else before
             return (1 if closer < before else 0, 0 if len(p) == length else 1,
-                    near - before, d)
+                    abs(near - before), d)
         return (-over, 0 if len(p) == length else 1, near, d)
 
     return min(range(6), key=score)
