@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from battles.rulesets.base import ActionRefused, RulesetError
+from battles.rulesets.base import ActionRefused, Plan, RulesetError, plans_of
 from battles.rulesets.thirtymm import engine as E
 from battles.rulesets.thirtymm import rules as R
 from battles.rulesets.thirtymm import tables as T
@@ -87,6 +87,9 @@ Q_STUCK = ("The Unit is unable to move and is considered Inoperable until the st
            "condition is removed.")
 Q_DISENGAGE = ("If the grappling Unit wishes to disengage the Grapple, they may remove the "
                "token from play and move to the hex they initially started the grapple from.")
+Q_EDGE = ("Standard Deployment Areas are the first 3 hexes from the short side table edge on "
+          "both sides.")
+Q_SURRENDER = "This continues until the Mission is completed or a player surrenders."
 Q_OVER = ("The battle ends when the number of turns pass in the mission briefing or all of one "
           "side's units have become destroyed or inoperable.")
 
@@ -127,6 +130,15 @@ class Play:
     #: The side to activate a unit next while no unit's turn is in progress (kept by
     #: `_advance`, which runs after every turn).
     next_side: str | None = None
+    #: Each side's short table edge, as the hex direction that leaves the board over it
+    #: (3: west, 0: east): the edge of its deployment area, the one it withdraws by
+    #: (R-30-24).
+    home: dict[str, int] = field(default_factory=dict)
+    #: The sides' sealed plans (issue 29) and their strength as deployed, in durability
+    #: points (R-30-25); the sides whose plan has made them withdraw.
+    plans: dict[str, Plan] = field(default_factory=dict)
+    start_strength: dict[str, int] = field(default_factory=dict)
+    withdrawing: set[str] = field(default_factory=set)
 
 
 # -- start -------------------------------------------------------------------------------
@@ -136,7 +148,12 @@ def start(battle_input: Json, dice: Dice, setup: Json | None = None, *,
     """The battle after deployment and the mission roll (`setup["mission"]` names it
     instead, rolling nothing), with `setup`'s adjustments."""
     setup = dict(setup or {})
+    plans = read_plans(battle_input)
     b = E.build(battle_input, dice, keep_log, cache)
+    strangers = sorted(set(plans) - set(b.sides))
+    if strangers:
+        raise RulesetError(f"There is a battle plan for side {strangers[0]}, which does not "
+                           "fight in this battle.")
     size = str(battle_input.get("engagement") or "scouting")
     if setup.get("mission"):
         name = str(setup.pop("mission"))
@@ -151,13 +168,64 @@ def start(battle_input: Json, dice: Dice, setup: Json | None = None, *,
            text=f"{size.capitalize()}: the mission is {b.mission['mission']} "
                 f"(d8 {b.mission['roll']}, {b.mission['objective']})")
     limit = int(b.options.get("thirtymm_max_rounds", T.OPTIONS["thirtymm_max_rounds"]))
-    play = Play(b=b, limit=limit)
+    play = Play(b=b, limit=limit, home=home_edges(b), plans=plans)
     b.round = 1
     b.options["end_reason"] = "turn_limit"
     if setup:
         _set(play, setup)
+    play.start_strength = {side: sum(strength(u) for u in b.units if u.side == side)
+                           for side in b.sides}
     _advance(play)
     return play
+
+
+def read_plans(battle_input: Json) -> dict[str, Plan]:
+    """The battle input's plans by side key; a malformed plan is refused (RulesetError)."""
+    try:
+        return plans_of(battle_input)
+    except (TypeError, ValueError, AttributeError) as error:
+        raise RulesetError(f"A battle plan is malformed: {error}.") from None
+
+
+WEST, EAST = 3, 0
+
+
+def home_edges(b: E.Battle) -> dict[str, int]:
+    """R-30-24: a side's own table edge is the short edge of its deployment area ("the
+    first 3 hexes from the short side table edge on both sides"): the west edge when its
+    units start, on average, in the western half of the board, else the east."""
+    out = {}
+    for side in b.sides:
+        cols = [H.to_offset(u.at)[0] for u in b.units if u.side == side]
+        mean = sum(cols) / len(cols) if cols else 0
+        out[side] = WEST if mean < (T.LONG_ROW - 1) / 2 else EAST
+    return out
+
+
+def on_edge(h: H.Hex, edge: int) -> bool:
+    """The hex is on that short table edge (the outermost hex of its row)."""
+    col, row = H.to_offset(h)
+    return col == 0 if edge == WEST else col == T.row_length(row) - 1
+
+
+def strength(u: E.Unit) -> int:
+    """R-30-25: a unit's strength is the durability left in its sections while it can
+    still fight or has left the field; a destroyed or inoperative unit has none."""
+    if u.condition != "operative":
+        return 0
+    return sum(max(0, int(s["durability"])) for s in u.sections)
+
+
+def lost_share(play: Play, side: str) -> int:
+    """The percent of the side's starting strength it has lost (R-30-25)."""
+    start = play.start_strength.get(side, 0)
+    if start <= 0:
+        return 0
+    return round(100 * max(0, start - kept_strength(play, side)) / start)
+
+
+def kept_strength(play: Play, side: str) -> int:
+    return sum(strength(u) for u in play.b.units if u.side == side)
 
 
 def _set(play: Play, setup: Json) -> None:
@@ -322,6 +390,8 @@ def _check_activate(play: Play, action: Json) -> Run:
     unit = _unit(b, action.get("unit"))
     if str(unit.side) != str(actor(play)):
         raise refuse("not_your_unit", f"{unit.name} belongs to the other side.", Q_TURNS)
+    if unit.left:
+        raise refuse("unit_withdrawn", f"{unit.name} has left the battlefield.", Q_SURRENDER)
     if not unit.alive:
         raise refuse("unit_destroyed", f"{unit.name} is destroyed.", Q_INOPERATIVE)
     if unit.id in play.acted:
@@ -619,6 +689,9 @@ def _check_attack(play: Play, turn: Turn, action: Json) -> Run:
     target = _unit(b, action.get("target"))
     if target.side == u.side:
         raise refuse("not_an_enemy", f"{target.name} is on {u.name}'s side.", Q_FOV)
+    if target.left:
+        raise refuse("target_withdrawn", f"{target.name} has left the battlefield.",
+                     Q_SURRENDER)
     if not target.alive:
         raise refuse("target_destroyed", f"{target.name} is destroyed.", Q_INOPERATIVE)
     cost = _attack_cost(u, w)
@@ -945,6 +1018,54 @@ def _check_end(play: Play, turn: Turn, action: Json) -> Run:
     return run
 
 
+def _check_withdraw(play: Play, turn: Turn, action: Json) -> Run:
+    """R-30-24: a unit leaves the battlefield over its side's own short table edge: in
+    its movement phase, on a hex of that edge, facing it (the step off the board is a
+    move into its field of view), for 1 standard movement point; an aerial vehicle by a
+    thruster run towards the edge that the edge, and nothing before it, cuts short. Its
+    turn ends; it does not come back this battle."""
+    b, u = play.b, turn.unit
+    _can_move(play, turn, "withdrawing")
+    edge = play.home.get(u.side, WEST)
+    where = "west" if edge == WEST else "east"
+    if u.utype == "aerial":
+        if _thrust_length(b, u) <= 0:
+            raise refuse("no_thrusters", f"{u.name} has no thruster left to fly with.",
+                         Q_THRUSTERS_ONLY)
+        way = thrust_path(b, u, edge)
+        end = way[-1] if way else u.at
+        beyond = (end[0] + H.DIRECTIONS[edge][0], end[1] + H.DIRECTIONS[edge][1])
+        if len(way) >= _thrust_length(b, u) or E.on_board(beyond):
+            raise refuse("not_on_edge", f"{u.name}'s thruster run towards the {where} edge "
+                         "does not carry it off the battlefield.", Q_EDGE)
+    elif not on_edge(u.at, edge):
+        raise refuse("not_on_edge", f"{u.name} is not on its side's table edge (the "
+                     f"{where} edge); it can leave the battlefield only from a hex of that "
+                     "edge.", Q_EDGE)
+    if u.utype != "aerial" and not R.field_of_view(u.facing, edge, u.utype):
+        raise refuse("not_facing_edge", f"{u.name} must face the {where} edge to step off "
+                     "the battlefield.", Q_MOVE_FOV)
+    if u.utype != "aerial" and turn.points < 1:
+        raise refuse("no_movement_points", f"{u.name} has no movement point left to step off "
+                     "the battlefield.", Q_STANDARD)
+
+    def run() -> None:
+        if u.utype != "aerial":
+            turn.points -= 1
+        turn.moved = True
+        u.left = True
+        u.ap = min(T.AP_CAP, u.ap)
+        if u.out_round is None:
+            u.out_round = b.round
+            if b.first_out is None:
+                b.first_out = u.side
+        b.note(side=u.side, unit=u.id, action="withdraw", at=list(H.to_offset(u.at)),
+               text=f"{u.name} leaves the battlefield over the {where} edge")
+        play.turn = None
+        _advance(play)
+    return run
+
+
 def end_of_turn(b: E.Battle, unit: E.Unit) -> None:
     """The hex's effect on a unit that ends its turn there (Hex Colors and Effects)."""
     if not unit.alive:
@@ -973,6 +1094,7 @@ VERBS: dict[str, Callable[[Play, Turn, Json], Run]] = {
     "phase": _check_phase, "attack": _check_attack, "grapple": _check_grapple,
     "hold": _check_hold, "throw": _check_throw, "release": _check_release,
     "break_grapple": _check_break, "get_up": _check_get_up, "end_turn": _check_end,
+    "withdraw": _check_withdraw,
 }
 
 
@@ -1007,6 +1129,7 @@ def candidates(play: Play) -> list[Json]:
             reach, _came = E.reachable(b, u, turn.points, u.facing, enemy_hexes(b, u))
             for h in sorted(reach, key=H.to_offset):
                 add("move", to=list(H.to_offset(h)))
+        add("withdraw")
     for to in PHASES[PHASES.index(turn.phase) + 1:]:
         add("phase", to=to)
     for e in b.enemies(u):
@@ -1048,7 +1171,7 @@ def view(play: Play) -> Json:
         "units": {str(u.id): {
             "side": int(u.side), "name": u.name, "at": list(H.to_offset(u.at)),
             "facing": u.facing, "elevation": u.elevation, "ap": u.ap,
-            "condition": u.condition, "status": sorted(u.status),
+            "condition": u.condition, "status": sorted(u.status), "withdrawn": u.left,
             "sections": {s["key"]: int(s["durability"]) for s in u.sections}}
             for u in b.units},
         "structures": [{"at": list(H.to_offset(h)), "defense": int(s["defense"])}

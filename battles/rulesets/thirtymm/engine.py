@@ -67,6 +67,9 @@ class Unit:
     ap: int = 0
     status: set[str] = field(default_factory=set)
     out_round: int | None = None
+    #: It has left the battlefield over its side's table edge (R-30-24): off the board,
+    #: neither on the field nor destroyed.
+    left: bool = False
     #: Destroyed, inoperative or operative, and the penalties of the sections lost:
     #: recomputed whenever a section is damaged (`refresh`).
     condition: str = "operative"
@@ -78,11 +81,12 @@ class Unit:
 
     @property
     def operative(self) -> bool:
-        return self.condition == "operative"
+        return self.condition == "operative" and not self.left
 
     @property
     def alive(self) -> bool:
-        return self.condition != "destroyed"
+        """On the battlefield and not destroyed (a unit that left is neither)."""
+        return self.condition != "destroyed" and not self.left
 
     def section(self, key: str) -> Json:
         return next(s for s in self.sections if s["key"] == key)

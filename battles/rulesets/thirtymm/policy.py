@@ -3,17 +3,21 @@ the unit whose turn it is, one choice at a time, always an action the layer acce
 
 Each decision is a small function (which unit, which enemy to close on, where to move,
 which way to face, which attack, whether to shoot a structure down, which way to make a
-thruster run), so a battle plan (issue 29) can steer each one.
+thruster run), so a battle plan (issue 29) can steer each one: a side's plan
+(R-30-24..27) makes it withdraw over its own table edge (`withdrawing`, `withdrawal`),
+keep its ground (`hold`) and hurt the enemy its focus names first (`focus_target`). A
+side without a plan plays exactly as before.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from battles.rulesets.base import ActionRefused
+from battles.rulesets.base import ActionRefused, Plan
 from battles.rulesets.thirtymm import actions as A
 from battles.rulesets.thirtymm import engine as E
 from battles.rulesets.thirtymm import rules as R
+from battles.rulesets.thirtymm import tables as T
 from campaign.rules import hexgrid as H
 
 Json = dict[str, Any]
@@ -26,7 +30,12 @@ def choose(play: A.Play) -> Json:
     if side is None:
         raise A.refuse("battle_over", "The battle is over.", A.Q_OVER)
     turn = play.turn
+    plan = play.plans.get(str(side))
+    leaving = plan is not None and withdrawing(play, str(side), plan)
     if turn is None:
+        if leaving:
+            return {"side": side, "do": "activate",
+                    "unit": nearest_the_edge(play, str(side)).id}
         return {"side": side, "do": "activate", "unit": which_unit(play.b, play.acted,
                                                                    str(side)).id}
     u = turn.unit
@@ -39,12 +48,21 @@ def choose(play: A.Play) -> Json:
     recovery = recover(play, turn, act)
     if recovery is not None:
         return recovery
+    if leaving and turn.phase == "move":
+        step = withdrawal(play, turn)
+        if step is not None:
+            return {**act, **step}
+        turn.memo["structure_tried"] = True  # no detours on the way out
+        if u.utype == "aerial":
+            return {**act, "do": "end_turn"}
+        return {**act, "do": "phase", "to": "ranged"}
+    holding = plan is not None and plan.stance == "hold" and not leaving
     if u.utype == "aerial":
         if turn.phase == "move" and not turn.moved and A._thrust_length(play.b, u) > 0:
-            return {**act, "do": "thrust", "direction": thruster_run(play.b, u)}
+            return {**act, "do": "thrust", "direction": thruster_run(play.b, u, holding)}
         return {**act, "do": "end_turn"}
     if turn.phase == "move":
-        step = movement(play, turn, goal)
+        step = movement(play, turn, goal, holding)
         if step is not None:
             return {**act, **step}
         return {**act, "do": "phase", "to": "ranged"}
@@ -66,13 +84,108 @@ def which_unit(b: E.Battle, acted: set[int], side: str) -> E.Unit:
 
 
 def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
-    """The enemy the unit closes on this turn: the nearest when its turn began."""
+    """The enemy the unit closes on this turn: the one its side's plan focuses on
+    (R-30-27), else the nearest when its turn began."""
     if "goal" not in turn.memo:
         enemies = play.b.enemies(turn.unit)
-        turn.memo["goal"] = min(enemies, key=lambda e: (H.distance(turn.unit.at, e.at),
-                                                        e.id)) if enemies else None
+        focus = focus_target(play, turn.unit)
+        turn.memo["focus"] = focus
+        turn.memo["goal"] = focus if focus is not None else min(
+            enemies, key=lambda e: (H.distance(turn.unit.at, e.at), e.id)) if enemies \
+            else None
     goal: E.Unit | None = turn.memo["goal"]
     return goal
+
+
+# -- the side's plan (issue 29; R-30-24..27) ----------------------------------------------
+
+def withdrawing(play: A.Play, side: str, plan: Plan) -> bool:
+    """R-30-25: a `withdraw` stance leaves at once; otherwise the side withdraws once it
+    has lost `retreat_at` percent of its starting strength (100 fights to the end). The
+    decision is logged once (`plan_withdraw`) and stands for the rest of the battle."""
+    if side in play.withdrawing:
+        return True
+    start = play.start_strength.get(side, 0)
+    lost = A.lost_share(play, side)
+    if plan.stance == "withdraw" or (plan.retreat_at < 100 and start > 0 and 100 * (
+            start - A.kept_strength(play, side)) >= plan.retreat_at * start):
+        play.withdrawing.add(side)
+        play.b.note(event="plan_withdraw", side=side, lost=lost,
+                    retreat_at=plan.retreat_at, stance=plan.stance,
+                    text=f"Side {side} withdraws by its plan ({lost}% of its strength lost)")
+        return True
+    return False
+
+
+def nearest_the_edge(play: A.Play, side: str) -> E.Unit:
+    """A withdrawing side activates the unit nearest its table edge first (then the
+    lowest id), so the front does not block the way out."""
+    edge = play.home.get(side, A.WEST)
+    mine = [u for u in play.b.units if u.alive and u.id not in play.acted and u.side == side]
+    return min(mine, key=lambda u: (edge_distance(u.at, edge), u.id))
+
+
+def edge_distance(h: H.Hex, edge: int) -> int:
+    """Hexes from h to the side's short table edge along its row."""
+    col, row = H.to_offset(h)
+    return col if edge == A.WEST else T.row_length(row) - 1 - col
+
+
+def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
+    """R-30-24: step off the battlefield when the referee allows it; else face the edge
+    (the free rotation), move as near it as the points allow, and step off if a point
+    is left; an aerial vehicle runs its thrusters towards the edge. None: nothing more
+    to do in the movement phase."""
+    b, u = play.b, turn.unit
+    edge = play.home.get(u.side, A.WEST)
+    leave = {"do": "withdraw"}
+    try:
+        A.check(play, {"side": int(u.side), "unit": u.id, **leave})
+        return leave
+    except ActionRefused:
+        pass
+    if "holding" in u.status and not turn.memo.get("released"):
+        turn.memo["released"] = True  # let go of the enemy it holds, to be free to leave
+        return {"do": "release"}
+    if not u.operative or {"hold", "holding", "grounded", "stuck"} & u.status:
+        return None
+    if u.utype == "aerial":
+        if not turn.moved and not turn.thrust and A._thrust_length(b, u) > 0:
+            return {"do": "thrust", "direction": edge}
+        return None
+    if u.facing != edge and not turn.rotated and turn.points > 0:
+        return {"do": "rotate", "facing": edge}
+    if not turn.memo.get("moved"):
+        turn.memo["moved"] = True
+        taken = frozenset(o.at for o in b.units if o.alive and o is not u)
+        reach, came = E.reachable(b, u, turn.points, u.facing, taken)
+        swims = bool({"cruise", "swim"} & set(u.systems))
+
+        def score(h: H.Hex) -> tuple[int, int, int, tuple[int, int]]:
+            colour = b.colour.get(h, "grey")
+            hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
+            return (edge_distance(h, edge), hazard, reach[h], H.to_offset(h))
+
+        dest = min(reach, key=score)
+        if dest != u.at:
+            return {"do": "move", "to": list(H.to_offset(dest)),
+                    "path": [list(H.to_offset(h)) for h in E.path_to(came, u.at, dest)]}
+    return None
+
+
+def focus_target(play: A.Play, u: E.Unit) -> E.Unit | None:
+    """R-30-27: the enemy the side's plan hurts first: `weakest` the one with the fewest
+    durability points left in its sections, `strongest` the most (then the lowest id);
+    `nearest`, or no plan: None (the default choice)."""
+    plan = play.plans.get(u.side)
+    if plan is None or plan.focus == "nearest":
+        return None
+    enemies = play.b.enemies(u)
+    if not enemies:
+        return None
+    sign = 1 if plan.focus == "weakest" else -1
+    return min(enemies, key=lambda e: (sign * sum(max(0, int(s["durability"]))
+                                                  for s in e.sections), e.id))
 
 
 def recover(play: A.Play, turn: A.Turn, act: Json) -> Json | None:
@@ -94,9 +207,11 @@ def recover(play: A.Play, turn: A.Turn, act: Json) -> Json | None:
 
 # -- movement ----------------------------------------------------------------------------
 
-def movement(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
+def movement(play: A.Play, turn: A.Turn, goal: E.Unit, holding: bool = False
+             ) -> Json | None:
     """The next movement-phase action: turn towards the goal with the free rotation,
-    close in, then face the goal; None when the movement phase is done."""
+    close in, then face the goal; None when the movement phase is done. A side holding
+    its ground (R-30-26) only turns on its hex."""
     b, u = play.b, turn.unit
     can_move = (u.operative and not {"hold", "holding", "grounded", "stuck"} & u.status)
     if not can_move:
@@ -106,7 +221,7 @@ def movement(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
         if turn.points > 0 and u.facing != towards and not turn.rotated:
             return {"do": "rotate", "facing": towards}
         turn.memo["moved"] = True
-        dest = destination(b, u, turn.points, goal)
+        dest = None if holding else destination(b, u, turn.points, goal)
         if dest is not None:
             return {"do": "move", "to": list(H.to_offset(dest[0])),
                     "path": [list(H.to_offset(h)) for h in dest[1]]}
@@ -166,11 +281,15 @@ def facing_for(u: E.Unit, goal: E.Unit, turn: A.Turn) -> int | None:
     return towards if turn.points >= 1 and not in_view else None
 
 
-def thruster_run(b: E.Battle, u: E.Unit) -> int:
+def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
     """An aerial vehicle's run: over the most enemies, the full length (no fall), ending
-    nearest an enemy, then the lowest direction."""
+    nearest an enemy, then the lowest direction. Holding its ground (R-30-26) it cannot
+    stay on its hex ("must move the full amount"), so it makes the run that at no point
+    comes nearer the nearest enemy, of its full length when one is, ending as near as it
+    was (when every run comes nearer, the one that comes least)."""
     enemies = b.enemies(u)
     length = A._thrust_length(b, u)
+    before = min(H.distance(u.at, e.at) for e in enemies)
 
     def score(d: int) -> tuple[int, int, int, int]:
         p = A.thrust_path(b, u, d)
@@ -178,6 +297,10 @@ def thruster_run(b: E.Battle, u: E.Unit) -> int:
                    == u.elevation - 1)
         end = p[-1] if p else u.at
         near = min(H.distance(end, e.at) for e in enemies)
+        if holding:
+            closer = min(H.distance(h, e.at) for h in p for e in enemies) if p else before
+            return (1 if closer < before else 0, 0 if len(p) == length else 1,
+                    abs(near - before), d)
         return (-over, 0 if len(p) == length else 1, near, d)
 
     return min(range(6), key=score)
@@ -185,13 +308,23 @@ def thruster_run(b: E.Battle, u: E.Unit) -> int:
 
 # -- combat ------------------------------------------------------------------------------
 
-def best_attack(b: E.Battle, u: E.Unit, melee: bool) -> Attack | None:
-    """The attack with the most expected damage per AP this phase allows (R-30-14)."""
+def best_attack(b: E.Battle, u: E.Unit, melee: bool, focus: E.Unit | None = None
+                ) -> Attack | None:
+    """The attack with the most expected damage per AP this phase allows (R-30-14); on
+    the plan's `focus` when any attack can reach it (R-30-27)."""
+    if focus is not None and focus.alive:
+        found = _best_on(b, u, melee, [focus])
+        if found is not None:
+            return found
+    return _best_on(b, u, melee, b.enemies(u))
+
+
+def _best_on(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]) -> Attack | None:
     best: tuple[float, int, str, int] | None = None
     choice: tuple[Json, E.Unit] | None = None
     if melee and "hold" in u.status:
         return None  # a held unit "cannot make Assault Rolls"
-    for target in b.enemies(u):
+    for target in targets:
         if melee:
             if H.distance(u.at, target.at) != 1:
                 continue
@@ -222,9 +355,10 @@ def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
     if not turn.memo.get("ranged_done"):
         found = None
         if u.alive and u.ap > 0 and not (turn.attacks["ranged"] and len(b.standing()) < 2):
-            found = best_attack(b, u, melee=False)
+            focus = turn.memo.get("focus")
+            found = best_attack(b, u, melee=False, focus=focus)
             if found is not None:
-                close = best_attack(b, u, melee=True)
+                close = best_attack(b, u, melee=True, focus=focus)
                 if close is not None and close[0][0] > found[0][0]:
                     found = None
         if found is not None:
@@ -260,7 +394,7 @@ def close_choice(play: A.Play, turn: A.Turn) -> Json | None:
     b, u = play.b, turn.unit
     if not u.alive or u.ap <= 0 or (turn.attacks["close"] and len(b.standing()) < 2):
         return None
-    found = best_attack(b, u, melee=True)
+    found = best_attack(b, u, melee=True, focus=turn.memo.get("focus"))
     if found is None:
         return None
     return {"do": "attack", "target": found[2].id, "weapon": found[1]["key"]}

@@ -5,6 +5,7 @@ Pure Python (no Django). Rulings: docs/rulings/thirtymm.md (R-30-n).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import random
@@ -31,6 +32,7 @@ from battles.rulesets.base import (
     note_move,
     odd_row_centre,
     run_probe,
+    with_plans,
 )
 from battles.rulesets.thirtymm import datasheets as D
 from battles.rulesets.thirtymm import engine, rules
@@ -196,11 +198,11 @@ class ThirtyMinuteMissions(RulesetBase):
             fielded = [u for i, u in enumerate(units) if i in chosen]
             reserve[str(pid)] = [u.id for i, u in enumerate(units) if i not in chosen]
             sides[str(pid)] = _deploy(fielded, defending=index == 0, taken=structures)
-        return {"seed": battlefield.seed, "territory": battlefield.territory,
-                "defender": str(defender) if defender is not None else None,
-                "engagement": size, "limit": limit, "options": options,
-                "board": {"terrain": terrain, "structures": structures},
-                "sides": sides, "reserve": reserve}
+        return with_plans({"seed": battlefield.seed, "territory": battlefield.territory,
+                           "defender": str(defender) if defender is not None else None,
+                           "engagement": size, "limit": limit, "options": options,
+                           "board": {"terrain": terrain, "structures": structures},
+                           "sides": sides, "reserve": reserve}, battlefield, str)
 
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
@@ -212,7 +214,7 @@ class ThirtyMinuteMissions(RulesetBase):
 
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
             b = play(battle_input, dice, keep_log=False, cache=cache)
-            return engine.winner(b), [(u.side, not u.alive) for u in b.units]
+            return engine.winner(b), [(u.side, u.condition == "destroyed") for u in b.units]
 
         return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
                                 simulate=simulate)
@@ -308,10 +310,11 @@ class ThirtyMinuteMissions(RulesetBase):
             elif e.get("to") is not None and action in ("move", "grapple", "release",
                                                           "break_grapple"):
                 note_move(frame, units, uid, odd_row_centre(*e["to"]))
-            elif action == "out":
+            elif action in ("out", "withdraw"):
                 m = units.get(str(uid))
                 if m is not None:
-                    m.state = "retreated" if e.get("condition") == "fled" else "destroyed"
+                    m.state = ("retreated" if action == "withdraw"
+                               or e.get("condition") == "fled" else "destroyed")
             elif uid is not None and e.get("target") is not None:
                 note_attack(frame, units, uid, e["target"])
 
@@ -423,8 +426,12 @@ def _fate(uid: int, side: str, u: Json, sections: list[Json], detail: Json) -> U
 def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:
     fates = []
     for u in b.units:
-        fates.append(_fate(u.id, u.side, {"type": u.utype}, u.sections,
-                           {"at": list(H.to_offset(u.at)), "ap_stored": u.ap}))
+        fate = _fate(u.id, u.side, {"type": u.utype}, u.sections,
+                     {"at": list(H.to_offset(u.at)), "ap_stored": u.ap})
+        if u.left:  # R-30-24: it left the battlefield over its table edge
+            fate = dataclasses.replace(fate, fate="retreated",
+                                       detail={**fate.detail, "withdrew": True})
+        fates.append(fate)
     for side, ids in (battle_input.get("reserve") or {}).items():
         fates += [UnitFate(unit=int(i), player=int(side), fate="intact",
                            detail={"reserve": True}) for i in ids]
