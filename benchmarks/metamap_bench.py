@@ -10,7 +10,10 @@ compresses as a server would), the page is fetched 6 times (the first a warm-up)
 every file it references on the map (the static geometry) once, then again with the
 validators a browser would send. Figures:
 
-- `meta_map_page_ms`: the page's median time (goal 300 ms);
+- `meta_map_page_cpu_ms`: the page's median time, as the CPU time the serving process
+  spent (the database is in-process on SQLite; on PostgreSQL add its share): the wall
+  time is printed too, but on a shared 2-core machine under load it measures the load
+  (goal 300 ms);
 - `meta_map_first_visit_kb`: what a first visit transfers, compressed: the page and the
   geometry files it references (goal 300 KB);
 - `meta_map_repeat_visit_kb`: what a repeat visit transfers: the page, the geometry
@@ -35,8 +38,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
 os.environ.setdefault("DICE_SECRETS", "campaign_seed")
 
-#: The figures before issue 32's work (this bench at 59ddd71, the 2-core machine).
-BEFORE = {"ms": 160.0, "first_kb": 2700.0, "repeat_kb": 2700.0}
+#: The figures before issue 32's work: the page at 59ddd71 on this bench's league (the
+#: 2-core machine, load average 9.6: CPU 326 ms, wall 1,438 ms; 3,230 KB, uncompressed).
+BEFORE = {"ms": 326.0, "first_kb": 3230.0, "repeat_kb": 3230.0}
 
 
 def target(name: str, figure: float, goal: float, floor: float, unit: str) -> None:
@@ -112,20 +116,24 @@ def main() -> None:
             client.force_login(player.user)
             path = f"/campaigns/{campaign.pk}/map/"
             times: list[float] = []
+            cpu: list[float] = []
             for i in range(6):
                 with CaptureQueriesContext(connection) as queries:
-                    t = time.perf_counter()
+                    t, c = time.perf_counter(), time.process_time()
                     response = client.get(path)
                     body = response.content
-                    elapsed = time.perf_counter() - t
+                    elapsed, spent = time.perf_counter() - t, time.process_time() - c
                 assert response.status_code == 200, response.status_code
                 if i:
                     times.append(elapsed)
+                    cpu.append(spent)
             page = _wire_size(response)
             raw = len(gzip.decompress(body)) if response.get("Content-Encoding") == "gzip" \
                 else len(body)
             print(f"map page: {raw / 1024:.0f} KB, {page / 1024:.0f} KB on the wire, "
-                  f"{len(queries)} queries, median {statistics.median(times) * 1000:.0f} ms",
+                  f"{len(queries)} queries, median {statistics.median(times) * 1000:.0f} ms wall, "
+                  f"{statistics.median(cpu) * 1000:.0f} ms CPU (load average "
+                  f"{os.getloadavg()[0]:.1f})",
                   flush=True)
             html = (gzip.decompress(body) if response.get("Content-Encoding") == "gzip"
                     else body).decode()
@@ -140,8 +148,8 @@ def main() -> None:
                 print(f"geometry {url}: {size / 1024:.0f} KB on the wire, "
                       f"{res.get('Cache-Control')}; revalidated: {again.status_code}",
                       flush=True)
-            ms = statistics.median(times) * 1000
-            target(f"meta_map_page_ms_{args.territories}", ms, 300, BEFORE["ms"], " ms")
+            ms = statistics.median(cpu) * 1000
+            target(f"meta_map_page_cpu_ms_{args.territories}", ms, 300, BEFORE["ms"], " ms")
             target(f"meta_map_first_visit_kb_{args.territories}", first / 1024, 300,
                    BEFORE["first_kb"], " KB")
             target(f"meta_map_repeat_visit_kb_{args.territories}", page / 1024, 300,

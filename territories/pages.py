@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from operator import itemgetter
 from typing import Any
 from urllib.parse import urlencode
 
@@ -87,8 +88,8 @@ def _map_rows(member: Membership, wanted: Any) -> tuple[
 def geometry_version(rows: list[dict[str, Any]]) -> str:
     """A short hash of what the geometry layers draw (names, layout, neighbours): it
     changes when the umpire renames a territory, and so does the layers' URL."""
-    text = json.dumps([[t["id"], t["name"], t["x"], t["y"], sorted(t["neighbors"])]
-                       for t in sorted(rows, key=lambda r: r["id"])], separators=(",", ":"))
+    text = json.dumps([[t["id"], t["name"], t["x"], t["y"], t["neighbors"]]  # sorted
+                       for t in sorted(rows, key=itemgetter("id"))], separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

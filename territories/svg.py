@@ -146,6 +146,8 @@ def meta_map_page_svg(*, campaign_name: str, territories: list[dict[str, Any]],
     radius = dot_radius(n)
     inline_labels = n <= INLINE_LABELS
     hit = max(radius, HIT / 2)
+    fills = {pk: quoteattr(p["color"]) for pk, p in players.items()}
+    unowned = quoteattr(UNOWNED)
     out: list[str] = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" '
         f'role="img" aria-labelledby="map-title" font-family="sans-serif" '
@@ -173,7 +175,7 @@ def meta_map_page_svg(*, campaign_name: str, territories: list[dict[str, Any]],
                    f'{" data-mine" if mine else ""}><title>{escape(title)}</title>'
                    f'<use href="#hit" class="hit" x="{x:.1f}" y="{y:.1f}"/>'
                    f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
-                   f'fill={quoteattr(owner["color"] if owner else UNOWNED)}{stroke}/>')
+                   f'fill={fills.get(t["owner"], unowned)}{stroke}/>')
         if t.get("units"):
             side = max(15.0, radius * 0.8)
             out.append(f'<rect x="{x + radius * 0.5:.1f}" y="{y - radius * 1.2:.1f}" '
