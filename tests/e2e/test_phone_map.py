@@ -153,11 +153,18 @@ def test_a_large_maps_names_appear_once_zoomed_in_and_its_lines_come_from_the_ca
     page; zoomed in far enough to read them (10 CSS px), the names' layer is fetched and
     shown; its lines are a layer the browser keeps (not asked for again on a second
     visit)."""
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 400, "seed": 2})
+    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 2000, "seed": 2})
+    from django.core.signals import request_started
+
     page = _login(browser, live_server.url, "uma", width=390)
     page.set_viewport_size(PHONE)
-    asked: list[str] = []
-    page.on("request", lambda r: asked.append(r.url) if "/map/geometry/" in r.url else None)
+    asked: list[str] = []  # what the server was asked for (not what the cache answered)
+
+    def heard(sender: Any, environ: dict[str, Any], **kwargs: Any) -> None:
+        if "/map/geometry/" in environ["PATH_INFO"]:
+            asked.append(environ["PATH_INFO"])
+
+    request_started.connect(heard, dispatch_uid="map-geometry-requests")
     url = f"{live_server.url}/campaigns/{campaign.pk}/map/"
     page.goto(url)
     page.wait_for_load_state("networkidle")
@@ -181,4 +188,6 @@ def test_a_large_maps_names_appear_once_zoomed_in_and_its_lines_come_from_the_ca
     asked.clear()
     page.goto(url)
     page.wait_for_load_state("networkidle")
+    request_started.disconnect(dispatch_uid="map-geometry-requests")
+    assert page.locator(".map-frame svg image[data-geometry]").count() == 1
     assert not [u for u in asked if u.endswith("/lines.svg")], asked
