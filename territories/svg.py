@@ -110,8 +110,10 @@ INLINE_LABELS = 150
 
 def label_size(n: int) -> float:
     """The names' font size in map units: 12 on a small map; on a large one as big as the
-    space between two territories allows (shown once zoomed in enough to read)."""
-    return 12.0 if n <= INLINE_LABELS else round(max(1.5, min(12.0, 0.3 * SIZE / math.sqrt(n))), 1)
+    space between two territories allows a name of about ten letters (a sixth of it), so
+    neighbours' names do not run into each other at any zoom; the page shows them once
+    zoomed in enough to read them."""
+    return 12.0 if n <= INLINE_LABELS else round(max(1.0, min(12.0, SIZE / math.sqrt(n) / 6)), 1)
 
 
 def geometry_layer_svg(*, layer: str, territories: list[dict[str, Any]]) -> str:
