@@ -8,6 +8,8 @@ from territories import pages
 urlpatterns = [
     path("map/", pages.meta_map, name="map"),
     path("umpire/ownership/", pages.ownership, name="umpire-ownership"),
+    path("map/geometry/<str:version>/<str:layer>.svg", pages.meta_map_geometry,
+         name="map-geometry"),
     path("map.svg", pages.meta_map_svg_file, name="map-svg"),
     path("map.png", pages.meta_map_png_file, name="map-png"),
 ]

@@ -8,11 +8,17 @@ Reads go through `territories.selectors.territories_for` (what the caller may se
 
 from __future__ import annotations
 
+import hashlib
+import json
+from operator import itemgetter
 from typing import Any
+from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
@@ -27,8 +33,14 @@ from campaign.pages.common import (
     render_campaign,
 )
 from territories.png import meta_map_png
-from territories.selectors import territories_for
-from territories.svg import meta_map_svg
+from territories.selectors import static_map, territories_for
+from territories.svg import geometry_layer_svg, meta_map_page_svg, meta_map_svg
+
+#: The territories table shows this many rows a page (the viewer's own first).
+TABLE_ROWS = 100
+#: The geometry layers' URLs name the map's version, so a browser keeps them for good.
+GEOMETRY_CACHE = "private, max-age=31536000, immutable"
+GEOMETRY_LAYERS = ("lines", "labels")
 
 
 def player_colours(campaign_id: int) -> dict[int, dict[str, str]]:
@@ -73,23 +85,94 @@ def _map_rows(member: Membership, wanted: Any) -> tuple[
     return rows, players, history, len(steps) - 1 if steps else None
 
 
+def geometry_version(rows: list[dict[str, Any]]) -> str:
+    """A short hash of what the geometry layers draw (names, layout, neighbours): it
+    changes when the umpire renames a territory, and so does the layers' URL."""
+    text = json.dumps([[t["id"], t["name"], t["x"], t["y"], t["neighbors"]]  # sorted
+                       for t in sorted(rows, key=itemgetter("id"))], separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _compressed(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """gzip, as a server in front would (with Django's random padding against BREACH)."""
+    return GZipMiddleware(lambda r: response).process_response(request, response)
+
+
 @public_page
 def meta_map(request: HttpRequest, member: Membership) -> HttpResponse:
     """The meta-map now, or (`?at=N`, the N-th phase opened) as it stood then: owners
-    rebuilt from the journal, with previous/next steps through the campaign's history."""
-    rows, players, history, svg, last = _map_state(member, request.GET.get("at"))
+    rebuilt from the journal, with previous/next steps through the campaign's history.
+    What never changes in play (the lines, and the names of a large map) is drawn from
+    geometry layers the browser keeps (`meta_map_geometry`); the table shows a page of
+    territories, the viewer's own first, or those whose name holds `?q=`."""
+    rows, players, history, last = _map_rows(member, request.GET.get("at"))
+    cid = member.campaign.pk
+    version = geometry_version(rows)
+    layer = reverse("map-geometry", args=[cid, version, "lines"]).removesuffix("lines.svg")
+    svg = meta_map_page_svg(campaign_name=member.campaign.name, territories=rows,
+                            players=players,
+                            viewer=member.player.pk if member.player else None,
+                            lines_url=f"{layer}lines.svg", labels_url=f"{layer}labels.svg")
     # One reversal for the page, not one per row (a 5,000-territory map: issue 15).
-    base = reverse("territory", args=[member.campaign.pk, 0]).removesuffix("0/")
-    for row in rows:
+    base = reverse("territory", args=[cid, 0]).removesuffix("0/")
+    query = (request.GET.get("q") or "").strip()[:100]
+    shown = [r for r in rows if query.casefold() in r["name"].casefold()] if query else rows
+    shown.sort(key=lambda r: (not r["mine"], r["name"]))
+    start = max(0, min(optional_int(request.GET.get("from")) or 0,
+                       max(0, len(shown) - 1)))
+    start -= start % TABLE_ROWS
+    page_rows = shown[start:start + TABLE_ROWS]
+    for row in page_rows:
         row["owner_info"] = players.get(row["owner"]) if row["owner"] else None
         row["href"] = f"{base}{row['id']}/"
-    rows.sort(key=lambda r: (not r["mine"], r["name"]))
-    return render_campaign(request, member, "pages/map.html", {
+
+    def link(at: int) -> str:
+        keep = {k: v for k, v in (("at", request.GET.get("at")), ("q", query)) if v}
+        return "?" + urlencode({**keep, "from": at} if at else keep)
+
+    response = render_campaign(request, member, "pages/map.html", {
         "svg": mark_safe(svg),  # built by territories.svg with every text escaped
-        "table_rows": _table_rows(rows, linked=not member.spectator),
+        "table_rows": _table_rows(page_rows, linked=not member.spectator),
+        "table": {"query": query, "size": TABLE_ROWS, "first": start + 1 if page_rows else 0,
+                  "last": start + len(page_rows), "count": len(shown), "all": len(rows),
+                  "prev": link(max(0, start - TABLE_ROWS)) if start else None,
+                  "next": link(start + TABLE_ROWS)
+                  if start + TABLE_ROWS < len(shown) else None},
         "players": players, "history": history, "last_step": last,
         # the history charts beside the map as it stood then (issue 16)
         "charts": _charts(member) if history else []})
+    if query:
+        # A page reflecting what the URL typed is not compressed: its size must say
+        # nothing of the secrets beside it (BREACH). Every other parameter is a number.
+        return response
+    return _compressed(request, response)
+
+
+@public_page
+def meta_map_geometry(request: HttpRequest, member: Membership, version: str,
+                      layer: str) -> HttpResponse:
+    """A layer of the meta-map that never changes in play (issue 32): `lines` or `labels`,
+    the same for every reader, kept by the browser for good (its URL names the map's
+    version; an older version redirects to the current one)."""
+    if layer not in GEOMETRY_LAYERS:
+        raise Http404("The map has no such layer.")
+    rows = static_map(member.campaign)
+    current = geometry_version(rows)
+    if version != current:
+        response: HttpResponse = redirect("map-geometry", member.campaign.pk, current, layer)
+        response["Cache-Control"] = "no-cache"
+        return response
+    etag = f'"{current}-{layer}"'
+    if etag in [t.strip().removeprefix("W/")
+                for t in request.headers.get("If-None-Match", "").split(",")]:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(geometry_layer_svg(layer=layer, territories=rows),
+                                content_type="image/svg+xml; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = GEOMETRY_CACHE
+    patch_vary_headers(response, ["Cookie"])
+    return _compressed(request, response)
 
 
 def _table_rows(rows: list[dict[str, Any]], *, linked: bool) -> str:

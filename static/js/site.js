@@ -122,6 +122,18 @@ document.addEventListener("submit", function (e) {
       frame.classList.toggle("zoomed", box.w < size);  // dragging pans only when zoomed
       var level = document.querySelector("[data-map-zoom-level]");
       if (level) level.textContent = Math.round(size / box.w * 100) + "%";
+      names();
+    }
+    // A large map's names (issue 32): a picture of their own, fetched and shown once
+    // zoomed in far enough for them to be read (10 CSS px or more).
+    var labels = svg.querySelector("image.map-labels");
+    var labelSize = parseFloat(svg.getAttribute("data-label-size") || "12");
+    function names() {
+      if (!labels) return;
+      var px = svg.getBoundingClientRect().width / box.w * labelSize;
+      var on = px >= 10;
+      if (on && !labels.getAttribute("href")) labels.setAttribute("href", labels.getAttribute("data-labels"));
+      labels.setAttribute("visibility", on ? "visible" : "hidden");
     }
     function zoom(f, cx, cy) {
       cx = cx === undefined ? box.x + box.w / 2 : cx;
@@ -166,6 +178,7 @@ document.addEventListener("submit", function (e) {
     window.addEventListener("pointerup", function () { drag = null; });
     // a drag is not a click on the territory under the pointer
     svg.addEventListener("click", function (e) { if (moved) { e.preventDefault(); moved = false; } }, true);
+    names();
   }
   document.addEventListener("DOMContentLoaded", wire);
 })();

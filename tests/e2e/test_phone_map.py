@@ -145,3 +145,49 @@ def test_the_pages_of_a_played_campaign_fit_a_finger_and_their_tables_become_car
     assert hidden == {}
     assert cards, "the demo's wide tables (forces, orders, battles...) are cards on a phone"
     assert all(all(named) for named in cards.values()), cards
+
+
+def test_a_large_maps_names_appear_once_zoomed_in_and_its_lines_come_from_the_cache(
+        browser, live_server, make_campaign, uma, shoot) -> None:
+    """Issue 32, target 5: a map of more than 150 territories writes no names on the
+    page; zoomed in far enough to read them (10 CSS px), the names' layer is fetched and
+    shown; its lines are a layer the browser keeps (not asked for again on a second
+    visit)."""
+    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 2000, "seed": 2})
+    from django.core.signals import request_started
+
+    page = _login(browser, live_server.url, "uma", width=390)
+    page.set_viewport_size(PHONE)
+    asked: list[str] = []  # what the server was asked for (not what the cache answered)
+
+    def heard(sender: Any, environ: dict[str, Any], **kwargs: Any) -> None:
+        if "/map/geometry/" in environ["PATH_INFO"]:
+            asked.append(environ["PATH_INFO"])
+
+    request_started.connect(heard, dispatch_uid="map-geometry-requests")
+    url = f"{live_server.url}/campaigns/{campaign.pk}/map/"
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    labels = page.locator(".map-frame svg image.map-labels")
+    assert labels.get_attribute("visibility") == "hidden"
+    assert [u for u in asked if u.endswith("/lines.svg")], "the lines are a layer"
+    assert not [u for u in asked if u.endswith("/labels.svg")], "no names fetched unzoomed"
+    for _ in range(6):
+        page.get_by_role("button", name="Zoom in").click()
+        if labels.get_attribute("visibility") == "visible":
+            break
+    assert labels.get_attribute("visibility") == "visible"
+    size = page.evaluate("""() => { const s = document.querySelector('.map-frame svg');
+      const vb = s.viewBox.baseVal;
+      return s.getBoundingClientRect().width / vb.width *
+             parseFloat(s.getAttribute('data-label-size')); }""")
+    assert size >= 10, size
+    page.wait_for_load_state("networkidle")
+    assert [u for u in asked if u.endswith("/labels.svg")], "the names fetched once zoomed"
+    shoot(page, "64-phone-map-large-names")
+    asked.clear()
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    request_started.disconnect(dispatch_uid="map-geometry-requests")
+    assert page.locator(".map-frame svg image[data-geometry]").count() == 1
+    assert not [u for u in asked if u.endswith("/lines.svg")], asked
