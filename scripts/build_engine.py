@@ -25,8 +25,13 @@ import sys
 from setuptools import setup
 from mypyc.build import mypycify
 paths, target, lib, temp = sys.argv[1].split(","), sys.argv[2], sys.argv[3], sys.argv[4]
+open(temp + ".ini", "w").write("[mypy]\\n")
 setup(name="engine-native", script_args=["build_ext", "--build-lib", lib, "--build-temp", temp],
-      ext_modules=mypycify(paths, group_name="battles.rulesets.unlimit3d8.engine._native",
+      # the engine's own mypy settings, not the project's: its overrides name every app,
+      # which would stop mypyc with "unused section" for the modules it does not compile
+      ext_modules=mypycify([*paths, "--config-file", temp + ".ini", "--python-version",
+                            "3.11", "--ignore-missing-imports"],
+                           group_name="battles.rulesets.unlimit3d8.engine._native",
                            target_dir=target))
 """
 
