@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from campaign.rulesets import DEFAULT as DEFAULT_RULESET
 from casebook.runner import Outcome, Summary
 
 SEED = Path(__file__).resolve().parents[1] / "docs" / "seed-unlimit3d-8.txt"
@@ -194,8 +195,8 @@ def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
         case = cases.get(outcome.case_id)
         if case is None:
             continue
-        ruleset = getattr(case, "ruleset", "unlimit3d8")
-        if ruleset != "unlimit3d8":
+        ruleset = case.ruleset  # type: ignore[attr-defined]
+        if ruleset != DEFAULT_RULESET:  # the strategic layer's seed is the default's
             others[ruleset].append(outcome)
             continue
         section = canonical_section(case.section, sections)  # type: ignore[attr-defined]

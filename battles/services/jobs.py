@@ -27,7 +27,6 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.rulesets.base import Outcome
 from battles.rulesets.registry import find_ruleset
-from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
 from campaign.errors import Conflict, NotFound
 from campaign.models import Campaign, Event
 from campaign.rules.dice import Dice
@@ -37,7 +36,9 @@ from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
-Resolver = Callable[[BattleInput], BattleResult]
+#: An engine-level resolver (tests, the case book): it receives the battle's ruleset's own
+#: typed input and returns its typed result (`Ruleset.resolve_by`).
+Resolver = Callable[[Any], Any]
 
 # Seconds the task sleeps before resolving; only the integration tests set it (to kill a
 # worker while a battle job runs).
@@ -213,7 +214,7 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
     try:
         payload: Outcome | dict[str, Any]
         if resolver is not None:  # an engine-level resolver (tests, the case book)
-            payload = resolver(BattleInput.from_dict(data)).to_dict()
+            payload = find_ruleset(ruleset_name).resolve_by(data, resolver)
         else:
             payload = default_resolver(data, ruleset_name)
     except Exception as exc:  # the engine's error is kept on the battle
