@@ -45,11 +45,14 @@ Resolver = Callable[[Any], Any]
 DELAY_ENV = "BATTLE_TEST_DELAY_SECONDS"
 
 
-def default_resolver(battle_input: dict[str, Any], ruleset_name: str) -> Outcome:
+def default_resolver(battle_input: dict[str, Any], ruleset_name: str,
+                     dice: Dice | None = None) -> Outcome:
     """Resolve with the ruleset the battle was opened with (the registry), its dice seeded
-    from the stored input: the ruleset-neutral outcome the campaign records."""
+    from the stored input unless `dice` are given (the case book's scripted dice): the
+    ruleset-neutral outcome the campaign records."""
     ruleset = find_ruleset(ruleset_name)
-    dice = Dice(random.Random(int(battle_input.get("seed", 0))))
+    if dice is None:
+        dice = Dice(random.Random(int(battle_input.get("seed", 0))))
     return ruleset.resolve(battle_input, dice)
 
 
@@ -197,7 +200,7 @@ def _fail(battle_id: int, error: str) -> str:
 
 
 def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
-                   claim: str = "") -> str:
+                   claim: str = "", dice: Dice | None = None) -> str:
     """The body of `battles.tasks.run_battle`: claim, resolve (outside any transaction),
     record. `claim` names the job (its task id: the same across its retries and
     redeliveries). Returns what happened: recorded, already_recorded, skipped, failed
@@ -216,7 +219,7 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
         if resolver is not None:  # an engine-level resolver (tests, the case book)
             payload = find_ruleset(ruleset_name).resolve_by(data, resolver)
         else:
-            payload = default_resolver(data, ruleset_name)
+            payload = default_resolver(data, ruleset_name, dice)
     except Exception as exc:  # the engine's error is kept on the battle
         log.exception("battle %s failed", battle_id)
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

@@ -27,7 +27,7 @@ from battles.rulesets.base import (
     UnitFate,
     XpAward,
 )
-from battles.rulesets.unlimit3d8 import odds, replay, tabletop
+from battles.rulesets.unlimit3d8 import odds, replay, script, tabletop
 from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BattleResult,
@@ -144,6 +144,20 @@ class Unlimit3d8(RulesetBase):
         `BattleResult`, stored as it is."""
         result: BattleResult = resolver(BattleInput.from_dict(battle_input))
         return result.to_dict()
+
+    def probes(self) -> tuple[str, ...]:
+        """The case book's scripted battle and unit card (`script.py`)."""
+        return ("battle", "unit_card")
+
+    def probe(self, rule: str, args: Json, dice: Dice | None) -> Json:
+        """`battle`: a scripted or resolved fight with the case's dice (None: no die may
+        be rolled); `unit_card`: the card the engine computes. The engine's own errors
+        (a rule violation) are not wrapped."""
+        if rule == "battle":
+            return script.run_battle(args, dice)
+        if rule == "unit_card":
+            return script.unit_card(args)
+        raise RulesetError(f"Unlimit3d 8 has no probe {rule!r}.")
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         return estimate_odds(BattleInput.from_dict(battle_input), simulations, seed)
