@@ -53,8 +53,8 @@ def test_the_default_is_defined_once_in_the_core_and_read_by_the_registry() -> N
 
 
 def test_no_production_module_outside_the_rulesets_names_a_ruleset() -> None:
-    named = re.compile(r"""["'](%s)["']|rulesets\.(%s)\b""" % ("|".join(NAMES),
-                                                                "|".join(NAMES)))
+    alternatives = "|".join(NAMES)
+    named = re.compile(rf"""["']({alternatives})["']|rulesets\.({alternatives})\b""")
     found = []
     for app in APPS:
         for path in (ROOT / app).rglob("*.py"):
