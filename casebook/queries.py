@@ -102,7 +102,10 @@ def q_level_for_xp(ctx: Ctx, p: dict[str, Any]) -> Any:
 @query("skill_score")
 def q_skill_score(ctx: Ctx, p: dict[str, Any]) -> Any:
     """The unit card's result for a skill score and a 3d8 sum (J row, R-TAB-4)."""
-    return _rules().skill_score(int(p["skill"]), int(p["sum"]))
+    from casebook.battle import probe_default
+
+    return probe_default("skill_score", {"skill": int(p["skill"]), "sum": int(p["sum"])},
+                         ctx)["score"]
 
 
 @query("weapon")

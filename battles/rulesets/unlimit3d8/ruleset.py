@@ -28,6 +28,7 @@ from battles.rulesets.base import (
     XpAward,
 )
 from battles.rulesets.unlimit3d8 import odds, replay, script, tabletop
+from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BattleResult,
@@ -41,9 +42,9 @@ from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
 from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 from battles.rulesets.unlimit3d8.names import NAME_LISTS
 from battles.rulesets.unlimit3d8.narrate import narrate
+from battles.rulesets.unlimit3d8.serialize import rules_as_json
 from campaign.rules import tables as T
 from campaign.rules.dice import Dice
-from campaign.rules.serialize import rules_as_json
 
 
 class Unlimit3d8(RulesetBase):
@@ -146,8 +147,8 @@ class Unlimit3d8(RulesetBase):
         return result.to_dict()
 
     def probes(self) -> tuple[str, ...]:
-        """The case book's scripted battle and unit card (`script.py`)."""
-        return ("battle", "unit_card")
+        """The case book's scripted battle, unit card and roll (`script.py`)."""
+        return ("battle", "unit_card", "skill_score")
 
     def probe(self, rule: str, args: Json, dice: Dice | None) -> Json:
         """`battle`: a scripted or resolved fight with the case's dice (None: no die may
@@ -157,6 +158,8 @@ class Unlimit3d8(RulesetBase):
             return script.run_battle(args, dice)
         if rule == "unit_card":
             return script.unit_card(args)
+        if rule == "skill_score":
+            return {"score": BF.skill_score(int(args["skill"]), int(args["sum"]))}
         raise RulesetError(f"Unlimit3d 8 has no probe {rule!r}.")
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
