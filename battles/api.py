@@ -50,6 +50,12 @@ def battle_detail(battle: Battle, member: Membership) -> dict[str, Any]:
         "started_at": battle.started_at, "finished_at": battle.finished_at,
         "report": battle_report(battle) if finished else None,
     })
+    if finished:  # API.md "Battle plans (wave 3)": the sealed plans, once it is over
+        data["plans"] = [{"player": int(side), "stance": plan.get("stance", "attack"),
+                          "retreat_at": int(plan.get("retreat_at", 100)),
+                          "focus": plan.get("focus", "nearest")}
+                         for side, plan in sorted(((battle.input or {}).get("plans")
+                                                   or {}).items()) if str(side).isdigit()]
     if umpire:
         data["error"] = battle.error
     if battle.mode == "tabletop":

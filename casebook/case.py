@@ -45,6 +45,12 @@ class Case:
     def section(self) -> str:
         return str(self.rule.get("section", ""))
 
+    @property
+    def proves_refusal(self) -> bool:
+        """The case expects the rules to refuse a choice (a step's `error:` or the
+        case's `then: error:`): a prohibition proven, not only a permission."""
+        return "error" in self.then or any("error" in step for step in self.when)
+
 
 def case_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Every case file named or found (recursively) under the given paths, sorted."""

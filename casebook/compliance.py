@@ -46,6 +46,11 @@ RULINGS_OUTSIDE_THE_BOOK: dict[str, str] = {
                "decides (tests/territories cover it)",
     "R-BAT-31": "what the default player chooses is a behaviour, not a rule (the ruling "
                 "says so); R-BAT-5 shows its retreat",
+    "R-PLAN-1": "how a sealed battle plan steers the default player is a behaviour measured "
+                "over seeded battles (tests/rulesets/test_plans_unlimit3d8.py)",
+    "R-PLAN-2": "withdrawing by plan: tests/rulesets/test_plans_unlimit3d8.py",
+    "R-PLAN-3": "holding by plan: tests/rulesets/test_plans_unlimit3d8.py",
+    "R-PLAN-4": "focus by plan: tests/rulesets/test_plans_unlimit3d8.py",
     "R-DICE-1": "secret per-phase seeds are the site's trust machinery, not a rule of the "
                 "seed (tests/core/test_verifiable_dice.py proves them)",
     "R-DICE-2": "rollback and sandbox points: tests/core/test_rollback.py, "
@@ -171,6 +176,7 @@ def _ruleset_report(name: str, outcomes: list[Outcome],
         for ruling in case.rulings:  # type: ignore[attr-defined]
             by_ruling[ruling].append(outcome)
     return {"name": name, "title": ruleset.title, "seed": ruleset.seed_file,
+            "refusals": _refusals(outcomes, cases),
             "passed": sum(1 for o in outcomes if o.status == "passed"),
             "failed": sum(1 for o in outcomes if o.status in ("failed", "error")),
             "pending": sum(1 for o in outcomes if o.status == "pending"),
@@ -179,6 +185,13 @@ def _ruleset_report(name: str, outcomes: list[Outcome],
             "unknown_sections": {s: [o.case_id for o in by_section[s]]
                                  for s in sorted(set(by_section) - set(sections))},
             "rulings": _ruling_rows(ruleset_ruling_ids(name), by_ruling)}
+
+
+def _refusals(outcomes: list[Outcome], cases: dict[str, object]) -> dict[str, int]:
+    """How many of these cases prove a refusal (a prohibition), and how many pass."""
+    proving = [o for o in outcomes
+               if getattr(cases.get(o.case_id), "proves_refusal", False)]
+    return {"cases": len(proving), "passed": sum(1 for o in proving if o.status == "passed")}
 
 
 def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
@@ -206,11 +219,22 @@ def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
     rows = _section_rows(sections, by_section, NOT_APPLICABLE, cases)
     unknown = {section: [o.case_id for o in by_section[section]]
                for section in sorted(set(by_section) - set(sections))}
+    own = [o for o in summary.outcomes if o.case_id in cases
+           and cases[o.case_id].ruleset == DEFAULT_RULESET]  # type: ignore[attr-defined]
     return {"passed": summary.passed, "failed": summary.failed, "pending": summary.pending,
+            "refusals": _refusals(own, cases),
             "total": len(summary.outcomes), "sections": rows, "unknown_sections": unknown,
             "rulings": _ruling_rows(ruling_ids(), by_ruling),
             "rulesets": [_ruleset_report(name, outs, cases)
                          for name, outs in sorted(others.items())]}
+
+
+def _title(name: str) -> str:
+    """A ruleset's title as the site offers it (its name when the site lacks it)."""
+    from campaign import rulesets
+
+    info = rulesets.get(name)
+    return info.title if info is not None else name
 
 
 def render(summary: Summary, cases: dict[str, object]) -> str:
@@ -230,6 +254,18 @@ def render_report(report: dict[str, Any]) -> str:
         "",
         f"**{report['passed']} passed, {report['failed']} failed, {report['pending']} pending** "
         f"({report['total']} cases).",
+        "",
+        "## Refusal cases per ruleset",
+        "",
+        "A refusal case proves a prohibition: the rules refuse an illegal choice (a wrong",
+        "phase, a move too far, an action out of turn) with a precise error and change nothing.",
+        "",
+        "| ruleset | refusal cases | passed |",
+        "|---|---|---|",
+        f"| {_title(DEFAULT_RULESET)} (`{DEFAULT_RULESET}`) | {report['refusals']['cases']} | "
+        f"{report['refusals']['passed']} |",
+        *(f"| {rs['title']} (`{rs['name']}`) | {rs['refusals']['cases']} | "
+          f"{rs['refusals']['passed']} |" for rs in report.get("rulesets", [])),
         "",
         "## By rule section of the seed",
         "",
@@ -272,7 +308,8 @@ def render_report(report: dict[str, Any]) -> str:
 def _render_ruleset(rs: dict[str, Any]) -> list[str]:
     lines = [f"# Ruleset {rs['title']} (`{rs['name']}`, seed {rs['seed']})", "",
              f"**{rs['passed']} passed, {rs['failed']} failed, {rs['pending']} pending** "
-             f"({rs['total']} cases); rulings in docs/rulings/{rs['name']}.md.", "",
+             f"({rs['total']} cases, {rs['refusals']['cases']} of them refusals); rulings in "
+             f"docs/rulings/{rs['name']}.md.", "",
              "| section | cases | passed | failed | status |", "|---|---|---|---|---|"]
     for row in rs["sections"]:
         status = (f"{row['status']}: {row['reason']}" if row["reason"] else row["status"])

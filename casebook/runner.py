@@ -130,7 +130,7 @@ def snapshot_diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 def _refusal(exc: BaseException) -> Refusal | None:
     """The refusal an exception stands for, or None for a crash."""
-    from battles.rulesets.base import RulesetError
+    from battles.rulesets.base import ActionRefused, RulesetError
     from campaign.errors import GameError
     from campaign.rules import RuleViolation
 
@@ -140,6 +140,8 @@ def _refusal(exc: BaseException) -> Refusal | None:
         return Refusal(exc.code, exc.detail)
     if isinstance(exc, RuleViolation):
         return Refusal("rule_violation", str(exc))
+    if isinstance(exc, ActionRefused):
+        return Refusal(exc.code, str(exc))
     if isinstance(exc, RulesetError):
         return Refusal("ruleset_error", str(exc))
     return None

@@ -155,6 +155,36 @@ def test_sections_are_matched_by_the_case_not_by_its_file(tmp_path: Path) -> Non
     assert not report["unknown_sections"]
 
 
+def test_the_report_counts_refusal_cases_per_ruleset(tmp_path: Path) -> None:
+    """Issue 28: a case expecting a step's refusal (or the case's) proves a prohibition
+    and is counted as a refusal case, per ruleset."""
+    from casebook.compliance import build_report, render_report
+    from casebook.runner import FAILED, PASSED, Outcome, Summary
+
+    texts = {
+        "A": "id: A\nrule: {section: Tactical Turn}\nwhen: [{act: {do: pass}, error: x}]\n",
+        "B": "id: B\nrule: {section: Tactical Turn}\nthen: {error: y}\n",
+        "C": "id: C\nrule: {section: Tactical Turn}\nwhen: [{act: {do: pass}}]\n",
+        "D": "id: D\nruleset: onepage\nrule: {section: Movement}\n"
+             "when: [{act: {do: move}, error: moved_twice}]\n",
+    }
+    cases = {}
+    for key, text in texts.items():
+        path = tmp_path / f"{key}.yaml"
+        path.write_text(text)
+        cases[key] = load_case(path)
+    outcomes = [Outcome("A", PASSED, [], tmp_path / "A.yaml"),
+                Outcome("B", FAILED, ["x"], tmp_path / "B.yaml"),
+                Outcome("C", PASSED, [], tmp_path / "C.yaml"),
+                Outcome("D", PASSED, [], tmp_path / "D.yaml")]
+    report = build_report(Summary(outcomes, 0.0), cases)
+    assert report["refusals"] == {"cases": 2, "passed": 1}
+    onepage = next(r for r in report["rulesets"] if r["name"] == "onepage")
+    assert onepage["refusals"] == {"cases": 1, "passed": 1}
+    page = render_report(report)
+    assert "| Unlimit3d 8 (`unlimit3d8`) | 2 | 1 |" in page
+
+
 @pytest.mark.django_db
 def test_the_compliance_page_covers_every_section(tmp_path: Path) -> None:
     """Issue 8: every rule section of the seed has a case or says why it is not

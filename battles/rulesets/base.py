@@ -115,6 +115,48 @@ class FieldUnit:
     reinforcement: bool = False
 
 
+STANCES: tuple[str, ...] = ("attack", "hold", "withdraw")
+FOCI: tuple[str, ...] = ("nearest", "weakest", "strongest")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A side's sealed battle plan (issue 29), the same for every ruleset: its `stance`
+    (attack: close in and fight; hold: keep its ground and fight what comes in reach;
+    withdraw: leave by the ruleset's retreat rules at once), `retreat_at` (the share of the
+    side's starting strength, as the ruleset counts it, whose loss makes it withdraw; 100
+    fights to the end) and `focus` (which enemy it shoots first). Each ruleset's rulings
+    say what these mean in its rules; a side without a plan fights as its default policy
+    does."""
+
+    stance: str = "attack"
+    retreat_at: int = 100
+    focus: str = "nearest"
+
+    def __post_init__(self) -> None:
+        if self.stance not in STANCES:
+            raise RulesetError(f"unknown stance {self.stance!r} (one of {', '.join(STANCES)})")
+        if self.focus not in FOCI:
+            raise RulesetError(f"unknown focus {self.focus!r} (one of {', '.join(FOCI)})")
+        if not 0 <= self.retreat_at <= 100:
+            raise RulesetError("retreat_at is a share of the starting strength, 0 to 100")
+
+    def to_dict(self) -> Json:
+        return {"stance": self.stance, "retreat_at": self.retreat_at, "focus": self.focus}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Plan:
+        return cls(stance=str(data.get("stance", "attack")),
+                   retreat_at=int(data.get("retreat_at", 100)),
+                   focus=str(data.get("focus", "nearest")))
+
+
+def plans_of(battle_input: Mapping[str, Any]) -> dict[str, Plan]:
+    """The plans a battle input carries (`"plans": {side: plan}`), by side key."""
+    return {str(side): Plan.from_dict(plan)
+            for side, plan in (battle_input.get("plans") or {}).items()}
+
+
 @dataclass(frozen=True)
 class Battlefield:
     """Everything the campaign hands a ruleset to build one battle's input."""
@@ -126,6 +168,10 @@ class Battlefield:
     seed: int = 0
     options: Json = field(default_factory=dict)
     extras: Json = field(default_factory=dict)
+    #: The sides' sealed plans (player id -> Plan); a side without one fights as the
+    #: ruleset's default policy does. Every ruleset copies them into its input as
+    #: `"plans": {side key: plan.to_dict()}` (`with_plans`).
+    plans: Mapping[int, Plan] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -208,6 +254,69 @@ class OddsQuestion:
     enemy_player: int
     described: Sequence[Any] | None = None
     last: Json | None = None
+
+
+class ActionRefused(RulesetError):
+    """A choice the rules refuse (a player's, or a policy's): `code` names the prohibition
+    in snake case (`moved_twice`, `not_your_turn`, `out_of_range`), the message is a
+    sentence a person understands, and `rule` quotes the seed's sentence that forbids it.
+    Whoever raises it has changed nothing."""
+
+    def __init__(self, code: str, message: str, rule: str = "") -> None:
+        super().__init__(f'{message} (the rules: "{rule}")' if rule else message)
+        self.code = code
+        self.rule = rule
+
+
+def with_plans(battle_input: Json, battlefield: Battlefield,
+               side_key: Callable[[int], Any] = str) -> Json:
+    """`battle_input` with the battlefield's plans under `"plans"` (keyed as the ruleset
+    keys its sides); unchanged when no side has a plan, so a battle without plans stores
+    and replays exactly as before."""
+    if battlefield.plans:
+        battle_input["plans"] = {str(side_key(pid)): plan.to_dict()
+                                 for pid, plan in sorted(battlefield.plans.items())}
+    return battle_input
+
+
+@runtime_checkable
+class ActionLayer(Protocol):
+    """A battle of this ruleset as a sequence of choices, refereed.
+
+    The state is the ruleset's own (mutable) battle state. `legal` lists choices the side
+    to act may take now (a finite list the default policy chooses from; where a rule allows
+    a continuum, e.g. any point within a move, the policy's candidates); `apply` is the
+    referee: it plays one action or raises `ActionRefused` and leaves the state as it was.
+    The default policy of `Ruleset.resolve` chooses through this same layer, so it can
+    never do what a player may not. Actions are JSON mappings: `{"side": player, "do":
+    "move", "unit": id, ...}` (each ruleset documents its `do` verbs in its rulings).
+    """
+
+    def start(self, battle_input: Json, dice: Dice, setup: Json | None = None) -> Any:
+        """The battle state after deployment; `setup` adjusts it (positions, phase, points,
+        damage: the ruleset's own keys) so a case can set up a situation."""
+        ...
+
+    def actor(self, state: Any) -> int | str | None:
+        """The side (player id) whose choice it is now; None once the battle is over."""
+        ...
+
+    def legal(self, state: Any) -> list[Json]:
+        """The actions the side to act may take now."""
+        ...
+
+    def apply(self, state: Any, action: Json) -> None:
+        """Play one action (`action["side"]` chose it) or raise `ActionRefused`."""
+        ...
+
+    def choose(self, state: Any, policy: str | None = None) -> Json:
+        """The action the named policy (None: the default) takes now: always one that
+        `apply` accepts, chosen among `legal(state)`."""
+        ...
+
+    def view(self, state: Any) -> Json:
+        """The state as JSON (units and their positions, phase, points, whose turn)."""
+        ...
 
 
 @runtime_checkable
@@ -346,6 +455,10 @@ class Ruleset(Protocol):
 
     def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
         """One log entry (or `replay` step) as a person reads it: `{"text", "dice"}`."""
+        ...
+
+    def actions(self) -> ActionLayer:
+        """The action layer: the battle as refereed choices (`ActionLayer`)."""
         ...
 
     def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board | None:

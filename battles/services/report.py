@@ -153,9 +153,48 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
         "loot": {k: result[k] for k in ("missiles_fired", "cargo", "lab_piracies")
                  if result.get(k)},
         "dice": _dice_summary(battle.log or []),
+        "plans": plans_shown(battle, players),
     }
     report["narrative"] = narrative(battle, report)
     return report
+
+
+STANCE_WORDS = {"attack": "attack", "hold": "hold its ground", "withdraw": "withdraw at once"}
+FOCUS_WORDS = {"nearest": "the nearest enemy", "weakest": "the weakest enemy",
+               "strongest": "the strongest enemy"}
+
+
+def plans_shown(battle: Battle, players: dict[int, str]) -> list[dict[str, Any]]:
+    """The sides' sealed plans, once the battle is over (issue 29), each with the sentence
+    the report reads and whether the plan decided how the side left the field: a ruleset
+    marks a withdrawal its plan caused with a `plan_withdraw` log entry (side, share lost)."""
+    if battle.status != Battle.Status.FINISHED:
+        return []
+    withdrew = {str(e.get("side")): e for e in battle.log or []
+                if isinstance(e, dict) and e.get("event") == "plan_withdraw"}
+    shown = []
+    for side, plan in sorted(((battle.input or {}).get("plans") or {}).items()):
+        try:
+            pid = int(side)
+        except ValueError:
+            continue
+        who = players.get(pid, "a player")
+        stance, share = plan.get("stance", "attack"), int(plan.get("retreat_at", 100))
+        sentence = (f"{who} planned to {STANCE_WORDS.get(stance, stance)}, "
+                    f"{FOCUS_WORDS.get(plan.get('focus', 'nearest'), 'the nearest enemy')} "
+                    "first, "
+                    + ("fighting to the end" if share >= 100
+                       else f"withdrawing at {share}% losses") + ".")
+        decided = withdrew.get(side)
+        if decided is not None:
+            lost = decided.get("lost")
+            sentence += (f" {who}'s force withdrew at {lost}% losses, as planned."
+                         if lost is not None and stance != "withdraw"
+                         else f" {who}'s force withdrew, as planned.")
+        shown.append({"player": pid, "username": who, "stance": stance, "retreat_at": share,
+                      "focus": plan.get("focus", "nearest"), "decided": decided is not None,
+                      "sentence": sentence})
+    return shown
 
 
 def _names(lines: list[dict[str, Any]]) -> str:
@@ -209,6 +248,8 @@ def narrative(battle: Battle, report: dict[str, Any]) -> str:
     if loot.get("lab_piracies"):
         points = sum(int(p.get("research_points") or 0) for p in loot["lab_piracies"])
         text.append(f"Pirates stole {_count(points, 'research point')}.")
+    for plan in report.get("plans") or ():
+        text.append(plan["sentence"])
     dice = report["dice"]
     if dice["rolls"]:
         text.append(f"{_count(dice['rolls'], 'roll')}, {dice['dice']} dice in all.")

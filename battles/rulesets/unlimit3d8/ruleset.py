@@ -26,6 +26,7 @@ from battles.rulesets.base import (
     RulesetOption,
     UnitFate,
     XpAward,
+    plans_of,
 )
 from battles.rulesets.unlimit3d8 import odds, replay, script, tabletop
 from battles.rulesets.unlimit3d8 import rules as BF
@@ -40,6 +41,7 @@ from battles.rulesets.unlimit3d8.engine.model import (
 )
 from battles.rulesets.unlimit3d8.engine.montecarlo import estimate_odds
 from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.layer import LAYER, Layer
 from battles.rulesets.unlimit3d8.names import NAME_LISTS
 from battles.rulesets.unlimit3d8.narrate import narrate
 from battles.rulesets.unlimit3d8.serialize import rules_as_json
@@ -124,6 +126,7 @@ class Unlimit3d8(RulesetBase):
             buildings=tuple(building_input_of(b) for b in battlefield.buildings),
             seed=battlefield.seed, options=dict(battlefield.options), missiles=missiles,
             cargo=tuple(CargoInput.from_dict(c) for c in extras.get("cargo") or ()),
+            plans={str(pid): plan.to_dict() for pid, plan in battlefield.plans.items()},
         ).to_dict()
 
     def document(self, outcome: Outcome) -> Json:
@@ -136,6 +139,7 @@ class Unlimit3d8(RulesetBase):
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
             raise RulesetError(f"Unlimit3d 8 has no policy {policy!r}; only the default.")
+        plans_of(battle_input)  # a malformed plan is refused (RulesetError), not fought
         result = resolve_battle(BattleInput.from_dict(battle_input), dice=dice)
         return outcome_of(result)
 
@@ -161,6 +165,10 @@ class Unlimit3d8(RulesetBase):
         if rule == "skill_score":
             return {"score": BF.skill_score(int(args["skill"]), int(args["sum"]))}
         raise RulesetError(f"Unlimit3d 8 has no probe {rule!r}.")
+
+    def actions(self) -> Layer:
+        """The battle as refereed choices (`layer.py`, over the engine's `Fight`)."""
+        return LAYER
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         return estimate_odds(BattleInput.from_dict(battle_input), simulations, seed)

@@ -174,6 +174,9 @@ class BattleInput:
     options: dict[str, Any] = field(default_factory=dict)
     missiles: dict[str, tuple[MissileInput, ...]] = field(default_factory=dict)
     cargo: tuple[CargoInput, ...] = ()
+    #: The sides' sealed battle plans (side -> {"stance", "retreat_at", "focus"}), issue 29;
+    #: left out of `to_dict` when no side has one.
+    plans: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> Json:
         data: Json = {
@@ -188,6 +191,8 @@ class BattleInput:
             data["missiles"] = {k: [m.to_dict() for m in v] for k, v in self.missiles.items()}
         if self.cargo:
             data["cargo"] = [c.to_dict() for c in self.cargo]
+        if self.plans:
+            data["plans"] = {k: dict(v) for k, v in self.plans.items()}
         return data
 
     @classmethod
@@ -203,6 +208,7 @@ class BattleInput:
             missiles={k: tuple(MissileInput.from_dict(m) for m in v)
                       for k, v in (data.get("missiles") or {}).items()},
             cargo=tuple(CargoInput.from_dict(c) for c in data.get("cargo") or ()),
+            plans={str(k): dict(v) for k, v in (data.get("plans") or {}).items()},
         )
 
 

@@ -132,7 +132,8 @@ class DefaultPolicy:
         ready = sorted((u for u in view.units(side) if u.cdt == 0), key=lambda u: str(u.id))
         if not ready:
             return Pass(unit="")
-        if self._beaten(view, side):
+        plan = state.plans.get(side)
+        if self._withdrawing(view, side, plan) if plan else self._beaten(view, side):
             return self._retreat(ready)
         for unit in ready:
             if unit.carrying is not None:
@@ -145,20 +146,26 @@ class DefaultPolicy:
                     if state.hostile(side, b.controller) and self._building_target(state, b)]
         infos = {id(t): _TargetInfo(state, t) for t in targets}
         self._shots = {}
+        if plan:
+            planned = self._planned_attack(state, ready, targets, infos, plan)
+            if planned is not None:
+                return planned
         for unit in ready:
             value, action = self._best_attack(state, unit, targets, infos)
-            if action is not None and value > best_value:
+            if action is not None and value > best_value and _keeps_stance(action, plan):
                 best_value, best_action = value, action
         for unit in ready:
             value, action = self._special(state, unit, ready, targets, infos, best_value)
-            if action is not None and value > best_value:
+            if action is not None and value > best_value and _keeps_stance(action, plan):
                 best_value, best_action = value, action
         if best_action is not None and best_value >= self.MIN_VALUE:
             return best_action
         for unit in ready:
             support = self._support(state, unit)
-            if support is not None:
+            if support is not None and _keeps_stance(support, plan):
                 return support
+        if plan and plan.get("stance") == "hold":
+            return best_action or Pass(unit="")
         for unit in ready:
             close = self._close_moves(state, unit)
             if close is not None:
@@ -438,6 +445,49 @@ class DefaultPolicy:
             self.retreating = True
         return self.retreating
 
+    # --- a sealed plan (issue 29; docs/RULINGS.md R-PLAN-1..4) ------------------------
+    def _withdrawing(self, view: BattleView, side: str, plan: dict[str, Any]) -> bool:
+        """R-PLAN-2: `withdraw` leaves at once; otherwise the side withdraws once it has
+        lost `retreat_at` percent of its starting strength (hit points and shield points,
+        R-PLAN-1); 100 fights to the end."""
+        if self.retreating:
+            return True
+        retreat_at = int(plan.get("retreat_at", 100))
+        start = view.state.start_strength.get(side, 0)
+        left = sum(u.hp_left + u.shield_hp for u in view.state.units.values()
+                   if u.side == side and (u.active or u.retreated))
+        lost = round(100 * (start - left) / start) if start > 0 else 0
+        if plan.get("stance") == "withdraw" or (
+                retreat_at < 100 and start > 0 and (start - left) * 100 >= retreat_at * start):
+            self.retreating = True
+            view.state.record("plan_withdraw", side=side, retreat_at=retreat_at, lost=lost,
+                              stance=plan.get("stance", "attack"))
+        return self.retreating
+
+    def _planned_attack(self, state: BattleState, ready: list[UnitState],
+                        targets: list[Target], infos: dict[int, _TargetInfo],
+                        plan: dict[str, Any]) -> Action | None:
+        """R-PLAN-4: the plan's focus picks the enemy unit to hurt first (the nearest to
+        the side's ready units, the one with the fewest or the most hit points left); the
+        best attack on it that keeps the stance, if one is worth making."""
+        foes = [t for t in targets if isinstance(t, UnitState)]
+        if not foes:
+            return None
+        focus = plan.get("focus", "nearest")
+        if focus == "weakest":
+            foes.sort(key=lambda u: (u.hp_left + u.shield_hp, str(u.id)))
+        elif focus == "strongest":
+            foes.sort(key=lambda u: (-(u.hp_left + u.shield_hp), str(u.id)))
+        else:
+            foes.sort(key=lambda u: (min(distance(u.pos, r.pos) for r in ready), str(u.id)))
+        first: list[Target] = [foes[0]]
+        best_value, best_action = 0.0, None
+        for unit in ready:
+            value, action = self._best_attack(state, unit, first, infos)
+            if action is not None and value > best_value and _keeps_stance(action, plan):
+                best_value, best_action = value, action
+        return best_action if best_value > 0 else None
+
     def _retreat(self, ready: list[UnitState]) -> Action:
         for unit in ready:
             if can_retreat(unit):
@@ -712,6 +762,18 @@ def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
                   and (b.weapon is not None or (b.kind == "laboratory"
                                                 and unit.side not in b.robbed_by))]
     return min(spots)[2] if spots else None
+
+
+#: R-PLAN-3: what a side holding its ground does not do (anything that moves it).
+_MOVING = (Move, Assault, Warp, Ram, Tackle, Retreat)
+
+
+def _keeps_stance(action: Action, plan: dict[str, Any] | None) -> bool:
+    if not plan or plan.get("stance") != "hold":
+        return True
+    if isinstance(action, Order):
+        return action.move_to is None and all(_keeps_stance(o, plan) for o in action.orders)
+    return not isinstance(action, _MOVING)
 
 
 def _label(best: tuple[str, Target, WeaponCard | None] | None) -> str:

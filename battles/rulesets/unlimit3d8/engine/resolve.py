@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from battles.rulesets.unlimit3d8 import tables as BT
+from battles.rulesets.unlimit3d8.engine.actions import Action
+from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.card import build_card, turret_weapon_card
 from battles.rulesets.unlimit3d8.engine.dice import DiceSource, SeededDice
 from battles.rulesets.unlimit3d8.engine.geometry import (
@@ -45,7 +48,7 @@ from battles.rulesets.unlimit3d8.engine.state import (
     CargoState,
     UnitState,
 )
-from battles.rulesets.unlimit3d8.engine.turn import play_turn
+from battles.rulesets.unlimit3d8.engine.turn import begin_turn, take_action
 from campaign.rules import tables as T
 
 MIN_DEPLOY_DISTANCE = 4.0
@@ -113,10 +116,13 @@ def build_state(battle: BattleInput, dice: DiceSource, *, keep_log: bool = True)
                                  resource=c.resource, units=c.units)
     missiles = {side: sorted(battle.missiles.get(side, ()), key=lambda m: m.silo_distance)
                 for side in battle.sides}
+    strength = {side: sum(u.hp_left + u.shield_hp for u in units.values() if u.side == side)
+                for side in battle.sides}
     return BattleState(units=units, buildings=buildings, sides=list(battle.sides),
                        defender=battle.defender, dice=dice, options=options,
                        keep_log=keep_log, cargo=cargo, missiles=missiles,
-                       missiles_used=dict.fromkeys(battle.sides, 0))
+                       missiles_used=dict.fromkeys(battle.sides, 0),
+                       plans=dict(battle.plans), start_strength=strength)
 
 
 GENERATOR_OFFSETS = ((-1, -1), (1, -1), (-1, 1), (1, 1))
@@ -209,39 +215,92 @@ def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None 
     `dice` replaces the seeded dice (tests, casebook); `keep_log=False` skips the log
     (Monte Carlo) without changing any roll.
     """
-    dice = dice if dice is not None else SeededDice(random.Random(battle.seed))
-    state = build_state(battle, dice, keep_log=keep_log)
-    factory = policy_factory or default_policy_factory
-    policies: dict[str, Policy] = {s: factory(s, state.options) for s in state.sides}
-    view = BattleView(state)
-    order = turn_order(state)
-    state.record("deploy", order=order,
-                 units={str(u.id): list(u.pos) for u in state.units.values()},
-                 buildings={str(b.id): list(b.pos) for b in state.buildings.values()})
-    end_reason = "side_eliminated"
-    max_rounds = int(state.options["max_rounds"])
-    stalemate_rounds = int(state.options["stalemate_rounds"])
-    watch = _Stalemate(state)
-    while not _over(state):
-        if state.round >= max_rounds:
-            end_reason = "max_rounds"
-            _defender_holds(state, end_reason)
-            break
-        state.round += 1
-        for side in order:
+    fight = Fight(battle, dice=dice, policy_factory=policy_factory, keep_log=keep_log)
+    while (side := fight.side) is not None:
+        fight.act(fight.policies[side].choose(fight.view, side))
+    return fight.result()
+
+
+class Fight:
+    """A battle played choice by choice: `side` is whose choice it is now (None once the
+    battle is over), `act` plays that side's chosen action (refereed: IllegalActionError
+    refuses it) and runs the battle on to the next choice. `resolve_battle` is a loop
+    over it with the sides' policies; the action layer (`battles.rulesets.unlimit3d8.
+    layer`) lets a person (or a case) choose instead.
+
+    Seed, "Tactical phase": units "engage into battle until all the units of one side are
+    either destroyed or retreat"; rounds in `turn_order`, R-BAT-3 (round limit) and
+    R-BAT-32 (stalemate) end it early.
+    """
+
+    def __init__(self, battle: BattleInput, *, dice: DiceSource | None = None,
+                 policy_factory: PolicyFactory | None = None, keep_log: bool = True,
+                 setup: Callable[[BattleState], None] | None = None) -> None:
+        self.battle = battle
+        dice = dice if dice is not None else SeededDice(random.Random(battle.seed))
+        state = self.state = build_state(battle, dice, keep_log=keep_log)
+        if setup is not None:
+            setup(state)
+        factory = policy_factory or default_policy_factory
+        self.policies: dict[str, Policy] = {s: factory(s, state.options) for s in state.sides}
+        self.view = BattleView(state)
+        self.order = turn_order(state)
+        state.record("deploy", order=self.order,
+                     units={str(u.id): list(u.pos) for u in state.units.values()},
+                     buildings={str(b.id): list(b.pos) for b in state.buildings.values()})
+        self.end_reason = "side_eliminated"
+        self._max_rounds = int(state.options["max_rounds"])
+        self._stalemate_rounds = int(state.options["stalemate_rounds"])
+        self._watch = _Stalemate(state)
+        self._next = len(self.order)  # the next side's place in the round's order
+        self._first = True
+        self.side: str | None = None
+        self._advance()
+
+    def act(self, action: Action) -> None:
+        """The side to choose plays `action`; then the battle runs to the next choice."""
+        side = self.side
+        if side is None:
+            raise IllegalActionError("the battle is over: nobody acts any more")
+        take_action(self.state, side, action)
+        self._advance()
+
+    def result(self) -> BattleResult:
+        return _result(self.state, self.battle, self.end_reason)
+
+    def _advance(self) -> None:
+        state = self.state
+        self.side = None
+        while True:
+            if self._next < len(self.order):
+                side = self.order[self._next]
+                self._next += 1
+                if _over(state):
+                    self._next = len(self.order)
+                    continue
+                if (any(u.active for u in state.units.values() if u.side == side)
+                        and begin_turn(state, side, self.policies[side], self.view)):
+                    self.side = side
+                    return
+                continue
+            if not self._first and self._stalemate_rounds > 0 and not _over(state) \
+                    and self._watch.quiet(state) >= self._stalemate_rounds:
+                self.end_reason = "stalemate"
+                state.record("stalemate", rounds=self._stalemate_rounds,
+                             detail=f"no damage, no attack roll and no unit closer to an "
+                                    f"enemy for {self._stalemate_rounds} rounds: the "
+                                    f"attackers withdraw, the defender holds (R-BAT-32)")
+                _defender_holds(state, self.end_reason)
+                return
+            self._first = False
             if _over(state):
-                break
-            if any(u.active for u in state.units.values() if u.side == side):
-                play_turn(state, side, policies[side], view)
-        if stalemate_rounds > 0 and not _over(state) and watch.quiet(state) >= stalemate_rounds:
-            end_reason = "stalemate"
-            state.record("stalemate", rounds=stalemate_rounds,
-                         detail=f"no damage, no attack roll and no unit closer to an enemy "
-                                f"for {stalemate_rounds} rounds: the attackers withdraw, "
-                                f"the defender holds (R-BAT-32)")
-            _defender_holds(state, end_reason)
-            break
-    return _result(state, battle, end_reason)
+                return
+            if state.round >= self._max_rounds:
+                self.end_reason = "max_rounds"
+                _defender_holds(state, self.end_reason)
+                return
+            state.round += 1
+            self._next = 0
 
 
 class _Stalemate:

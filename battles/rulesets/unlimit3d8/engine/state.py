@@ -187,6 +187,8 @@ class BattleState:
     missiles_used: dict[str, int] = field(default_factory=dict)
     lab_piracies: list[dict[str, Any]] = field(default_factory=list)
     attack_rolls: int = 0  # skill tests trying to hurt an enemy (R-BAT-32)
+    plans: dict[str, dict[str, Any]] = field(default_factory=dict)  # side -> sealed plan
+    start_strength: dict[str, int] = field(default_factory=dict)  # side -> HP + shields
     # The force fields among the buildings (buildings are never added during a battle):
     # armour and projectile checks look only at these.
     force_fields: list[BuildingState] = field(init=False, default_factory=list)

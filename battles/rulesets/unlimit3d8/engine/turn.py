@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from battles.rulesets.unlimit3d8.engine.actions import Pass, perform
+from battles.rulesets.unlimit3d8.engine.actions import Action, Pass, perform
 from battles.rulesets.unlimit3d8.engine.actions.attack import fire
 from battles.rulesets.unlimit3d8.engine.actions.designation import missiles_due
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 
 def play_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -> None:
     """One player's turn."""
+    if begin_turn(state, side, policy, view):
+        take_action(state, side, policy.choose(view, side))
+
+
+def begin_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -> bool:
+    """The turn up to the player's choice: CDT off, combustion, missiles due, turrets.
+    False when the side has no active unit left to choose for."""
     state.turn += 1
     state.current_side = side
     for unit in state.units.values():
@@ -44,9 +51,11 @@ def play_turn(state: BattleState, side: str, policy: Policy, view: BattleView) -
             building.cdt -= 1
     missiles_due(state, side)  # "When the CDTs are depleted, the missile strikes."
     _turrets(state, side, policy, view)
-    if not any(u.active for u in state.units.values() if u.side == side):
-        return
-    action = policy.choose(view, side)
+    return any(u.active for u in state.units.values() if u.side == side)
+
+
+def take_action(state: BattleState, side: str, action: Action) -> None:
+    """The player's choice for the turn, refereed (IllegalActionError: refused)."""
     if isinstance(action, Pass):
         state.record("pass", side=side)
         return
