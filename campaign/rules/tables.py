@@ -332,6 +332,12 @@ def battle_kind(bonus_key: str) -> str:
     return bonus_key.removesuffix("_once_per_battle")
 
 
+def bonus_kinds(class_key: str) -> frozenset[str]:
+    """Every XP event kind this class earns a bonus for, battles' and discoveries' (from
+    the seed's lists)."""
+    return frozenset(battle_kind(k) for k in pilot_class(class_key).bonus_xp)
+
+
 def battle_bonus_kinds(class_key: str) -> tuple[str, ...]:
     """The bonus-XP conditions of a class that a battle can earn, in the seed's order
     (the others are discoveries: "..._discovery")."""
@@ -833,6 +839,7 @@ __all__ = [
     "WeaponSpec",
     "battle_bonus_kinds",
     "battle_kind",
+    "bonus_kinds",
     "discovery_for_face",
     "level_for_xp",
     "pilot_class",

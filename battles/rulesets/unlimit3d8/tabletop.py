@@ -18,11 +18,6 @@ from campaign.rules import tables as T
 SURVIVED = "survived"
 
 
-def bonus_kinds(class_key: str) -> frozenset[str]:
-    """The XP event kinds this pilot class earns a bonus for (from the seed's lists)."""
-    return frozenset(T.battle_kind(k) for k in T.pilot_class(class_key).bonus_xp)
-
-
 def tabletop_result(battle_input: Json, data: Json, *, seed: int) -> Json:
     """The engine's `BattleResult` document a tabletop report stands for."""
     sides = {str(s) for s in battle_input.get("sides") or {}}
@@ -73,8 +68,8 @@ def tabletop_result(battle_input: Json, data: Json, *, seed: int) -> Json:
         kind = item.get("kind")
         if kind == SURVIVED:
             continue
-        if kind not in bonus_kinds(unit["pilot_class"]):
-            allowed = ", ".join(sorted(bonus_kinds(unit["pilot_class"])))
+        if kind not in T.bonus_kinds(unit["pilot_class"]):
+            allowed = ", ".join(sorted(T.bonus_kinds(unit["pilot_class"])))
             raise RulesetError(f"A {unit['pilot_class']} earns battle XP only for: "
                                f"{allowed}.", code="invalid_xp")
         events.append({"unit_id": who, "pilot_id": unit.get("pilot_id"), "kind": kind,
