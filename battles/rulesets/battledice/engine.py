@@ -1,13 +1,13 @@
-"""A whole battle-dice battle on the hex board, played by a deterministic default policy.
-
-Sides take turns (the defender first, R-BD-6): play an order card, order that many units
-(nearest the enemy first), move them one at a time, battle with them one at a time,
-draw a card. Every die goes through the `Dice` seam.
+"""The battle-dice battle on the hex board: its state and the rules that change it (a
+battle, retreats, damage). Who does what, and whether it is allowed, is the action layer's
+(`actions.py`, the referee) and the default policy's (`policy.py`). Every die goes through
+the `Dice` seam.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from battles.rulesets.battledice import rules as R
@@ -76,15 +76,22 @@ class Battle:
             self.log.append({"turn": self.turn, **entry})
 
     def at(self, h: H.Hex) -> Unit | None:
-        return next((u for u in self.units if u.alive and u.at == h and u.leader_of is None),
-                    None)
+        for u in self.units:
+            if u.at == h and u.leader_of is None and u.models > 0 and not u.off_board:
+                return u
+        return None
+
+    def occupied(self) -> dict[H.Hex, Unit]:
+        """Every hex a unit stands on (an attached Leader stands with its unit)."""
+        return {u.at: u for u in reversed(self.units)
+                if u.leader_of is None and u.models > 0 and not u.off_board}
 
     def leader_with(self, unit: Unit) -> Unit | None:
         return next((u for u in self.units if u.alive and u.leader_of == unit.id), None)
 
     def enemies(self, unit: Unit) -> list[Unit]:
-        return [u for u in self.units if u.alive and u.side != unit.side
-                and u.leader_of is None]
+        return [u for u in self.units if u.side != unit.side and u.leader_of is None
+                and u.models > 0 and not u.off_board]
 
     def standing(self) -> list[str]:
         return [s for s in self.sides if any(u.alive and u.side == s for u in self.units)]
@@ -121,10 +128,19 @@ def _nearest(b: Battle, unit: Unit) -> Unit | None:
     return min(enemies, key=lambda e: (H.distance(unit.at, e.at), e.id)) if enemies else None
 
 
+@lru_cache(maxsize=8192)
+def _between(a: H.Hex, b: H.Hex) -> tuple[H.Hex, ...]:
+    """The hexes a line of sight from a to b crosses (a pure function of the two hexes)."""
+    return tuple(H.line(a, b)[1:-1])
+
+
 def _can_see(b: Battle, unit: Unit, target: Unit) -> bool:
-    between = H.line(unit.at, target.at)[1:-1]
-    sizes = [b.hex_size(h) for h in between]
-    adjacent = [b.hex_size(h) for h in between if H.distance(h, unit.at) == 1
+    between = _between(unit.at, target.at)
+    if not between:
+        return True
+    sized = [(h, b.hex_size(h)) for h in between]
+    sizes = [size for _h, size in sized]
+    adjacent = [size for h, size in sized if H.distance(h, unit.at) == 1
                 or H.distance(h, target.at) == 1]
     return R.line_of_sight(firer_size=unit.stats.size, target_size=target.stats.size,
                            blocking=[s for s in sizes if s > 0],
@@ -229,68 +245,3 @@ def _battle(b: Battle, unit: Unit, target: Unit) -> None:
                                            if shields.get("symbols") else "")
                 + f" -> {hits} hit(s)" + (", destroyed" if damage.get("destroyed") else "")
                 + (f"; {target.name} " + ", ".join(moves) if moves else ""))
-
-
-def _side_turn(b: Battle, side: str) -> None:
-    count, b.hands[side], b.deck = R.hand_after_play(b.hands[side], b.deck)
-    mine = [u for u in b.units if u.side == side and u.alive and u.leader_of is None]
-    ordered = sorted(mine, key=lambda u: (min((H.distance(u.at, e.at) for e in b.enemies(u)),
-                                              default=99), u.id))[:count]
-    b.note(side=side, action="order", card=count, ordered=[u.id for u in ordered],
-           text=f"Side {side} plays an order card for {count} unit(s): "
-                + ", ".join(u.name for u in ordered))
-    for unit in ordered:  # MOVE, one at a time
-        goal = _nearest(b, unit)
-        if goal is None:
-            return
-        if any(H.distance(unit.at, e.at) == 1 for e in b.enemies(unit)):
-            continue  # engaged: stays to close-assault
-        moved = _move(b, unit, goal)
-        if moved:
-            b.note(side=side, unit=unit.id, action="move", to=list(to_offset(unit.at)),
-                   hexes=moved, text=f"{unit.name} moves {moved} hex(es) to "
-                   f"{to_offset(unit.at)}")
-    for unit in ordered:  # BATTLE, one at a time
-        if not unit.alive:
-            continue
-        adjacent = [e for e in b.enemies(unit) if H.distance(unit.at, e.at) == 1]
-        if R.must_close_assault(len(adjacent)):
-            target = min(adjacent, key=lambda e: (e.stats.size * 10 - e.models, e.id))
-        else:
-            visible = [e for e in b.enemies(unit) if H.distance(unit.at, e.at)
-                       <= unit.stats.range and _can_see(b, unit, e)]
-            if not visible:
-                continue
-            target = min(visible, key=lambda e: (H.distance(unit.at, e.at), e.id))
-        _battle(b, unit, target)
-        if len(b.standing()) < 2:
-            return
-
-
-def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
-    b = build(battle_input, dice, keep_log)
-    max_turns = int(b.options.get("battledice_max_turns", T.OPTIONS["battledice_max_turns"]))
-    order = ([b.defender] if b.defender in b.sides else []) + [s for s in b.sides
-                                                               if s != b.defender]
-    end = "turn_limit"
-    while b.turn < max_turns and end == "turn_limit":
-        b.turn += 1
-        for side in order:
-            if len(b.standing()) < 2:
-                end = "one_side_left"
-                break
-            if side in b.standing():
-                _side_turn(b, side)
-        if len(b.standing()) < 2:
-            end = "one_side_left"
-    standing = b.standing()
-    if len(standing) == 1:
-        winner: str | None = standing[0]
-    elif not standing:
-        winner = None
-    elif b.defender in standing:
-        winner = b.defender  # R-BD-6: at the turn limit the defender holds
-    else:
-        winner = standing[0]
-    b.options["winner"], b.options["end_reason"] = winner, end
-    return b

@@ -165,7 +165,13 @@ def hand_after_play(hand: list[int], deck: list[int]) -> tuple[int, list[int], l
     R-BD-3) replaces it. Returns (units ordered, hand, deck)."""
     if not hand:
         return 0, hand, deck
-    played = max(hand)
+    return play_card(hand, deck, max(hand))
+
+
+def play_card(hand: list[int], deck: list[int], played: int
+              ) -> tuple[int, list[int], list[int]]:
+    """The owner plays the card `played` from its hand (one it holds) and draws the next
+    card of the deck; the played card goes under the deck (R-BD-3)."""
     rest = list(hand)
     rest.remove(played)
     if deck:  # the played card goes under the deck

@@ -32,7 +32,8 @@ from battles.rulesets.base import (
     odd_row_centre,
     run_probe,
 )
-from battles.rulesets.battledice import engine, rules
+from battles.rulesets.battledice import actions, engine, rules
+from battles.rulesets.battledice import policy as bot
 from battles.rulesets.battledice import tables as T
 from battles.rulesets.battledice.names import NAME_LISTS
 from campaign.rules import hexgrid as hexes
@@ -91,6 +92,29 @@ def deck_order(seed: int) -> list[int]:
     deck = list(T.ORDER_DECK)
     random.Random(f"deck:{seed}").shuffle(deck)
     return deck
+
+
+class Layer:
+    """`ActionLayer` of battle dice: `actions.py` referees, `policy.py` chooses."""
+
+    def start(self, battle_input: Json, dice: Dice, setup: Json | None = None
+              ) -> actions.State:
+        return actions.start(battle_input, dice, setup)
+
+    def actor(self, state: actions.State) -> int | None:
+        return actions.actor(state)
+
+    def legal(self, state: actions.State) -> list[Json]:
+        return actions.legal(state)
+
+    def apply(self, state: actions.State, action: Json) -> None:
+        actions.apply(state, action)
+
+    def choose(self, state: actions.State, policy: str | None = None) -> Json:
+        return bot.choose(state, policy)
+
+    def view(self, state: actions.State) -> Json:
+        return actions.view(state)
 
 
 class BattleDice(RulesetBase):
@@ -157,11 +181,15 @@ class BattleDice(RulesetBase):
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
             raise RulesetError(f"Battle dice has no policy {policy!r}.")
-        return _outcome(engine.play(battle_input, dice))
+        return _outcome(bot.play_battle(battle_input, dice))
+
+    def actions(self) -> Layer:
+        """The battle as refereed choices (issue 28; verbs in R-BD-12)."""
+        return Layer()
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
-            b = engine.play(battle_input, dice, keep_log=False)
+            b = bot.play_battle(battle_input, dice, keep_log=False)
             return b.options["winner"], [(u.side, u.destroyed) for u in b.units]
 
         return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
@@ -399,7 +427,7 @@ _PROBES: dict[str, Any] = {
 
 
 def _fight(dice: Dice, battle_input: Json) -> Json:
-    b = engine.play(battle_input, dice)
+    b = bot.play_battle(battle_input, dice)
     return {"winner": b.options["winner"], "units": {
         str(u.id): {"models": u.models, "damage": u.damage,
                     "at": list(engine.to_offset(u.at)), "off_board": u.off_board}

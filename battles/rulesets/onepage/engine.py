@@ -1,4 +1,6 @@
-"""A whole one-page battle, played by a deterministic default policy for every side.
+"""The one-page battle: its table, its units and the rules that change them (fire,
+assault, movement, vehicle damage, transports). Who acts and whether it is allowed is the
+action layer's (`actions.py`, the referee) and the default policy's (`policy.py`).
 
 The table is abstracted to one axis (R-OP-5): the defender deploys on its line (x = 0),
 the attackers on theirs (x = gap), each side's table edge 6 cm behind its line; the
@@ -9,7 +11,6 @@ Every die goes through the `Dice` seam, in the order the rules call for them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,11 @@ class Unit:
     off_table: bool = False
     destroyed: bool = False
     turn_damage: list[str] = field(default_factory=list)
+    #: Figures of the unit standing in the cover of its position (None: all of them);
+    #: the table abstraction puts a whole unit in one strip, a case may split it (Cover).
+    figures_in_cover: int | None = None
+    capacity: int = 0  # a transport's room, in figures (R-OP-14)
+    aboard: int | None = None  # the transport this unit rides in
 
     @property
     def vehicle(self) -> bool:
@@ -103,7 +109,9 @@ class Battle:
         return self.terrain[min(len(self.terrain) - 1, int(x // STRIP_CM))]
 
     def enemies(self, unit: Unit) -> list[Unit]:
-        return [u for u in self.units if u.on_table and u.side != unit.side]
+        """Enemies on the table and outside transports (passengers are not seen)."""
+        return [u for u in self.units if u.on_table and u.side != unit.side
+                and u.aboard is None]
 
     def standing_sides(self) -> list[str]:
         return [s for s in self.sides if any(u.on_table and u.side == s for u in self.units)]
@@ -120,7 +128,8 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                 figures_start=int(u["figures"]),
                 figures_max=int(u.get("figures_max", u["figures"])),
                 x=float(u.get("x", 0)), damage=list(u.get("damage") or ()),
-                spent=list(u.get("spent") or ())))
+                spent=list(u.get("spent") or ()), capacity=int(u.get("capacity", 0)),
+                aboard=u.get("aboard")))
     defender = battle_input.get("defender")
     sides = [str(s) for s in battle_input["sides"]]
     attacker = next((s for s in sides if s != defender), None)
@@ -140,10 +149,15 @@ def _nearest(b: Battle, unit: Unit) -> Unit | None:
 
 
 def _in_range(unit: Unit, target: Unit) -> bool:
+    """A weapon of `unit` that can fire reaches `target` (`rules.fire_points` > 0 exactly
+    when the range is within the weapon's) and can hurt it (`rules.affects`)."""
     d = _distance(unit, target)
-    return any(R.fire_points(w, d) > 0 and R.affects(w, vehicle=target.vehicle,
-                                                       save=target.save)
-               for w in unit.firing_weapons())
+    armoured = target.vehicle and target.save < 6
+    for key in unit.firing_weapons():
+        w = T.weapon(key)
+        if d <= w.range_cm and not (armoured and w.small_arms):
+            return True
+    return False
 
 
 def _visible_enemy_in_range(b: Battle, unit: Unit) -> bool:
@@ -177,12 +191,104 @@ def _move(b: Battle, unit: Unit, toward: float, budget: float, *, stop_at: float
     return abs(unit.x - start)
 
 
+def reach(b: Battle, unit: Unit, toward: float, budget: float, *, stop_at: float = 0.0,
+          ends_on_open: bool = False) -> float:
+    """Where `_move` would bring `unit` (changing nothing)."""
+    start = unit.x
+    try:
+        _move(b, unit, toward, budget, stop_at=stop_at, ends_on_open=ends_on_open)
+        return unit.x
+    finally:
+        unit.x = start
+
+
+def blocked_at(b: Battle, unit: Unit, toward: float) -> float | None:
+    """The first centimetre on the way to `toward` whose terrain `unit` may not enter."""
+    step = 1.0 if toward > unit.x else -1.0
+    x = unit.x
+    while abs(toward - x) > 0:
+        x += step
+        if not R.movement(unit.type, b.cover_at(x), save=unit.save)["allowed"]:
+            return x
+    return None
+
+
+def policy_move(b: Battle, unit: Unit, target: Unit) -> float:
+    """The default player's Move (R-OP-15): toward `target`, stopping at the best range of
+    a weapon that can hurt it; a hover vehicle backs onto open ground."""
+    best = max((T.weapon(w).range_cm for w in unit.firing_weapons()
+                if R.affects(w, vehicle=target.vehicle, save=target.save)), default=0)
+    return reach(b, unit, target.x, T.UNIT_TYPES[unit.type].move_cm,
+                 stop_at=max(0.0, best - 1), ends_on_open=True)
+
+
+def passengers(b: Battle, carrier: Unit) -> list[Unit]:
+    return [u for u in b.units if u.aboard == carrier.id and u.on_table]
+
+
+def room(b: Battle, carrier: Unit) -> int:
+    return carrier.capacity - sum(u.figures for u in passengers(b, carrier))
+
+
+def carry(b: Battle, carrier: Unit) -> None:
+    """Passengers ride where their transport goes."""
+    for p in passengers(b, carrier):
+        p.x = carrier.x
+
+
+def unit_cover(b: Battle, unit: Unit) -> str:
+    """Cover: "At least half of a Unit has to be in cover for the whole Unit to gain the
+    benefit." (`rules.unit_cover`)."""
+    inside = unit.figures if unit.figures_in_cover is None else unit.figures_in_cover
+    return R.unit_cover(b.cover_at(unit.x), figures=max(1, unit.figures),
+                        in_cover=inside)
+
+
+def _passenger_hits(b: Battle, carrier: Unit, unsaved: int) -> list[dict[str, Any]]:
+    """R-OP-14: "If a vehicle makes its save, passengers inside do not have to": each hit
+    the transport fails to save strikes its passengers too (the first unit aboard), who
+    save it with their own armour; unsaved, a casualty (setting `onepage_passenger_hits`)."""
+    riders = passengers(b, carrier)
+    if not riders or unsaved <= 0 or b.options.get(
+            "onepage_passenger_hits", T.OPTIONS["onepage_passenger_hits"]) != "shared":
+        return []
+    rider = riders[0]
+    saved = R.saves(b.dice, unsaved, rider.save)
+    lost = min(rider.figures, saved["unsaved"])
+    rider.figures -= lost
+    if rider.figures <= 0:
+        rider.destroyed = True
+    return [{"unit": rider.id, "rolls": saved["rolls"], "casualties": lost}]
+
+
+def _bail_out(b: Battle, carrier: Unit) -> list[dict[str, Any]]:
+    """"6 Vehicle destroyed. All crew/passengers must bail out and each figure takes one
+    hit." Each figure's hit is saved with its armour (setting `onepage_bail_out_saves`);
+    unsaved hits are casualties (R-OP-14)."""
+    out = []
+    for rider in passengers(b, carrier):
+        rider.aboard = None
+        hits = rider.figures
+        if b.options.get("onepage_bail_out_saves", T.OPTIONS["onepage_bail_out_saves"]):
+            saved = R.saves(b.dice, hits, rider.save)
+            lost, rolls = saved["unsaved"], saved["rolls"]
+        else:
+            lost, rolls = hits, []
+        rider.figures -= min(rider.figures, lost)
+        if rider.figures <= 0:
+            rider.destroyed = True
+        out.append({"unit": rider.id, "hits": hits, "rolls": rolls,
+                    "casualties": min(hits, lost)})
+    return out
+
+
 def _take_hits(b: Battle, shooter: Unit, target: Unit, unsaved: int, *,
                assault: bool = False) -> dict[str, Any]:
     if unsaved <= 0:
         return {}
     if target.vehicle:
         dmg = R.vehicle_damage(b.dice, unsaved, target.turn_damage)
+        riders = _passenger_hits(b, target, unsaved)
         for effect in dmg["effects"]:
             target.turn_damage.append(effect)
             if effect == "destroyed":
@@ -198,7 +304,9 @@ def _take_hits(b: Battle, shooter: Unit, target: Unit, unsaved: int, *,
                     lost = min(working, key=lambda k: (T.weapon(k).fire_points
                                                        * T.weapon(k).range_cm, k))
                     target.damage.append(f"weapon:{lost}")
-        return {"damage": dmg}
+        if target.destroyed:
+            riders += _bail_out(b, target)
+        return {"damage": dmg, **({"passengers": riders} if riders else {})}
     if assault:
         losses = {"casualties": min(target.figures, unsaved), "suppressed": target.suppressed}
     else:
@@ -216,7 +324,7 @@ def _take_hits(b: Battle, shooter: Unit, target: Unit, unsaved: int, *,
 def _fire(b: Battle, unit: Unit, target: Unit) -> None:
     d = _distance(unit, target)
     weapons = [w for w in unit.firing_weapons() if R.fire_points(w, d) > 0]
-    cover = b.cover_at(target.x)
+    cover = unit_cover(b, target)
     shot = R.fire(b.dice, weapons=weapons, range_cm=d,
                   expertise=T.training(unit.training).expertise, cover=cover, aim=unit.aimed,
                   target_vehicle=target.vehicle, target_save=target.save)
@@ -234,7 +342,10 @@ def _fire(b: Battle, unit: Unit, target: Unit) -> None:
 
 def _effect_text(target: Unit, effect: dict[str, Any]) -> str:
     if "damage" in effect:
-        return f"; {target.name}: " + ", ".join(effect["damage"]["effects"])
+        riders = effect.get("passengers") or ()
+        lost = sum(int(r["casualties"]) for r in riders)
+        return (f"; {target.name}: " + ", ".join(effect["damage"]["effects"])
+                + (f"; its passengers lose {lost} figure(s)" if riders else ""))
     if "losses" in effect:
         lost = effect["losses"]
         return (f"; {target.name} loses {lost['casualties']} figure(s), "
@@ -261,101 +372,18 @@ def _assault(b: Battle, unit: Unit, target: Unit) -> None:
                 + _effect_text(unit, to_unit))
 
 
-def _act(b: Battle, unit: Unit) -> None:
-    """The default policy's one Action: assault adjacent infantry (infantry only), else
-    fire at the nearest enemy in range, else move toward it (stopping in range), else aim."""
-    target = _nearest(b, unit)
-    if target is None:
-        return
+def _fall_back(b: Battle, unit: Unit) -> None:
+    """A failed Activation after 50% casualties: "it moves double distance towards the
+    friendly table edge" (out of its transport first)."""
+    unit.aboard = None
     kind = T.UNIT_TYPES[unit.type]
-    d = _distance(unit, target)
-    if not unit.vehicle and not target.vehicle and d <= kind.move_cm / 2:
-        _assault(b, unit, target)
-        return
-    if _in_range(unit, target):
-        _fire(b, unit, target)
-        return
-    reach = max((T.weapon(w).range_cm for w in unit.firing_weapons()
-                 if R.affects(w, vehicle=target.vehicle, save=target.save)), default=0)
-    moved = _move(b, unit, target.x, kind.move_cm, stop_at=max(0.0, reach - 1),
-                  ends_on_open=True)
-    if moved:
-        b.note(side=unit.side, unit=unit.id, action="move", to=unit.x, cm=moved,
-               text=f"{unit.name} moves {moved:g} cm (now {_distance(unit, target):g} cm "
-                    f"from {target.name})")
-    else:
-        unit.aimed = True
-        b.note(side=unit.side, unit=unit.id, action="aim",
-               text=f"{unit.name} aims")
-
-
-def _activate(b: Battle, unit: Unit) -> bool:
-    half = (not unit.vehicle) and unit.figures * 2 <= unit.figures_max
-    roll = R.activation(b.dice, unit.training, suppressed=unit.suppressed,
-                        no_enemy_in_range=not _visible_enemy_in_range(b, unit),
-                        stunned=unit.stunned, half_casualties=half)
-    unit.suppressed = 0  # "After each Activation roll ... remove all Suppression markers"
-    unit.stunned = False
-    b.note(side=unit.side, unit=unit.id, action="activation", rolls=[roll["roll"]],
-           success=roll["success"], actions=roll["actions"],
-           text=f"{unit.name} {'activates' if roll['success'] else 'fails to activate'} "
-                f"({roll['roll']}{roll['modifier']:+d} vs {roll['needed']}+)")
-    if roll["falls_back"]:
-        kind = T.UNIT_TYPES[unit.type]
-        moved = _move(b, unit, b.edge(unit.side), kind.move_cm * 2)
-        if b.beyond_own_edge(unit):
-            unit.off_table = True
-        b.note(side=unit.side, unit=unit.id, action="fall_back", cm=moved,
-               off_table=unit.off_table,
-               text=f"{unit.name} falls back {moved:g} cm"
-                    + (" and leaves the table" if unit.off_table else ""))
-        return False
-    for _ in range(roll["actions"]):
-        if not unit.on_table or len(b.standing_sides()) < 2:
-            break
-        _act(b, unit)
-    return bool(roll["success"])
-
-
-def play(battle_input: dict[str, Any], dice: Dice, *, keep_log: bool = True) -> Battle:
-    b = build(battle_input, dice, keep_log)
-    max_turns = int(b.options.get("onepage_max_turns", T.OPTIONS["onepage_max_turns"]))
-    last_lower: str | None = None
-    end = "turn_limit"
-    while b.turn < max_turns:
-        b.turn += 1
-        standing = b.standing_sides()
-        if len(standing) < 2:
-            end = "one_side_left"
-            break
-        for u in b.units:
-            u.turn_damage = []
-        init = R.initiative(dice, standing, last_lower=last_lower, first_turn=b.turn == 1,
-                            attacker=b.attacker)
-        last_lower = init["lowest"]
-        b.note(action="initiative", rolls=list(init["rolls"].values()),
-               winner=init["winner"], text=f"Initiative: side {init['winner']} "
-               f"({', '.join(f'{s}: {r}' for s, r in init['rolls'].items())})")
-        pending = {s: [u for u in b.units if u.side == s and u.on_table] for s in standing}
-        order: Sequence[str] = init["order"]
-        current = 0
-        while any(pending.values()):
-            side = order[current % len(order)]
-            if not pending[side]:
-                current += 1
-                continue
-            unit = pending[side].pop(0)
-            if not unit.on_table:
-                continue
-            if len(b.standing_sides()) < 2:
-                pending = {}
-                break
-            if not _activate(b, unit):
-                current += 1  # a failed Activation passes the initiative
-        if len(b.standing_sides()) < 2:
-            end = "one_side_left"
-            break
-    return _finish(b, end)
+    moved = _move(b, unit, b.edge(unit.side), kind.move_cm * 2)
+    if b.beyond_own_edge(unit):
+        unit.off_table = True
+    b.note(side=unit.side, unit=unit.id, action="fall_back", cm=moved,
+           off_table=unit.off_table,
+           text=f"{unit.name} falls back {moved:g} cm"
+                + (" and leaves the table" if unit.off_table else ""))
 
 
 def _finish(b: Battle, end: str) -> Battle:

@@ -230,6 +230,15 @@ class Coherency:
         return sum(1 for g in self.gaps_cm if g > T.COHERENCY_CM)
 
 
+def unit_cover(cover: str, *, figures: int, in_cover: int) -> str:
+    """"At least half of a Unit has to be in cover for the whole Unit to gain the benefit."
+    The cover the whole unit gets: its position's when at least half its figures stand in
+    it, otherwise none ("open")."""
+    if figures <= 0 or in_cover < 0 or in_cover > figures:
+        raise RulesetError("Figures in cover must be between none and all of the unit's.")
+    return cover if 2 * in_cover >= figures else "open"
+
+
 def can_target(*, distance_cm: float, target_depth_in_cover_cm: float,
                same_cover: bool) -> bool:
     """Cover: "Any figures more than 3cm from the edge of an area of cover are completely

@@ -31,7 +31,8 @@ from battles.rulesets.base import (
     note_move,
     run_probe,
 )
-from battles.rulesets.onepage import engine, rules
+from battles.rulesets.onepage import actions, engine, rules
+from battles.rulesets.onepage import policy as bot
 from battles.rulesets.onepage import tables as T
 from battles.rulesets.onepage.names import NAME_LISTS
 from campaign.rules.dice import Dice
@@ -65,7 +66,11 @@ _VEHICLES: tuple[tuple[str, str, str, str, tuple[str, ...]], ...] = (
                                                           "lmg")),
     ("hover_tank", "Hover tank", "hover", "medium", ("light_cannon", "missile")),
     ("hover_skimmer", "Hover skimmer", "hover", "none", ("smg", "rocket")),
+    ("armoured_carrier", "Armoured carrier", "ground", "medium", ("lmg",)),
 )
+#: R-OP-14: transports and the figures they carry.
+_CAPACITY: dict[str, int] = {"armoured_carrier": 8}
+SEAT_PRICE = 3
 _VEHICLE_BASE = {"walker": 40, "ground": 50, "hover": 70}
 
 
@@ -95,9 +100,12 @@ def _entries() -> list[CatalogueEntry]:
                  "save": T.PERSONAL_ARMOUR[armour], "weapons": list(weapons)})
         for key, name, kind, figures, armour, weapons in _SQUADS]
     out += [CatalogueEntry(
-        key=key, name=name, kind="vehicle", price=vehicle_price(kind, armour, weapons),
+        key=key, name=name, kind="vehicle",
+        price=vehicle_price(kind, armour, weapons) + SEAT_PRICE * _CAPACITY.get(key, 0),
         profile={"type": kind, "figures": 1, "armour": armour,
-                 "save": T.VEHICLE_ARMOUR[armour], "weapons": list(weapons)})
+                 "save": T.VEHICLE_ARMOUR[armour], "weapons": list(weapons),
+                 **({"capacity": _CAPACITY[key]} if key in _CAPACITY else {})},
+        ruling="R-OP-14" if key in _CAPACITY else None)
         for key, name, kind, armour, weapons in _VEHICLES]
     return sorted(out, key=lambda e: (e.price, e.key))
 
@@ -121,6 +129,29 @@ def terrain_strips(seed: int, gap_cm: int, buildings: Sequence[Json]) -> list[st
         h = hashlib.sha256(f"{seed}:{i}".encode()).digest()[0] % 6
         strips.append("open" if h < 3 else "soft" if h < 5 else "moderate")
     return strips
+
+
+class Layer:
+    """`ActionLayer` of the one-page rules: `actions.py` referees, `policy.py` chooses."""
+
+    def start(self, battle_input: Json, dice: Dice, setup: Json | None = None
+              ) -> actions.State:
+        return actions.start(battle_input, dice, setup)
+
+    def actor(self, state: actions.State) -> int | None:
+        return actions.actor(state)
+
+    def legal(self, state: actions.State) -> list[Json]:
+        return actions.legal(state)
+
+    def apply(self, state: actions.State, action: Json) -> None:
+        actions.apply(state, action)
+
+    def choose(self, state: actions.State, policy: str | None = None) -> Json:
+        return bot.choose(state, policy)
+
+    def view(self, state: actions.State) -> Json:
+        return actions.view(state)
 
 
 class OnePage(RulesetBase):
@@ -185,7 +216,7 @@ class OnePage(RulesetBase):
         sides = {}
         for pid in order:
             line = 0 if pid == defender else gap
-            sides[str(pid)] = [_unit_input(u, line) for u in battlefield.sides[pid]]
+            sides[str(pid)] = _embark([_unit_input(u, line) for u in battlefield.sides[pid]])
         return {"seed": battlefield.seed, "territory": battlefield.territory,
                 "defender": str(defender) if defender is not None else None,
                 "gap_cm": gap, "options": options,
@@ -195,12 +226,16 @@ class OnePage(RulesetBase):
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):
             raise RulesetError(f"The one-page rules have no policy {policy!r}.")
-        b = engine.play(battle_input, dice)
+        b = bot.play_battle(battle_input, dice)
         return _outcome(b)
+
+    def actions(self) -> Layer:
+        """The battle as refereed choices (issue 28; verbs in R-OP-16)."""
+        return Layer()
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
-            b = engine.play(battle_input, dice, keep_log=False)
+            b = bot.play_battle(battle_input, dice, keep_log=False)
             return b.options["winner"], [(u.side, u.destroyed) for u in b.units]
 
         return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
@@ -298,8 +333,12 @@ class OnePage(RulesetBase):
         def apply(e: Json, units: dict[str, Marker], frame: Frame) -> None:
             action, uid = e.get("action"), e.get("unit")
             m = units.get(str(uid))
-            if action == "move" and m is not None:
+            if action in ("move", "embark", "disembark") and m is not None and "to" in e:
                 note_move(frame, units, uid, (float(e["to"]), m.pos[1]))
+                for rider in e.get("carried") or ():  # passengers ride along (R-OP-14)
+                    r = units.get(str(rider))
+                    if r is not None:
+                        note_move(frame, units, rider, (float(e["to"]), r.pos[1]))
             elif action == "fall_back" and m is not None:  # toward its own edge (R-OP-5)
                 back = -1.0 if m.side == defender else 1.0
                 note_move(frame, units, uid, (m.pos[0] + back * float(e.get("cm") or 0),
@@ -315,6 +354,8 @@ class OnePage(RulesetBase):
                      if action == "fire" else e.get("defender_casualties"))
                 if action == "assault":
                     lose(units, uid, e.get("attacker_casualties"))
+                for rider in e.get("passengers") or ():  # hits aboard, bailing out
+                    lose(units, rider.get("unit"), rider.get("casualties"))
                 if "destroyed" in ((e.get("damage") or {}).get("effects") or ()) \
                         and t is not None:
                     t.state = "destroyed"
@@ -366,7 +407,8 @@ def _entry(key: str) -> CatalogueEntry:
 def _price(profile: Json) -> int:
     kind = profile.get("type", "infantry")
     if T.UNIT_TYPES[kind].vehicle:
-        return vehicle_price(kind, profile["armour"], profile["weapons"])
+        return (vehicle_price(kind, profile["armour"], profile["weapons"])
+                + SEAT_PRICE * int(profile.get("capacity", 0)))
     return squad_price(profile["armour"], profile["weapons"])
 
 
@@ -381,7 +423,22 @@ def _unit_input(u: FieldUnit, line: int) -> Json:
     return {"id": u.id, "name": u.name, "key": u.key, "type": profile["type"],
             "training": u.state.get("training", "green"), "save": int(profile["save"]),
             "weapons": list(profile["weapons"]), "figures": figures,
-            "figures_max": figures_max, "x": line, "damage": damage}
+            "figures_max": figures_max, "x": line, "damage": damage,
+            **({"capacity": int(profile["capacity"])} if profile.get("capacity") else {})}
+
+
+def _embark(units: list[Json]) -> list[Json]:
+    """R-OP-14: a side's infantry deploys in its transports, whole units in unit order,
+    while they fit."""
+    for carrier in (u for u in units if u.get("capacity")):
+        room = int(carrier["capacity"]) - sum(int(u["figures"]) for u in units
+                                              if u.get("aboard") == carrier["id"])
+        for u in units:
+            if (u["type"] == "infantry" and u.get("aboard") is None
+                    and int(u["figures"]) <= room):
+                u["aboard"] = carrier["id"]
+                room -= int(u["figures"])
+    return units
 
 
 def _outcome(b: engine.Battle) -> Outcome:
@@ -424,6 +481,8 @@ _PROBES: dict[str, Any] = {
     "run_over": rules.run_over,
     "coherency": lambda dice, gaps_cm: {"penalty": rules.Coherency(list(gaps_cm)).penalty()},
     "can_target": lambda dice, **kw: {"can_target": rules.can_target(**kw)},
+    "unit_cover": lambda dice, cover, figures, in_cover: {
+        "cover": rules.unit_cover(cover, figures=figures, in_cover=in_cover)},
     "price": lambda dice, key: {"price": _entry(key).price},
     "veterancy": lambda dice, state, battles=1, options=None: _self().veterancy(
         state, [XpAward(unit=0, kind=SURVIVED, amount=battles)], options),

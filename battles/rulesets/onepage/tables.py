@@ -130,6 +130,14 @@ OPTION_SPECS: tuple[RulesetOption, ...] = (
                   ruling="R-OP-5"),
     RulesetOption("onepage_suppress_first", True, "Infantry suppressed first",
                   "Infantry is suppressed before it takes casualties.", ruling="R-OP-8"),
+    RulesetOption("onepage_passenger_hits", "shared", "Hits on a transport's passengers",
+                  "Each hit a transport fails to save strikes its passengers too, who save "
+                  "it with their own armour (the seed: 'If a vehicle makes its save, "
+                  "passengers inside do not have to'), or passengers are only hurt when "
+                  "they bail out.", choices=("shared", "bail_out_only"), ruling="R-OP-14"),
+    RulesetOption("onepage_bail_out_saves", True, "Armour saves when bailing out",
+                  "Each figure bailing out of a destroyed transport takes one hit and may "
+                  "save it with its armour; off: each hit is a casualty.", ruling="R-OP-14"),
 )
 OPTIONS: dict[str, object] = option_defaults(OPTION_SPECS)
 
@@ -143,6 +151,9 @@ def training(key: str) -> Training:
 
 
 def weapon(key: str) -> Weapon:
+    found = WEAPONS.get(key)
+    if found is not None:
+        return found
     try:
         return WEAPONS[str(key).lower()]
     except KeyError:
