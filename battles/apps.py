@@ -1,6 +1,13 @@
-from typing import Any
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from django.apps import AppConfig
+
+if TYPE_CHECKING:
+    from battles.rulesets.base import Ruleset
 
 
 class BattlesConfig(AppConfig):
@@ -75,21 +82,24 @@ class BattlesConfig(AppConfig):
             offer(ruleset)
 
 
-def offer(ruleset: Any) -> None:
+def _catalogue(ruleset: Ruleset, faction: str | None,
+               options: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in ruleset.catalogue(faction=faction, options=options)]
+
+
+def offer(ruleset: Ruleset) -> None:
     """Tell the core about one tactical ruleset (name, title, tables, catalogue, its own
-    options, how a bought unit starts and what repairing it costs)."""
+    options, what a player buys, how a bought unit starts and what repairing it costs)."""
+    from battles.rulesets.base import option_defaults
     from campaign import rulesets
 
     rulesets.register(rulesets.RulesetInfo(
         name=ruleset.name, title=ruleset.title, version=ruleset.version,
         seed=ruleset.seed_file, dice=tuple(ruleset.dice), factions=tuple(ruleset.factions),
         tables=ruleset.tables,
-        catalogue=lambda faction, options: [
-            e.to_dict() for e in ruleset.catalogue(faction=faction, options=options)],
-        options=dict(ruleset.tables().get("options") or {}) if ruleset.name != "unlimit3d8"
-        else {},
-        initial_state=getattr(ruleset, "initial_state", lambda key: {}),
-        repair=getattr(ruleset, "repair", lambda profile, state: (0, dict(state))),
-        check_options=getattr(ruleset, "check_options", lambda options: None),
-        name_lists=getattr(ruleset, "name_lists", dict),
-        option_specs=tuple(getattr(ruleset, "option_specs", ()))))
+        catalogue=partial(_catalogue, ruleset),
+        options=option_defaults(ruleset.option_specs),
+        initial_state=ruleset.initial_state, repair=ruleset.repair,
+        check_options=ruleset.check_options, name_lists=ruleset.name_lists,
+        option_specs=tuple(ruleset.option_specs),
+        purchase_kinds=tuple(ruleset.purchase_kinds), repairs=ruleset.repairs))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from campaign.rulesets import DEFAULT as DEFAULT_RULESET
+
 
 class Battle(models.Model):
     class Status(models.TextChoices):
@@ -27,7 +29,7 @@ class Battle(models.Model):
                                on_delete=models.SET_NULL, related_name="+")
     seed = models.BigIntegerField(default=0)
     ruleset_name = models.CharField(
-        max_length=30, default="unlimit3d8",
+        max_length=30, default=DEFAULT_RULESET,
         help_text="The tactical ruleset this battle was opened with (its input, replay and "
         "odds use it forever).")
     ruleset_version = models.CharField(max_length=20, default="1")

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_POST
 
 from battles import replay, tabletop_form
 from battles.models import Battle
-from battles.rulesets.base import Board, Frame, RulesetBase
-from battles.rulesets.registry import find_ruleset
+from battles.rulesets.base import Board, Frame, Ruleset
+from battles.rulesets.registry import DEFAULT, find_ruleset
 from battles.services.report import battle_report as after_action_report
 from campaign.access import Membership
 from campaign.models import Player
@@ -66,13 +66,12 @@ def battle_list(request: HttpRequest, member: Membership) -> HttpResponse:
     return render_campaign(request, member, "pages/battles.html", ctx)
 
 
-def _narrated(ruleset: Any, entries: Any, names: dict[str, dict[str, str]],
+def _narrated(ruleset: Ruleset, entries: Any, names: dict[str, dict[str, str]],
               keep_empty: bool = False) -> list[dict[str, Any]]:
     """Log entries as the ruleset words them (`Ruleset.narrate`): a sentence saying whose
     unit acts, and the raw dice apart, folded away on the page. An entry the ruleset
     leaves unsaid (an action its own entry repeats) is dropped unless `keep_empty`."""
-    # A ruleset written before the seam had `narrate` reads through the default one.
-    narrate = getattr(ruleset, "narrate", None) or RulesetBase().narrate
+    narrate = ruleset.narrate
     out = []
     for e in entries:
         if not isinstance(e, dict):
@@ -185,10 +184,11 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
     ruleset = find_ruleset(battle.ruleset_name)
     board = ruleset.board(battle.input or {}, battle.result or {}, battle.log or []) \
         if finished else None
-    own_steps = callable(getattr(ruleset, "replay", None))
-    if finished and own_steps:
-        # The ruleset's own log steps, in its own words (names, dice).
-        steps = ruleset.replay(battle.input, battle.result or {}, battle.log or [])
+    # The ruleset's own log steps, in its own words (names, dice); None: its stored log,
+    # narrated with the campaign's names of units and buildings.
+    steps = ruleset.replay(battle.input, battle.result or {}, battle.log or []) \
+        if finished else None
+    if steps is not None:
         sides = {"side": {str(pk): name for pk, name in names.items()}}
         for step, line in zip(steps, _narrated(ruleset, steps, sides, keep_empty=True),
                               strict=True):
@@ -209,7 +209,8 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
            else names.get(battle.winner_id, ""), "finished": finished,
            "turns": list(turns.items()), "show_error": member.is_umpire
            and not member.umpire_plays, "result": battle.result if finished else None,
-           "ruleset_title": ruleset.title if own_steps else "",
+           # Named when the battle is not fought under the strategic layer's own game.
+           "ruleset_title": ruleset.title if ruleset.name != DEFAULT else "",
            "round_word": board.round_word if board is not None else "turn",
            "report": after_action_report(battle) if finished else None,
            "step": _replay_step(battle, board, players, request.GET.get("turn"))

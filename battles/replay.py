@@ -19,10 +19,8 @@ from collections.abc import Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from battles.rulesets.base import Board, Frame, Marker, Point
-from battles.rulesets.unlimit3d8.replay import board_of
-from battles.rulesets.unlimit3d8.replay import frames as frames  # the old home (tests)
 
-__all__ = ["Frame", "Marker", "battlefield_svg", "board_svg", "frames"]
+__all__ = ["Frame", "Marker", "board_svg"]
 
 #: SVG units the longer side of a board is drawn in.
 BOARD_SPAN = 320.0
@@ -234,9 +232,3 @@ def board_svg(board: Board, frame: Frame, *, title: str, side_colors: Mapping[st
     out.append("</svg>")
     return "\n".join(out)
 
-
-def battlefield_svg(frame: Frame, *, title: str, side_colors: dict[str, str],
-                    unit_labels: dict[str, str], building_labels: dict[str, str]) -> str:
-    """One frame of an Unlimit3d 8 battle on its 32"x32" map (`board_svg`)."""
-    return board_svg(board_of([frame]), frame, title=title, side_colors=side_colors,
-                     unit_labels=unit_labels, building_labels=building_labels)

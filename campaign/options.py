@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from campaign.rulesets import DEFAULT as DEFAULT_RULESET
 from campaign.rulesets import check_name as check_ruleset
 from campaign.rulesets import check_ruleset_options
 from campaign.webhooks import validate_webhook_url
@@ -85,7 +86,7 @@ OPTIONS: dict[str, Option] = {
     o.key: o
     for o in [*_in_group("The tactical ruleset", [
         # --- the tactical ruleset (API.md, "Rulesets") ---
-        Option("ruleset", "unlimit3d8", "The tactical ruleset battles are fought with: "
+        Option("ruleset", DEFAULT_RULESET, "The tactical ruleset battles are fought with: "
                "chosen when the campaign is created, fixed once it starts.",
                validator=check_ruleset),
         Option("ruleset_options", {}, "The tactical ruleset's own settings (name -> value; "

@@ -12,6 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+#: The tactical ruleset a campaign plays unless its umpire chooses another: the one
+#: place outside `battles/rulesets/` that names a ruleset (the tactical registry,
+#: `battles.rulesets.registry`, reads it from here; the core imports no app).
 DEFAULT = "unlimit3d8"
 
 
@@ -65,6 +68,17 @@ class RulesetInfo:
     #: What its pilots and units are named from (issue 26): `{"ranks", "first", "last",
     #: "nicknames"}`, read by `campaign.rules.names.lists_from` (empty: the defaults).
     name_lists: Callable[[], dict[str, Any]] = dict
+    #: The item kinds (besides buildings) a player buys for a force of this ruleset:
+    #: ("unit",) a whole unit from the catalogue, crew included; Unlimit3d 8's parts
+    #: (vehicle, weapon, equipment, operative) bought and fitted apart.
+    purchase_kinds: tuple[str, ...] = ("unit",)
+    #: Whether a damaged unit is restored by paying credits (`repair`).
+    repairs: bool = True
+
+    @property
+    def sells_whole_units(self) -> bool:
+        """A player buys whole units from the catalogue (`{"kind": "unit", "key"}`)."""
+        return "unit" in self.purchase_kinds
 
     def for_faction(self, faction: str | None,
                     options: dict[str, Any] | None = None) -> list[dict[str, Any]]:

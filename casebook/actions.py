@@ -584,14 +584,11 @@ def do_run_job(ctx: Ctx, params: dict[str, Any]) -> Any:
     run = service("battles.services.jobs.run_battle_job")
     import logging
 
-    from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
-
     battle = _battle_of(ctx, params["territory"])
     jobs_log = logging.getLogger("battles.services.jobs")
     quiet, jobs_log.disabled = jobs_log.disabled, True  # a failing job is the case's point
     try:
-        return run(battle_id=battle.pk,
-                   resolver=lambda battle_input: resolve_battle(battle_input, dice=ctx.dice))
+        return run(battle_id=battle.pk, dice=ctx.dice)
     finally:
         jobs_log.disabled = quiet
 

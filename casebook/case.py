@@ -9,6 +9,8 @@ from typing import Any
 
 import yaml
 
+from campaign.rulesets import DEFAULT as DEFAULT_RULESET
+
 CASE_SUFFIXES = (".yaml", ".yml")
 TOP_KEYS = frozenset({"id", "title", "rule", "ruling", "status", "reason", "given", "dice",
                       "when", "then", "notes", "ruleset"})
@@ -33,7 +35,7 @@ class Case:
     status: str = "active"
     reason: str = ""
     title: str = ""
-    ruleset: str = "unlimit3d8"
+    ruleset: str = DEFAULT_RULESET
 
     @property
     def area(self) -> str:
@@ -93,7 +95,7 @@ def parse_case(data: Any, path: Path) -> Case:
     if dice is not None and (not isinstance(dice, list)
                              or not all(isinstance(f, int) and 1 <= f <= 8 for f in dice)):
         raise _fail(path, "'dice' must be a list of die faces (1..8)")
-    ruleset = data.get("ruleset", "unlimit3d8")
+    ruleset = data.get("ruleset", DEFAULT_RULESET)
     if not isinstance(ruleset, str) or not ruleset:
         raise _fail(path, "'ruleset' must be a ruleset name")
     when = data.get("when") or []

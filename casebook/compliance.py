@@ -14,6 +14,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from campaign.rulesets import DEFAULT as DEFAULT_RULESET
 from casebook.runner import Outcome, Summary
 
 SEED = Path(__file__).resolve().parents[1] / "docs" / "seed-unlimit3d-8.txt"
@@ -207,8 +208,8 @@ def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
         case = cases.get(outcome.case_id)
         if case is None:
             continue
-        ruleset = getattr(case, "ruleset", "unlimit3d8")
-        if ruleset != "unlimit3d8":
+        ruleset = case.ruleset  # type: ignore[attr-defined]
+        if ruleset != DEFAULT_RULESET:  # the strategic layer's seed is the default's
             others[ruleset].append(outcome)
             continue
         section = canonical_section(case.section, sections)  # type: ignore[attr-defined]
@@ -219,13 +220,21 @@ def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
     unknown = {section: [o.case_id for o in by_section[section]]
                for section in sorted(set(by_section) - set(sections))}
     own = [o for o in summary.outcomes if o.case_id in cases
-           and getattr(cases[o.case_id], "ruleset", "unlimit3d8") == "unlimit3d8"]
+           and cases[o.case_id].ruleset == DEFAULT_RULESET]  # type: ignore[attr-defined]
     return {"passed": summary.passed, "failed": summary.failed, "pending": summary.pending,
             "refusals": _refusals(own, cases),
             "total": len(summary.outcomes), "sections": rows, "unknown_sections": unknown,
             "rulings": _ruling_rows(ruling_ids(), by_ruling),
             "rulesets": [_ruleset_report(name, outs, cases)
                          for name, outs in sorted(others.items())]}
+
+
+def _title(name: str) -> str:
+    """A ruleset's title as the site offers it (its name when the site lacks it)."""
+    from campaign import rulesets
+
+    info = rulesets.get(name)
+    return info.title if info is not None else name
 
 
 def render(summary: Summary, cases: dict[str, object]) -> str:
@@ -253,7 +262,7 @@ def render_report(report: dict[str, Any]) -> str:
         "",
         "| ruleset | refusal cases | passed |",
         "|---|---|---|",
-        f"| Unlimit3d 8 (`unlimit3d8`) | {report['refusals']['cases']} | "
+        f"| {_title(DEFAULT_RULESET)} (`{DEFAULT_RULESET}`) | {report['refusals']['cases']} | "
         f"{report['refusals']['passed']} |",
         *(f"| {rs['title']} (`{rs['name']}`) | {rs['refusals']['cases']} | "
           f"{rs['refusals']['passed']} |" for rs in report.get("rulesets", [])),

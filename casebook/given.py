@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from campaign.models import Campaign, Player
+from campaign.rulesets import DEFAULT as DEFAULT_RULESET
 
 DEFAULT_MAP = {
     "nodes": ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"],
@@ -50,7 +51,7 @@ class Ctx:
     dice: Any = None
     battles: dict[str, Any] = field(default_factory=dict)
     kits: dict[str, Any] = field(default_factory=dict)
-    ruleset: str = "unlimit3d8"
+    ruleset: str = DEFAULT_RULESET
 
     # --- look-ups by the names the case uses ---------------------------------------
     def player(self, name: Any) -> Player:

@@ -102,7 +102,10 @@ def q_level_for_xp(ctx: Ctx, p: dict[str, Any]) -> Any:
 @query("skill_score")
 def q_skill_score(ctx: Ctx, p: dict[str, Any]) -> Any:
     """The unit card's result for a skill score and a 3d8 sum (J row, R-TAB-4)."""
-    return _rules().skill_score(int(p["skill"]), int(p["sum"]))
+    from casebook.battle import probe_default
+
+    return probe_default("skill_score", {"skill": int(p["skill"]), "sum": int(p["sum"])},
+                         ctx)["score"]
 
 
 @query("weapon")
@@ -119,28 +122,12 @@ def q_weapon(ctx: Ctx, p: dict[str, Any]) -> Any:
 
 @query("unit_card")
 def q_unit_card(ctx: Ctx, p: dict[str, Any]) -> Any:
-    """The unit card the battle engine computes for a vehicle, pilot and weapons."""
-    from battles.rulesets.unlimit3d8.engine.card import build_card
-    from battles.rulesets.unlimit3d8.engine.model import UnitInput, WeaponInput
+    """The unit card the battle engine computes for a vehicle, pilot and weapons (the
+    default ruleset's `unit_card` probe)."""
+    from casebook.battle import probe_default
 
-    weapons = []
-    for raw in p.get("weapons") or []:
-        key, templates = weapon_spec(raw)
-        weapons.append(WeaponInput(key, tuple(templates)))
-    unit = UnitInput(id="u", side="s", name="u", vehicle=p["vehicle"],
-                     pilot_class=p.get("pilot", "soldier"), pilot_level=int(p.get("level", 1)),
-                     weapons=tuple(weapons), shield=p.get("shield"))
-    card = build_card(unit, bandit_level8_row=_options(ctx).bandit_level8_row)
-    return {"size": card.size, "weight": card.weight, "armor": card.armor,
-            "hit_points": card.hit_points, "base_defense": card.base_defense,
-            "move_increment": card.move_increment, "max_move": card.max_move,
-            "max_move_inches": card.max_move_inches, "skills": dict(card.skills),
-            "columns": {s: list(card.column(s)) for s in card.skills},
-            "weapons": {w.key: {"base_damage": w.base_damage, "cooldown": w.cooldown,
-                                "range_increment": w.range_increment, "misfire": w.misfire,
-                                "size": w.size, "builtin": w.builtin}
-                        for w in card.weapons},
-            "shield": plain(card.shield)}
+    return probe_default("unit_card", {**p, "bandit_level8_row":
+                                       _options(ctx).bandit_level8_row}, ctx)
 
 
 @query("loadout")

@@ -145,7 +145,7 @@ def _refusal(exc: BaseException) -> Refusal | None:
     if isinstance(exc, RuleViolation):
         return Refusal("rule_violation", str(exc))
     if isinstance(exc, ActionRefused):
-        return Refusal(exc.code, str(exc))
+        return Refusal(exc.code or "refused", str(exc))
     if isinstance(exc, RulesetError):
         return Refusal("ruleset_error", str(exc))
     return None

@@ -114,7 +114,7 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
     ruleset_name = member.campaign.settings.ruleset
     info = rulesets.get(ruleset_name)
     catalogue = (info.for_faction(player.faction, member.campaign.settings.ruleset_options)
-                 if info is not None and ruleset_name != "unlimit3d8" else None)
+                 if info is not None and info.sells_whole_units else None)
     return render_campaign(request, member, "pages/economy.html", {
         "catalogue": catalogue, "ruleset_title": info.title if info else ruleset_name,
         "faction": player.faction,

@@ -95,7 +95,9 @@ def geometry_version(rows: list[dict[str, Any]]) -> str:
 
 def _compressed(request: HttpRequest, response: HttpResponse) -> HttpResponse:
     """gzip, as a server in front would (with Django's random padding against BREACH)."""
-    return GZipMiddleware(lambda r: response).process_response(request, response)
+    compressed = GZipMiddleware(lambda r: response).process_response(request, response)
+    assert isinstance(compressed, HttpResponse)
+    return compressed
 
 
 @public_page

@@ -24,8 +24,11 @@ import math
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from dataclasses import asdict, dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Literal, Protocol, cast, runtime_checkable
+
+from jsonschema import Draft202012Validator
 
 from campaign.rules.dice import Dice
 
@@ -38,7 +41,14 @@ FATES: tuple[str, ...] = ("intact", "damaged", "destroyed", "retreated", "captur
 
 class RulesetError(ValueError):
     """A ruleset refused its input (an unknown key, an illegal catalogue entry, a report
-    that does not fit the battle). The message is a sentence a person understands."""
+    that does not fit the battle). The message is a sentence a person understands;
+    `code` and `fields` (optional) are what the campaign's 400 carries."""
+
+    def __init__(self, message: str, *, code: str | None = None,
+                 fields: Mapping[str, list[str]] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.fields = dict(fields) if fields is not None else None
 
 
 @dataclass(frozen=True)
@@ -226,6 +236,26 @@ class Outcome:
     log: tuple[Json, ...] = ()
 
 
+#: The side names of an odds request's battle, whatever the ruleset calls its sides.
+OWN, ENEMY = "you", "enemy"
+
+
+@dataclass(frozen=True)
+class OddsQuestion:
+    """What a player may know when asking the odds of a battle (R-BJ-8): their own units
+    (`battlefield.sides[player]`, with the territory's buildings only when they own it;
+    `battlefield.defender` is `player` then, else `enemy_player`); the enemy they describe
+    (`described`: the request's list, unchecked); and the public record of the last
+    battle on the territory that another player won (`last`: its stored `input`,
+    `result` and `sides`), or None."""
+
+    battlefield: Battlefield
+    player: int
+    enemy_player: int
+    described: Sequence[Any] | None = None
+    last: Json | None = None
+
+
 class ActionRefused(RulesetError):
     """A choice the rules refuse (a player's, or a policy's): `code` names the prohibition
     in snake case (`moved_twice`, `not_your_turn`, `out_of_range`), the message is a
@@ -304,9 +334,38 @@ class Ruleset(Protocol):
     #: Units fight only with a hired pilot aboard (Unlimit3d 8); other rulesets' units
     #: come with their crew.
     pilots: bool
+    #: The item kinds (besides buildings) a player buys to raise a force: Unlimit3d 8's
+    #: parts (vehicle, weapon, equipment, operative) or ("unit",): a whole unit from
+    #: `catalogue`, crew included.
+    purchase_kinds: tuple[str, ...]
+    #: Whether a damaged unit is restored by paying credits (`repair`); Unlimit3d 8's
+    #: damage stays on the unit card.
+    repairs: bool
+    #: The campaign's own battle settings this ruleset's engine reads (engine option ->
+    #: campaign setting); a ruleset that declares none is fought with the campaign's
+    #: `ruleset_options`.
+    battle_settings: Mapping[str, str]
+    #: Its own campaign settings (`ruleset_options`), declared once.
+    option_specs: tuple[RulesetOption, ...]
 
     def tables(self) -> Json:
         """The ruleset's rule tables, as served by `GET /api/rules/?ruleset=NAME`."""
+        ...
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Check its `ruleset_options` beyond their declared bounds (ValueError)."""
+        ...
+
+    def initial_state(self, key: str) -> Json:
+        """The campaign state of a unit just bought (its catalogue key)."""
+        ...
+
+    def repair(self, profile: Json, state: Json) -> tuple[int, Json]:
+        """What restoring a damaged unit costs (SC) and the state it is restored to."""
+        ...
+
+    def name_lists(self) -> dict[str, tuple[str, ...]]:
+        """What its pilots and units are named from (empty: the campaign's defaults)."""
         ...
 
     def catalogue(self, *, faction: str | None = None,
@@ -328,6 +387,13 @@ class Ruleset(Protocol):
         (None: the deterministic default)."""
         ...
 
+    def resolve_by(self, battle_input: Json,
+                   resolver: Callable[[Any], Any]) -> Outcome | Json:
+        """Fight the battle with an engine-level `resolver` (tests, the case book): it
+        receives the ruleset's own typed input and returns its own typed result; the
+        outcome or the result document the campaign records."""
+        ...
+
     def document(self, outcome: Outcome) -> Json:
         """The JSON result document the campaign stores on the battle for `outcome`."""
         ...
@@ -341,6 +407,31 @@ class Ruleset(Protocol):
         """Seeded Monte Carlo estimate: `{"simulations", "wins": {side: n}, ...}`."""
         ...
 
+    def odds_input(self, question: OddsQuestion) -> Json:
+        """The input an odds request stores: the battle the player could fight against
+        the enemy they may know of (RulesetError, code "invalid_enemy" or
+        "no_known_enemy", when there is none or a described one is not a unit)."""
+        ...
+
+    def odds_estimate(self, request: Json, *, simulations: int, seed: int,
+                      workers: int = 1) -> Json:
+        """The estimate for a stored `odds_input`, its sides named `OWN` and `ENEMY`."""
+        ...
+
+    def odds_chunks(self, request: Json, simulations: int) -> list[tuple[int, int]]:
+        """(start, count) parts an estimate may be split into, each a job of its own
+        ([]: one job)."""
+        ...
+
+    def odds_chunk(self, request: Json, seed: int, chunk: tuple[int, int]) -> Json:
+        """The counts of one part of `odds_chunks`."""
+        ...
+
+    def odds_merge(self, request: Json, simulations: int, seed: int,
+                   counts: Iterable[Json]) -> Json:
+        """Every part's counts merged: the same estimate as `odds_estimate`."""
+        ...
+
     def tabletop_schema(self) -> Json:
         """JSON Schema of the report a person enters after playing the battle on a table."""
         ...
@@ -350,8 +441,20 @@ class Ruleset(Protocol):
         fit the battle)."""
         ...
 
-    def replay(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> list[Json]:
-        """Steps for the replay page: each `{"text", "actor", "target", ...}`."""
+    def tabletop_result(self, battle_input: Json, report: Json, *, seed: int) -> Json:
+        """The result document the campaign records for a tabletop report (RulesetError
+        with a `code` when the report does not fit the schema or the battle)."""
+        ...
+
+    def replay(self, battle_input: Json, outcome: Json,
+               log: Sequence[Json]) -> list[Json] | None:
+        """Steps for the replay page: each `{"text", "actor", "target", ...}`; None: the
+        page narrates the stored log itself, with the campaign's names for units and
+        buildings."""
+        ...
+
+    def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
+        """One log entry (or `replay` step) as a person reads it: `{"text", "dice"}`."""
         ...
 
     def actions(self) -> ActionLayer:
@@ -402,6 +505,13 @@ class RulesetBase:
     factions: tuple[str, ...] = ()
     effects: tuple[str, ...] = ()
     pilots = False
+    purchase_kinds: tuple[str, ...] = ("unit",)
+    repairs = True
+    battle_settings: Mapping[str, str] = MappingProxyType({})
+    option_specs: tuple[RulesetOption, ...] = ()
+
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Default: the declared bounds (`option_specs`) are all there is to check."""
 
     def initial_state(self, key: str) -> Json:
         """The campaign state of a unit just bought (its catalogue key)."""
@@ -419,6 +529,13 @@ class RulesetBase:
     def outcome(self, result: Json) -> Outcome:
         """Default: the result document holds the neutral fields (`outcome_document`)."""
         return outcome_from_document(result)
+
+    def resolve_by(self, battle_input: Json,
+                   resolver: Callable[[Any], Any]) -> Outcome | Json:
+        """Default: the input is the ruleset's own document; the resolver returns an
+        outcome (or a result document)."""
+        answer: Outcome | Json = resolver(battle_input)
+        return answer
 
     def probe(self, rule: str, args: Json, dice: Dice) -> Json:
         raise RulesetError(f"{type(self).__name__} has no rule probe {rule!r}.")
@@ -459,6 +576,117 @@ class RulesetBase:
     def board(self, battle_input: Json, outcome: Json, log: Sequence[Json]) -> Board | None:
         """Default: no board replay (the page shows the ruleset's own log steps)."""
         return None
+
+    def tabletop_result(self, battle_input: Json, report: Json, *, seed: int) -> Json:
+        """Default: the report checked against `tabletop_schema` (the first problems
+        named), then by `outcome_from_report` against the battle; its `document`, the
+        report kept as the log."""
+        me = cast("Ruleset", self)
+        validator = Draft202012Validator(me.tabletop_schema())
+        problems = sorted(validator.iter_errors(report), key=lambda e: list(e.absolute_path))
+        if problems:
+            where = "/".join(str(p) for p in problems[0].absolute_path) or "the report"
+            raise RulesetError(f"{where}: {problems[0].message}", code="invalid_report",
+                               fields={where: [e.message for e in problems[:5]]})
+        try:
+            outcome = me.outcome_from_report(battle_input, report)
+        except RulesetError as exc:
+            raise RulesetError(str(exc), code=exc.code or "invalid_report",
+                               fields=exc.fields) from exc
+        document = me.document(outcome)
+        document["log"] = [{"event": "tabletop", "entered": report}]
+        return document
+
+    def odds_input(self, question: OddsQuestion) -> Json:
+        """Default (R-BJ-8 for a ruleset that sells whole units): the player's units
+        against the winner's surviving units of the last battle on the territory, as its
+        public result recorded them, and the enemy described as `{"key", "state"}` from
+        the catalogue; built by `forces`, stored with the ruleset's name and the side
+        that is the player's."""
+        me = cast("Ruleset", self)
+        options = dict(question.battlefield.options)
+        enemies = _revealed_field_units(me, question, options)
+        described = question.described
+        if described is not None:
+            if not isinstance(described, list):
+                raise RulesetError("enemy must be a list of units.", code="invalid_enemy")
+            for i, e in enumerate(described):
+                if not isinstance(e, dict):
+                    raise RulesetError("Each enemy is an object with a catalogue 'key'.",
+                                       code="invalid_enemy")
+                enemies.append(_catalogue_unit(me, question.enemy_player, i, e.get("key"),
+                                               e.get("state"), options=options))
+        if not enemies:
+            raise RulesetError("No enemy is known on that territory; describe one with "
+                               "\"enemy\".", code="no_known_enemy")
+        field_ = question.battlefield
+        field_ = replace(field_, sides={**field_.sides, question.enemy_player: tuple(enemies)})
+        return {"ruleset": me.name, "you": str(question.player), "battle": me.forces(field_)}
+
+    def odds_estimate(self, request: Json, *, simulations: int, seed: int,
+                      workers: int = 1) -> Json:
+        """Default: `odds` of the stored battle, its sides renamed `OWN` and `ENEMY`."""
+        me = cast("Ruleset", self)
+        estimate = me.odds(request["battle"], simulations=simulations, seed=seed)
+        you = request["you"]
+
+        def named(values: Any) -> Any:
+            if not isinstance(values, dict):
+                return values
+            return {(OWN if k == you else "none" if k == "none" else ENEMY): v
+                    for k, v in values.items()}
+
+        return {k: named(v) if k in ("win_probability", "expected_units_lost",
+                                     "expected_hit_points_lost") else v
+                for k, v in estimate.items()}
+
+    def odds_chunks(self, request: Json, simulations: int) -> list[tuple[int, int]]:
+        """Default: one job."""
+        return []
+
+    def odds_chunk(self, request: Json, seed: int, chunk: tuple[int, int]) -> Json:
+        raise RulesetError(f"{type(self).__name__} estimates its odds in one job.")
+
+    def odds_merge(self, request: Json, simulations: int, seed: int,
+                   counts: Iterable[Json]) -> Json:
+        raise RulesetError(f"{type(self).__name__} estimates its odds in one job.")
+
+
+def _catalogue_unit(ruleset: Ruleset, player: int, index: int, key: Any, state: Any = None,
+                    uid: int | None = None, name: str | None = None,
+                    options: Mapping[str, Any] | None = None) -> FieldUnit:
+    entry = next((e for e in ruleset.catalogue(options=options) if e.key == key), None)
+    if entry is None:
+        raise RulesetError(f"Enemy {index + 1}: no unit {key!r} in the {ruleset.title} "
+                           "catalogue.", code="invalid_enemy")
+    if state is not None and not isinstance(state, dict):
+        raise RulesetError(f"Enemy {index + 1}: 'state' is an object.", code="invalid_enemy")
+    return FieldUnit(id=uid if uid is not None else -(index + 1), player=player,
+                     key=entry.key, name=name or f"enemy {entry.name}",
+                     profile=dict(entry.profile),
+                     state={**ruleset.initial_state(entry.key), **(state or {})})
+
+
+def _revealed_field_units(ruleset: Ruleset, question: OddsQuestion,
+                          options: Mapping[str, Any]) -> list[FieldUnit]:
+    """R-BJ-8 for every ruleset: the winner's surviving units of the last battle fought on
+    the territory, as that battle's public result recorded them."""
+    last = question.last
+    if last is None:
+        return []
+    fates = {int(u["id"]): u for u in (last.get("result") or {}).get("units", [])}
+    found = []
+    for side in last.get("sides") or ():
+        if side["player"] != last.get("winner"):
+            continue
+        for i, unit in enumerate(side["units"]):
+            fate = fates.get(int(unit["id"]))
+            if fate is None or fate.get("fate") not in ("intact", "damaged"):
+                continue
+            found.append(_catalogue_unit(ruleset, question.enemy_player, i, unit["model"],
+                                         fate.get("state"), uid=int(unit["id"]),
+                                         name=unit.get("name"), options=options))
+    return found
 
 
 # --- the board replay: one neutral shape every ruleset fills and the page draws ---------

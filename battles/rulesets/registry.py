@@ -7,6 +7,7 @@ from importlib import import_module
 from importlib.util import find_spec
 
 from battles.rulesets.base import Ruleset, RulesetError
+from campaign.rulesets import DEFAULT as DEFAULT  # the one definition (the core's)
 
 #: name -> "module:attribute" of the ruleset object. Imported on first use so a broken
 #: ruleset cannot stop the others (and tests can register a toy one).
@@ -19,8 +20,6 @@ _PATHS: dict[str, str] = {
 }
 
 _LOADED: dict[str, Ruleset] = {}
-
-DEFAULT = "unlimit3d8"
 
 
 def add_path(name: str, path: str) -> None:

@@ -29,9 +29,8 @@ SURVIVED = "survived"
 battle_kind = T.battle_kind
 
 
-def bonus_kinds(class_key: str) -> frozenset[str]:
-    """The XP event kinds this class earns a bonus for (from the seed's lists)."""
-    return frozenset(battle_kind(k) for k in T.pilot_class(class_key).bonus_xp)
+#: The XP event kinds a pilot class earns a bonus for (the seed's lists).
+bonus_kinds = T.bonus_kinds
 
 
 def xp_reading(campaign: Campaign) -> str:

@@ -9,8 +9,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from battles.rulesets.base import Battlefield, FieldUnit, Json, Plan
-from battles.rulesets.unlimit3d8.engine.model import BuildingInput, UnitInput
-from battles.rulesets.unlimit3d8.ruleset import building_input_of, unit_input_of
 from campaign.rules.tables import CONTAINER_UNITS
 from economy.labels import unit_label
 
@@ -68,15 +66,6 @@ def battlefield(*, territory_id: int, defender: int | None,
                for pid, units in sides.items()},
         buildings=tuple(building_data(b) for b in buildings), seed=seed,
         options=dict(options or {}), extras=dict(extras or {}))
-
-
-# Unlimit3d 8's engine types for one unit or building (odds, tests).
-def unit_input(unit: Unit, *, side: str) -> UnitInput:
-    return unit_input_of(field_unit(unit), side)
-
-
-def building_input(building: Building) -> BuildingInput:
-    return building_input_of(building_data(building))
 
 
 def cargo_id(key: tuple[str, bool, bool], n: int) -> str:

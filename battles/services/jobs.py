@@ -27,7 +27,6 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.rulesets.base import Outcome
 from battles.rulesets.registry import find_ruleset
-from battles.rulesets.unlimit3d8.engine.model import BattleInput, BattleResult
 from campaign.errors import Conflict, NotFound
 from campaign.models import Campaign, Event
 from campaign.rules.dice import Dice
@@ -37,18 +36,23 @@ from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
-Resolver = Callable[[BattleInput], BattleResult]
+#: An engine-level resolver (tests, the case book): it receives the battle's ruleset's own
+#: typed input and returns its typed result (`Ruleset.resolve_by`).
+Resolver = Callable[[Any], Any]
 
 # Seconds the task sleeps before resolving; only the integration tests set it (to kill a
 # worker while a battle job runs).
 DELAY_ENV = "BATTLE_TEST_DELAY_SECONDS"
 
 
-def default_resolver(battle_input: dict[str, Any], ruleset_name: str) -> Outcome:
+def default_resolver(battle_input: dict[str, Any], ruleset_name: str,
+                     dice: Dice | None = None) -> Outcome:
     """Resolve with the ruleset the battle was opened with (the registry), its dice seeded
-    from the stored input: the ruleset-neutral outcome the campaign records."""
+    from the stored input unless `dice` are given (the case book's scripted dice): the
+    ruleset-neutral outcome the campaign records."""
     ruleset = find_ruleset(ruleset_name)
-    dice = Dice(random.Random(int(battle_input.get("seed", 0))))
+    if dice is None:
+        dice = Dice(random.Random(int(battle_input.get("seed", 0))))
     return ruleset.resolve(battle_input, dice)
 
 
@@ -196,7 +200,7 @@ def _fail(battle_id: int, error: str) -> str:
 
 
 def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
-                   claim: str = "") -> str:
+                   claim: str = "", dice: Dice | None = None) -> str:
     """The body of `battles.tasks.run_battle`: claim, resolve (outside any transaction),
     record. `claim` names the job (its task id: the same across its retries and
     redeliveries). Returns what happened: recorded, already_recorded, skipped, failed
@@ -213,9 +217,9 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
     try:
         payload: Outcome | dict[str, Any]
         if resolver is not None:  # an engine-level resolver (tests, the case book)
-            payload = resolver(BattleInput.from_dict(data)).to_dict()
+            payload = find_ruleset(ruleset_name).resolve_by(data, resolver)
         else:
-            payload = default_resolver(data, ruleset_name)
+            payload = default_resolver(data, ruleset_name, dice)
     except Exception as exc:  # the engine's error is kept on the battle
         log.exception("battle %s failed", battle_id)
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()

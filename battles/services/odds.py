@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from dataclasses import replace
 from typing import Any
 
 from django.conf import settings
@@ -21,78 +20,32 @@ from django.db import transaction
 from django.utils import timezone
 
 from battles.models import Battle, OddsRequest
-from battles.rulesets.base import FieldUnit
+from battles.rulesets.base import ENEMY, OWN, OddsQuestion, Ruleset, RulesetError
 from battles.rulesets.registry import find_ruleset
-from battles.rulesets.unlimit3d8.engine import montecarlo
-from battles.rulesets.unlimit3d8.engine.model import (
-    BattleInput,
-    BuildingInput,
-    UnitInput,
-    WeaponInput,
-)
-from battles.services.inputs import battlefield, building_input, unit_input
+from battles.services.inputs import battlefield
 from battles.services.opening import ruleset_options
 from campaign.dice import derived_seed
 from campaign.env import envbool, envint
 from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
-from campaign.rules import tables as T
 from campaign.services import outbox
 from campaign.services.locking import retry_on_conflict
 from orders.selectors import TurnPlans
 
 log = logging.getLogger(__name__)
 
-OWN, ENEMY = "you", "enemy"
+__all__ = ["ENEMY", "OWN", "odds_for", "request_odds", "run_odds_chunk", "run_odds_job"]
+
 DEFAULT_SIMULATIONS = 200
-
-
-def _revealed_enemies(player: Player, territory: Any) -> list[UnitInput]:
-    last = (Battle.objects.filter(campaign_id=player.campaign_id, territory=territory,
-                                  status=Battle.Status.FINISHED)
-            .order_by("-turn", "-order").first())
-    if last is None or not last.result or last.winner_id in (None, player.pk):
-        return []
-    fates = {str(u["id"]): u for u in last.result.get("units", [])}
-    enemies = []
-    for data in last.input.get("sides", {}).get(str(last.winner_id), []):
-        outcome = fates.get(str(data["id"]))
-        if outcome is None or outcome["fate"] not in ("intact", "damaged"):
-            continue
-        unit = UnitInput.from_dict(data)
-        enemies.append(replace(unit, side=ENEMY, position=None,
-                               hit_points_lost_repairable=int(outcome["repairable"]),
-                               hit_points_lost_unrepairable=int(outcome["unrepairable"])))
-    return enemies
-
-
-def _hypothetical(index: int, data: Any) -> UnitInput:
-    if not isinstance(data, dict):
-        raise InvalidInput("Each enemy is an object with model, pilot_class, pilot_level "
-                           "and weapons.", code="invalid_enemy")
-    try:
-        vehicle = T.vehicle(str(data["model"])).key
-        klass = T.pilot_class(str(data.get("pilot_class", "soldier"))).key
-        level = int(data.get("pilot_level", 1))
-        if not 1 <= level <= T.MAX_LEVEL:
-            raise ValueError(f"pilot_level must be 1 to {T.MAX_LEVEL}")
-        weapons = tuple(
-            WeaponInput(key=T.weapon(str(w["key"] if isinstance(w, dict) else w)).key,
-                        templates=tuple(w.get("templates", ())) if isinstance(w, dict)
-                        else ())
-            for w in data.get("weapons", ()))
-    except Exception as exc:  # rule lookups raise their own errors
-        raise InvalidInput(f"Enemy {index + 1}: {exc}", code="invalid_enemy") from exc
-    return UnitInput(id=f"enemy-{index + 1}", side=ENEMY, name=f"enemy {index + 1}",
-                     vehicle=vehicle, pilot_class=klass, pilot_level=level, weapons=weapons,
-                     pilot_id=None)
+#: The side a request's enemy takes in a ruleset's battle input (no player has this id).
+ENEMY_PLAYER = 0
 
 
 @retry_on_conflict
 def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
                  enemy: Any = None, simulations: Any = None) -> OddsRequest:
     """Check the request, freeze the simulated battle's input, enqueue the job."""
-    from economy.models import Unit
+    from economy.models import Building, Unit
     from territories.models import Territory
 
     campaign = player.campaign
@@ -118,101 +71,12 @@ def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
     n = DEFAULT_SIMULATIONS if simulations is None else simulations
     if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
         raise InvalidInput(f"simulations must be 1 to {limit}.", code="invalid_simulations")
-    if ruleset.name != "unlimit3d8":
-        return _ruleset_odds(player, territory, units, enemy, n, ruleset)
-    enemies = _revealed_enemies(player, territory)
-    if enemy is not None:
-        if not isinstance(enemy, list):
-            raise InvalidInput("enemy must be a list of units.", code="invalid_enemy")
-        enemies += [_hypothetical(i, e) for i, e in enumerate(enemy)]
-    if not enemies:
-        raise InvalidInput("No enemy is known on that territory; describe one with "
-                           "\"enemy\".", code="no_known_enemy")
-    own = tuple(replace(unit_input(u, side=OWN), position=None) for u in units)
-    owns = territory.owner_id == player.pk
-    buildings: tuple[BuildingInput, ...] = ()
-    if owns:
-        from economy.models import Building
-
-        buildings = tuple(building_input(b) for b in
-                          Building.objects.filter(territory=territory, hit_points__gt=0))
-    count = OddsRequest.objects.filter(player=player).count()
-    seed = derived_seed(campaign.seed, "odds", player.pk, count + 1)
-    sides = {OWN: own, ENEMY: tuple(enemies)} if owns else {ENEMY: tuple(enemies), OWN: own}
-    battle = BattleInput(territory=territory.pk, defender=OWN if owns else ENEMY,
-                         sides=sides, buildings=buildings, seed=seed)
-    with transaction.atomic():
-        odds = OddsRequest.objects.create(
-            campaign=campaign, player=player, territory=territory,
-            units=sorted(u.pk for u in units), simulations=n, seed=seed,
-            input=battle.to_dict())
-        outbox.send_later("battles.tasks.estimate_odds", odds.pk)
-    return odds
-
-
-#: The side a request's enemy takes in a ruleset's battle input (no player has this id).
-ENEMY_PLAYER = 0
-
-
-def _catalogue_unit(ruleset: Any, index: int, key: Any, state: Any = None,
-                    uid: int | None = None, name: str | None = None,
-                    options: dict[str, Any] | None = None) -> FieldUnit:
-    entry = next((e for e in ruleset.catalogue(options=options) if e.key == key), None)
-    if entry is None:
-        raise InvalidInput(f"Enemy {index + 1}: no unit {key!r} in the {ruleset.title} "
-                           "catalogue.", code="invalid_enemy")
-    if state is not None and not isinstance(state, dict):
-        raise InvalidInput(f"Enemy {index + 1}: 'state' is an object.", code="invalid_enemy")
-    return FieldUnit(id=uid if uid is not None else -(index + 1), player=ENEMY_PLAYER,
-                     key=entry.key, name=name or f"enemy {entry.name}",
-                     profile=dict(entry.profile),
-                     state={**ruleset.initial_state(entry.key), **(state or {})})
-
-
-def _revealed_field_units(player: Player, territory: Any, ruleset: Any) -> list[FieldUnit]:
-    """R-BJ-8 for every ruleset: the winner's surviving units of the last battle fought on
-    the territory, as that battle's public result recorded them."""
-    last = (Battle.objects.filter(campaign_id=player.campaign_id, territory=territory,
+    last = (Battle.objects.filter(campaign_id=campaign.pk, territory=territory,
                                   status=Battle.Status.FINISHED)
             .order_by("-turn", "-order").first())
-    if last is None or not last.result or last.winner_id in (None, player.pk):
-        return []
-    fates = {int(u["id"]): u for u in last.result.get("units", [])}
-    found = []
-    for side in last.sides:
-        if side["player"] != last.winner_id:
-            continue
-        for i, unit in enumerate(side["units"]):
-            fate = fates.get(int(unit["id"]))
-            if fate is None or fate.get("fate") not in ("intact", "damaged"):
-                continue
-            found.append(_catalogue_unit(ruleset, i, unit["model"], fate.get("state"),
-                                         uid=int(unit["id"]), name=unit.get("name"),
-                                         options=ruleset_options(player.campaign, ruleset)))
-    return found
-
-
-def _ruleset_odds(player: Player, territory: Any, units: list[Any], enemy: Any, n: int,
-                  ruleset: Any) -> OddsRequest:
-    """Odds in a ruleset other than Unlimit3d 8: the player's units against the enemy they
-    may know of (revealed, or described as `{"key", "state"}` from the catalogue), built
-    by the ruleset's own `forces` and estimated by its own Monte Carlo."""
-    from economy.models import Building
-
-    enemies = _revealed_field_units(player, territory, ruleset)
-    if enemy is not None:
-        if not isinstance(enemy, list):
-            raise InvalidInput("enemy must be a list of units.", code="invalid_enemy")
-        for i, e in enumerate(enemy):
-            if not isinstance(e, dict):
-                raise InvalidInput("Each enemy is an object with a catalogue 'key'.",
-                                   code="invalid_enemy")
-            enemies.append(_catalogue_unit(ruleset, i, e.get("key"), e.get("state"),
-                                           options=ruleset_options(player.campaign, ruleset)))
-    if not enemies:
-        raise InvalidInput("No enemy is known on that territory; describe one with "
-                           "\"enemy\".", code="no_known_enemy")
-    campaign = player.campaign
+    known = (None if last is None or not last.result or last.winner_id in (None, player.pk)
+             else {"input": last.input, "result": last.result, "sides": last.sides,
+                   "winner": last.winner_id})
     owns = territory.owner_id == player.pk
     count = OddsRequest.objects.filter(player=player).count()
     seed = derived_seed(campaign.seed, "odds", player.pk, count + 1)
@@ -225,13 +89,17 @@ def _ruleset_odds(player: Player, territory: Any, units: list[Any], enemy: Any, 
         # battlefield (or their standing plan)
         plans=TurnPlans(campaign_id=campaign.pk, turn=campaign.turn,
                         players=[player.pk]).at(territory.pk, [player.pk]))
-    field = replace(field, sides={**field.sides, ENEMY_PLAYER: tuple(enemies)})
-    data = ruleset.forces(field)
+    try:
+        data = ruleset.odds_input(OddsQuestion(
+            battlefield=field, player=player.pk, enemy_player=ENEMY_PLAYER,
+            described=enemy, last=known))
+    except RulesetError as exc:
+        raise InvalidInput(str(exc), code=exc.code or "invalid_enemy",
+                           fields=exc.fields) from exc
     with transaction.atomic():
         odds = OddsRequest.objects.create(
             campaign=campaign, player=player, territory=territory,
-            units=sorted(u.pk for u in units), simulations=n, seed=seed,
-            input={"ruleset": ruleset.name, "you": str(player.pk), "battle": data})
+            units=sorted(u.pk for u in units), simulations=n, seed=seed, input=data)
         outbox.send_later("battles.tasks.estimate_odds", odds.pk)
     return odds
 
@@ -254,33 +122,26 @@ def _chunk_jobs_enabled() -> bool:
     return bool(configured)
 
 
+def _ruleset_of(data: dict[str, Any]) -> Ruleset:
+    """The ruleset an odds request was made in: named in its stored input (a request
+    stored without a name is the default ruleset's, as every request was before there
+    were others)."""
+    return find_ruleset(data.get("ruleset"))
+
+
 def _simulate(data: dict[str, Any], n: int, seed: int) -> dict[str, Any]:
     """The Monte Carlo of the ruleset the request was made in; sides named "you" and
     "enemy" whatever the ruleset calls them."""
-    if "ruleset" not in data:  # Unlimit3d 8's engine input, sides already you/enemy
-        return montecarlo.estimate_odds(BattleInput.from_dict(data), n, seed,
-                                        workers=_workers())
-    estimate = find_ruleset(data["ruleset"]).odds(data["battle"], simulations=n, seed=seed)
-    you = data["you"]
-
-    def named(values: Any) -> Any:
-        if not isinstance(values, dict):
-            return values
-        return {(OWN if k == you else "none" if k == "none" else ENEMY): v
-                for k, v in values.items()}
-
-    return {k: named(v) if k in ("win_probability", "expected_units_lost",
-                                 "expected_hit_points_lost") else v
-            for k, v in estimate.items()}
+    return _ruleset_of(data).odds_estimate(data, simulations=n, seed=seed,
+                                           workers=_workers())
 
 
-def _chunk_jobs(data: dict[str, Any], n: int) -> list[montecarlo.Chunk]:
-    """The chunks sent as jobs of their own (an Unlimit3d 8 estimate of more than one
-    chunk, with a worker pool to share them: setting ODDS_CHUNK_JOBS); else none."""
-    if "ruleset" in data or not _chunk_jobs_enabled():
+def _chunk_jobs(data: dict[str, Any], n: int) -> list[tuple[int, int]]:
+    """The chunks sent as jobs of their own (an estimate the ruleset splits into more than
+    one chunk, with a worker pool to share them: setting ODDS_CHUNK_JOBS); else none."""
+    if not _chunk_jobs_enabled():
         return []
-    parts = montecarlo.chunks(n)
-    return parts if len(parts) > 1 else []
+    return _ruleset_of(data).odds_chunks(data, n)
 
 
 def run_odds_job(*, odds_id: int) -> str:
@@ -326,10 +187,10 @@ def run_odds_chunk(*, odds_id: int, start: int, count: int) -> str:
     if odds is None or odds.status != OddsRequest.Status.RUNNING \
             or str(start) in (odds.partials or {}):
         return "skipped"
-    battle = BattleInput.from_dict(odds.input)
+    ruleset = _ruleset_of(odds.input)
     started = time.perf_counter()
     try:
-        counts = montecarlo.run_chunk(battle, odds.seed, (start, count))
+        counts = ruleset.odds_chunk(odds.input, odds.seed, (start, count))
     except Exception as exc:
         log.exception("odds %s chunk %s failed", odds_id, start)
         OddsRequest.objects.filter(pk=odds_id).exclude(
@@ -348,10 +209,10 @@ def run_odds_chunk(*, odds_id: int, start: int, count: int) -> str:
         partials[str(start)] = {**counts, "seconds": seconds}
         odds.partials = partials
         fields = ["partials"]
-        parts = montecarlo.chunks(odds.simulations)
+        parts = ruleset.odds_chunks(odds.input, odds.simulations)
         if all(str(s) in partials for s, _ in parts):
-            estimate = montecarlo.merge(battle, odds.simulations, odds.seed,
-                                        (partials[str(s)] for s, _ in parts))
+            estimate = ruleset.odds_merge(odds.input, odds.simulations, odds.seed,
+                                          (partials[str(s)] for s, _ in parts))
             # The simulation time summed over the chunks (they ran side by side).
             estimate["seconds"] = round(sum(partials[str(s)]["seconds"] for s, _ in parts), 3)
             odds.result, odds.status, odds.finished_at = (

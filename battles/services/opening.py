@@ -486,22 +486,15 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
     return battles
 
 
-def engine_options(campaign: Campaign) -> dict[str, Any]:
-    """The engine options this campaign's settings choose (R-BAT-3, R-BAT-4, R-BAT-11,
-    R-BAT-32)."""
-    settings = campaign.settings
-    return {"max_rounds": settings.battle_max_rounds,
-            "stalemate_rounds": settings.battle_stalemate_rounds,
-            "first_player": settings.battle_first_player,
-            "force_field_projectile": settings.battle_force_field_projectile}
-
-
 def ruleset_options(campaign: Campaign, ruleset: Ruleset) -> dict[str, Any]:
-    """The options a battle of this campaign's ruleset is fought with: Unlimit3d 8's
-    engine options, or the campaign's `ruleset_options` for the others."""
-    if ruleset.name == "unlimit3d8":
-        return engine_options(campaign)
-    return dict(campaign.settings.ruleset_options or {})
+    """The options a battle of this campaign's ruleset is fought with: the campaign's own
+    battle settings the ruleset's engine reads (`Ruleset.battle_settings`: Unlimit3d 8's
+    R-BAT-3, R-BAT-4, R-BAT-11, R-BAT-32), or else the campaign's `ruleset_options`."""
+    settings = campaign.settings
+    if ruleset.battle_settings:
+        return {option: getattr(settings, setting)
+                for option, setting in ruleset.battle_settings.items()}
+    return dict(settings.ruleset_options or {})
 
 
 def unfinished_battles(campaign: Campaign) -> int:

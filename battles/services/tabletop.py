@@ -11,18 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from jsonschema import Draft202012Validator
 
 from battles.models import Battle
 from battles.rulesets.base import RulesetError
 from battles.rulesets.registry import find_ruleset
-from battles.rulesets.unlimit3d8.engine.model import FATES
-from battles.services.experience import SURVIVED, bonus_kinds
 from battles.services.recording import record_result
 from campaign.access import Membership
 from campaign.errors import Conflict, Forbidden, InvalidInput, NotFound
 from campaign.models import Event
-from campaign.rules import tables as T
 from campaign.services.journal import record_event
 from campaign.services.locking import retry_on_conflict
 
@@ -51,99 +47,19 @@ def _check_actor(member: Membership, battle: Battle) -> None:
                         "or confirm its result.", code="not_involved")
 
 
-def clean_ruleset_report(battle: Battle, data: Any) -> dict[str, Any]:
-    """A tabletop report of a ruleset other than Unlimit3d 8, checked against the JSON
-    Schema the ruleset publishes (its own words: figures lost, vehicle damage, hits,
-    void shields...) and then by the ruleset against the battle: the result document
-    the campaign records."""
-    ruleset = find_ruleset(battle.ruleset_name)
-    validator = Draft202012Validator(ruleset.tabletop_schema())
-    problems = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-    if problems:
-        first = problems[0]
-        where = "/".join(str(p) for p in first.absolute_path) or "the report"
-        raise InvalidInput(f"{where}: {first.message}", code="invalid_report",
-                           fields={where: [e.message for e in problems[:5]]})
-    try:
-        outcome = ruleset.outcome_from_report(battle.input, data)
-    except RulesetError as exc:
-        raise InvalidInput(str(exc), code="invalid_report") from exc
-    document = ruleset.document(outcome)
-    document["log"] = [{"event": "tabletop", "entered": data}]
-    return document
-
-
 def clean_result(battle: Battle, data: Any) -> dict[str, Any]:
     """Turn the entered result into the result document the battle's ruleset records
-    (Unlimit3d 8: the engine's `BattleResult` dict). Units not listed keep their damage
-    and count as intact; the survival XP is derived, not entered."""
+    (Unlimit3d 8: the engine's `BattleResult` dict; the others: their report, checked
+    against the JSON Schema they publish and then against the battle). The ruleset's
+    refusal is a 400 with its sentence and code."""
     if not isinstance(data, dict):
         raise InvalidInput("Send the result as an object.")
-    if battle.ruleset_name != "unlimit3d8":
-        return clean_ruleset_report(battle, data)
-    sides = {str(p) for p in _involved(battle)}
-    winner = data.get("winner")
-    if winner is not None and str(winner) not in sides:
-        raise InvalidInput("The winner must be one of the players who fought, or null.",
-                           code="invalid_winner", fields={"winner": ["Not a side."]})
-    roster = {int(u["id"]): (side, u) for side, units in battle.input["sides"].items()
-              for u in units}
-    entered: dict[int, dict[str, Any]] = {}
-    for item in data.get("units") or []:
-        if not isinstance(item, dict) or item.get("id") not in roster:
-            raise InvalidInput("Each unit is {\"id\", \"fate\", \"repairable\", "
-                               "\"unrepairable\"} for a unit of this battle.",
-                               code="invalid_units")
-        if item.get("fate") not in FATES:
-            raise InvalidInput(f"fate must be one of {', '.join(FATES)}.",
-                               code="invalid_units")
-        entered[int(item["id"])] = item
-    units = []
-    for uid, (side, unit) in roster.items():
-        item = entered.get(uid, {})
-        try:
-            repairable = int(item.get("repairable", unit["hit_points_lost_repairable"]))
-            unrepairable = int(item.get("unrepairable",
-                                        unit["hit_points_lost_unrepairable"]))
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput("Damage is a whole number of hit points.",
-                               code="invalid_units") from exc
-        hit_points = T.VEHICLES[unit["vehicle"]].hit_points
-        if repairable < 0 or unrepairable < 0 or repairable + unrepairable > hit_points:
-            raise InvalidInput(f"Unit {uid}: damage must be 0 to {hit_points} hit points.",
-                               code="invalid_units")
-        fate = item.get("fate", "intact")
-        if repairable + unrepairable >= hit_points:
-            fate = "destroyed"
-        units.append({"id": uid, "side": side, "fate": fate,
-                      "hit_points_left": hit_points - repairable - unrepairable,
-                      "repairable": repairable, "unrepairable": unrepairable,
-                      "xp_events": []})
-    events = []
-    for item in data.get("xp_events") or []:
-        xp_uid = item.get("unit") if isinstance(item, dict) else None
-        if xp_uid not in roster:
-            raise InvalidInput("Each XP event is {\"unit\", \"kind\"} for a unit of this "
-                               "battle.", code="invalid_xp")
-        unit = roster[xp_uid][1]
-        kind = item.get("kind")
-        if kind == SURVIVED:
-            continue
-        if kind not in bonus_kinds(unit["pilot_class"]):
-            allowed = ", ".join(sorted(bonus_kinds(unit["pilot_class"])))
-            raise InvalidInput(f"A {unit['pilot_class']} earns battle XP only for: "
-                               f"{allowed}.", code="invalid_xp")
-        events.append({"unit_id": xp_uid, "pilot_id": unit.get("pilot_id"), "kind": kind,
-                       "xp": T.BONUS_XP})
-    buildings = data.get("buildings_destroyed") or []
-    known = {int(b["id"]) for b in battle.input.get("buildings", [])}
-    if not isinstance(buildings, list) or not all(b in known for b in buildings):
-        raise InvalidInput("buildings_destroyed lists buildings of this battle.",
-                           code="invalid_buildings")
-    return {"winner": str(winner) if winner is not None else None, "units": units,
-            "buildings_destroyed": list(buildings), "buildings": [],
-            "xp_events": events, "log": [{"event": "tabletop", "entered": data}],
-            "rounds": 0, "end_reason": "tabletop", "seed": battle.seed}
+    ruleset = find_ruleset(battle.ruleset_name)
+    try:
+        return ruleset.tabletop_result(battle.input, data, seed=battle.seed)
+    except RulesetError as exc:
+        raise InvalidInput(str(exc), code=exc.code or "invalid_report",
+                           fields=exc.fields) from exc
 
 
 @retry_on_conflict

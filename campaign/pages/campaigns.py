@@ -92,7 +92,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         outcome = attempt(request, lambda: campaign_create(
             umpire=signed_in(request.user), name=data["name"], seed=seed,
             map_spec={"generator": data["generator"], "territories": data["territories"],
-                      "seed": seed}, options={"ruleset": data["ruleset"] or "unlimit3d8"}),
+                      "seed": seed}, options={"ruleset": data["ruleset"] or rulesets.DEFAULT}),
             success=f"Campaign created with map seed {seed}. Share the invitation link with "
                     "your players.")
         if outcome.ok:

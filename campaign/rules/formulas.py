@@ -1,7 +1,8 @@
 """The seed's derived formulas, computed from the tables (pure Python, no Django).
 
-Unit card (base defense, skill columns, cool-down, damage ticks), shipping value,
-weights and slots, buildings' energy, and a weapon's stat line after its templates.
+Cool-down, shipping value, weights and slots, buildings' energy, and a weapon's stat
+line after its templates. The battle's formulas (base defense, skill columns, damage
+ticks, shields) are in `battles/rulesets/unlimit3d8/rules.py`.
 Readings that needed a ruling cite it (docs/RULINGS.md, "Tables").
 """
 
@@ -12,24 +13,16 @@ from dataclasses import dataclass
 from typing import Final
 
 from campaign.rules.tables import (
-    BASE_DEFENSE_CONSTANT,
-    BASE_DEFENSE_MINIMUM,
     BUILDINGS,
     EXTENSION_WEIGHT,
     FACTORY_LIMIT,
     MAX_LEVEL,
     POWER_PLANT_OUTPUT,
     PURE_PRICE_PERCENT,
-    SHIELD_BY_SIZE_CLASS,
-    SHIELDS,
     SLOT_ACCEPTS,
     TEMPLATES,
-    WARP_INCREMENT_INCHES,
     WEAPON_WEIGHT,
     RuleViolation,
-    ShieldSpec,
-    SkillLine,
-    column_for_sum,
     resource,
     validate_templates,
     vehicle,
@@ -46,56 +39,9 @@ MIN_COOLDOWN: Final = 1  # R-TAB-7
 # ---------------------------------------------------------------------------
 
 
-def base_defense(pilot_skill: int, size: int, weight: int) -> int:
-    """ "Base defense = 15 + Pilot skill - (Size + Weight)"; "Minimum Base defense is 1".
-
-    `pilot_skill` is the Pilot skill *score* of the skill line (Fight for exo armor,
-    see `defense_skill`); `weight` is the total weight, weapons included.
-    """
-    return max(BASE_DEFENSE_MINIMUM, BASE_DEFENSE_CONSTANT + pilot_skill - (size + weight))
-
-
-def defense_skill(category: str, line: SkillLine) -> int:
-    """The skill score used for base defense: Pilot, or Fight in exo armor.
-
-    "To calculate the Move increment, Max move and Base defense of a character in exo
-    armor, replace Pilot skill with Fight skill."
-    """
-    return line.fight if category == "exo_armor" else line.pilot
-
-
-def unit_base_defense(vehicle_key: str, line: SkillLine, weight: int) -> int:
-    """Base defense of `line`'s operative in this vehicle at this total weight."""
-    spec = vehicle(vehicle_key)
-    return base_defense(defense_skill(spec.category, line), spec.size, weight)
-
-
-def skill_columns(score: int) -> tuple[int, ...]:
-    """The seven unit-card columns of a skill: x0.5 ... x3.5, halves rounded down."""
-    return tuple(score * k // 2 for k in range(1, 8))
-
-
-def skill_score(score: int, dice_sum: int) -> int:
-    """The result of a roll: the column picked by the 3d8 sum on the J row (R-TAB-4)."""
-    return skill_columns(score)[column_for_sum(dice_sum)]
-
-
 def weapon_cooldown(base_cooldown: int, pilot_skill_level: int) -> int:
     """ "Cool-down is the weapon base minus the Pilot Skill level", never below 1 (R-TAB-7)."""
     return max(MIN_COOLDOWN, base_cooldown - pilot_skill_level)
-
-
-def damage_split(damage: int) -> tuple[int, int]:
-    """(unrepairable X ticks, repairable / ticks): "tick half of them (rounded up) with a
-    cross, the other half with a slash"."""
-    if damage < 0:
-        raise RuleViolation(f"Damage cannot be negative ({damage}).")
-    return (damage + 1) // 2, damage // 2
-
-
-def repair_failure_split(slashes: int) -> int:
-    """Slash ticks that become X after a failed repair: "half ... (rounded up)"."""
-    return (slashes + 1) // 2
 
 
 # ---------------------------------------------------------------------------
@@ -328,19 +274,6 @@ def effective_weapon(weapon_key: str, template_keys: Iterable[str] = ()) -> Effe
     )
 
 
-def shield_for(size_class: str) -> ShieldSpec:
-    """The shield table line for a shield of size class "L", "M" or "H"."""
-    try:
-        return SHIELDS[SHIELD_BY_SIZE_CLASS[size_class]]
-    except KeyError:
-        raise RuleViolation(f"Shield size must be L, M or H, not {size_class!r}.") from None
-
-
-def warp_increment_inches(size_class: str) -> int:
-    """Inches per difficulty step of a warp: 4, or 2 if Light, 6 if Heavy."""
-    return WARP_INCREMENT_INCHES[size_class]
-
-
 def clamp_level(level: int) -> int:
     """A level within 1..8."""
     return min(max(level, 1), MAX_LEVEL)
@@ -349,25 +282,16 @@ def clamp_level(level: int) -> int:
 __all__ = [
     "MIN_COOLDOWN",
     "EffectiveWeapon",
-    "base_defense",
     "building_energy",
     "clamp_level",
-    "damage_split",
-    "defense_skill",
     "effective_weapon",
     "factory_limit",
     "power_output",
-    "repair_failure_split",
-    "shield_for",
     "shipping_value",
-    "skill_columns",
-    "skill_score",
     "slots_fit",
     "total_weight",
-    "unit_base_defense",
     "unit_value",
     "validate_loadout",
     "vehicle_slots",
-    "warp_increment_inches",
     "weapon_cooldown",
 ]

@@ -2,8 +2,11 @@
 
 Pure Python: no Django import here or anywhere in `campaign.rules`, so the battle
 engine can read the tables without a configured project. Every other module reads
-buildings, resources, pilot classes, XP thresholds, weapons, templates, vehicles,
-the move table and shields from this module; nothing copies them.
+buildings, resources, pilot classes, XP thresholds, weapons, templates and vehicles
+(what the strategic layer builds, sells and hires) from this module; nothing copies
+them. The battle's own tables (the roll, the move table, shields, ranges, action
+difficulties, missiles, force fields) are Unlimit3d 8's tactical game's, in
+`battles/rulesets/unlimit3d8/tables.py`.
 
 Where the seed cannot be read literally, the reading chosen is a ruling listed in
 docs/RULINGS.md ("Tables", ids R-TAB-n) and cited next to the value below.
@@ -46,38 +49,11 @@ FACTORY_LIMIT: Final = 500  # "up to 500 Credits worth of material each strategi
 FACTORY_LIMIT_EXTENDED: Final = 800  # Extension of production
 MISSILE_COST: Final = 100  # "They cost 100 SC each"
 SILO_CAPACITY: Final = 5  # "houses up to five tactical missiles"
-MISSILE_DAMAGE: Final = 40  # "A missile deals 40 damages in a 4" radius."
-MISSILE_RADIUS: Final = 4
-DESIGNATOR_RANGE: Final = 12  # "It must be within 12" of its target."
-DESIGNATION_CDT_PER_TERRITORY: Final = 2  # "2CDT by territory that separates the silo"
-BUNKER_CAPACITY: Final = 5  # "shelter up to five of your operatives if they use an exo armor"
-FORCE_FIELD_ARMOR: Final = 5  # "considered having an additional armor of 5"
-FORCE_FIELD_GENERATORS: Final = 4  # "destroy all 4 force field generators"
-FORCE_FIELD_GENERATOR_HP: Final = 15  # "each force field generator has 15 Hit points"
-FORCE_FIELD_AREA_INCHES: Final = 4  # 'protects a 4" x 4" territory'
-BARRICADE_EXTRA_RANGE_INCREMENTS: Final = 2  # "two additional rang increments"
-TURRET_PIRACY_DIFFICULTY: Final = 20  # Piracy on a turret: "Tech skill roll of 20"
 SURVIVAL_XP: Final = 1  # "After surviving a battle, a character is awarded one XP"
 BONUS_XP: Final = 1  # "gains one extra XP if"
 MAX_LEVEL: Final = 8
-BUILDING_DEFENSE: Final = 0  # "all buildings are considered to have a defense value of 0"
-BASE_DEFENSE_CONSTANT: Final = 15  # "Base defense = 15 + Pilot skill - (Size + Weight)"
-BASE_DEFENSE_MINIMUM: Final = 1  # "Minimum Base defense is 1"
-# Unit card H: "skill scores multiplied by 0.5, 1, 1.5, 2, 2.5, 3 and 3.5".
-SKILL_MULTIPLIERS: Final = (0.5, 1, 1.5, 2, 2.5, 3, 3.5)
 MAX_TEMPLATES: Final = 3  # "up to three different templates ..., only one ... passive"
 MAX_PASSIVE_TEMPLATES: Final = 1
-RANGE_INCREMENT_INCHES: Final = 4  # "every complete 4 inches of distance"
-RANGE_INCREMENT_INCHES_INFANTRY: Final = 2
-ASSAULT_RANGE_INCREMENT_INCHES: Final = 2
-ORDER_CDT: Final = 2  # "A character who issues an order takes two CDT"
-ORDER_DIFFICULTY_PER: Final = 3  # "3 x (number of target units)" / "3 x ( number of tokens)"
-IMMOBILIZE_EXTRA_DIFFICULTY: Final = 6  # tackle: "The difficulty is the same, plus 6."
-REPAIR_DIFFICULTY_PER_HP: Final = 2  # "The roll difficulty is 2 x the target number of hitpoint"
-WARP_DIFFICULTY_PER_INCREMENT: Final = 8  # "difficulty of 8 x each 4" of distance"
-WARP_BLAST_PER_MASS: Final = 5  # "(5 x Unit Mass) damages"
-DICE_SIDES: Final = 8
-DICE_COUNT: Final = 3
 
 
 # ---------------------------------------------------------------------------
@@ -356,6 +332,12 @@ def battle_kind(bonus_key: str) -> str:
     return bonus_key.removesuffix("_once_per_battle")
 
 
+def bonus_kinds(class_key: str) -> frozenset[str]:
+    """Every XP event kind this class earns a bonus for, battles' and discoveries' (from
+    the seed's lists)."""
+    return frozenset(battle_kind(k) for k in pilot_class(class_key).bonus_xp)
+
+
 def battle_bonus_kinds(class_key: str) -> tuple[str, ...]:
     """The bonus-XP conditions of a class that a battle can earn, in the seed's order
     (the others are discoveries: "..._discovery")."""
@@ -423,24 +405,6 @@ def xp_for_level(level: int, *, reading: str = "to_next_level") -> int:
     if reading == "to_reach_level":
         return XP_LEVELS[level - 1][1]
     raise RuleViolation(f"xp reading must be one of {XP_TABLE_READINGS}.")
-
-
-# ---------------------------------------------------------------------------
-# The roll: J row of the unit card (R-TAB-4, decided by the lead)
-# ---------------------------------------------------------------------------
-
-# (lowest sum, highest sum, column index 0..6 into SKILL_MULTIPLIERS)
-J_ROW: Final = (
-    (3, 5, 0), (6, 8, 1), (9, 11, 2), (12, 14, 3), (15, 17, 4), (18, 20, 5), (21, 24, 6),
-)
-
-
-def column_for_sum(total: int) -> int:
-    """The unit-card column (0 = x0.5 ... 6 = x3.5) for a 3d8 sum (3..24), by R-TAB-4."""
-    for low, high, column in J_ROW:
-        if low <= total <= high:
-            return column
-    raise RuleViolation(f"A roll is three d8, summing 3 to 24, not {total}.")
 
 
 # ---------------------------------------------------------------------------
@@ -514,9 +478,6 @@ SPECIAL_RULES_TEXT: Final[dict[str, str]] = {
     "designator": "Designates a target (within 12\") for a missile from a missile silo.",
 }
 
-SPREAD_DAMAGE_LOSS_PER_INCHES: Final = 4
-SPREAD_POINTBLANK_NEMESIS_MIN: Final = 7
-PIRACY_UNIT_CDT_FLAT: Final = 5  # "Active die + 5 CDT"
 
 SIZES: Final = ("L", "M", "H")
 # "Each weapon adds 1 to the weight for light weapons, 2 for normal weapons and 3 for heavy"
@@ -525,8 +486,6 @@ WEAPON_WEIGHT: Final[dict[str, int]] = {"L": 1, "M": 2, "H": 3}
 SLOT_ACCEPTS: Final[dict[str, tuple[str, ...]]] = {
     "H": ("H", "M", "L"), "M": ("M", "L"), "L": ("L",),
 }
-# Warp drive: 'difficulty of 8 x each 4" of distance (2" if Light, 6" if Heavy)'
-WARP_INCREMENT_INCHES: Final[dict[str, int]] = {"L": 2, "M": 4, "H": 6}
 
 
 def weapon(key: str) -> WeaponSpec:
@@ -738,26 +697,6 @@ def weapon_size(weapon_key: str, templates: Iterable[str] = ()) -> str:
 
 
 # ---------------------------------------------------------------------------
-# Shields
-# ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ShieldSpec:
-    size: str  # "light", "medium", "heavy"
-    extra_hp: int
-    armor_bonus: int
-    defense_bonus: int  # added to the close-combat difficulty to touch
-
-
-SHIELDS: Final[dict[str, ShieldSpec]] = {s.size: s for s in [
-    ShieldSpec("light", 5, 1, 4),
-    ShieldSpec("medium", 10, 2, 6),
-    ShieldSpec("heavy", 15, 3, 8),
-]}
-SHIELD_BY_SIZE_CLASS: Final[dict[str, str]] = {"L": "light", "M": "medium", "H": "heavy"}
-
-# ---------------------------------------------------------------------------
 # Vehicles
 # ---------------------------------------------------------------------------
 
@@ -819,37 +758,6 @@ def vehicle(key: str) -> VehicleSpec:
 
 
 # ---------------------------------------------------------------------------
-# Move table
-# ---------------------------------------------------------------------------
-
-# Rows: total weight bands 1-2, 3-4, ... 15-16; columns: Pilot Skill 1..8 (the level,
-# R-TAB-5). Each cell: (move increment, max move).
-MOVE_WEIGHT_BANDS: Final = ((1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14), (15, 16))
-MOVE_TABLE: Final = (
-    ((2, 3), (2, 3), (2, 4), (2, 4), (1, 4), (1, 5), (1, 5), (1, 5)),
-    ((3, 3), (2, 3), (2, 3), (2, 4), (2, 4), (1, 4), (1, 5), (1, 5)),
-    ((3, 2), (3, 3), (2, 3), (2, 3), (2, 4), (2, 4), (1, 4), (1, 5)),
-    ((3, 2), (3, 2), (3, 3), (2, 3), (2, 3), (2, 4), (2, 4), (1, 4)),
-    ((3, 2), (3, 2), (3, 2), (3, 3), (2, 3), (2, 3), (2, 4), (2, 4)),
-    ((4, 1), (3, 2), (3, 2), (3, 2), (3, 3), (2, 3), (2, 3), (2, 4)),
-    ((4, 1), (4, 1), (3, 2), (3, 2), (3, 2), (3, 3), (2, 3), (2, 3)),
-    ((4, 1), (4, 1), (3, 1), (3, 2), (3, 2), (3, 2), (2, 3), (2, 3)),
-)
-MOVE_MAX_WEIGHT: Final = 16
-
-
-def move_stats(total_weight: int, pilot_skill: int) -> tuple[int, int]:
-    """(move increment, max move) for a total weight and a Pilot Skill level.
-
-    R-TAB-5: the columns are the pilot's level (1..8); levels are clamped to 1..8 and
-    weights to 1..16 (a weight of 0 reads the 1-2 row, above 16 the 15-16 row).
-    """
-    weight = min(max(total_weight, 1), MOVE_MAX_WEIGHT)
-    column = min(max(pilot_skill, 1), MAX_LEVEL)
-    return MOVE_TABLE[(weight - 1) // 2][column - 1]
-
-
-# ---------------------------------------------------------------------------
 # Per-campaign options this module reads (declared in campaign/options.py)
 # ---------------------------------------------------------------------------
 
@@ -861,27 +769,17 @@ RULE_OPTIONS: Final[dict[str, tuple[str, tuple[str, ...], str]]] = {
 
 __all__ = [
     "ALL_WEAPON_TYPES",
-    "ASSAULT_RANGE_INCREMENT_INCHES",
     "BANDIT_L8_AS_PRINTED",
     "BANDIT_L8_CORRECTED",
     "BANDIT_LEVEL8_ROW_CHOICES",
-    "BARRICADE_EXTRA_RANGE_INCREMENTS",
-    "BASE_DEFENSE_CONSTANT",
-    "BASE_DEFENSE_MINIMUM",
     "BONUS_XP",
     "BONUS_XP_TEXT",
     "BUILDINGS",
-    "BUILDING_DEFENSE",
     "BUILDING_KEYS",
-    "BUNKER_CAPACITY",
     "CONTAINERS_PER_PAD",
     "CONTAINER_ITEM_CAPACITY",
     "CONTAINER_UNITS",
     "CONVERSION_PER_TURN",
-    "DESIGNATION_CDT_PER_TERRITORY",
-    "DESIGNATOR_RANGE",
-    "DICE_COUNT",
-    "DICE_SIDES",
     "DISCOVERIES",
     "DISCOVERIES_BY_KEY",
     "DISCOVERY_NEMESIS_MIN",
@@ -895,60 +793,34 @@ __all__ = [
     "FACTORY_LIMIT",
     "FACTORY_LIMIT_EXTENDED",
     "FACTORY_RECIPE_PER_100",
-    "FORCE_FIELD_AREA_INCHES",
-    "FORCE_FIELD_ARMOR",
-    "FORCE_FIELD_GENERATORS",
-    "FORCE_FIELD_GENERATOR_HP",
     "GRID_SIZE",
-    "IMMOBILIZE_EXTRA_DIFFICULTY",
-    "J_ROW",
     "MAX_LEVEL",
     "MAX_PASSIVE_TEMPLATES",
     "MAX_TEMPLATES",
     "MINE_YIELD",
     "MISSILE_COST",
-    "MISSILE_DAMAGE",
-    "MISSILE_RADIUS",
-    "MOVE_MAX_WEIGHT",
-    "MOVE_TABLE",
-    "MOVE_WEIGHT_BANDS",
-    "ORDER_CDT",
-    "ORDER_DIFFICULTY_PER",
     "PILOT_CLASSES",
-    "PIRACY_UNIT_CDT_FLAT",
     "POWER_PLANT_OUTPUT",
     "PURE_PASSIVE_MIN",
     "PURE_PRICE_PERCENT",
-    "RANGE_INCREMENT_INCHES",
-    "RANGE_INCREMENT_INCHES_INFANTRY",
-    "REPAIR_DIFFICULTY_PER_HP",
     "RESOURCES",
     "RESOURCES_BY_KEY",
     "RULE_OPTIONS",
-    "SHIELDS",
-    "SHIELD_BY_SIZE_CLASS",
     "SILO_CAPACITY",
     "SIZES",
-    "SKILL_MULTIPLIERS",
     "SLOT_ACCEPTS",
     "SOLID_OR_EXPLOSIVE",
     "SPECIAL_KEYS",
     "SPECIAL_RULES_TEXT",
-    "SPREAD_DAMAGE_LOSS_PER_INCHES",
-    "SPREAD_POINTBLANK_NEMESIS_MIN",
     "STARTING_BUILDINGS",
     "STARTING_CREDITS",
     "SURVIVAL_XP",
     "TEMPLATES",
-    "TURRET_PIRACY_DIFFICULTY",
     "UNSTABLE_FAIL_FACE",
     "UNSTABLE_NEMESIS_MAX",
     "VEHICLES",
     "VEHICLE_CATEGORIES",
     "WAREHOUSE_CONTAINERS",
-    "WARP_BLAST_PER_MASS",
-    "WARP_DIFFICULTY_PER_INCREMENT",
-    "WARP_INCREMENT_INCHES",
     "WEAPONS",
     "WEAPON_MIN_PRICE",
     "WEAPON_TYPES",
@@ -960,7 +832,6 @@ __all__ = [
     "PilotClassSpec",
     "ResourceSpec",
     "RuleViolation",
-    "ShieldSpec",
     "SkillLine",
     "TemplateSpec",
     "UpgradeSpec",
@@ -968,10 +839,9 @@ __all__ = [
     "WeaponSpec",
     "battle_bonus_kinds",
     "battle_kind",
-    "column_for_sum",
+    "bonus_kinds",
     "discovery_for_face",
     "level_for_xp",
-    "move_stats",
     "pilot_class",
     "resource",
     "resource_for_score",

@@ -19,7 +19,6 @@ container on arrival, or the purchase is refused with `no_room`).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -180,15 +179,12 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
                             x=item.get("x"), y=item.get("y"), kit=item.get("kit"))
         return {"building": b.pk}
     ruleset_name = player.campaign.settings.ruleset
-    handlers: dict[str, Callable[..., tuple[dict[str, int], int, str]]] = (
-        {"vehicle": _buy_vehicle, "operative": _buy_operative,
-         "weapon": _buy_weapon, "equipment": _buy_equipment}
-        if ruleset_name == "unlimit3d8" else {"unit": _buy_unit})
-    handler = handlers.get(kind)
+    info = rulesets.get(ruleset_name)
+    kinds = info.purchase_kinds if info is not None else ("unit",)
+    handler = _PURCHASES.get(kind) if kind in kinds else None
     if handler is None:
-        if ruleset_name == "unlimit3d8":
-            message = (f"Unknown item kind {kind!r}: vehicle, weapon, equipment, operative "
-                       "or building.")
+        if "unit" not in kinds:
+            message = (f"Unknown item kind {kind!r}: {', '.join(kinds)} or building.")
         else:
             message = (f"This campaign fields the units of its ruleset ({ruleset_name}): buy "
                        "{\"kind\": \"unit\", \"key\": KEY} from its catalogue, or a "
@@ -207,7 +203,7 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
         record_private(player=player, kind="purchase",
                        data={"territory": territory.pk, "item": label, what: pk,
                              "cost": price})
-    return result
+    return dict(result)
 
 
 def _buy_unit(*, player: Player, territory: Territory, item: dict[str, Any]
@@ -324,3 +320,10 @@ def _buy_equipment(*, player: Player, territory: Territory, item: dict[str, Any]
         unit.save(update_fields=["extension"])
         return {"unit": unit.pk}, EXTENSION_COST, "extension"
     return _buy_weapon(player=player, territory=territory, item=item, equipment=True)
+
+
+#: How each purchasable kind is bought; a campaign's ruleset says which kinds it sells
+#: (`RulesetInfo.purchase_kinds`).
+_PURCHASES: dict[str, Any] = {"unit": _buy_unit, "vehicle": _buy_vehicle,
+                              "operative": _buy_operative, "weapon": _buy_weapon,
+                              "equipment": _buy_equipment}

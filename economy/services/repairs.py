@@ -1,4 +1,5 @@
-"""Repairing a unit of a ruleset other than Unlimit3d 8 (R-OP-12 and the like): the
+"""Repairing a unit of a ruleset that restores units for credits (`RulesetInfo.repairs`;
+R-OP-12 and the like; not Unlimit3d 8, whose damage stays on the unit card): the
 ruleset prices what restoring it costs (lost figures, lasting vehicle damage) and the
 state it comes back to; the economy takes the credits through the ledger. Commercial
 phase, on a territory of the player's with a landing pad (where replacements arrive)."""
@@ -23,8 +24,9 @@ from economy.services.common import as_id, require_phase
 def repair_unit(*, player: Player, unit_id: object) -> dict[str, Any]:
     require_phase(player.campaign, "commercial")
     info = rulesets.get(player.campaign.settings.ruleset)
-    if info is None or player.campaign.settings.ruleset == "unlimit3d8":
-        raise Conflict("Unlimit3d 8 vehicles are not repaired this way: their damage is "
+    if info is None or not info.repairs:
+        title = info.title if info is not None else "This ruleset's"
+        raise Conflict(f"{title} vehicles are not repaired this way: their damage is "
                        "recorded on the unit card.", code="no_repairs")
     pk = as_id(unit_id, "unit")
     with transaction.atomic():

@@ -99,6 +99,8 @@ def test_every_other_ruleset_replays_with_named_sides_and_no_debug_pairs(ruleset
         pytest.skip("no sample battle")
     outcome = ruleset.resolve(battle_input, Dice(seed))
     steps = ruleset.replay(battle_input, ruleset.document(outcome), list(outcome.log))
+    if steps is None:
+        pytest.skip("this ruleset's page narrates the stored log with the campaign's names")
     sides = {str(s): f"player{s}" for s in battle_input.get("sides", {})} \
         if isinstance(battle_input.get("sides"), dict) else {}
     lines = [ruleset.narrate(step, {"side": sides}) for step in steps]

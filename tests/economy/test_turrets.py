@@ -4,7 +4,8 @@ further"). R-ECO-17."""
 
 from __future__ import annotations
 
-from battles.services.inputs import building_input
+from battles.rulesets.unlimit3d8.ruleset import building_input_of
+from battles.services.inputs import building_data
 from economy.models import Building, Weapon
 from economy.services.storage import load_holdings
 from tests.economy.conftest import snapshot
@@ -26,7 +27,7 @@ def test_a_turret_takes_a_loose_weapon_which_leaves_its_container(world, api):
     assert r.json()["weapon"] == cannon.pk
     assert load_holdings(world.alpha).loose["H"] == 0
     turret.refresh_from_db()
-    engine = building_input(turret)
+    engine = building_input_of(building_data(turret))
     assert engine.weapon is not None and engine.weapon.key == "cannon"
     assert engine.weapon.templates == ("heavy",)
 

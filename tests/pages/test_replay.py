@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from battles.replay import battlefield_svg, frames
+from battles.replay import board_svg
+from battles.rulesets.base import Frame
+from battles.rulesets.unlimit3d8.replay import board_of, frames
+
+
+def battlefield_svg(frame: Frame, *, title: str, side_colors: dict[str, str],
+                    unit_labels: dict[str, str], building_labels: dict[str, str]) -> str:
+    """One frame of an Unlimit3d 8 battle on its 32"x32" map (its own board)."""
+    return board_svg(board_of([frame]), frame, title=title, side_colors=side_colors,
+                     unit_labels=unit_labels, building_labels=building_labels)
 
 LOG = [
     {"turn": 0, "round": 0, "event": "deploy", "order": ["1", "2"],

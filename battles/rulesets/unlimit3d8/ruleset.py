@@ -8,7 +8,8 @@ translates them to and from the ruleset-neutral types of `battles.rulesets.base`
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from battles.rulesets.base import (
@@ -18,14 +19,17 @@ from battles.rulesets.base import (
     Effect,
     FieldUnit,
     Json,
+    OddsQuestion,
     Outcome,
     RulesetBase,
     RulesetError,
+    RulesetOption,
     UnitFate,
     XpAward,
     plans_of,
 )
-from battles.rulesets.unlimit3d8 import replay
+from battles.rulesets.unlimit3d8 import odds, replay, script, tabletop
+from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8.engine.model import (
     BattleInput,
     BattleResult,
@@ -40,9 +44,9 @@ from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
 from battles.rulesets.unlimit3d8.layer import LAYER, Layer
 from battles.rulesets.unlimit3d8.names import NAME_LISTS
 from battles.rulesets.unlimit3d8.narrate import narrate
+from battles.rulesets.unlimit3d8.serialize import rules_as_json
 from campaign.rules import tables as T
 from campaign.rules.dice import Dice
-from campaign.rules.serialize import rules_as_json
 
 
 class Unlimit3d8(RulesetBase):
@@ -56,6 +60,20 @@ class Unlimit3d8(RulesetBase):
     effects = ("missiles_spent", "cargo", "lab_piracy")
     #: Seed, "Pilots": a vehicle fights only with a hired pilot aboard (R-BJ-1).
     pilots = True
+    #: A force is assembled from the strategic layer's parts: vehicles, their weapons
+    #: and equipment, and operatives hired as pilots (seed, "Commercial phase").
+    purchase_kinds = ("vehicle", "weapon", "equipment", "operative")
+    #: Damage stays on the unit card (repairable / unrepairable hit points), mended by the
+    #: strategic layer's repair rules, never bought back whole.
+    repairs = False
+    #: The engine reads the campaign's own battle settings (R-BAT-3, R-BAT-4, R-BAT-11,
+    #: R-BAT-32), not `ruleset_options`.
+    battle_settings = MappingProxyType({
+        "max_rounds": "battle_max_rounds", "stalemate_rounds": "battle_stalemate_rounds",
+        "first_player": "battle_first_player",
+        "force_field_projectile": "battle_force_field_projectile"})
+    #: No settings of its own: its rulings are campaign settings of the core.
+    option_specs: tuple[RulesetOption, ...] = ()
 
     def name_lists(self) -> dict[str, tuple[str, ...]]:
         """Its pilots' and units' default names (issue 26; `names.py`)."""
@@ -125,12 +143,67 @@ class Unlimit3d8(RulesetBase):
         result = resolve_battle(BattleInput.from_dict(battle_input), dice=dice)
         return outcome_of(result)
 
+    def resolve_by(self, battle_input: Json,
+                   resolver: Callable[[Any], Any]) -> Json:
+        """An engine-level resolver gets the engine's `BattleInput` and returns its
+        `BattleResult`, stored as it is."""
+        result: BattleResult = resolver(BattleInput.from_dict(battle_input))
+        return result.to_dict()
+
+    def probes(self) -> tuple[str, ...]:
+        """The case book's scripted battle, unit card and roll (`script.py`)."""
+        return ("battle", "unit_card", "skill_score")
+
+    def probe(self, rule: str, args: Json, dice: Dice | None) -> Json:
+        """`battle`: a scripted or resolved fight with the case's dice (None: no die may
+        be rolled); `unit_card`: the card the engine computes. The engine's own errors
+        (a rule violation) are not wrapped."""
+        if rule == "battle":
+            return script.run_battle(args, dice)
+        if rule == "unit_card":
+            return script.unit_card(args)
+        if rule == "skill_score":
+            return {"score": BF.skill_score(int(args["skill"]), int(args["sum"]))}
+        raise RulesetError(f"Unlimit3d 8 has no probe {rule!r}.")
+
     def actions(self) -> Layer:
         """The battle as refereed choices (`layer.py`, over the engine's `Fight`)."""
         return LAYER
 
     def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
         return estimate_odds(BattleInput.from_dict(battle_input), simulations, seed)
+
+    def odds_input(self, question: OddsQuestion) -> Json:
+        """The engine's input, sides "you" and "enemy" (`odds.py`, R-BJ-8)."""
+        return odds.odds_input(question)
+
+    def odds_estimate(self, request: Json, *, simulations: int, seed: int,
+                      workers: int = 1) -> Json:
+        return odds.estimate(request, simulations, seed, workers)
+
+    def odds_chunks(self, request: Json, simulations: int) -> list[tuple[int, int]]:
+        return odds.chunks(simulations)
+
+    def odds_chunk(self, request: Json, seed: int, chunk: tuple[int, int]) -> Json:
+        return odds.chunk(request, seed, chunk)
+
+    def odds_merge(self, request: Json, simulations: int, seed: int,
+                   counts: Iterable[Json]) -> Json:
+        return odds.merge(request, simulations, seed, counts)
+
+    def tabletop_result(self, battle_input: Json, report: Json, *, seed: int) -> Json:
+        """The engine's own result document, read off the table (`tabletop.py`)."""
+        return tabletop.tabletop_result(battle_input, report, seed=seed)
+
+    def outcome_from_report(self, battle_input: Json, report: Json) -> Outcome:
+        return outcome_of(BattleResult.from_dict(
+            tabletop.tabletop_result(battle_input, report,
+                                     seed=int(battle_input.get("seed", 0)))))
+
+    def replay(self, battle_input: Json, outcome: Json,
+               log: Sequence[Json]) -> list[Json] | None:
+        """None: the page narrates the engine's log with the campaign's names."""
+        return None
 
     def narrate(self, entry: Json, names: Mapping[str, Mapping[str, str]]) -> Json:
         """A log entry in words: whose unit acts, the dice folded apart (`narrate.py`)."""

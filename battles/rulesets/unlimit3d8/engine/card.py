@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from battles.rulesets.unlimit3d8 import rules as BF
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.model import Id, UnitInput, WeaponInput
 from campaign.rules import formulas as F
 from campaign.rules import tables as T
@@ -104,7 +106,7 @@ class UnitCard:
     max_move: int
     skills: dict[str, int]
     weapons: tuple[WeaponCard, ...]
-    shield: T.ShieldSpec | None
+    shield: BT.ShieldSpec | None
     has_designator: bool = False  # "used by a unit to designate a target to a missile"
 
     @property
@@ -134,7 +136,7 @@ class UnitCard:
         return float(self.max_move if self.is_infantry else self.max_move * 2)
 
     def column(self, skill: str) -> tuple[int, ...]:
-        return F.skill_columns(self.skills[skill])
+        return BF.skill_columns(self.skills[skill])
 
     @cached_property
     def ranged_weapons(self) -> tuple[WeaponCard, ...]:
@@ -153,16 +155,16 @@ class UnitCard:
         return next((w for w in self.weapons if special in w.special), None)
 
 
-def _shield(unit: UnitInput) -> T.ShieldSpec | None:
+def _shield(unit: UnitInput) -> BT.ShieldSpec | None:
     size = unit.shield
     if size is None:
         shield_weapon = next((w for w in unit.weapons if w.key == "shield"), None)
         if shield_weapon is None:
             return None
         size = T.weapon_size("shield", shield_weapon.templates)
-    if size in T.SHIELDS:
-        return T.SHIELDS[size]
-    return F.shield_for(size)
+    if size in BT.SHIELDS:
+        return BT.SHIELDS[size]
+    return BF.shield_for(size)
 
 
 def build_card(unit: UnitInput, *, will_bonus: int = 0,
@@ -182,7 +184,7 @@ def build_card(unit: UnitInput, *, will_bonus: int = 0,
         # "All exo armor count as having a pair of light grappling arms ... They lose the
         # use of the base arms if they take a weapon".
         weapons.append(weapon_card(T.EXO_BUILTIN_WEAPON, ("light",), unit.pilot_level, True))
-    increment, max_move = T.move_stats(weight, unit.pilot_level)
+    increment, max_move = BT.move_stats(weight, unit.pilot_level)
     skills = {s: getattr(line, s) for s in SKILLS}
     skills["will"] += will_bonus
     return UnitCard(
@@ -191,7 +193,7 @@ def build_card(unit: UnitInput, *, will_bonus: int = 0,
         is_character=unit.is_character, vehicle=spec.key, category=spec.category,
         size=spec.size, weight=weight, vehicle_weight=spec.weight, armor=spec.armor,
         hit_points=spec.hit_points,
-        base_defense=F.unit_base_defense(spec.key, line, weight),
+        base_defense=BF.unit_base_defense(spec.key, line, weight),
         move_increment=increment, max_move=max_move, skills=skills,
         weapons=tuple(weapons), shield=shield,
         has_designator=any(w.key == "designator" for w in unit.weapons),
@@ -207,4 +209,4 @@ def turret_weapon_card(weapon: WeaponInput) -> WeaponCard:
 def score(skill_value: int, dice_sum: int) -> int:
     """The roll's result read on the card (J row column for the 3d8 sum); a table read,
     kept once read (every roll of a battle asks)."""
-    return F.skill_score(skill_value, dice_sum)
+    return BF.skill_score(skill_value, dice_sum)

@@ -9,10 +9,10 @@ field is considered having an additional armor of 5".
 
 from __future__ import annotations
 
+from battles.rulesets.unlimit3d8 import rules as BF
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.geometry import in_square
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
-from campaign.rules import formulas as F
-from campaign.rules import tables as T
 
 Target = UnitState | BuildingState
 
@@ -22,7 +22,7 @@ def force_field_at(state: BattleState, pos: tuple[float, float],
     """The active force field whose 4" x 4" area covers `pos` (R-BAT-11), if any."""
     if not state.force_fields:
         return None
-    half = T.FORCE_FIELD_AREA_INCHES / 2
+    half = BT.FORCE_FIELD_AREA_INCHES / 2
     for b in state.force_fields:
         if b.active and not b.destroyed and b is not exclude and in_square(pos, b.pos, half):
             return b
@@ -43,7 +43,7 @@ def effective_armor(state: BattleState, target: Target, ignore: str | None) -> i
     """Armour left after the weapon's armour-piercing (R-BAT-13: "half" keeps armour // 2)."""
     armor = target.armor if isinstance(target, UnitState) else target.current_armor
     if force_field_at(state, target.pos, exclude=own_field(state, target)):
-        armor += T.FORCE_FIELD_ARMOR
+        armor += BT.FORCE_FIELD_ARMOR
     if ignore == "all":
         return 0
     if ignore == "half":
@@ -69,7 +69,7 @@ def _damage_unit(state: BattleState, target: UnitState, net: int, raw: int, armo
         target.shield_hp -= absorbed
         net -= absorbed
     net = min(net, target.hp_left)
-    crosses, slashes = F.damage_split(net)
+    crosses, slashes = BF.damage_split(net)
     target.unrepairable += crosses
     target.repairable += slashes
     destroyed = target.hp_left == 0 and not target.destroyed

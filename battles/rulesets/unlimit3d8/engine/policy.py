@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from battles.rulesets.unlimit3d8 import rules as BF
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions import (
     Action,
     Assault,
@@ -52,8 +54,6 @@ from battles.rulesets.unlimit3d8.engine.geometry import (
 )
 from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
-from campaign.rules import formulas as F
-from campaign.rules import tables as T
 
 MEAN_DIE = 4.5
 
@@ -229,7 +229,7 @@ class DefaultPolicy:
                 key = (math.hypot(upos[0] - t.pos[0], upos[1] - t.pos[1]), str(t.id))
                 if near is None or key < near:
                     near, foe = key, t
-        if foe is None or near is None or near[0] < T.RANGE_INCREMENT_INCHES:
+        if foe is None or near is None or near[0] < BT.RANGE_INCREMENT_INCHES:
             return 0.0, None  # no enemy unit, or already at point blank
         reach = state.options["contact_distance"]
         end = stop_short(unit.pos, foe.pos, unit.max_move_inches, reach + 0.5)
@@ -238,7 +238,7 @@ class DefaultPolicy:
             return 0.0, None
         info = infos[id(foe)]
         fight = unit.card.skills["fight"]
-        steps = increments(distance(end, foe.pos), T.ASSAULT_RANGE_INCREMENT_INCHES)
+        steps = increments(distance(end, foe.pos), BT.ASSAULT_RANGE_INCREMENT_INCHES)
         best: tuple[float, Action | None] = (0.0, None)
         for weapon in unit.card.ranged_weapons:
             if weapon.blast_radius or projectile_blocked(state, end, weapon, foe):
@@ -263,13 +263,13 @@ class DefaultPolicy:
         best: tuple[float, str, Action | None] = (0.0, "", None)
         friends = [u for u in state.active_units(unit.side) if u.in_bunker is None]
         for foe in state.targetable_enemies(unit.side):
-            if distance(unit.pos, foe.pos) > T.DESIGNATOR_RANGE:
+            if distance(unit.pos, foe.pos) > BT.DESIGNATOR_RANGE:
                 continue
-            if any(distance(f.pos, foe.pos) <= T.MISSILE_RADIUS + 2 for f in friends):
+            if any(distance(f.pos, foe.pos) <= BT.MISSILE_RADIUS + 2 for f in friends):
                 continue
             caught = [e for e in state.targetable_enemies(unit.side)
-                      if distance(e.pos, foe.pos) <= T.MISSILE_RADIUS]
-            value = sum(min(max(0, T.MISSILE_DAMAGE - e.armor), e.hp_left + e.shield_hp)
+                      if distance(e.pos, foe.pos) <= BT.MISSILE_RADIUS]
+            value = sum(min(max(0, BT.MISSILE_DAMAGE - e.armor), e.hp_left + e.shield_hp)
                         for e in caught) / 2
             key = (value, str(foe.id))
             if key > best[:2]:
@@ -287,7 +287,7 @@ class DefaultPolicy:
                     or not in_contact(state, unit.pos, b.pos)):
                 continue
             if b.weapon is not None:
-                value = p_success(tech, T.TURRET_PIRACY_DIFFICULTY) * 12
+                value = p_success(tech, BT.TURRET_PIRACY_DIFFICULTY) * 12
             elif b.kind == "laboratory" and unit.side not in b.robbed_by:
                 value = p_success(tech, lab_difficulty(state, b)) * 10
             else:
@@ -349,7 +349,7 @@ class DefaultPolicy:
                     or foe.card.is_infantry
                     or math.hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
                 continue
-            p = p_success(fight, foe.close_defense + T.IMMOBILIZE_EXTRA_DIFFICULTY)
+            p = p_success(fight, foe.close_defense + BT.IMMOBILIZE_EXTRA_DIFFICULTY)
             dealt = max(0.0, (base + MEAN_DIE) / 2 - foe.armor)
             value = p * (min(dealt, foe.hp_left + foe.shield_hp) + 3
                          + (16 if foe.carrying is not None else 0))
@@ -390,7 +390,7 @@ class DefaultPolicy:
         if unit.card.is_infantry and unit.card.ranged_weapons:
             for b in sorted(state.live_buildings(), key=lambda b: str(b.id)):
                 if (b.kind == "bunker" and b.controller == unit.side
-                        and len(b.sheltered) < T.BUNKER_CAPACITY
+                        and len(b.sheltered) < BT.BUNKER_CAPACITY
                         and distance(unit.pos, b.pos) - state.options["contact_distance"]
                         <= unit.max_move_inches and unit.immobilized_by is None):
                     return EnterBunker(unit.id, b.id)
@@ -403,10 +403,10 @@ class DefaultPolicy:
         if drive is None or unit.immobilized_by is not None:
             return None
         dist = distance(unit.pos, foe.pos)
-        step = F.warp_increment_inches(drive.size)
+        step = BF.warp_increment_inches(drive.size)
         tech = unit.card.skills["tech"]
         k = 0  # the most increments a likely (p >= 0.5) test allows
-        while k < 8 and p_success(tech, T.WARP_DIFFICULTY_PER_INCREMENT * (k + 1)) >= 0.5:
+        while k < 8 and p_success(tech, BT.WARP_DIFFICULTY_PER_INCREMENT * (k + 1)) >= 0.5:
             k += 1
         jump = min(dist - 3.0, k * step)
         if jump <= unit.max_move_inches + 1.0:
@@ -511,13 +511,13 @@ class DefaultPolicy:
         spos = shooter.pos
         dist = math.hypot(spos[0] - tpos[0], spos[1] - tpos[1])
         if isinstance(shooter, UnitState):
-            step = (T.RANGE_INCREMENT_INCHES_INFANTRY if shooter.card.is_infantry
-                    else T.RANGE_INCREMENT_INCHES)
+            step = (BT.RANGE_INCREMENT_INCHES_INFANTRY if shooter.card.is_infantry
+                    else BT.RANGE_INCREMENT_INCHES)
             inc = (weapon.range_increment or 0) + shooter.corroded
             side = shooter.side
             haywire = shooter.haywire
         else:
-            step = T.RANGE_INCREMENT_INCHES
+            step = BT.RANGE_INCREMENT_INCHES
             inc = weapon.range_increment or 0
             side = shooter.controller
             haywire = False

@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions import Action
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.card import build_card, turret_weapon_card
@@ -132,18 +133,18 @@ def _generators(field: BuildingState, hp: int, buildings: dict[Any, BuildingStat
     generators ... each force field generator has 15 Hit points": four generators (the
     table's armour, 15 hit points each, all starting with the field's current hit points)
     at the corners of the protected 4" x 4" square; the field falls with the last one."""
-    half = T.FORCE_FIELD_AREA_INCHES / 2
+    half = BT.FORCE_FIELD_AREA_INCHES / 2
     ids = []
     for i, (dx, dy) in enumerate(GENERATOR_OFFSETS, start=1):
         gid = f"{field.id}/g{i}"
         if gid in buildings:
             raise ValueError(f"duplicate building id {gid!r}")
-        lost = max(0, T.FORCE_FIELD_GENERATOR_HP - hp)
-        gone = field.destroyed or lost >= T.FORCE_FIELD_GENERATOR_HP
+        lost = max(0, BT.FORCE_FIELD_GENERATOR_HP - hp)
+        gone = field.destroyed or lost >= BT.FORCE_FIELD_GENERATOR_HP
         buildings[gid] = BuildingState(
             id=gid, kind="force_field_generator",
             pos=(field.pos[0] + dx * half, field.pos[1] + dy * half), armor=field.armor,
-            hit_points=T.FORCE_FIELD_GENERATOR_HP, lost=lost, active=field.active,
+            hit_points=BT.FORCE_FIELD_GENERATOR_HP, lost=lost, active=field.active,
             controller=field.controller, destroyed=gone,
             parent=field.id)
         ids.append(gid)

@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.card import WeaponCard, score
 from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage, force_field_at, own_field
 from battles.rulesets.unlimit3d8.engine.dice import Roll
 from battles.rulesets.unlimit3d8.engine.geometry import Point, deviate, distance, increments
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
-from campaign.rules import tables as T
 
 Shooter = UnitState | BuildingState
 
@@ -71,8 +71,8 @@ def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingS
         if not math.hypot(x - bx, y - by) <= reach:  # `in_contact`
             continue
         if b.kind == "concrete_barricade":
-            if best < T.BARRICADE_EXTRA_RANGE_INCREMENTS:
-                best, barricade = T.BARRICADE_EXTRA_RANGE_INCREMENTS, b
+            if best < BT.BARRICADE_EXTRA_RANGE_INCREMENTS:
+                best, barricade = BT.BARRICADE_EXTRA_RANGE_INCREMENTS, b
         elif best < 1:
             best = 1
     return best, barricade
@@ -81,7 +81,7 @@ def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingS
 def defense_of(target: Target, *, close: bool) -> int:
     """Base defense (shield bonus in close combat); buildings have a defense of 0."""
     if isinstance(target, BuildingState):
-        return T.BUILDING_DEFENSE
+        return BT.BUILDING_DEFENSE
     return target.close_defense if close else target.card.base_defense
 
 
@@ -98,8 +98,8 @@ def range_difficulty(state: BattleState, shooter: Shooter, weapon: WeaponCard, t
     origin = pos if pos is not None else shooter.pos
     dist = distance(origin, target.pos)
     infantry = isinstance(shooter, UnitState) and shooter.card.is_infantry
-    step = (T.ASSAULT_RANGE_INCREMENT_INCHES if assault else
-            T.RANGE_INCREMENT_INCHES_INFANTRY if infantry else T.RANGE_INCREMENT_INCHES)
+    step = (BT.ASSAULT_RANGE_INCREMENT_INCHES if assault else
+            BT.RANGE_INCREMENT_INCHES_INFANTRY if infantry else BT.RANGE_INCREMENT_INCHES)
     steps = increments(dist, step)
     cover, barricade = (0, None) if weapon.no_line_of_sight else cover_increments(state, target)
     inc = (weapon.range_increment or 0) + (shooter.corroded if isinstance(shooter, UnitState)
@@ -161,7 +161,7 @@ def fire(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Targe
         barricade_id = info["barricade"]
         if barricade_id is not None:
             # Barricade: "any missed shot will damage the barricade instead".
-            raw = _raw_damage(weapon, roll, dist, point_blank=dist < T.RANGE_INCREMENT_INCHES,
+            raw = _raw_damage(weapon, roll, dist, point_blank=dist < BT.RANGE_INCREMENT_INCHES,
                               effects=effects)
             deal_damage(state, state.buildings[barricade_id], raw, ignore=weapon.ignore_armor,
                         attacker=attacker, source=f"{weapon.key}:barricade")
@@ -181,10 +181,10 @@ def _raw_damage(weapon: WeaponCard, roll: Roll, dist: float, *, point_blank: boo
     its base damage is doubled." """
     base = weapon.base_damage or 0
     if "spread" in weapon.special:
-        if point_blank and roll.nemesis >= T.SPREAD_POINTBLANK_NEMESIS_MIN:
+        if point_blank and roll.nemesis >= BT.SPREAD_POINTBLANK_NEMESIS_MIN:
             base *= 2
             effects.append("spread_double")
-        base -= increments(dist, T.SPREAD_DAMAGE_LOSS_PER_INCHES)
+        base -= increments(dist, BT.SPREAD_DAMAGE_LOSS_PER_INCHES)
     return max(0, base + roll.active)
 
 
@@ -192,7 +192,7 @@ def strike(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, t
            roll: Roll, dist: float, entry: dict[str, Any], *, chain: bool = True) -> None:
     """A hit: damage (with passive and template effects) applied to the target."""
     effects: list[Any] = entry["effects"]
-    raw = _raw_damage(weapon, roll, dist, point_blank=dist < T.RANGE_INCREMENT_INCHES,
+    raw = _raw_damage(weapon, roll, dist, point_blank=dist < BT.RANGE_INCREMENT_INCHES,
                       effects=effects)
     if weapon.base_damage == 0 and "haywire" in weapon.templates:
         raw = 0  # "Dmg 0": the active die adds nothing either (R-BAT-13)

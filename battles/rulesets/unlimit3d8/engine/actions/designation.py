@@ -19,13 +19,13 @@ active force field is stopped and does nothing.
 
 from __future__ import annotations
 
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions.base import Designate
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
 from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage, force_field_at
 from battles.rulesets.unlimit3d8.engine.geometry import distance
 from battles.rulesets.unlimit3d8.engine.state import BattleState, PendingMissile, UnitState
-from campaign.rules import tables as T
 
 
 def perform_designate(state: BattleState, unit: UnitState, action: Designate) -> int:
@@ -33,14 +33,14 @@ def perform_designate(state: BattleState, unit: UnitState, action: Designate) ->
         raise IllegalActionError(f"unit {unit.id} has no designator")
     target = live_target(state, action.target, action.target_kind)
     dist = distance(unit.pos, target.pos)
-    if dist > T.DESIGNATOR_RANGE + 1e-9:
+    if dist > BT.DESIGNATOR_RANGE + 1e-9:
         raise IllegalActionError(f"the target is {dist:.2f}\" away; a designator reaches "
-                                 f"{T.DESIGNATOR_RANGE}\"")
+                                 f"{BT.DESIGNATOR_RANGE}\"")
     stock = state.missiles.get(unit.side) or []
     if not stock:
         raise IllegalActionError(f"{unit.side} has no missile left in its silos")
     missile = stock.pop(0)
-    cdt = T.DESIGNATION_CDT_PER_TERRITORY * missile.silo_distance
+    cdt = BT.DESIGNATION_CDT_PER_TERRITORY * missile.silo_distance
     state.missiles_used[unit.side] = state.missiles_used.get(unit.side, 0) + 1
     pending = PendingMissile(side=unit.side, designator=unit.id, target=target.id,
                              target_kind=action.target_kind, silo=missile.silo,
@@ -87,9 +87,9 @@ def strike_missile(state: BattleState, m: PendingMissile) -> None:
     designator = state.units.get(m.designator)
     caught: list[Target] = [u for u in state.units.values()
                             if u.active and u.in_bunker is None
-                            and distance(u.pos, impact) <= T.MISSILE_RADIUS + 1e-9]
+                            and distance(u.pos, impact) <= BT.MISSILE_RADIUS + 1e-9]
     caught += [b for b in state.buildings.values()
-               if b.targetable and distance(b.pos, impact) <= T.MISSILE_RADIUS + 1e-9]
+               if b.targetable and distance(b.pos, impact) <= BT.MISSILE_RADIUS + 1e-9]
     for t in caught:
-        deal_damage(state, t, T.MISSILE_DAMAGE, ignore=None, attacker=designator,
+        deal_damage(state, t, BT.MISSILE_DAMAGE, ignore=None, attacker=designator,
                     source="missile")

@@ -26,13 +26,13 @@ bunker is destroyed its occupants step out unharmed.
 
 from __future__ import annotations
 
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions.attack import in_contact
 from battles.rulesets.unlimit3d8.engine.actions.base import EnterBunker, Lift
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.actions.move import check_move, move_cdt, relocate
 from battles.rulesets.unlimit3d8.engine.geometry import distance, stop_short
 from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
-from campaign.rules import tables as T
 
 LORRY_REACH_INCHES = 1.0  # "If the Lorry is within 1 inch of the unit"
 
@@ -70,8 +70,8 @@ def perform_enter_bunker(state: BattleState, unit: UnitState, action: EnterBunke
         raise IllegalActionError(f"no standing bunker {action.bunker!r}")
     if bunker.controller != unit.side:
         raise IllegalActionError("a bunker shelters its own side's operatives only")
-    if len(bunker.sheltered) >= T.BUNKER_CAPACITY:
-        raise IllegalActionError(f"the bunker already shelters {T.BUNKER_CAPACITY} units")
+    if len(bunker.sheltered) >= BT.BUNKER_CAPACITY:
+        raise IllegalActionError(f"the bunker already shelters {BT.BUNKER_CAPACITY} units")
     reach = state.options["contact_distance"]
     end = stop_short(unit.pos, bunker.pos, distance(unit.pos, bunker.pos), reach)
     dist = check_move(unit, end)

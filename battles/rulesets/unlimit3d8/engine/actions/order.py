@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions.attack import skill_test
 from battles.rulesets.unlimit3d8.engine.actions.base import Action, Order
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.actions.move import check_move, move_cdt, relocate
 from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
-from campaign.rules import tables as T
 
 HAYWIRE_COMMAND = 5
 
@@ -49,7 +49,7 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
         if action.tokens > target.cdt - state.locked_cdt(target):
             # Designation: "No command order can reduce this amount."
             raise IllegalActionError("designation tokens cannot be ordered away")
-        difficulty = T.ORDER_DIFFICULTY_PER * action.tokens + haywire
+        difficulty = BT.ORDER_DIFFICULTY_PER * action.tokens + haywire
     else:
         if any(t.cdt for t in targets) or len(action.orders) != len(targets):
             raise IllegalActionError("a cohesion order needs ready units, one order each")
@@ -57,8 +57,8 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
             if sub.unit != t.id or isinstance(sub, Order):
                 raise IllegalActionError("each ordered unit performs its own, non-order "
                                          "action")
-        difficulty = T.ORDER_DIFFICULTY_PER * len(targets) + haywire
-    cdt = T.ORDER_CDT
+        difficulty = BT.ORDER_DIFFICULTY_PER * len(targets) + haywire
+    cdt = BT.ORDER_CDT
     if action.move_to is not None:
         cdt += move_cdt(unit, check_move(unit, action.move_to))
         relocate(state, unit, action.move_to)

@@ -16,12 +16,12 @@ was stolen. A side robs a laboratory at most once per battle.
 
 from __future__ import annotations
 
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions.attack import defense_of, in_contact, skill_test
 from battles.rulesets.unlimit3d8.engine.actions.base import Piracy
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
-from campaign.rules import tables as T
 
 
 def lab_difficulty(state: BattleState, lab: BuildingState) -> int:
@@ -49,7 +49,7 @@ def perform_piracy(state: BattleState, unit: UnitState, action: Piracy) -> int:
         elif target.weapon is None:
             raise IllegalActionError("only turrets and laboratories can be pirated")
         else:
-            difficulty = T.TURRET_PIRACY_DIFFICULTY
+            difficulty = BT.TURRET_PIRACY_DIFFICULTY
     else:
         difficulty = defense_of(target, close=False)
     state.record("piracy", unit=unit.id, target=target.id, cdt=wire.cooldown)
@@ -65,7 +65,7 @@ def perform_piracy(state: BattleState, unit: UnitState, action: Piracy) -> int:
         entry["effects"].append("no_effect")
         return wire.cooldown
     if isinstance(target, UnitState):
-        tokens = roll.active + T.PIRACY_UNIT_CDT_FLAT
+        tokens = roll.active + BT.PIRACY_UNIT_CDT_FLAT
         target.cdt += tokens
         entry["effects"].append({"target_cdt": tokens})
     elif lab:

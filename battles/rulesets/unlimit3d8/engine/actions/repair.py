@@ -9,12 +9,12 @@ must be in contact; a repair costs the arms' cool-down.
 
 from __future__ import annotations
 
+from battles.rulesets.unlimit3d8 import rules as BF
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions.attack import in_contact, skill_test
 from battles.rulesets.unlimit3d8.engine.actions.base import Repair
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
-from campaign.rules import formulas as F
-from campaign.rules import tables as T
 
 
 def perform_repair(state: BattleState, unit: UnitState, action: Repair) -> int:
@@ -30,7 +30,7 @@ def perform_repair(state: BattleState, unit: UnitState, action: Repair) -> int:
         raise IllegalActionError("the repairer must be in contact")
     if not 1 <= action.hit_points <= target.repairable:
         raise IllegalActionError("recover between 1 and the slashed hit points")
-    difficulty = T.REPAIR_DIFFICULTY_PER_HP * action.hit_points
+    difficulty = BT.REPAIR_DIFFICULTY_PER_HP * action.hit_points
     state.record("repair", unit=unit.id, target=target.id, hit_points=action.hit_points,
                  cdt=tools.cooldown)
     _, _, success, entry = skill_test(state, unit, "tech", unit.card.skills["tech"],
@@ -43,7 +43,7 @@ def perform_repair(state: BattleState, unit: UnitState, action: Repair) -> int:
         entry["effects"].append({"recovered": action.hit_points, "slashes_to_x": hardened})
         state.credit(unit, "repair_other_unit")
     else:
-        hardened = F.repair_failure_split(target.repairable)
+        hardened = BF.repair_failure_split(target.repairable)
         target.repairable -= hardened
         target.unrepairable += hardened
         entry["effects"].append({"failed": True, "slashes_to_x": hardened})

@@ -10,13 +10,13 @@ away, or tackles again. A tackle costs TACKLE_CDT tokens.
 
 from __future__ import annotations
 
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions.attack import defense_of, in_contact, skill_test
 from battles.rulesets.unlimit3d8.engine.actions.base import Tackle
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.actions.ranged import live_target
 from battles.rulesets.unlimit3d8.engine.damage import deal_damage
 from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
-from campaign.rules import tables as T
 
 TACKLE_CDT = 3
 
@@ -32,7 +32,7 @@ def perform_tackle(state: BattleState, unit: UnitState, action: Tackle) -> int:
     weapons = [w for w in unit.card.contact_weapons
                if not (w.key == "grappling_arms" and unit.carrying is not None)]
     base = max((w.base_damage or 0 for w in weapons), default=0)
-    difficulty = defense_of(target, close=True) + T.IMMOBILIZE_EXTRA_DIFFICULTY
+    difficulty = defense_of(target, close=True) + BT.IMMOBILIZE_EXTRA_DIFFICULTY
     state.record("tackle", unit=unit.id, target=target.id, aggressive=action.aggressive,
                  cdt=TACKLE_CDT)
     roll, _, success, entry = skill_test(state, unit, "fight", unit.card.skills["fight"],

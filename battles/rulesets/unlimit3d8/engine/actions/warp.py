@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 
+from battles.rulesets.unlimit3d8 import rules as BF
+from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions.attack import in_contact, skill_test
 from battles.rulesets.unlimit3d8.engine.actions.base import Warp
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
@@ -20,8 +22,6 @@ from battles.rulesets.unlimit3d8.engine.actions.move import relocate
 from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage
 from battles.rulesets.unlimit3d8.engine.geometry import clamp, distance
 from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
-from campaign.rules import formulas as F
-from campaign.rules import tables as T
 
 
 def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:
@@ -38,9 +38,9 @@ def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:
     if any(in_contact(state, pos, action.to) for pos in spots):
         raise IllegalActionError("a warp must aim where there is no building or unit")
     dist = distance(unit.pos, action.to)
-    step = F.warp_increment_inches(drive.size)
+    step = BF.warp_increment_inches(drive.size)
     steps = max(1, math.ceil(dist / step - 1e-9))
-    difficulty = T.WARP_DIFFICULTY_PER_INCREMENT * steps
+    difficulty = BT.WARP_DIFFICULTY_PER_INCREMENT * steps
     state.record("warp", unit=unit.id, to=list(action.to), distance=round(dist, 3),
                  cdt=drive.cooldown)
     _, _, success, entry = skill_test(state, unit, "tech", unit.card.skills["tech"],
@@ -49,7 +49,7 @@ def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:
         entry["effects"].append("no_warp")
         return drive.cooldown
     relocate(state, unit, action.to)
-    damage = T.WARP_BLAST_PER_MASS * unit.card.weight
+    damage = BT.WARP_BLAST_PER_MASS * unit.card.weight
     entry["effects"].append({"blastwave": damage, "radius": steps})
     caught: list[Target] = [u for u in occupied if u.active and u.in_bunker is None
                             and distance(u.pos, action.to) <= steps]

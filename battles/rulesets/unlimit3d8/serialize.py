@@ -1,4 +1,6 @@
-"""The rule tables as JSON, in the shape of `GET /api/rules/` (docs API.md, "The rules").
+"""Unlimit3d 8's rule tables as JSON, in the shape of `GET /api/rules/` (docs API.md,
+"The rules"): the strategic layer's (`campaign.rules.tables`) and its battle's
+(`tables.py`), one document (`Unlimit3d8.tables`).
 
 Pure Python; the view only returns `rules_as_json()`. Energy "None" is 0 and a "-"
 of the seed is null. Keys beyond the contract are additions (allowed by API.md).
@@ -9,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from battles.rulesets.unlimit3d8 import tables as bt
 from campaign.rules import tables as t
 
 
@@ -44,7 +47,9 @@ def _constants() -> dict[str, Any]:
         "PURE_PASSIVE_MIN", "PURE_PRICE_PERCENT", "UNSTABLE_NEMESIS_MAX", "UNSTABLE_FAIL_FACE",
         "DISCOVERY_NEMESIS_MIN", "WEAPON_MIN_PRICE",
     ]
-    return {name.lower(): _plain(getattr(t, name)) for name in names}
+    # One list, in the document's order; each constant read from the module that keeps it.
+    return {name.lower(): _plain(getattr(bt if name in bt.__all__ else t, name))
+            for name in names}
 
 
 def rules_as_json(*, bandit_level8_row: str = "corrected",
@@ -93,11 +98,11 @@ def rules_as_json(*, bandit_level8_row: str = "corrected",
             {"weight": [low, high],
              "cells": [{"pilot_skill": col, "move_increment": inc, "max_move": mx}
                        for col, (inc, mx) in enumerate(row, start=1)]}
-            for (low, high), row in zip(t.MOVE_WEIGHT_BANDS, t.MOVE_TABLE, strict=True)
+            for (low, high), row in zip(bt.MOVE_WEIGHT_BANDS, bt.MOVE_TABLE, strict=True)
         ],
-        "shields": {k: _without_key(s) for k, s in t.SHIELDS.items()},
-        "j_row": [{"low": lo, "high": hi, "column": c, "multiplier": t.SKILL_MULTIPLIERS[c]}
-                  for lo, hi, c in t.J_ROW],
+        "shields": {k: _without_key(s) for k, s in bt.SHIELDS.items()},
+        "j_row": [{"low": lo, "high": hi, "column": c, "multiplier": bt.SKILL_MULTIPLIERS[c]}
+                  for lo, hi, c in bt.J_ROW],
         "constants": _constants(),
         "options": {"bandit_level8_row": bandit_level8_row,
                     "xp_table_reading": xp_table_reading},
