@@ -52,7 +52,7 @@ def battle_detail(battle: Battle, member: Membership) -> dict[str, Any]:
     })
     if umpire:
         data["error"] = battle.error
-    if battle.mode == "tabletop":
+    if battle.mode == Battle.Mode.TABLETOP:
         data["proposed_result"] = battle.proposed_result
         data["proposed_by"] = battle.proposed_by_id
         data["confirmations"] = battle.confirmations
