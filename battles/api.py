@@ -154,9 +154,11 @@ class BattleResultView(APIView):
     def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
         member = membership(request.user, campaign_id)
         _battle(member, battle_id, ("id",))
-        validated(TabletopResultSerializer, request.data)
+        typed = validated(TabletopResultSerializer, request.data)
+        # The declared fields typed by the serializer; a ruleset's own result fields (its
+        # tabletop form) pass through to its `clean_result`, which checks them.
         battle = tabletop.submit_result(member=member, battle_id=battle_id,
-                                        data=dict(request.data))
+                                        data={**request.data, **typed})
         return Response(battle_detail(battle, member))
 
 

@@ -150,6 +150,36 @@ class AdvanceSerializer(serializers.Serializer):
     phase = serializers.ChoiceField(choices=["commercial", "activity", "move", "tactical"])
 
 
+PHASES = ["commercial", "activity", "move", "tactical"]
+
+
+class PhaseStartIn(serializers.Serializer):
+    """A phase start kept for rolling back or cloning: the current phase's or the previous
+    one's (the service says which are kept)."""
+
+    turn = serializers.IntegerField(min_value=0, max_value=1_000_000)
+    phase = serializers.ChoiceField(choices=PHASES)
+
+
+class RollbackIn(PhaseStartIn):
+    reason = serializers.CharField(required=False, allow_blank=True, default="",
+                                   max_length=500)
+
+
+class SeatIn(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The seat (player id) to play from now on.")
+
+
+class ClaimIn(serializers.Serializer):
+    code = serializers.CharField(max_length=64, help_text="The claim code the umpire gave.")
+
+
+class MessageIn(serializers.Serializer):
+    to = serializers.IntegerField(allow_null=True, required=False,
+                                  help_text="a player id, or null for everyone")
+    text = serializers.CharField(max_length=2000)
+
+
 class TurnPhaseSerializer(serializers.Serializer):
     turn = serializers.IntegerField()
     phase = serializers.CharField()
