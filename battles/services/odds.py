@@ -25,8 +25,8 @@ from battles.rulesets.base import FieldUnit
 from battles.rulesets.registry import find_ruleset
 from battles.rulesets.unlimit3d8.engine import montecarlo
 from battles.rulesets.unlimit3d8.engine.model import BattleInput, UnitInput, WeaponInput
+from battles.services.battle_options import ruleset_options
 from battles.services.inputs import battlefield, building_input, unit_input
-from battles.services.opening import ruleset_options
 from campaign.dice import derived_seed
 from campaign.env import envbool, envint
 from campaign.errors import InvalidInput, NotFound

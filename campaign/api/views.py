@@ -156,9 +156,11 @@ class JoinView(APIView):
             # A campaign past set-up is nobody's business but its members' (a 409 here
             # would tell an outsider that a running campaign has this id).
             raise_not_found()
-        data = validated(s.JoinSerializer, request.data)
+        # The faction is checked against the campaign's ruleset by the service (its own
+        # codes: faction_required, unknown_faction), so the body is read as it came.
+        body = request.data if isinstance(request.data, dict) else {}
         player = campaign_join(campaign_id=campaign.pk, user=request.user,
-                               invite=data.get("invite"), faction=data.get("faction"))
+                               invite=body.get("invite"), faction=body.get("faction"))
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)
 
 

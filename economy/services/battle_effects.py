@@ -1,5 +1,6 @@
-"""What a battle does to the economy's rows beyond units: silo missiles spent (R-BJ-11)
-and containers carried off the battlefield (R-BJ-12). Called by the battles app's
+"""What a battle does to the economy's rows: units' fates and damage, pilots, buildings
+destroyed and damaged, turrets changing hands, silo missiles spent (R-BJ-11) and
+containers carried off the battlefield (R-BJ-12). Called by the battles app's
 recording (one function per effect), inside its transaction, with the battle's row
 locked; each function takes the row locks it needs itself, in the global lock order
 (docs/ARCHITECTURE.md, "Locks": territories before buildings before stock)."""
@@ -86,6 +87,44 @@ def set_unit_state(unit: Any, state: dict[str, Any]) -> None:
         else:
             rest[key] = value
     unit.state = rest
+
+
+def unit_destroyed(unit: Any) -> None:
+    """The unit is destroyed; its pilot leaves it (where the pilot goes is
+    `pilot_killed` or `pilot_moved`). Saved by `save_units`."""
+    from economy.models import Unit
+
+    unit.status = Unit.Status.DESTROYED
+    unit.pilot = None
+
+
+def unit_off_map(unit: Any, *, until_turn: int) -> None:
+    """The unit could not retreat: off the map, locked until `until_turn` (seed,
+    "Tactical phase": it reappears at the next Movement phase and cannot change Equipment
+    or Pilots until the subsequent Strategic Turn). Saved by `save_units`."""
+    from economy.models import Unit
+
+    unit.status = Unit.Status.OFF_MAP
+    unit.territory = None
+    unit.locked_until_turn = until_turn
+
+
+def unit_moved(unit: Any, *, territory_id: int) -> None:
+    """The unit stands on `territory_id` after the battle (it retreated there, or stayed
+    where it fought). Saved by `save_units`."""
+    unit.territory_id = territory_id
+
+
+def pilot_killed(operative: Any) -> None:
+    """The pilot died with the unit (the campaign's `pilot_of_destroyed_unit`: dies).
+    Saved by `save_pilots`."""
+    operative.alive = False
+
+
+def pilot_moved(operative: Any, *, territory_id: int | None) -> None:
+    """The pilot stands on `territory_id` (with its unit, or where it ejected to). Saved
+    by `save_pilots`."""
+    operative.territory_id = territory_id
 
 
 def save_units(units: list[Any]) -> None:
