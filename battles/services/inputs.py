@@ -13,6 +13,7 @@ from battles.rulesets.unlimit3d8.engine.model import BuildingInput, UnitInput
 from battles.rulesets.unlimit3d8.ruleset import building_input_of, unit_input_of
 from campaign.rules.tables import CONTAINER_UNITS
 from economy.labels import unit_label
+from economy.services.battle_effects import cargo_id
 
 
 def side_key(player_id: int) -> str:
@@ -70,20 +71,6 @@ def unit_input(unit: Any, *, side: str) -> UnitInput:
 
 def building_input(building: Any) -> BuildingInput:
     return building_input_of(building_data(building))
-
-
-def cargo_id(key: tuple[str, bool, bool], n: int) -> str:
-    """A container's id in the engine: the stock key it holds and its number."""
-    resource, refined, pure = key
-    return f"{resource}:{int(refined)}{int(pure)}:{n}"
-
-
-def parse_cargo_id(value: Any) -> tuple[tuple[str, bool, bool], int] | None:
-    try:
-        resource, flags, n = str(value).split(":")
-        return (resource, flags[0] == "1", flags[1] == "1"), int(n)
-    except (ValueError, IndexError):
-        return None
 
 
 def cargo_inputs(stock: Iterable[Any], warehouses: Sequence[Any]) -> list[Json]:

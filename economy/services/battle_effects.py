@@ -7,6 +7,7 @@ locked; each function takes the row locks it needs itself, in the global lock or
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from economy.models import Building
@@ -30,6 +31,69 @@ def spend_missiles(silo_ids: list[int | None]) -> list[dict[str, Any]]:
             silo.save(update_fields=["missiles"])
         spent.append({"silo": silo.pk, "spent": True, "left": silo.missiles})
     return spent
+
+
+def missiles_spent(*, listed: Mapping[str, Sequence[Mapping[str, Any]]],
+                   used: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """R-BJ-11, the effect `missiles_spent`: the engine spends a side's listed missiles in
+    order (nearest silo first): the first `used[side]` entries of the side's list
+    (`listed`, the battle's input) name the silos to empty."""
+    spent: list[dict[str, Any]] = []
+    for side, count in sorted(used.items()):
+        silos = [m.get("silo") for m in (listed.get(side) or [])[:max(0, int(count))]]
+        spent += [{"side": side, **entry} for entry in spend_missiles(silos)]
+    return spent
+
+
+def cargo_id(key: ResourceKey, n: int) -> str:
+    """A container's id in a battle: the stock key it holds and its number."""
+    resource, refined, pure = key
+    return f"{resource}:{int(refined)}{int(pure)}:{n}"
+
+
+def parse_cargo_id(value: Any) -> tuple[ResourceKey, int] | None:
+    try:
+        resource, flags, n = str(value).split(":")
+        return (resource, flags[0] == "1", flags[1] == "1"), int(n)
+    except (ValueError, IndexError):
+        return None
+
+
+def cargo_carried(*, battlefield_id: int, holder_id: int | None, sides: Mapping[str, int],
+                  units: Mapping[int, Any], cargo: Iterable[Mapping[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    """R-BJ-12, the effect `cargo`: a container `taken` by a side that now holds the
+    battlefield (`holder_id`) stays there (the stock is the territory's); one carried off
+    by a unit that retreated goes to the territory that unit retreated to, what does not
+    fit in its warehouses is lost; a carrier off the map or destroyed, or a lorry
+    destroyed (`lost`), loses it. `units` are the battle's units after their fates."""
+    moved: list[dict[str, Any]] = []
+    for c in cargo:
+        fate = c.get("fate", "left")
+        parsed = parse_cargo_id(c.get("id", ""))
+        if fate == "left" or parsed is None:
+            continue
+        key, _n = parsed
+        units_here = min(int(c.get("units", 0)), stock_units(battlefield_id, key))
+        taker = sides.get(str(c.get("taken_by")))
+        entry: dict[str, Any] = {"container": c.get("id"), "resource": key[0],
+                                 "refined": key[1], "pure": key[2], "units": units_here,
+                                 "fate": fate, "taken_by": taker}
+        if fate == "taken" and taker is not None and taker == holder_id:
+            entry["to"] = battlefield_id  # the taker holds the field: nothing moves
+            moved.append(entry)
+            continue
+        carrier_id = c.get("carrier")
+        carrier = (units.get(int(carrier_id)) if carrier_id is not None
+                   and str(carrier_id).isdigit() else None)
+        destination = (carrier.territory_id if fate == "taken" and carrier is not None
+                       and carrier.status == "ready" and carrier.territory_id != battlefield_id
+                       else None)
+        stored, lost = carry_off(battlefield_id=battlefield_id, key=key, units=units_here,
+                                 destination_id=destination)
+        entry.update(to=destination, stored=stored, lost=lost)
+        moved.append(entry)
+    return moved
 
 
 def stock_on(territory_id: int, key: ResourceKey) -> int:
