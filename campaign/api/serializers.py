@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaign import rulesets
+from campaign.api.fields import TextField, WholeNumberField
 from campaign.models import Campaign, Player
 
 
@@ -175,9 +176,11 @@ class ClaimIn(serializers.Serializer):
 
 
 class MessageIn(serializers.Serializer):
-    to = serializers.IntegerField(allow_null=True, required=False,
-                                  help_text="a player id, or null for everyone")
-    text = serializers.CharField(max_length=2000)
+    to = WholeNumberField(allow_null=True, required=False,
+                          help_text="a player id, or null for everyone")
+    # Blank and too long are the service's refusals (code invalid_text), as on the page.
+    text = TextField(allow_blank=True, trim_whitespace=False,
+                     help_text="1 to 2000 characters.")
 
 
 class TurnPhaseSerializer(serializers.Serializer):
