@@ -41,6 +41,12 @@ class BuildingIn(serializers.Serializer):
 
 
 class BuildingOut(serializers.ModelSerializer):
+    product = serializers.ListField(child=serializers.CharField(), read_only=True,
+                                    help_text="A factory's product line: its items' codes.")
+    next_product = serializers.ListField(child=serializers.CharField(), read_only=True,
+                                         help_text="The line a factory is being refitted "
+                                         "to (empty when none).")
+
     class Meta:
         model = Building
         fields = ["id", "territory", "kind", "x", "y", "active", "hit_points", "upgrades",

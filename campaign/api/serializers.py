@@ -143,23 +143,21 @@ class CampaignSerializer(serializers.ModelSerializer):
         return annotated if annotated is not None else obj.territories.count()
 
 
+#: The phases a request may name, in the clock's order (`AdvancePhaseEnum` in the schema).
+REQUEST_PHASES = ["commercial", "activity", "move", "tactical"]
+
+
 class AdvanceSerializer(serializers.Serializer):
     """The (turn, phase) the caller advances from: a repeated or stale request (a double
     click, a retry, two umpire tabs) then changes nothing."""
 
     turn = serializers.IntegerField(min_value=0, max_value=1_000_000)
-    phase = serializers.ChoiceField(choices=["commercial", "activity", "move", "tactical"])
+    phase = serializers.ChoiceField(choices=REQUEST_PHASES)
 
 
-PHASES = ["commercial", "activity", "move", "tactical"]
-
-
-class PhaseStartIn(serializers.Serializer):
+class PhaseStartIn(AdvanceSerializer):
     """A phase start kept for rolling back or cloning: the current phase's or the previous
     one's (the service says which are kept)."""
-
-    turn = serializers.IntegerField(min_value=0, max_value=1_000_000)
-    phase = serializers.ChoiceField(choices=PHASES)
 
 
 class RollbackIn(PhaseStartIn):
