@@ -170,7 +170,7 @@ class SeatIn(serializers.Serializer):
 
 
 class ClaimIn(serializers.Serializer):
-    code = serializers.CharField(max_length=64, help_text="The claim code the umpire gave.")
+    code = TextField(max_length=64, help_text="The claim code the umpire gave.")
 
 
 class MessageIn(serializers.Serializer):

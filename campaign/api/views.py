@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count, Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,6 +26,7 @@ from campaign.errors import (
     InvalidInput,
     NotFound,
     PreconditionRequired,
+    first_message,
 )
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
@@ -40,10 +45,20 @@ from campaign.services.campaigns import campaign_create, campaign_join, campaign
 from campaign.throttling import ScopedThrottle
 
 
-def validated(serializer_class: type, data: object, **kwargs) -> dict:
+def validated(serializer_class: type, data: object, *,
+              codes: Mapping[str, str] | None = None, **kwargs: Any) -> dict:
+    """The body as `serializer_class` validates it: the one place for an API write's 400
+    ({"code": "invalid", "detail", "fields"}). `codes` keeps a game's own error code for a
+    field whose refusal has one (e.g. {"turn": "invalid_turn"})."""
     serializer = serializer_class(data=data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    if serializer.is_valid():
+        return serializer.validated_data
+    errors = serializer.errors
+    first = next(iter(errors), None) if isinstance(errors, dict) else None
+    if codes and first in codes:
+        raise InvalidInput(first_message(errors) or "Invalid input.", code=codes[first],
+                           fields=dict(errors))
+    raise ValidationError(errors)
 
 
 def campaign_queryset():
@@ -280,7 +295,7 @@ class RollbackView(APIView):
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         require_umpire(member)
-        data = validated(s.RollbackIn, request.data)
+        data = validated(s.RollbackIn, request.data, codes={"turn": "invalid_turn"})
         rollback.rollback(campaign_id=member.campaign.pk, turn=data["turn"],
                           phase=data["phase"], by=request.user.get_username(),
                           reason=data["reason"])
@@ -299,7 +314,7 @@ class SandboxView(APIView):
                    "(`POST .../sandbox/seat/` {player}). A sandbox never notifies.")
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        data = validated(s.PhaseStartIn, request.data)
+        data = validated(s.PhaseStartIn, request.data, codes={"turn": "invalid_turn"})
         copy = sandbox.create_sandbox(member=member, turn=data["turn"], phase=data["phase"])
         return Response({"id": copy.pk}, status=status.HTTP_201_CREATED)
 
@@ -337,7 +352,7 @@ class ClaimView(APIView):
         description="Take the imported seat whose claim code the umpire gave you (404 "
         "for a code that opens no seat; 409 when you already have a seat).")
     def post(self, request: Request, campaign_id: int) -> Response:
-        data = validated(s.ClaimIn, request.data)
+        data = validated(s.ClaimIn, request.data, codes={"code": "invalid_code"})
         player = claims.claim_seat(campaign_id=campaign_id, user=request.user,
                                    code=data["code"])
         return Response(s.PlayerSummarySerializer(player).data)
