@@ -58,7 +58,7 @@ def battle_detail(battle: Battle, member: Membership) -> dict[str, Any]:
                                                    or {}).items()) if str(side).isdigit()]
     if umpire:
         data["error"] = battle.error
-    if battle.mode == "tabletop":
+    if battle.mode == Battle.Mode.TABLETOP:
         data["proposed_result"] = battle.proposed_result
         data["proposed_by"] = battle.proposed_by_id
         data["confirmations"] = battle.confirmations
@@ -160,9 +160,12 @@ class BattleResultView(APIView):
     def post(self, request: Request, campaign_id: int, battle_id: int) -> Response:
         member = membership(request.user, campaign_id)
         _battle(member, battle_id, ("id",))
-        validated(TabletopResultSerializer, request.data)
+        typed = validated(TabletopResultSerializer, request.data)
+        # The declared fields typed by the serializer; a ruleset's own result fields (its
+        # tabletop form) pass through to its `clean_result`, which checks them.
         battle = tabletop.submit_result(member=member, battle_id=battle_id,
-                                        data=dict(request.data))
+                                        data={**(request.data if isinstance(request.data, dict)
+                                                 else {}), **typed})
         return Response(battle_detail(battle, member))
 
 

@@ -9,6 +9,12 @@ from campaign.rulesets import DEFAULT as DEFAULT_RULESET
 
 
 class Battle(models.Model):
+    class Mode(models.TextChoices):
+        """How a battle is resolved: the campaign option `battle_mode` names one."""
+
+        ENGINE = "engine", "Resolved by the rules engine"
+        TABLETOP = "tabletop", "Played on the table, result entered"
+
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
         RUNNING = "running", "Running"
@@ -49,7 +55,7 @@ class Battle(models.Model):
         null=True, blank=True, help_text="When its job was last committed to be sent (the "
         "sweeper sends it again when no worker claimed it within the lease).")
     finished_at = models.DateTimeField(null=True, blank=True)
-    mode = models.CharField(max_length=10, default="engine",
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.ENGINE,
                             help_text="engine (a Celery job) or tabletop (results entered).")
     quarantined = models.BooleanField(
         default=False, help_text="The job failed battle_max_attempts times; only an umpire "

@@ -215,7 +215,7 @@ def battle_report(request: HttpRequest, member: Membership, battle_id: int) -> H
            "report": after_action_report(battle) if finished else None,
            "step": _replay_step(battle, board, players, request.GET.get("turn"))
            if finished else None}
-    if battle.mode == "tabletop" and not finished:
+    if battle.mode == Battle.Mode.TABLETOP and not finished:
         ctx.update(_tabletop_context(battle, member, names))
     if ctx["report"]:
         _add_experience(ctx["report"], battle, member)

@@ -173,7 +173,7 @@ def played_state(campaign: Any, seed: int) -> dict[str, Any]:
             row = [building(tid, "power_plant", 1, 1), building(tid, "power_plant", 2, 1),
                    building(tid, "warehouse", 1, 2), building(tid, "warehouse", 2, 2),
                    building(tid, "mine_shaft", 1, 3), building(tid, "foundry", 2, 3),
-                   building(tid, "factory", 1, 4, product="vehicle:arbeiter")]
+                   building(tid, "factory", 1, 4, product=["vehicle:arbeiter"])]
             if i == 0:  # the start: a second mine, a laboratory and a silo under its radar
                 row += [building(tid, "power_plant", 3, 1), building(tid, "power_plant", 4, 1),
                         building(tid, "mine_shaft", 3, 3), building(tid, "laboratory", 4, 3),

@@ -83,6 +83,11 @@ def error_body(code: str, detail: str, fields: dict | None = None) -> dict[str, 
     return body
 
 
+def first_message(data: Any) -> str:
+    """The first error's sentence of a serializer's errors, prefixed by its field."""
+    return _first_message(data)
+
+
 def _first_message(data: Any) -> str:
     if isinstance(data, dict):
         for key, value in data.items():

@@ -206,6 +206,10 @@ SPECTACULAR_SETTINGS = {
     "sealed orders and battles. Errors are {\"code\", \"detail\"}.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The phase a request names (advance, roll back, clone): one enum, named as before.
+    "ENUM_NAME_OVERRIDES": {
+        "AdvancePhaseEnum": "campaign.api.serializers.REQUEST_PHASES",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "campaign.schema.add_error_responses",

@@ -192,6 +192,9 @@ def c_building(ctx: Ctx, expected: dict[str, dict[str, Any]]) -> list[str]:
         data = as_data(b)
         weapon = getattr(b, "weapon", None) if getattr(b, "weapon_id", None) else None
         data["weapon_name"] = weapon.weapon if weapon is not None else None
+        for key in ("product", "next_product"):  # a case may write a line as "a;b"
+            if isinstance(fields.get(key), str):
+                data[key] = ";".join(data.get(key) or ())
         diffs += match(fields, data, f"building {name}")
     return diffs
 

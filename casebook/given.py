@@ -231,6 +231,7 @@ def _starting_buildings(ctx: Ctx, territory: str) -> None:
 def _building(ctx: Ctx, spec: dict[str, Any]) -> None:
     from campaign.rules import BUILDINGS
     from economy.models import Building
+    from economy.services.export import stored_line
 
     kind = spec["kind"]
     if kind not in BUILDINGS:
@@ -248,9 +249,12 @@ def _building(ctx: Ctx, spec: dict[str, Any]) -> None:
         "upgrades": list(spec.get("upgrades") or []),
         "built_turn": int(spec.get("built_turn", 0)),
     }
-    for key in ("product", "next_product", "missiles", "refit_turn"):
+    for key in ("missiles", "refit_turn"):
         if key in spec:
             fields[key] = spec[key]
+    for key in ("product", "next_product"):  # "vehicle:golem" or a list of item codes
+        if key in spec:
+            fields[key] = stored_line(spec[key])
     building = Building.objects.create(**fields)
     name = spec.get("name") or f"{territory.name}:{kind}"
     if name in ctx.buildings and not spec.get("name"):

@@ -3,8 +3,6 @@ actions"): authenticate, check membership, call one service, render."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -12,8 +10,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.access import membership, require_player, require_umpire
+from campaign.api.fields import TextField, WholeNumberField, YesNoField
 from campaign.api.views import validated
-from campaign.errors import Forbidden, InvalidInput, NotFound
+from campaign.errors import Forbidden, NotFound
 from campaign.schema import OBJECTS
 from economy import selectors
 from economy.correction_serializers import CorrectionIn, correction_input
@@ -32,22 +31,22 @@ from economy.services import (
 )
 
 
-def _body(request: Request) -> dict[str, Any]:
-    if not isinstance(request.data, dict):
-        raise InvalidInput("Send a JSON object.")
-    return request.data
-
-
 class BuildingIn(serializers.Serializer):
     territory = serializers.IntegerField()
-    kind = serializers.CharField(max_length=40)
-    x = serializers.IntegerField()
-    y = serializers.IntegerField()
+    kind = TextField(max_length=40)
+    x = WholeNumberField()
+    y = WholeNumberField()
     kit = serializers.IntegerField(required=False, help_text="Place a factory-made kit "
                                    "for free instead of buying.")
 
 
 class BuildingOut(serializers.ModelSerializer):
+    product = serializers.ListField(child=serializers.CharField(), read_only=True,
+                                    help_text="A factory's product line: its items' codes.")
+    next_product = serializers.ListField(child=serializers.CharField(), read_only=True,
+                                         help_text="The line a factory is being refitted "
+                                         "to (empty when none).")
+
     class Meta:
         model = Building
         fields = ["id", "territory", "kind", "x", "y", "active", "hit_points", "upgrades",
@@ -55,7 +54,7 @@ class BuildingOut(serializers.ModelSerializer):
 
 
 class UpgradeIn(serializers.Serializer):
-    upgrade = serializers.CharField(max_length=40)
+    upgrade = TextField(max_length=40)
 
 
 class ProductIn(serializers.Serializer):
@@ -69,10 +68,10 @@ class ActivationIn(serializers.Serializer):
 
 
 class ContainerIn(serializers.Serializer):
-    resource = serializers.CharField()
-    units = serializers.IntegerField()
-    refined = serializers.BooleanField(default=False)
-    pure = serializers.BooleanField(required=False)
+    resource = TextField(max_length=40)
+    units = WholeNumberField()
+    refined = YesNoField(default=False)
+    pure = YesNoField(required=False)
 
 
 class ShipmentIn(serializers.Serializer):
@@ -86,13 +85,13 @@ class PurchaseIn(serializers.Serializer):
 
 
 class UnitPatchIn(serializers.Serializer):
-    name = serializers.CharField(required=False, max_length=40)
+    name = TextField(required=False, allow_blank=True, trim_whitespace=False)
     pilot = serializers.IntegerField(required=False, allow_null=True)
     weapons = serializers.ListField(child=serializers.IntegerField(), required=False)
 
 
 class NameIn(serializers.Serializer):
-    name = serializers.CharField(max_length=40)
+    name = TextField(allow_blank=True, trim_whitespace=False, help_text="1 to 40 characters.")
 
 
 class TradeIn(serializers.Serializer):
@@ -113,10 +112,10 @@ class BuildingListView(APIView):
                    description="Commercial phase: buy a building on one of your territories.")
     def post(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
-        building = buildings.building_create(player=player, territory_id=data.get("territory"),
-                                             kind=data.get("kind"), x=data.get("x"),
-                                             y=data.get("y"), kit=data.get("kit"))
+        data = validated(BuildingIn, request.data)
+        building = buildings.building_create(player=player, territory_id=data["territory"],
+                                             kind=data["kind"], x=data["x"], y=data["y"],
+                                             kit=data.get("kit"))
         return Response(BuildingOut(building).data, status=status.HTTP_201_CREATED)
 
 
@@ -154,10 +153,7 @@ class TurretWeaponView(APIView):
                    "territory to a turret (or a turret mount), or take it off with null.")
     def put(self, request: Request, campaign_id: int, building_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
-        if "weapon" not in data:
-            raise InvalidInput("Send 'weapon': a weapon id or null.",
-                               fields={"weapon": ["Required (an id or null)."]})
+        data = validated(TurretWeaponIn, request.data)
         building = buildings.turret_fit(player=player, building_id=building_id,
                                         weapon=data["weapon"])
         return Response(BuildingOut(building).data)
@@ -169,9 +165,9 @@ class ActivationView(APIView):
                    "active; 400 code energy when the territory cannot power them.")
     def put(self, request: Request, campaign_id: int, territory_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
+        data = validated(ActivationIn, request.data)
         active = energy.activation_set(player=player, territory_id=territory_id,
-                                       active=data.get("active"))
+                                       active=data["active"])
         return Response({"territory": territory_id, "active": active})
 
 
@@ -180,10 +176,9 @@ class ShipmentView(APIView):
                    description="Commercial phase: ship containers through landing pads.")
     def post(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
-        shipment = commerce.shipment_create(player=player,
-                                            territory_id=data.get("territory"),
-                                            containers=data.get("containers"))
+        data = validated(ShipmentIn, request.data)
+        shipment = commerce.shipment_create(player=player, territory_id=data["territory"],
+                                            containers=data["containers"])
         return Response({"id": shipment.pk, "territory": shipment.territory_id,
                          "containers": shipment.cargo, "value": shipment.value,
                          "credits": player.credits}, status=status.HTTP_201_CREATED)
@@ -195,9 +190,9 @@ class PurchaseView(APIView):
                    '"weapon"|"building": id}.')
     def post(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
-        result = commerce.purchase(player=player, territory_id=data.get("territory"),
-                                   item=data.get("item"))
+        data = validated(PurchaseIn, request.data)
+        result = commerce.purchase(player=player, territory_id=data["territory"],
+                                   item=data["item"])
         return Response({**result, "credits": player.credits}, status=status.HTTP_201_CREATED)
 
 
@@ -214,7 +209,7 @@ class UnitDetailView(APIView):
                    "phase: name it (1 to 40 characters).")
     def patch(self, request: Request, campaign_id: int, unit_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
+        data = validated(UnitPatchIn, request.data)
         kwargs = {k: data[k] for k in ("name", "pilot", "weapons") if k in data}
         unit = units.unit_update(player=player, unit_id=unit_id, **kwargs)
         return Response(next(u for u in selectors.units_of(player) if u["id"] == unit.pk))
@@ -241,8 +236,8 @@ class PilotDetailView(APIView):
                    description="Any phase: name one of the caller's operatives.")
     def patch(self, request: Request, campaign_id: int, pilot_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        op = names.pilot_rename(player=player, pilot_id=pilot_id, name=_body(request).get(
-            "name"))
+        op = names.pilot_rename(player=player, pilot_id=pilot_id,
+                                name=validated(NameIn, request.data)["name"])
         return Response(next(p for p in selectors.pilots_of(player) if p["id"] == op.pk))
 
 
@@ -252,7 +247,7 @@ class WeaponDetailView(APIView):
     def patch(self, request: Request, campaign_id: int, weapon_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         weapon = names.weapon_rename(player=player, weapon_id=weapon_id,
-                                     name=_body(request).get("name"))
+                                     name=validated(NameIn, request.data)["name"])
         return Response(next(w for w in selectors.weapons_of(player) if w["id"] == weapon.pk))
 
 
@@ -283,9 +278,9 @@ class TradeListView(APIView):
                    description="Commercial phase: offer a trade to another player.")
     def post(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
-        trade = trades.trade_create(player=player, to_player=data.get("to_player"),
-                                    give=data.get("give"), receive=data.get("receive"))
+        data = validated(TradeIn, request.data)
+        trade = trades.trade_create(player=player, to_player=data["to_player"],
+                                    give=data["give"], receive=data["receive"])
         return Response(trades.trade_as_dict(trade), status=status.HTTP_201_CREATED)
 
 
@@ -380,9 +375,9 @@ class ArtifactHouseView(APIView):
                    "this territory in one of your laboratories (it doubles its research).")
     def post(self, request: Request, campaign_id: int, territory_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
-        data = _body(request)
+        data = validated(HouseIn, request.data)
         artifact = artifacts.artifact_house(player=player, territory_id=territory_id,
-                                            laboratory=data.get("laboratory"))
+                                            laboratory=data["laboratory"])
         return Response(artifacts.artifact_as_dict(artifact))
 
 

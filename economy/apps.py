@@ -26,8 +26,10 @@ class EconomyConfig(AppConfig):
 
         from campaign.services.imports import Table, register_table
         from economy import models as m
+        from economy.services.export import imported_building
 
-        for table in (Table(20, "buildings", m.Building, deferred=("weapon",)),
+        for table in (Table(20, "buildings", m.Building, deferred=("weapon",),
+                            rewrite=imported_building),
                       Table(21, "stock", m.Stock), Table(22, "operatives", m.Operative),
                       Table(23, "units", m.Unit), Table(24, "weapons", m.Weapon),
                       Table(25, "ledger", m.LedgerEntry), Table(26, "shipments", m.Shipment),

@@ -89,10 +89,13 @@ class Building(models.Model):
     active = models.BooleanField(default=False)
     hit_points = models.PositiveIntegerField()
     upgrades = models.JSONField(default=list, blank=True)
-    product = models.CharField(max_length=1000, blank=True, default="",
-                               help_text="Factory product line (item codes joined by ';').")
-    next_product = models.CharField(max_length=1000, blank=True, default="",
-                                    help_text="Factory: the line it is being refitted to.")
+    product = models.JSONField(
+        default=list, blank=True, help_text="Factory product line: its items' codes "
+        "(\"vehicle:golem\", \"weapon:cannon:heavy\", \"building:turret\"); empty when none "
+        "is chosen.")
+    next_product = models.JSONField(
+        default=list, blank=True, help_text="Factory: the line it is being refitted to "
+        "(item codes), empty when no refit is under way.")
     missiles = models.PositiveSmallIntegerField(default=0, help_text="Missile silo stock.")
     built_turn = models.PositiveIntegerField(default=0)
     refit_turn = models.PositiveIntegerField(

@@ -92,7 +92,7 @@ def territory(request: HttpRequest, member: Membership, territory_id: int) -> Ht
             if b.kind == "factory":
                 b.product_text = _product_text(b.product)
                 b.next_product_text = _product_text(b.next_product)
-                b.product_codes = set(b.product.split(";")) if b.product else set()
+                b.product_codes = set(b.product)
             b.weapon_label = _weapon_label(b.weapon) if b.weapon_id else ""
             spec = tables.BUILDINGS.get(b.kind)
             b.spec = spec
@@ -170,9 +170,9 @@ def _item_name(code: str) -> str:
     return code
 
 
-def _product_text(code: str) -> str:
-    """A stored product line (item codes joined by ';') in words."""
-    return ", ".join(_item_name(c) for c in code.split(";") if c) if code else ""
+def _product_text(codes: list[str]) -> str:
+    """A stored product line (its items' codes) in words."""
+    return ", ".join(_item_name(c) for c in codes)
 
 
 def _product_choices() -> list[tuple[str, list[tuple[str, str]]]]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from battles.rulesets.base import Battlefield, FieldUnit, Json, Plan
 from campaign.rules.tables import CONTAINER_UNITS
 from economy.labels import unit_label
+from economy.services.battle_effects import cargo_id
 
 if TYPE_CHECKING:
     from economy.models import Building, Unit
@@ -68,18 +69,6 @@ def battlefield(*, territory_id: int, defender: int | None,
         options=dict(options or {}), extras=dict(extras or {}))
 
 
-def cargo_id(key: tuple[str, bool, bool], n: int) -> str:
-    """A container's id in the engine: the stock key it holds and its number."""
-    resource, refined, pure = key
-    return f"{resource}:{int(refined)}{int(pure)}:{n}"
-
-
-def parse_cargo_id(value: object) -> tuple[tuple[str, bool, bool], int] | None:
-    try:
-        resource, flags, n = str(value).split(":")
-        return (resource, flags[0] == "1", flags[1] == "1"), int(n)
-    except (ValueError, IndexError):
-        return None
 
 
 def cargo_inputs(stock: Iterable[Any], warehouses: Sequence[Any]) -> list[Json]:

@@ -94,7 +94,7 @@ def sweep_battles(*, now: dt.datetime | None = None) -> int:
         Q(status=Battle.Status.RUNNING, started_at__lt=stale)
         | Q(status=Battle.Status.QUEUED, dispatched_at__lt=stale)
         | Q(status=Battle.Status.QUEUED, dispatched_at__isnull=True, created_at__lt=stale),
-        mode="engine", quarantined=False).values_list("pk", flat=True)[:500])
+        mode=Battle.Mode.ENGINE, quarantined=False).values_list("pk", flat=True)[:500])
     for battle_id in candidates:
         with transaction.atomic():
             battle = (Battle.objects.select_for_update(skip_locked=True)
@@ -120,7 +120,7 @@ def resend_restored(campaign: Campaign) -> None:
     tactical phase's start restores them queued, or running with a claim of a job that
     finished meanwhile) are queued again and their jobs sent at once, not after a lease."""
     restored = list(Battle.objects.filter(
-        campaign=campaign, mode="engine", quarantined=False,
+        campaign=campaign, mode=Battle.Mode.ENGINE, quarantined=False,
         status__in=[Battle.Status.QUEUED, Battle.Status.RUNNING]).values_list("pk", flat=True))
     if not restored:
         return
@@ -144,7 +144,7 @@ def _claim(battle_id: int, claim: str = "") -> tuple[dict[str, Any], str] | None
             return None
         # Finished and recorded are written in one transaction (recording.record_result).
         if battle.status == Battle.Status.FINISHED or battle.quarantined \
-                or battle.mode != "engine":
+                or battle.mode != Battle.Mode.ENGINE:
             return None
         if battle.status == Battle.Status.RUNNING and battle.started_at and \
                 battle.started_at >= timezone.now() - dt.timedelta(seconds=lease_seconds()):
@@ -247,7 +247,7 @@ def retry_battle(*, campaign: Campaign, battle_id: int) -> Battle:
             raise Conflict(f"This battle is {battle.status}, not failed: its job is still "
                            "on its way, so there is nothing to retry.",
                            code="battle_not_failed")
-        if battle.mode != "engine":
+        if battle.mode != Battle.Mode.ENGINE:
             raise Conflict("This battle is played on the table; enter its result instead.",
                            code="tabletop_battle")
         battle.attempts = 0

@@ -22,8 +22,8 @@ from django.utils import timezone
 from battles.models import Battle, OddsRequest
 from battles.rulesets.base import ENEMY, OWN, OddsQuestion, Ruleset, RulesetError
 from battles.rulesets.registry import find_ruleset
+from battles.services.battle_options import ruleset_options
 from battles.services.inputs import battlefield
-from battles.services.opening import ruleset_options
 from campaign.dice import derived_seed
 from campaign.env import envbool, envint
 from campaign.errors import InvalidInput, NotFound

@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from battles.models import Battle, BattleParticipant
-from battles.rulesets.base import Ruleset
 from battles.rulesets.registry import find_ruleset
+from battles.services.battle_options import ruleset_options
 from battles.services.inputs import battlefield, cargo_inputs, side_key
+from battles.services.ownership import taken_entry, taking
 from campaign.bulk import bulk_set
 from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Player
@@ -70,29 +71,6 @@ def take_territory(*, territory: Territory, player: Player, reason: str,
     return exploration
 
 
-def taking(*, territory: Territory, player: Player, reason: str) -> tuple[Any, Entry]:
-    """The rows of one take (`take_territory`): the owner changed (and the exploration
-    of a never-owned territory made), the turrets' weapons handed over; returns the
-    exploration made now (or None) and the journal entry, for the caller to write (a
-    battle's recording writes it with the rest of its journal)."""
-    from economy.services.battle_effects import turrets_change_hands
-    from territories.services.exploration import change_owner
-
-    previous = territory.owner_id
-    explored_now = not territory.ever_owned
-    exploration = change_owner(territory=territory, player=player)
-    turrets_change_hands(territory_id=territory.pk, player_id=player.pk)
-    return exploration, _taken(territory, player, previous, explored_now, reason)
-
-
-def _taken(territory: Any, player: Player, previous: int | None, explored: bool,
-           reason: str) -> Entry:
-    """The public journal entry of a take."""
-    return Entry(kind="territory_taken", data={
-        "territory": territory.pk, "name": territory.name, "player": player.pk,
-        "previous_owner": previous, "explored": explored, "reason": reason})
-
-
 @dataclass(frozen=True)
 class _Placed:
     """Where a unit stands, before the units that fight are read in full."""
@@ -131,7 +109,7 @@ def take_territories(*, campaign: Campaign,
         exploration, explored_entry = changed[i]
         if explored_entry is not None:
             entries.append(explored_entry)
-        entries.append(_taken(territory, player, previous[i], explored_now[i], reason))
+        entries.append(taken_entry(territory, player, previous[i], explored_now[i], reason))
         found = discovery_kinds(exploration) if exploration is not None else []
         if found and exploration is not None and explorers is not None and any(
                 op is not None and op.alive
@@ -479,22 +457,11 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
             "buildings": len(buildings[contest.territory.pk]
                              if contest.territory.owner_id == contest.defender else [])})
         for battle, contest, sides in zip(battles, order, sides_of, strict=True)])
-    if mode == "engine":
+    if mode == Battle.Mode.ENGINE:
         from battles.services.jobs import schedule_battles
 
         schedule_battles([battle.pk for battle in battles])
     return battles
-
-
-def ruleset_options(campaign: Campaign, ruleset: Ruleset) -> dict[str, Any]:
-    """The options a battle of this campaign's ruleset is fought with: the campaign's own
-    battle settings the ruleset's engine reads (`Ruleset.battle_settings`: Unlimit3d 8's
-    R-BAT-3, R-BAT-4, R-BAT-11, R-BAT-32), or else the campaign's `ruleset_options`."""
-    settings = campaign.settings
-    if ruleset.battle_settings:
-        return {option: getattr(settings, setting)
-                for option, setting in ruleset.battle_settings.items()}
-    return dict(settings.ruleset_options or {})
 
 
 def unfinished_battles(campaign: Campaign) -> int:

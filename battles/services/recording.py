@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
@@ -27,11 +28,12 @@ from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 
 from battles.models import Battle, BattleParticipant, BattleRecord
-from battles.rulesets.base import Outcome, Ruleset, XpAward
+from battles.rulesets.base import Outcome, Ruleset, UnitFate, XpAward
 from battles.rulesets.registry import find_ruleset
+from battles.services.battle_options import ruleset_options
 from battles.services.effects import Recording, apply_effects
 from battles.services.experience import award_discovery_xp, battle_xp_kinds, grant_xp
-from battles.services.opening import ruleset_options, taking
+from battles.services.ownership import taking
 from campaign.models import Campaign, Event, Player
 from campaign.services.journal import Entry, record_many
 from economy.services import battle_effects
@@ -89,171 +91,246 @@ def record_result(*, battle_id: int, result: dict[str, Any] | Outcome | Any,
     return True
 
 
-def _take(campaign: Campaign, territory: Any, player: Player,
-          journal: list[Entry]) -> Any:
-    """The winner takes the battlefield (`opening.taking`), its entry drafted into the
-    recording's journal instead of written on its own."""
-    exploration, entry = taking(territory=territory, player=player, reason="battle")
-    journal.append(entry)
-    return exploration
+@dataclass
+class Scene:
+    """One recording's shared state: what the steps read (the rows locked in the lock
+    order) and what they decide, handed from step to step."""
+
+    campaign: Campaign
+    battle: Battle
+    outcome: Outcome
+    ruleset: Ruleset
+    journal: list[Entry]
+    territory: Any = None
+    sides: dict[str, int] = field(default_factory=dict)  # ruleset side -> player id
+    players: dict[int, Player] = field(default_factory=dict)
+    winner_id: int | None = None
+    participants: dict[int, Any] = field(default_factory=dict)  # unit id -> participant
+    origins: dict[int, int] = field(default_factory=dict)  # unit id -> its move's origin
+    owned: dict[int, int | None] = field(default_factory=dict)
+    graph: dict[int, Iterable[int]] = field(default_factory=dict)
+    standing: dict[int, Any] = field(default_factory=dict)  # locked units on the field
+    units: dict[int, Any] = field(default_factory=dict)  # the units the recording saves
+    pilots: dict[int, Any] = field(default_factory=dict)
+    changed_pilots: dict[int, Any] = field(default_factory=dict)
+    outcomes: dict[int, UnitFate] = field(default_factory=dict)
+    owner_before: int | None = None
+    exploration: Any = None
+    report: list[dict[str, Any]] = field(default_factory=list)
+    retreats: list[dict[str, Any]] = field(default_factory=list)
+    off_map: list[int] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+    gone: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _apply(campaign: Campaign, battle: Battle, outcome: Outcome, ruleset: Ruleset,
-           journal: list[Entry]) -> dict[str, Any]:
+def _lock_the_field(scene: Scene) -> None:
+    """Read and lock, in the lock order: the participants (with their moves' origins),
+    the battlefield's neighbourhood, the units standing on it, their pilots."""
     from economy.models import Operative, Unit
 
-    territory = battle.territory
-    sides = {str(s["player"]): s["player"] for s in battle.sides}
+    battle, campaign, outcome = scene.battle, scene.campaign, scene.outcome
+    scene.territory = territory = battle.territory
+    scene.sides = {str(s["player"]): s["player"] for s in battle.sides}
     # Player rows are not read: the ids are what recording writes.
-    players = {pk: Player(pk=pk, campaign=campaign) for pk in sides.values()}
-    winner_id = sides.get(str(outcome.winner)) if outcome.winner is not None else None
-    battle.winner_id = winner_id
+    scene.players = {pk: Player(pk=pk, campaign=campaign) for pk in scene.sides.values()}
+    scene.winner_id = (scene.sides.get(str(outcome.winner)) if outcome.winner is not None
+                       else None)
+    battle.winner_id = scene.winner_id
     executed = Order.objects.filter(campaign=campaign, turn=battle.turn,
                                     unit_id=OuterRef("unit_id"),
                                     status=Order.Status.EXECUTED)
-    participants = {p.unit_id: p for p in BattleParticipant.objects.filter(battle=battle)
-                    .annotate(moved_from=Subquery(executed.values("origin_id")[:1]))}
-    origins = {uid: p.moved_from for uid, p in participants.items() if p.moved_from}
+    scene.participants = participants = {
+        p.unit_id: p for p in BattleParticipant.objects.filter(battle=battle)
+        .annotate(moved_from=Subquery(executed.values("origin_id")[:1]))}
+    scene.origins = {uid: p.moved_from for uid, p in participants.items() if p.moved_from}
     owned, neighbours = lock_neighbourhood(campaign, territory.pk)
+    scene.owned = owned
     territory.owner_id = owned[territory.pk]  # as it stands now that it is locked
-    graph = {territory.pk: neighbours}
+    scene.graph = {territory.pk: neighbours}
     # The participants and every unit standing on the battlefield (the previous owner's
     # unpiloted vehicles retreat if it changes hands), in one statement.
-    standing = {u.pk: u for u in Unit.objects.select_for_update().filter(
+    scene.standing = {u.pk: u for u in Unit.objects.select_for_update().filter(
         Q(pk__in=list(participants)) | Q(territory_id=territory.pk,
                                          status=Unit.Status.READY)).order_by("pk")}
-    units = {uid: standing[uid] for uid in participants}
+    scene.units = {uid: scene.standing[uid] for uid in participants}
     pilot_ids = [p.pilot_id for p in participants.values() if p.pilot_id]
-    pilots = ({o.pk: o for o in Operative.objects.select_for_update().filter(
+    scene.pilots = ({o.pk: o for o in Operative.objects.select_for_update().filter(
         pk__in=pilot_ids).order_by("pk")} if pilot_ids else {})
-    changed_pilots: dict[int, Any] = {}
-    pilot_rule = campaign.settings.pilot_of_destroyed_unit
-    outcomes = {u.unit: u for u in outcome.units}
+    scene.outcomes = {u.unit: u for u in outcome.units}
+    scene.owner_before = territory.owner_id
 
-    # Ownership first: the winner's units now stand on a territory with no enemy.
-    owner_before = territory.owner_id
+
+def _take_the_field(scene: Scene) -> None:
+    """Ownership first: the winner's units now stand on a territory with no enemy; the
+    winner takes it (`ownership.taking`), its entry drafted into the recording's
+    journal."""
+    winner_id, territory = scene.winner_id, scene.territory
     standing_winner = winner_id is not None and any(
-        o.fate in ("intact", "damaged") and participants.get(uid)
-        and participants[uid].player_id == winner_id for uid, o in outcomes.items())
-    exploration = None
-    if standing_winner and winner_id != territory.owner_id:
-        exploration = _take(campaign, territory, players[winner_id], journal)
-        owned[territory.pk] = winner_id
+        o.fate in ("intact", "damaged") and scene.participants.get(uid)
+        and scene.participants[uid].player_id == winner_id
+        for uid, o in scene.outcomes.items())
+    if standing_winner and winner_id is not None and winner_id != territory.owner_id:
+        exploration, entry = taking(territory=territory, player=scene.players[winner_id],
+                                    reason="battle")
+        scene.journal.append(entry)
+        scene.exploration = exploration
+        scene.owned[territory.pk] = winner_id
 
-    report: list[dict[str, Any]] = []
-    retreats: list[dict[str, Any]] = []
-    off_map: list[int] = []
+
+def _settle_the_units(scene: Scene) -> None:
+    """Each participant's fate (R-BJ-5 to R-BJ-7), damage, veterancy and its pilot's XP;
+    the economy writes the rows' fields."""
     awards: dict[int, list[XpAward]] = defaultdict(list)
-    for award in outcome.xp:
+    for award in scene.outcome.xp:
         awards[award.unit].append(award)
-    options = ruleset_options(campaign, ruleset)
-    for uid, participant in participants.items():
-        unit = units[uid]
-        result = outcomes.get(uid)
+    options = ruleset_options(scene.campaign, scene.ruleset)
+    pilot_rule = scene.campaign.settings.pilot_of_destroyed_unit
+    territory, battle = scene.territory, scene.battle
+    for uid, participant in scene.participants.items():
+        unit = scene.units[uid]
+        result = scene.outcomes.get(uid)
         fate = result.fate if result else "intact"
         if result is not None:
             battle_effects.set_unit_state(unit, result.state)
         # R-BJ-5: a side that did not win leaves the field: what is not destroyed retreats.
-        if fate in ("intact", "damaged") and winner_id is not None \
-                and participant.player_id != winner_id:
+        if fate in ("intact", "damaged") and scene.winner_id is not None \
+                and participant.player_id != scene.winner_id:
             fate = "retreated"
-        pilot = pilots.get(participant.pilot_id) if participant.pilot_id else None
+        pilot = scene.pilots.get(participant.pilot_id) if participant.pilot_id else None
         if fate == "destroyed":
-            unit.status = Unit.Status.DESTROYED
-            unit.pilot = None
+            battle_effects.unit_destroyed(unit)
             if pilot is not None:
                 if pilot_rule == "dies":
-                    pilot.alive = False
+                    battle_effects.pilot_killed(pilot)
                 else:  # R-BJ-6: the pilot ejects and goes where a retreat would go
-                    pilot.territory_id = _retreat_to(unit, participant, origins, graph,
-                                                     owned, territory.pk)
-                changed_pilots[pilot.pk] = pilot
+                    battle_effects.pilot_moved(pilot, territory_id=_retreat_to(
+                        unit, participant, scene.origins, scene.graph, scene.owned,
+                        territory.pk))
+                scene.changed_pilots[pilot.pk] = pilot
         elif fate == "retreated":
-            destination = _retreat_to(unit, participant, origins, graph, owned,
-                                      territory.pk)
-            if destination is None:
-                unit.status = Unit.Status.OFF_MAP
-                unit.territory = None
-                unit.locked_until_turn = battle.turn + 2
-                off_map.append(uid)
-            else:
-                unit.territory_id = destination
-                retreats.append({"unit": uid, "to": destination})
-        else:
-            unit.territory_id = territory.pk  # reinforcements stay where they fought
+            _retreat(scene, unit, participant)
+        else:  # reinforcements stay where they fought
+            battle_effects.unit_moved(unit, territory_id=territory.pk)
         if pilot is None and fate != "destroyed" and awards.get(uid):
             # A unit that learns itself (a training ladder): the ruleset's veterancy.
-            battle_effects.set_unit_state(
-                unit, ruleset.veterancy(dict(unit.state or {}), awards[uid], options))
+            battle_effects.set_unit_state(unit, scene.ruleset.veterancy(
+                dict(unit.state or {}), awards[uid], options))
         if pilot is not None and pilot.pk == participant.pilot_id:
             if pilot.territory_id != unit.territory_id and fate != "destroyed":
-                pilot.territory_id = unit.territory_id
-                changed_pilots[pilot.pk] = pilot
+                battle_effects.pilot_moved(pilot, territory_id=unit.territory_id)
+                scene.changed_pilots[pilot.pk] = pilot
             alive = not (fate == "destroyed" and pilot_rule == "dies")
             kinds = battle_xp_kinds(class_key=pilot.klass,
                                     events=[a.kind for a in awards.get(uid, [])],
                                     survived=fate != "destroyed") if alive else []
             if kinds:
-                _award, data = grant_xp(operative=pilot, kinds=kinds, campaign=campaign,
+                _award, data = grant_xp(operative=pilot, kinds=kinds, campaign=scene.campaign,
                                         context={"battle": battle.pk, "unit": uid})
-                changed_pilots[pilot.pk] = pilot
-                journal.append(Entry(
+                scene.changed_pilots[pilot.pk] = pilot
+                scene.journal.append(Entry(
                     kind="xp_awarded", data=data, visibility=Event.Visibility.PRIVATE,
                     viewers=(participant.player_id,)))
         line = {"unit": uid, "player": participant.player_id, "model": unit.model,
                 "fate": fate, "reinforcement": participant.reinforcement}
         if result is not None:
             line.update(result.detail)
-        if ruleset.pilots:
+        if scene.ruleset.pilots:
             line.setdefault("hit_points_left", None)
         else:
             line["state"] = dict(unit.state or {})
-        report.append(line)
+        scene.report.append(line)
 
-    # Unpiloted vehicles of players who lost the territory retreat like the losers.
-    if territory.owner_id != owner_before and owner_before is not None:
-        for uid, unit in standing.items():
-            if uid in participants or unit.player_id != owner_before:
-                continue
-            destination = _retreat_to(unit, None, origins, graph, owned, territory.pk)
-            if destination is None:
-                unit.status, unit.territory = Unit.Status.OFF_MAP, None
-                unit.locked_until_turn = battle.turn + 2
-                off_map.append(unit.pk)
-            else:
-                unit.territory_id = destination
-                retreats.append({"unit": unit.pk, "to": destination})
-            units.setdefault(uid, unit)
-    battle_effects.save_units([units[uid] for uid in sorted(units)])
-    battle_effects.save_pilots([changed_pilots[pk] for pk in sorted(changed_pilots)])
 
-    if exploration is not None:  # R-XP-3: the winner's pilots standing on it explored it
-        explorers = [pilots[p.pilot_id] for uid, p in participants.items()
-                     if p.player_id == winner_id and p.pilot_id in pilots
-                     and units[uid].status == Unit.Status.READY
-                     and units[uid].territory_id == territory.pk]
-        for op in explorers:
-            op.player = players[winner_id]
-        record_many(campaign=campaign, entries=journal)  # before the discovery's entries
-        journal.clear()
-        award_discovery_xp(exploration=exploration, operatives=explorers, campaign=campaign,
-                           context={"battle": battle.pk})
+def _retreat(scene: Scene, unit: Any, participant: BattleParticipant | None) -> None:
+    """R-BJ-7: the unit retreats to an adjacent territory its player controls, or goes
+    off the map."""
+    destination = _retreat_to(unit, participant, scene.origins, scene.graph, scene.owned,
+                              scene.territory.pk)
+    if destination is None:
+        battle_effects.unit_off_map(unit, until_turn=scene.battle.turn + 2)
+        scene.off_map.append(unit.pk)
+    else:
+        battle_effects.unit_moved(unit, territory_id=destination)
+        scene.retreats.append({"unit": unit.pk, "to": destination})
 
-    extras = apply_effects(Recording(campaign=campaign, battle=battle, units=units,
-                                     sides=sides, players=players, winner_id=winner_id),
-                           ruleset.effects, outcome.effects)
 
-    gone = battle_effects.destroy_buildings(
-        territory_id=territory.pk, building_ids=list(outcome.buildings_destroyed))
+def _retreat_the_unpiloted(scene: Scene) -> None:
+    """Unpiloted vehicles of players who lost the territory retreat like the losers."""
+    territory, owner_before = scene.territory, scene.owner_before
+    if territory.owner_id == owner_before or owner_before is None:
+        return
+    for uid, unit in scene.standing.items():
+        if uid in scene.participants or unit.player_id != owner_before:
+            continue
+        _retreat(scene, unit, None)
+        scene.units.setdefault(uid, unit)
+
+
+def _save_units_and_pilots(scene: Scene) -> None:
+    battle_effects.save_units([scene.units[uid] for uid in sorted(scene.units)])
+    battle_effects.save_pilots([scene.changed_pilots[pk]
+                                for pk in sorted(scene.changed_pilots)])
+
+
+def _explore(scene: Scene) -> None:
+    """R-XP-3: the winner's pilots standing on a territory explored now explored it."""
+    if scene.exploration is None or scene.winner_id is None:
+        return
+    territory, units = scene.territory, scene.units
+    from economy.models import Unit
+
+    explorers = [scene.pilots[p.pilot_id] for uid, p in scene.participants.items()
+                 if p.player_id == scene.winner_id and p.pilot_id in scene.pilots
+                 and units[uid].status == Unit.Status.READY
+                 and units[uid].territory_id == territory.pk]
+    for op in explorers:
+        op.player = scene.players[scene.winner_id]
+    record_many(campaign=scene.campaign, entries=scene.journal)  # before the discovery's
+    scene.journal.clear()
+    award_discovery_xp(exploration=scene.exploration, operatives=explorers,
+                       campaign=scene.campaign, context={"battle": scene.battle.pk})
+
+
+def _ruleset_effects(scene: Scene) -> None:
+    """The effects the ruleset declares beyond the neutral outcome, each by its handler
+    (battles.services.effects)."""
+    scene.extras = apply_effects(
+        Recording(campaign=scene.campaign, battle=scene.battle, units=scene.units,
+                  sides=scene.sides, players=scene.players, winner_id=scene.winner_id),
+        scene.ruleset.effects, scene.outcome.effects)
+
+
+def _buildings(scene: Scene) -> None:
+    """Buildings destroyed and damaged (the economy's rows)."""
+    territory_id = scene.territory.pk
+    scene.gone = battle_effects.destroy_buildings(
+        territory_id=territory_id, building_ids=list(scene.outcome.buildings_destroyed))
     battle_effects.set_buildings_hit_points(
-        territory_id=territory.pk, hit_points=dict(outcome.building_hit_points))
+        territory_id=territory_id, hit_points=dict(scene.outcome.building_hit_points))
+
+
+#: The order of a recording's steps, stated once: locks first (in the lock order), then
+#: ownership before the units' fates (a retreat goes where the player still holds), the
+#: units and pilots saved before the exploration's XP, the ruleset's effects, buildings.
+STEPS: tuple[Callable[[Scene], None], ...] = (
+    _lock_the_field, _take_the_field, _settle_the_units, _retreat_the_unpiloted,
+    _save_units_and_pilots, _explore, _ruleset_effects, _buildings)
+
+
+def _apply(campaign: Campaign, battle: Battle, outcome: Outcome, ruleset: Ruleset,
+           journal: list[Entry]) -> dict[str, Any]:
+    scene = Scene(campaign=campaign, battle=battle, outcome=outcome, ruleset=ruleset,
+                  journal=journal)
+    for step in STEPS:
+        step(scene)
+    territory = scene.territory
     return {
-        "territory": territory.pk, "name": territory.name, "winner": winner_id,
-        "owner_before": owner_before, "owner": territory.owner_id,
-        "owner_changed": territory.owner_id != owner_before, "units": report,
-        "retreats": retreats, "off_map": off_map,
-        "buildings_destroyed": [{"id": b["pk"], "kind": b["kind"]} for b in gone],
-        "rounds": outcome.rounds, "end_reason": outcome.end_reason, **extras,
+        "territory": territory.pk, "name": territory.name, "winner": scene.winner_id,
+        "owner_before": scene.owner_before, "owner": territory.owner_id,
+        "owner_changed": territory.owner_id != scene.owner_before, "units": scene.report,
+        "retreats": scene.retreats, "off_map": scene.off_map,
+        "buildings_destroyed": [{"id": b["pk"], "kind": b["kind"]} for b in scene.gone],
+        "rounds": outcome.rounds, "end_reason": outcome.end_reason, **scene.extras,
     }
 
 

@@ -28,7 +28,7 @@ def _battle_for_update(member: Membership, battle_id: int) -> Battle:
                                                        campaign=member.campaign).first()
     if battle is None:
         raise NotFound("No such battle.")
-    if battle.mode != "tabletop":
+    if battle.mode != Battle.Mode.TABLETOP:
         raise Conflict("This battle is resolved by the rules engine.", code="engine_battle")
     if battle.status == Battle.Status.FINISHED:
         raise Conflict("This battle is already recorded.", code="battle_finished")

@@ -31,7 +31,7 @@ def verify_battles(campaign: Campaign, turn: int, phase: str, secret: str) -> Ch
             check.mismatches.append({"battle": battle.pk, "territory": where,
                                      "detail": "its seed is not the phase's"})
             continue
-        if battle.mode != "engine" or battle.status != Battle.Status.FINISHED:
+        if battle.mode != Battle.Mode.ENGINE or battle.status != Battle.Status.FINISHED:
             continue
         dice = Dice(random.Random(expected))
         ruleset = find_ruleset(battle.ruleset_name)

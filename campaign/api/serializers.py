@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaign import rulesets
+from campaign.api.fields import TextField, WholeNumberField
 from campaign.models import Campaign, Player
 
 
@@ -142,12 +143,42 @@ class CampaignSerializer(serializers.ModelSerializer):
         return annotated if annotated is not None else obj.territories.count()
 
 
+#: The phases a request may name, in the clock's order (`AdvancePhaseEnum` in the schema).
+REQUEST_PHASES = ["commercial", "activity", "move", "tactical"]
+
+
 class AdvanceSerializer(serializers.Serializer):
     """The (turn, phase) the caller advances from: a repeated or stale request (a double
     click, a retry, two umpire tabs) then changes nothing."""
 
     turn = serializers.IntegerField(min_value=0, max_value=1_000_000)
-    phase = serializers.ChoiceField(choices=["commercial", "activity", "move", "tactical"])
+    phase = serializers.ChoiceField(choices=REQUEST_PHASES)
+
+
+class PhaseStartIn(AdvanceSerializer):
+    """A phase start kept for rolling back or cloning: the current phase's or the previous
+    one's (the service says which are kept)."""
+
+
+class RollbackIn(PhaseStartIn):
+    reason = serializers.CharField(required=False, allow_blank=True, default="",
+                                   max_length=500)
+
+
+class SeatIn(serializers.Serializer):
+    player = serializers.IntegerField(help_text="The seat (player id) to play from now on.")
+
+
+class ClaimIn(serializers.Serializer):
+    code = TextField(max_length=64, help_text="The claim code the umpire gave.")
+
+
+class MessageIn(serializers.Serializer):
+    to = WholeNumberField(allow_null=True, required=False,
+                          help_text="a player id, or null for everyone")
+    # Blank and too long are the service's refusals (code invalid_text), as on the page.
+    text = TextField(allow_blank=True, trim_whitespace=False,
+                     help_text="1 to 2000 characters.")
 
 
 class TurnPhaseSerializer(serializers.Serializer):

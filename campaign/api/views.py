@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from collections.abc import Mapping
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.contrib.auth import authenticate, get_user_model
 from django.db.models import Count, Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers, status
+from rest_framework import status
 from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -31,6 +33,7 @@ from campaign.errors import (
     InvalidInput,
     NotFound,
     PreconditionRequired,
+    first_message,
 )
 from campaign.models import Campaign, Player
 from campaign.schema import OBJECTS
@@ -49,10 +52,20 @@ from campaign.services.campaigns import campaign_create, campaign_join, campaign
 from campaign.throttling import ScopedThrottle
 
 
-def validated(serializer_class: type, data: object, **kwargs) -> dict:
+def validated(serializer_class: type, data: object, *,
+              codes: Mapping[str, str] | None = None, **kwargs: Any) -> dict:
+    """The body as `serializer_class` validates it: the one place for an API write's 400
+    ({"code": "invalid", "detail", "fields"}). `codes` keeps a game's own error code for a
+    field whose refusal has one (e.g. {"turn": "invalid_turn"})."""
     serializer = serializer_class(data=data, **kwargs)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    if serializer.is_valid():
+        return serializer.validated_data
+    errors = serializer.errors
+    first = str(next(iter(errors), "")) if isinstance(errors, dict) else ""
+    if codes and first in codes:
+        raise InvalidInput(first_message(errors) or "Invalid input.", code=codes[first],
+                           fields=dict(errors))
+    raise ValidationError(errors)
 
 
 def int_param(name: str, value: str) -> int:
@@ -174,6 +187,8 @@ class JoinView(APIView):
             # A campaign past set-up is nobody's business but its members' (a 409 here
             # would tell an outsider that a running campaign has this id).
             raise_not_found()
+        # The faction is checked against the campaign's ruleset by the service (its own
+        # codes: faction_required, unknown_faction), so the body is read as it came.
         body = request.data if isinstance(request.data, dict) else {}
         player = campaign_join(campaign_id=campaign.pk, user=signed_in(request.user),
                                invite=body.get("invite"), faction=body.get("faction"))
@@ -250,12 +265,6 @@ class AdvanceView(APIView):
         return response
 
 
-class MessageIn(serializers.Serializer):
-    to = serializers.IntegerField(allow_null=True, required=False,
-                                  help_text="a player id, or null for everyone")
-    text = serializers.CharField(max_length=2000)
-
-
 class MessagesView(APIView):
     @extend_schema(responses={200: OBJECTS}, operation_id="messages_list",
                    description="The messages the caller may read (the latest 200, oldest "
@@ -263,14 +272,12 @@ class MessagesView(APIView):
     def get(self, request: Request, campaign_id: int) -> Response:
         return Response(messages.latest(membership(request.user, campaign_id)))
 
-    @extend_schema(request=MessageIn, responses={201: dict}, operation_id="messages_create",
+    @extend_schema(request=s.MessageIn, responses={201: dict}, operation_id="messages_create",
                    description="Players: a message to one player or (to: null) to everyone.")
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        if not isinstance(request.data, dict):
-            raise InvalidInput("Send a JSON object.")
-        message = messages.send_message(member=member, to=request.data.get("to"),
-                                        text=request.data.get("text"))
+        data = validated(s.MessageIn, request.data)
+        message = messages.send_message(member=member, to=data.get("to"), text=data["text"])
         return Response(messages.message_data(message), status=status.HTTP_201_CREATED)
 
 
@@ -297,17 +304,17 @@ class VerifyView(APIView):
 
 
 class RollbackView(APIView):
-    @extend_schema(request=dict, responses={200: s.CampaignSerializer},
+    @extend_schema(request=s.RollbackIn, responses={200: s.CampaignSerializer},
                    operation_id="campaign_rollback",
                    description="The umpire: roll the campaign back to the start of its current "
                    "or previous phase ({turn, phase, reason}); everything since is undone.")
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         require_umpire(member)
-        data = request.data if isinstance(request.data, dict) else {}
-        rollback.rollback(campaign_id=member.campaign.pk, turn=data.get("turn"),
-                          phase=data.get("phase"), by=request.user.get_username(),
-                          reason=str(data.get("reason") or ""))
+        data = validated(s.RollbackIn, request.data, codes={"turn": "invalid_turn"})
+        rollback.rollback(campaign_id=member.campaign.pk, turn=data["turn"],
+                          phase=data["phase"], by=request.user.get_username(),
+                          reason=data["reason"])
         return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
 
 
@@ -316,26 +323,25 @@ class SandboxView(APIView):
     throttle_classes = [ScopedThrottle]
     throttle_scope = "sandbox"
 
-    @extend_schema(request=dict, responses={201: dict}, operation_id="campaign_sandbox",
+    @extend_schema(request=s.PhaseStartIn, responses={201: dict}, operation_id="campaign_sandbox",
                    description="Members: a private copy of the campaign as it stood at the "
                    "start of the current or previous phase ({turn, phase}), holding only "
                    "what the caller could see, with new dice; the caller plays every seat "
                    "(`POST .../sandbox/seat/` {player}). A sandbox never notifies.")
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        data = request.data if isinstance(request.data, dict) else {}
-        copy = sandbox.create_sandbox(member=member, turn=data.get("turn"),
-                                      phase=data.get("phase"))
+        data = validated(s.PhaseStartIn, request.data, codes={"turn": "invalid_turn"})
+        copy = sandbox.create_sandbox(member=member, turn=data["turn"], phase=data["phase"])
         return Response({"id": copy.pk}, status=status.HTTP_201_CREATED)
 
 
 class SandboxSeatView(APIView):
-    @extend_schema(request=dict, responses={200: dict}, operation_id="sandbox_seat",
+    @extend_schema(request=s.SeatIn, responses={200: dict}, operation_id="sandbox_seat",
                    description="The owner of a sandbox: play the seat {player} from now on.")
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
-        data = request.data if isinstance(request.data, dict) else {}
-        campaign = sandbox.play_as(member=member, player_id=data.get("player"))
+        data = validated(s.SeatIn, request.data)
+        campaign = sandbox.play_as(member=member, player_id=data["player"])
         return Response({"id": campaign.pk, "seat": campaign.sandbox_seat_id})
 
 
@@ -357,15 +363,14 @@ class ClaimView(APIView):
     throttle_classes = [ScopedThrottle]
     throttle_scope = "claim"
 
-    @extend_schema(request={"application/json": {"type": "object", "properties": {
-        "code": {"type": "string"}}}}, responses={200: s.PlayerSummarySerializer},
+    @extend_schema(request=s.ClaimIn, responses={200: s.PlayerSummarySerializer},
         operation_id="campaign_claim",
         description="Take the imported seat whose claim code the umpire gave you (404 "
         "for a code that opens no seat; 409 when you already have a seat).")
     def post(self, request: Request, campaign_id: int) -> Response:
-        body = request.data if isinstance(request.data, dict) else {}
+        data = validated(s.ClaimIn, request.data, codes={"code": "invalid_code"})
         player = claims.claim_seat(campaign_id=campaign_id, user=signed_in(request.user),
-                                   code=body.get("code"))
+                                   code=data["code"])
         return Response(s.PlayerSummarySerializer(player).data)
 
 

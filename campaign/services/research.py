@@ -3,6 +3,9 @@ the players' research points; other apps ask here. Call inside a transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
 from django.db.models import F
 
 from campaign.models import Player
@@ -22,3 +25,23 @@ def transfer_research_points(*, from_player_id: int, to_player_id: int, points: 
         Player.objects.filter(pk=to_player_id).update(
             research_points=F("research_points") + moved)
     return moved
+
+
+def laboratories_robbed(*, owner_id: int | None, sides: Mapping[str, int],
+                        piracies: Iterable[Any]) -> list[dict[str, Any]]:
+    """R-BJ-13, the effect `lab_piracy`: a successful piracy on a laboratory steals
+    research points from the laboratory's owner (the defender, `owner_id`): as many as
+    the difficulty beaten, at most what the owner has; they go to the pirate's player
+    (`sides`: the battle's side -> player id)."""
+    robbed: list[dict[str, Any]] = []
+    for attempt in piracies:
+        if not isinstance(attempt, dict) or not attempt.get("success"):
+            continue
+        thief = sides.get(str(attempt.get("side")))
+        if thief is None or owner_id is None or thief == owner_id:
+            continue
+        points = transfer_research_points(from_player_id=owner_id, to_player_id=thief,
+                                          points=int(attempt.get("difficulty") or 0))
+        robbed.append({"laboratory": attempt.get("laboratory"), "unit": attempt.get("unit"),
+                       "from": owner_id, "to": thief, "research_points": points})
+    return robbed

@@ -1,11 +1,13 @@
-"""What a battle does to the economy's rows beyond units: silo missiles spent (R-BJ-11)
-and containers carried off the battlefield (R-BJ-12). Called by the battles app's
+"""What a battle does to the economy's rows: units' fates and damage, pilots, buildings
+destroyed and damaged, turrets changing hands, silo missiles spent (R-BJ-11) and
+containers carried off the battlefield (R-BJ-12). Called by the battles app's
 recording (one function per effect), inside its transaction, with the battle's row
 locked; each function takes the row locks it needs itself, in the global lock order
 (docs/ARCHITECTURE.md, "Locks": territories before buildings before stock)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from economy.models import Building, Operative, Unit
@@ -29,6 +31,69 @@ def spend_missiles(silo_ids: list[int | None]) -> list[dict[str, Any]]:
             silo.save(update_fields=["missiles"])
         spent.append({"silo": silo.pk, "spent": True, "left": silo.missiles})
     return spent
+
+
+def missiles_spent(*, listed: Mapping[str, Sequence[Mapping[str, Any]]],
+                   used: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """R-BJ-11, the effect `missiles_spent`: the engine spends a side's listed missiles in
+    order (nearest silo first): the first `used[side]` entries of the side's list
+    (`listed`, the battle's input) name the silos to empty."""
+    spent: list[dict[str, Any]] = []
+    for side, count in sorted(used.items()):
+        silos = [m.get("silo") for m in (listed.get(side) or [])[:max(0, int(count))]]
+        spent += [{"side": side, **entry} for entry in spend_missiles(silos)]
+    return spent
+
+
+def cargo_id(key: ResourceKey, n: int) -> str:
+    """A container's id in a battle: the stock key it holds and its number."""
+    resource, refined, pure = key
+    return f"{resource}:{int(refined)}{int(pure)}:{n}"
+
+
+def parse_cargo_id(value: Any) -> tuple[ResourceKey, int] | None:
+    try:
+        resource, flags, n = str(value).split(":")
+        return (resource, flags[0] == "1", flags[1] == "1"), int(n)
+    except (ValueError, IndexError):
+        return None
+
+
+def cargo_carried(*, battlefield_id: int, holder_id: int | None, sides: Mapping[str, int],
+                  units: Mapping[int, Any], cargo: Iterable[Mapping[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    """R-BJ-12, the effect `cargo`: a container `taken` by a side that now holds the
+    battlefield (`holder_id`) stays there (the stock is the territory's); one carried off
+    by a unit that retreated goes to the territory that unit retreated to, what does not
+    fit in its warehouses is lost; a carrier off the map or destroyed, or a lorry
+    destroyed (`lost`), loses it. `units` are the battle's units after their fates."""
+    moved: list[dict[str, Any]] = []
+    for c in cargo:
+        fate = c.get("fate", "left")
+        parsed = parse_cargo_id(c.get("id", ""))
+        if fate == "left" or parsed is None:
+            continue
+        key, _n = parsed
+        units_here = min(int(c.get("units", 0)), stock_units(battlefield_id, key))
+        taker = sides.get(str(c.get("taken_by")))
+        entry: dict[str, Any] = {"container": c.get("id"), "resource": key[0],
+                                 "refined": key[1], "pure": key[2], "units": units_here,
+                                 "fate": fate, "taken_by": taker}
+        if fate == "taken" and taker is not None and taker == holder_id:
+            entry["to"] = battlefield_id  # the taker holds the field: nothing moves
+            moved.append(entry)
+            continue
+        carrier_id = c.get("carrier")
+        carrier = (units.get(int(carrier_id)) if carrier_id is not None
+                   and str(carrier_id).isdigit() else None)
+        destination = (carrier.territory_id if fate == "taken" and carrier is not None
+                       and carrier.status == "ready" and carrier.territory_id != battlefield_id
+                       else None)
+        stored, lost = carry_off(battlefield_id=battlefield_id, key=key, units=units_here,
+                                 destination_id=destination)
+        entry.update(to=destination, stored=stored, lost=lost)
+        moved.append(entry)
+    return moved
 
 
 def stock_on(territory_id: int, key: ResourceKey) -> int:
@@ -87,6 +152,44 @@ def set_unit_state(unit: Unit, state: dict[str, Any]) -> None:
         else:
             rest[key] = value
     unit.state = rest
+
+
+def unit_destroyed(unit: Any) -> None:
+    """The unit is destroyed; its pilot leaves it (where the pilot goes is
+    `pilot_killed` or `pilot_moved`). Saved by `save_units`."""
+    from economy.models import Unit
+
+    unit.status = Unit.Status.DESTROYED
+    unit.pilot = None
+
+
+def unit_off_map(unit: Any, *, until_turn: int) -> None:
+    """The unit could not retreat: off the map, locked until `until_turn` (seed,
+    "Tactical phase": it reappears at the next Movement phase and cannot change Equipment
+    or Pilots until the subsequent Strategic Turn). Saved by `save_units`."""
+    from economy.models import Unit
+
+    unit.status = Unit.Status.OFF_MAP
+    unit.territory = None
+    unit.locked_until_turn = until_turn
+
+
+def unit_moved(unit: Any, *, territory_id: int) -> None:
+    """The unit stands on `territory_id` after the battle (it retreated there, or stayed
+    where it fought). Saved by `save_units`."""
+    unit.territory_id = territory_id
+
+
+def pilot_killed(operative: Any) -> None:
+    """The pilot died with the unit (the campaign's `pilot_of_destroyed_unit`: dies).
+    Saved by `save_pilots`."""
+    operative.alive = False
+
+
+def pilot_moved(operative: Any, *, territory_id: int | None) -> None:
+    """The pilot stands on `territory_id` (with its unit, or where it ejected to). Saved
+    by `save_pilots`."""
+    operative.territory_id = territory_id
 
 
 def save_units(units: list[Any]) -> None:

@@ -177,22 +177,22 @@ def factory_set_product(*, player: Player, building_id: object, product: object)
     from economy.services.production import parse_product
 
     require_phase(player.campaign, "activity", "commercial")
-    product = parse_product(product).code
+    product = parse_product(product).codes
     with transaction.atomic():
         building = own_building(player=player, building_id=building_id, for_update=True)
         if building.kind != "factory":
             raise InvalidInput("Only a factory has a product line.", code="not_a_factory")
         if not building.product:
             building.product = product
-            building.next_product = ""
+            building.next_product = []
         elif product == building.product:
-            building.next_product = ""
+            building.next_product = []
         else:
             building.next_product = product
         building.save(update_fields=["product", "next_product"])
         record_private(player=player, kind="factory_product_set",
-                       data={"building": building.pk, "product": building.product,
-                             "refit_to": building.next_product})
+                       data={"building": building.pk, "product": ";".join(building.product),
+                             "refit_to": ";".join(building.next_product)})
     return building
 
 

@@ -21,6 +21,24 @@ from economy.models import (
 )
 
 
+def stored_line(value: Any) -> list[str]:
+    """A factory's product line as `Building.product` stores it: its items' codes. Text
+    joined by ";" (export documents and phase starts written before the line became a
+    list, the case book's givens) is read as those codes."""
+    if isinstance(value, str):
+        return [code for code in value.split(";") if code]
+    return [str(code) for code in value or ()]
+
+
+def imported_building(values: dict[str, Any], _players: Any) -> dict[str, Any]:
+    """A building row of an export document as this site stores it (the import's
+    `rewrite`): product lines as lists of item codes."""
+    for key in ("product", "next_product"):
+        if key in values:
+            values[key] = stored_line(values[key])
+    return values
+
+
 def export_sections(campaign: Campaign) -> dict[str, list[dict[str, Any]]]:
     of_players = {"player__campaign": campaign}
     return {

@@ -119,7 +119,13 @@ class ProductLine:
 
     @property
     def code(self) -> str:
+        """The line in words of codes, for the journal ("vehicle:golem;vehicle:lycaon")."""
         return ";".join(item.code for item in self.items)
+
+    @property
+    def codes(self) -> list[str]:
+        """The line as a factory stores it (`Building.product`): its items' codes."""
+        return [item.code for item in self.items]
 
     @property
     def group(self) -> str:
@@ -168,9 +174,9 @@ def _parse_item(value: object) -> Product:
 
 
 def parse_product(value: object) -> ProductLine:
-    """A product line from one item, `{"items": [item, ...]}`, a list of items, or its
-    stored code (item codes joined by ";"). Refuses mixed groups, too many items and
-    duplicates (400 invalid_product)."""
+    """A product line from one item, `{"items": [item, ...]}`, a list of items (a stored
+    line is a list of item codes), or item codes joined by ";". Refuses mixed groups,
+    too many items and duplicates (400 invalid_product)."""
     if isinstance(value, dict) and "items" in value:
         value = value["items"]
     if isinstance(value, str) and value:
@@ -211,8 +217,8 @@ class _Building:
     active: bool
     hit_points: int
     upgrades: list[str]
-    product: str
-    next_product: str
+    product: list[str]
+    next_product: list[str]
     refit_turn: int | None
     missiles: int
 
@@ -440,8 +446,8 @@ class _Run:
     def factory(self, tid: int, factory: _Building) -> None:
         if factory.next_product:
             self.note(kind="factory_refitted", building=factory.pk, territory=tid,
-                      product=factory.next_product)
-            factory.product, factory.next_product = factory.next_product, ""
+                      product=";".join(factory.next_product))
+            factory.product, factory.next_product = factory.next_product, []
             factory.refit_turn = self.campaign.turn
             self.world.refits.append(factory)
             return

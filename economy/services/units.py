@@ -60,7 +60,7 @@ def assign_slots(slots: tuple[str, ...], sizes: list[tuple[int, str]],
 
 
 def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
-                weapons: object = _UNSET, name: object = _UNSET) -> Unit:
+                weapons: list[int] | object = _UNSET, name: object = _UNSET) -> Unit:
     """Crew (`pilot`: operative id or None) and/or fit (`weapons`: the complete list of
     weapon ids) one of the player's units, in the activity phase; and/or `name` it (issue
     26: a rename alone is allowed in any phase). All of it or nothing."""
@@ -70,9 +70,6 @@ def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
         return unit_rename(player=player, unit_id=unit_id, name=name)
     cleaned = clean_name(name) if name is not _UNSET else None
     require_phase(player.campaign, "activity")
-    if weapons is not _UNSET and not isinstance(weapons, list):
-        raise InvalidInput("'weapons' must be a list of weapon ids.",
-                           fields={"weapons": ["Must be a list."]})
     with transaction.atomic():
         from economy.services.ledger import lock_player
 

@@ -37,6 +37,11 @@ class World:
 
     def build(self, territory: Territory, kind: str, *, active: bool = False,
               upgrades: tuple[str, ...] = (), **extra: Any) -> Building:
+        from economy.services.export import stored_line
+
+        for key in ("product", "next_product"):  # a line may be written "a;b"
+            if key in extra:
+                extra[key] = stored_line(extra[key])
         n = self.squares.get(territory.pk, 0)
         self.squares[territory.pk] = n + 1
         return Building.objects.create(territory=territory, kind=kind, x=n % 16, y=n // 16,

@@ -209,10 +209,10 @@ def test_refitting_a_factory_spends_a_whole_activity_turn(world, api):
     world.phase("activity")
     r = api["alice"].put(f"/api/campaigns/{world.campaign.pk}/buildings/{factory.pk}/product/",
                          {"product": {"kind": "vehicle", "model": "Lycaon"}}, format="json")
-    assert r.status_code == 200 and r.json()["next_product"] == "vehicle:lycaon"
+    assert r.status_code == 200 and r.json()["next_product"] == ["vehicle:lycaon"]
     run(world)
     factory.refresh_from_db()
-    assert factory.product == "vehicle:lycaon" and factory.next_product == ""
+    assert factory.product == ["vehicle:lycaon"] and factory.next_product == []
     assert Unit.objects.count() == 0
     run(world)
     assert Unit.objects.filter(model="lycaon").count() == 5  # 5 x 100 SC = 5 sets

@@ -151,7 +151,7 @@ def test_territory_page_with_kits_has_bounded_queries(web_client, running_campai
 def _factory(territory: Territory, product: str = "") -> Building:
     x, y = _free_square(territory)
     return Building.objects.create(territory=territory, kind="factory", x=x, y=y,
-                                   hit_points=30, product=product)
+                                   hit_points=30, product=[c for c in product.split(";") if c])
 
 
 def test_choose_then_refit_a_factory_product_line(web_client, running_campaign, alice) -> None:
@@ -168,12 +168,12 @@ def test_choose_then_refit_a_factory_product_line(web_client, running_campaign, 
                                            "product": ["vehicle:golem"]}, follow=True)
     assert b"Product line: Golem" in done.content
     factory.refresh_from_db()
-    assert (factory.product, factory.next_product) == ("vehicle:golem", "")
+    assert (factory.product, factory.next_product) == (["vehicle:golem"], [])
     refit = client.post(base + "product/", {"building": factory.pk,
                                             "product": ["building:warehouse"]}, follow=True)
     assert b"refitting to Warehouse kit" in refit.content
     factory.refresh_from_db()
-    assert (factory.product, factory.next_product) == ("vehicle:golem", "building:warehouse")
+    assert (factory.product, factory.next_product) == (["vehicle:golem"], ["building:warehouse"])
 
 
 def test_a_mixed_product_line_is_refused(web_client, running_campaign, alice) -> None:
@@ -188,7 +188,7 @@ def test_a_mixed_product_line_is_refused(web_client, running_campaign, alice) ->
         follow=True)
     assert b'class="error"' in page.content and b"not a mix" in page.content
     factory.refresh_from_db()
-    assert factory.product == ""
+    assert factory.product == []
 
 
 def test_territory_page_with_factories_has_bounded_queries(web_client, running_campaign, alice,
