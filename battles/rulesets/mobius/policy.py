@@ -23,7 +23,7 @@ Json = dict[str, Any]
 def target_of(b: Battle, u: Unit) -> Unit | None:
     """Which enemy a unit goes for: the nearest on the table (R-MOB-19), or the one its
     side's plan focuses on (R-MOB-43)."""
-    if PL.focus(b, u.side) == "nearest":
+    if not b.plans or PL.focus(b, u.side) == "nearest":
         return E.plan_target(b, u)
     foes = b.enemies(u)
     return min(foes, key=_focus_key(b, u)) if foes else None
@@ -32,7 +32,7 @@ def target_of(b: Battle, u: Unit) -> Unit | None:
 def _focus_key(b: Battle, u: Unit) -> Any:
     """How a unit ranks the enemies (R-MOB-43): nearest first; the fewest HP left first
     (`weakest`) or the most (`strongest`), the nearer first among equals."""
-    focus = PL.focus(b, u.side)
+    focus = PL.focus(b, u.side) if b.plans else "nearest"
     if focus == "weakest":
         return lambda e: (e.hp_left, dist(u, e), e.id)
     if focus == "strongest":
@@ -78,7 +78,7 @@ def reserve_to_bring(b: Battle, side: str) -> Unit | None:
     Ambush unit from its army's second turn (R-MOB-34, R-MOB-36)."""
     if b.reserve_room.get(side, 0) <= 0 or PL.stance(b, side) == "withdraw":
         return None
-    for u in sorted((x for x in b.units if x.side == side and x.reserve and x.in_play),
+    for u in sorted((x for x in b.units if x.reserve and x.side == side and x.in_play),
                     key=lambda x: x.id):
         if "ambush" in u.rules and b.turns_played[side] < 2:
             continue
