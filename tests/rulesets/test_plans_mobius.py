@@ -93,16 +93,31 @@ def test_focus_weakest_kills_the_weakest_enemy_first() -> None:
     assert {f for f in nearest if f is not None} != {7}, nearest
 
 
-def test_focus_strongest_shoots_at_the_unit_with_the_most_hp() -> None:
-    def fired_at(focus: str) -> dict[int, int]:
-        counts: dict[int, int] = {}
-        for s in range(8):
-            for e in _fight(s, {"1": {"focus": focus}}).log:
-                if e.get("side") == "1" and e.get("action") == "fire":
-                    counts[e["target"]] = counts.get(e["target"], 0) + 1
-        return counts
+def _attacked(focus: str) -> tuple[dict[int, int], list[int]]:
+    """How often side 1 charges, shoots or strikes each enemy over 8 battles (squad 7 weakened to 2
+    HP), and whom its first attack of each battle went for."""
+    counts: dict[int, int] = {}
+    firsts: list[int] = []
+    for s in range(8):
+        battle = _battle(s, {"1": {"focus": focus}})
+        for u in battle["sides"]["2"]:
+            if u["id"] == 7:
+                u["hp"] = [1, 1]
+        attacks = [e["target"] for e in RULESET.resolve(battle, Dice(s)).log
+                   if e.get("side") == "1" and e.get("action") in ("charge", "fire", "melee")]
+        firsts += attacks[:1]
+        for t in attacks:
+            counts[t] = counts.get(t, 0) + 1
+    return counts, firsts
 
-    assert fired_at("strongest") != fired_at("nearest")
+
+def test_focus_strongest_spares_the_weakest_and_weakest_goes_for_it() -> None:
+    """R-MOB-43: `strongest` shoots the enemy with the most HP left first."""
+    (weakest, weak_firsts), (strongest, strong_firsts) = (_attacked("weakest"),
+                                                          _attacked("strongest"))
+    assert weak_firsts == [7] * 8, weak_firsts
+    assert 7 not in strong_firsts, strong_firsts
+    assert strongest.get(7, 0) * 2 < weakest[7], (strongest, weakest)
 
 
 def test_hold_never_moves_toward_the_enemy() -> None:
