@@ -18,6 +18,7 @@ from typing import Any
 
 from battles.rulesets.base import ActionRefused, RulesetError
 from battles.rulesets.mobius import engine as E
+from battles.rulesets.mobius import plans as PL
 from battles.rulesets.mobius import policy as P
 from battles.rulesets.mobius import rules as R
 from battles.rulesets.mobius import tables as T
@@ -234,6 +235,7 @@ def _open(p: Play, phase: str) -> None:
     p.cursor = 0
     if phase == "movement":
         E.begin_movement(p.b, p.side)
+        PL.review(p.b, p.side)  # the side's plan takes stock (R-MOB-40/41)
 
 
 def _finish(p: Play) -> None:

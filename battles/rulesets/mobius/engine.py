@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from battles.rulesets.mobius import missions as M
+from battles.rulesets.mobius import plans as PL
 from battles.rulesets.mobius import rules as R
 from battles.rulesets.mobius import tables as T
 from battles.rulesets.mobius.allocation import ALLOCATIONS, safest_host
@@ -66,6 +67,8 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                options=dict(battle_input.get("options") or {}), dice=dice,
                limits={str(k): int(v) for k, v in (battle_input.get("limits") or {}).items()},
                keep_log=keep_log)
+    b.plans = PL.read(battle_input)
+    b.strength = {side: PL.strength(units, side) for side in order}
     for side in order:
         mine = sorted((u for u in units if u.side == side),
                       key=lambda u: (0 if u.rank == "hq" else 1 if u.rank == "heroes" else 2,
@@ -417,6 +420,9 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
             _move(b, u, float(act["to"]), budget)
     elif do == "charge":
         charge(b, u, b.unit(int(act["target"])), str(act["kind"]))
+    if do == "move" and _beyond_edge(b, u):
+        rout(b, u, start)
+        return
     if target is not None and u.move_min and abs(u.x - start) < u.move_min and not u.locked:
         _move(b, u, target.x, u.move_min - abs(u.x - start), stop_short=T.UNIT_GAP)
     if u.x != start:
@@ -433,6 +439,26 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
         b.note(side=u.side, unit=u.id, phase="movement", action=u.movement + "_move",
                to=u.x, text=f"{u.name} makes a {u.movement} move of "
                f"{abs(u.x - start):g}\"{where}")
+
+
+def _beyond_edge(b: Battle, u: Unit) -> bool:
+    edge = b.edge(u.side)
+    return u.x <= edge if edge < 0 else u.x >= edge
+
+
+def rout(b: Battle, u: Unit, start: float) -> None:
+    """Routing: "If a Unit moves off the battlefield (i.e. too far towards a table edge),
+    they Rout from the battle"; its passengers and a joined Independent go with it. A unit
+    of a side its plan withdraws has withdrawn (R-MOB-40)."""
+    leaving = b.side_withdrawing(u.side)
+    for m in [u, *b.passengers(u), *(i for i in b.units if i.joined == u.id and i.on_table)]:
+        for other in list(m.locked):
+            b.unit(other).locked.discard(m.id)
+        m.locked.clear()
+        m.x, m.routed, m.withdrew = u.x, True, leaving
+    b.note(side=u.side, unit=u.id, phase="movement", action="rout", to=u.x,
+           text=f"{u.name} moves {abs(u.x - start):g}\" off the table and "
+           + ("withdraws from the battle" if leaving else "routs"))
 
 
 def bring_in(b: Battle, u: Unit) -> None:

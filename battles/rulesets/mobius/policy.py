@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from battles.rulesets.mobius import engine as E
+from battles.rulesets.mobius import plans as PL
 from battles.rulesets.mobius import rules as R
 from battles.rulesets.mobius import tables as T
 from battles.rulesets.mobius.state import Battle, Unit, dist
@@ -20,8 +21,23 @@ Json = dict[str, Any]
 
 # --- the decisions --------------------------------------------------------------------------
 def target_of(b: Battle, u: Unit) -> Unit | None:
-    """Which enemy a unit goes for: the nearest on the table (R-MOB-19)."""
-    return E.plan_target(b, u)
+    """Which enemy a unit goes for: the nearest on the table (R-MOB-19), or the one its
+    side's plan focuses on (R-MOB-43)."""
+    if not b.plans or PL.focus(b, u.side) == "nearest":
+        return E.plan_target(b, u)
+    foes = b.enemies(u)
+    return min(foes, key=_focus_key(b, u)) if foes else None
+
+
+def _focus_key(b: Battle, u: Unit) -> Any:
+    """How a unit ranks the enemies (R-MOB-43): nearest first; the fewest HP left first
+    (`weakest`) or the most (`strongest`), the nearer first among equals."""
+    focus = PL.focus(b, u.side) if b.plans else "nearest"
+    if focus == "weakest":
+        return lambda e: (e.hp_left, dist(u, e), e.id)
+    if focus == "strongest":
+        return lambda e: (-e.hp_left, dist(u, e), e.id)
+    return lambda e: (dist(u, e), e.id)
 
 
 def wants_escape(u: Unit) -> bool:
@@ -60,9 +76,9 @@ def closes_in(u: Unit, target: Unit) -> bool:
 def reserve_to_bring(b: Battle, side: str) -> Unit | None:
     """Which unit comes from Reserve next: the first waiting, in campaign-id order; an
     Ambush unit from its army's second turn (R-MOB-34, R-MOB-36)."""
-    if b.reserve_room.get(side, 0) <= 0:
+    if b.reserve_room.get(side, 0) <= 0 or PL.stance(b, side) == "withdraw":
         return None
-    for u in sorted((x for x in b.units if x.side == side and x.reserve and x.in_play),
+    for u in sorted((x for x in b.units if x.reserve and x.side == side and x.in_play),
                     key=lambda x: x.id):
         if "ambush" in u.rules and b.turns_played[side] < 2:
             continue
@@ -88,7 +104,7 @@ def shooting_target(b: Battle, u: Unit, *, hero: bool = False) -> Unit | None:
     """The nearest enemy the unit may target and reach with a weapon (the Hero Phase looks
     at the nearest only)."""
     targets = sorted((e for e in b.enemies(u) if E.targetable(b, u, e)),
-                     key=lambda e: (dist(u, e), e.id))
+                     key=_focus_key(b, u))
     for t in targets[:1] if hero else targets:
         if u.rc is not None and E.usable_weapons(u, t, hero, ranked=False):
             return t
@@ -108,6 +124,11 @@ def movement(b: Battle, u: Unit) -> Json:
 def _movement(b: Battle, u: Unit) -> Json:
     if u.panicked:
         return {"do": "stay"}
+    stance = PL.stance(b, u.side)
+    if stance == "withdraw":
+        return withdrawal(b, u)
+    if stance == "hold":
+        return holding(b, u)
     if u.locked:
         return {"do": "escape"} if wants_escape(u) else {"do": "stay"}
     if u.inside is not None:
@@ -163,9 +184,48 @@ def hero(b: Battle, u: Unit) -> Json:
                 "weapons": weapons_for(b, u, target, hero=True)}
     foe = target_of(b, u)
     if (foe is not None and u.melee_minded() and dist(u, foe) > T.UNIT_GAP
-            and u.joined is None):
+            and u.joined is None and PL.stance(b, u.side) == "attack"):
         return {"do": "push_it", "toward": foe.id}
     return {"do": "hold"}
+
+
+def withdrawal(b: Battle, u: Unit) -> Json:
+    """R-MOB-40: a withdrawing unit makes for its own table edge as fast as it may (a Rapid
+    Move, else a Standard one) and routs off it; a locked one first tries to escape; a
+    passenger rides its transport off."""
+    if u.locked:
+        return {"do": "escape"} if not u.vehicle else {"do": "stay"}
+    if u.inside is not None:
+        return {"do": "stay"}
+    rapid, kind = _rapid(b, u), "rapid"
+    if not rapid:
+        rapid, kind = E.allowance(b, u, "standard"), "standard"
+    return _move_to(b, u, b.edge(u.side), rapid, kind)
+
+
+def holding(b: Battle, u: Unit) -> Json:
+    """R-MOB-42: a holding unit keeps its ground: no move or charge toward the enemy, no
+    getting out of its transport; a locked one fights on (or escapes as R-MOB-19 says); a
+    unit with a minimum Move makes it back toward its own edge."""
+    if u.locked:
+        return {"do": "escape"} if wants_escape(u) else {"do": "stay"}
+    if u.inside is None and u.move_min and not b.shielded_by_host(u):
+        edge = b.edge(u.side)
+        room = abs(edge - u.x) - 1  # not off the table: holding is not leaving
+        return _move_to(b, u, edge, min(float(u.move_min), room), "standard")
+    return {"do": "stay"}
+
+
+def _move_to(b: Battle, u: Unit, goal: float, inches: float, kind: str) -> Json:
+    """A move of `inches` toward the point `goal` (not past it), or staying where the
+    move would end within 2" of an enemy or not move at all."""
+    step = min(float(int(inches)), abs(goal - u.x))
+    if step < 1:
+        return {"do": "stay"}
+    to = u.x + (step if goal > u.x else -step)
+    if any(abs(e.x - to) < T.UNIT_GAP for e in b.enemies(u)):
+        return {"do": "stay"}
+    return {"do": "move", "kind": kind, "to": to}
 
 
 # --- helpers --------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from battles.rulesets.base import (
     note_attack,
     note_move,
     run_probe,
+    with_plans,
 )
 from battles.rulesets.mobius import armylists as A
 from battles.rulesets.mobius import engine, rules
@@ -195,13 +196,14 @@ class Mobius(RulesetBase):
                     why[str(data["id"])] = "rule_of_quarters"
             sides[str(pid)] = fielded
             spent[str(pid)] = total
-        return {"seed": battlefield.seed, "territory": battlefield.territory,
+        data = {"seed": battlefield.seed, "territory": battlefield.territory,
                 "defender": str(defender) if defender is not None else None,
                 "order": [str(p) for p in order], "gap": gap, "options": options,
                 "mission": options["mobius_mission"], "limits": dict.fromkeys(sides, limit),
                 "points": spent, "held_back": held, "held_back_why": why,
                 "terrain": terrain_strips(battlefield.seed, gap, battlefield.buildings),
                 "sides": sides}
+        return with_plans(data, battlefield)  # the sealed plans (R-MOB-40..43)
 
     def resolve(self, battle_input: Json, dice: Dice, policy: str | None = None) -> Outcome:
         if policy not in (None, "default"):

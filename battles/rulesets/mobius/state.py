@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from battles.rulesets.base import Plan
 from campaign.rules.dice import Dice
 
 STRIP = 6
@@ -70,6 +71,8 @@ class Unit:
     blip: bool = False
     #: The owner's standing choice of which model takes the damage (`allocation.py`).
     allocation: str = "keep_alive"
+    #: Left the table because its side's battle plan withdrew it (R-MOB-40).
+    withdrew: bool = False
 
     @cached_property
     def rules_list(self) -> list[str]:
@@ -163,10 +166,19 @@ class Battle:
     by_id: dict[int, Unit] = field(default_factory=dict)
     #: How many more units each side may bring from Reserve in its Movement Phase.
     reserve_room: dict[str, int] = field(default_factory=dict)
+    #: The sides' sealed battle plans (issue 29, R-MOB-40..43), by side key.
+    plans: dict[str, Plan] = field(default_factory=dict)
+    #: Each side's strength as the battle began: its models' HP (R-MOB-41).
+    strength: dict[str, int] = field(default_factory=dict)
+    #: The sides whose plan has made them leave the field (R-MOB-40).
+    withdrawing: set[str] = field(default_factory=set)
 
     def note(self, **entry: Any) -> None:
         if self.keep_log:
             self.log.append({"round": self.round, **entry})
+
+    def side_withdrawing(self, side: str) -> bool:
+        return side in self.withdrawing
 
     def line(self, side: str) -> float:
         i = self.order.index(side)
