@@ -155,10 +155,13 @@ OPTIONS: dict[str, Option] = {
         # --- map and exploration ---
         Option("deposits_public", False, "Players may see the deposits of territories "
                "they do not own.", ruling="R-MAP-7"),
-        Option("station_needed_to_pass", True, "Units travel through a territory of "
+        Option("station_needed_to_pass", True, "On: units travel through a territory of "
                "theirs (or one they have passage over) only if a station stands there "
-               "(\"allows your units to travel through it\"); without one it can only "
-               "be a destination.", ruling="R-MAP-9"),
+               "(the Station: \"allows your units to travel through it\"); without one it "
+               "can only be a destination. Off: the Move Phase sentence read plainly, \"any "
+               "territory you control, or any territory adjacent to a territory you "
+               "control\", through any territory you control, station or not.",
+               ruling="R-MAP-9"),
         Option("shipping_allowance", "player", "Five containers per commercial turn for "
                "each landing pad: pooled over every operating pad the player owns, or "
                "per territory (only the pads where the shipment leaves).",
