@@ -43,14 +43,14 @@ def api_paths(world: World) -> list[str]:
         *[base + f"territories/{t.pk}/" for t in world.t.values()],
         base + "units/", base + f"units/{world.a1.pk}/", base + f"units/{world.a2.pk}/",
         base + "me/", base + "pilots/", base + "weapons/", base + "battles/",
-        base + "passages/", base + "map.json",
+        base + "passages/", base + "map.json", base + "plans/",
     ]
 
 
 def page_paths(world: World) -> list[str]:
     base = f"/campaigns/{world.campaign.pk}/"
-    return ["/", base, base + "map/", *[base + f"territories/{t.pk}/" for t in
-                                        world.t.values()]]
+    return ["/", base, base + "map/", base + "orders/",
+            *[base + f"territories/{t.pk}/" for t in world.t.values()]]
 
 
 _TOKEN = re.compile(r'(csrfmiddlewaretoken"? value=|csrf-token" content=|csrftoken=)"?[^"\s;]+')
@@ -100,6 +100,11 @@ def give_orders(world: World) -> list[int]:
         ids.append(r.json()["id"])
     r = c.post(url, {"unit": world.a2.pk, "destination": world.t["Alpha"].pk}, format="json")
     ids.append(r.json()["id"])
+    # her sealed battle plans (issue 29) are as secret as her orders
+    plans = f"/api/campaigns/{world.campaign.pk}/plans/"
+    assert c.put(plans + f"{world.t['Gamma'].pk}/", {"stance": "withdraw", "retreat_at": 30},
+                 format="json").status_code == 200
+    assert c.put(plans + "default/", {"stance": "hold"}, format="json").status_code == 200
     return sorted(set(ids))
 
 
