@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from campaign.models import Campaign, Player
+from campaign.rules import notation
 from campaign.rulesets import DEFAULT as DEFAULT_RULESET
 
 DEFAULT_MAP = {
@@ -298,13 +299,11 @@ def _operative(ctx: Ctx, spec: dict[str, Any], *, name: str | None = None) -> An
 
 
 def weapon_spec(raw: Any) -> tuple[str, list[str]]:
-    """`"cannon"`, `"cannon+heavy+accurate"` or `{weapon|key: cannon, templates: [...]}`."""
-    if isinstance(raw, str):
-        key, *templates = [p.strip() for p in raw.split("+")]
-        return key, templates
-    if isinstance(raw, dict):
-        return str(raw.get("weapon") or raw.get("key")), list(raw.get("templates") or [])
-    raise GivenError(f"a weapon is a name or a mapping, not {raw!r}")
+    """A weapon as a case writes it (`campaign.rules.notation.weapon_spec`)."""
+    try:
+        return notation.weapon_spec(raw)
+    except ValueError as exc:
+        raise GivenError(str(exc)) from None
 
 
 def _unit(ctx: Ctx, spec: dict[str, Any]) -> None:

@@ -8,9 +8,9 @@ warehouse room) go to the services. The answer is what `then: result:` checks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, is_dataclass
 from typing import Any
 
+from campaign.rules.notation import plain
 from casebook.actions import ServiceMissing, StepError, _fresh_player, service
 from casebook.given import Ctx, weapon_spec
 
@@ -30,18 +30,6 @@ def run_query(ctx: Ctx, params: dict[str, Any]) -> Any:
     if name not in QUERIES:
         raise StepError(f"unknown query {name!r}; known: {', '.join(sorted(QUERIES))}")
     return QUERIES[str(name)](ctx, params)
-
-
-def plain(value: Any) -> Any:
-    """Dataclasses and tuples as plain dicts and lists (for comparisons and messages)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return plain(asdict(value))
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = sorted(value) if isinstance(value, (set, frozenset)) else value
-        return [plain(v) for v in items]
-    return value
 
 
 def _rules() -> Any:

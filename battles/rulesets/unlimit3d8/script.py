@@ -13,7 +13,6 @@ weapon that is neither a name nor a mapping).
 
 from __future__ import annotations
 
-from dataclasses import asdict, is_dataclass
 from typing import Any
 
 from battles.rulesets.base import Json, RulesetError
@@ -31,7 +30,9 @@ from battles.rulesets.unlimit3d8.engine.model import (
 from battles.rulesets.unlimit3d8.engine.policy import BattleView, policies_by_side
 from battles.rulesets.unlimit3d8.engine.resolve import build_state, resolve_battle
 from battles.rulesets.unlimit3d8.engine.turn import play_turn
+from campaign.rules import notation
 from campaign.rules.dice import Dice, ForcedDice
+from campaign.rules.notation import plain
 
 
 def _step_error(message: str) -> RulesetError:
@@ -42,26 +43,12 @@ def _illegal(message: str) -> RulesetError:
     return RulesetError(message, code="illegal_action")
 
 
-def plain(value: Any) -> Any:
-    """Dataclasses and tuples as plain dicts and lists (for comparisons and messages)."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return plain(asdict(value))
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        items = sorted(value) if isinstance(value, (set, frozenset)) else value
-        return [plain(v) for v in items]
-    return value
-
-
 def weapon_spec(raw: Any) -> tuple[str, list[str]]:
-    """`"cannon"`, `"cannon+heavy+accurate"` or `{weapon|key: cannon, templates: [...]}`."""
-    if isinstance(raw, str):
-        key, *templates = [p.strip() for p in raw.split("+")]
-        return key, templates
-    if isinstance(raw, dict):
-        return str(raw.get("weapon") or raw.get("key")), list(raw.get("templates") or [])
-    raise RulesetError(f"a weapon is a name or a mapping, not {raw!r}", code="given_error")
+    """A weapon as a case writes it (`campaign.rules.notation.weapon_spec`)."""
+    try:
+        return notation.weapon_spec(raw)
+    except ValueError as exc:
+        raise RulesetError(str(exc), code="given_error") from None
 
 
 UNIT_KEYS = frozenset({"id", "vehicle", "pilot", "level", "weapons", "shield", "damage", "at",
