@@ -44,7 +44,7 @@ WHERE = {
     "activity": ("api-unit", "api-activation", "api-building-weapon", "api-artifact-house",
                  "api-odds", "api-passages", "api-passage", "api-notifications",
                  "api-campaign-ready", "api-away", "api-pilot", "api-weapon"),
-    "move": ("api-orders", "api-order", "api-exchanges"),
+    "move": ("api-orders", "api-order", "api-exchanges", "api-plan", "api-plan-standing"),
     "tactical": ("api-battle-result", "api-battle-confirm", "api-battle-retry"),
 }
 UMPIRE_ROUTES = ("api-campaign-settings", "api-campaign-advance", "api-corrections",
