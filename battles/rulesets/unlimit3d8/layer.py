@@ -130,7 +130,8 @@ class Layer:
         try:
             fight.act(engine_action)
         except IllegalActionError as exc:
-            fight.state.__dict__.update(kept.__dict__)
+            for f in fields(kept):  # compiled, the state has no __dict__ to update
+                setattr(fight.state, f.name, getattr(kept, f.name))
             fight.side = side
             raise ActionRefused("illegal_action", str(exc), TURN_RULE) from None
 

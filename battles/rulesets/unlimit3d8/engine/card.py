@@ -29,6 +29,12 @@ SKILLS = ("pilot", "fight", "tech", "will", "init")
 class WeaponCard:
     """A weapon line of the card: effective stats and this pilot's cool-down."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> WeaponCard:
+        """Immutable: a copy of a battle state shares it (the action layer keeps a copy
+        to restore after a refusal; compiled, a frozen class cannot be rebuilt field by
+        field)."""
+        return self
+
     key: str
     name: str
     templates: tuple[str, ...]
@@ -86,6 +92,12 @@ def weapon_card(key: str, templates: tuple[str, ...], level: int,
 @dataclass(frozen=True)
 class UnitCard:
     """Everything about a unit that does not change during a battle."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> UnitCard:
+        """Immutable: a copy of a battle state shares it (the action layer keeps a copy
+        to restore after a refusal; compiled, a frozen class cannot be rebuilt field by
+        field)."""
+        return self
 
     id: Id
     side: str
