@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 
 from battles.models import Battle, OddsRequest
 from battles.services import jobs, odds, tabletop
-from battles.services.report import battle_report
+from battles.services.report import battle_report, sealed_plans
 from campaign.access import Membership, membership, reader, require_player, require_umpire
 from campaign.api.views import validated
 from campaign.errors import InvalidInput, NotFound
@@ -51,11 +51,7 @@ def battle_detail(battle: Battle, member: Membership) -> dict[str, Any]:
         "report": battle_report(battle) if finished else None,
     })
     if finished:  # API.md "Battle plans (wave 3)": the sealed plans, once it is over
-        data["plans"] = [{"player": int(side), "stance": plan.get("stance", "attack"),
-                          "retreat_at": int(plan.get("retreat_at", 100)),
-                          "focus": plan.get("focus", "nearest")}
-                         for side, plan in sorted(((battle.input or {}).get("plans")
-                                                   or {}).items()) if str(side).isdigit()]
+        data["plans"] = [{"player": pid, **plan} for pid, plan in sealed_plans(battle)]
     if umpire:
         data["error"] = battle.error
     if battle.mode == Battle.Mode.TABLETOP:

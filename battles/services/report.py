@@ -165,24 +165,33 @@ FOCUS_WORDS = {"nearest": "the nearest enemy", "weakest": "the weakest enemy",
                "strongest": "the strongest enemy"}
 
 
+def sealed_plans(battle: Battle) -> list[tuple[int, dict[str, Any]]]:
+    """(player id, plan) for each side that fought a finished battle with a sealed plan
+    (the input keys its sides by player id), with the neutral plan's defaults filled in;
+    nothing before the battle is over (issue 29: plans stay sealed until then)."""
+    if battle.status != Battle.Status.FINISHED:
+        return []
+    return [(int(side), {"stance": plan.get("stance", "attack"),
+                         "retreat_at": int(plan.get("retreat_at", 100)),
+                         "focus": plan.get("focus", "nearest")})
+            for side, plan in sorted(((battle.input or {}).get("plans") or {}).items())
+            if str(side).isdigit()]
+
+
 def plans_shown(battle: Battle, players: dict[int, str]) -> list[dict[str, Any]]:
     """The sides' sealed plans, once the battle is over (issue 29), each with the sentence
     the report reads and whether the plan decided how the side left the field: a ruleset
     marks a withdrawal its plan caused with a `plan_withdraw` log entry (side, share lost)."""
-    if battle.status != Battle.Status.FINISHED:
-        return []
+    plans = sealed_plans(battle)
     withdrew = {str(e.get("side")): e for e in battle.log or []
-                if isinstance(e, dict) and e.get("event") == "plan_withdraw"}
+                if isinstance(e, dict) and e.get("event") == "plan_withdraw"} if plans else {}
     shown = []
-    for side, plan in sorted(((battle.input or {}).get("plans") or {}).items()):
-        try:
-            pid = int(side)
-        except ValueError:
-            continue
+    for pid, plan in plans:
+        side = str(pid)
         who = players.get(pid, "a player")
-        stance, share = plan.get("stance", "attack"), int(plan.get("retreat_at", 100))
+        stance, share = plan["stance"], plan["retreat_at"]
         sentence = (f"{who} planned to {STANCE_WORDS.get(stance, stance)}, "
-                    f"{FOCUS_WORDS.get(plan.get('focus', 'nearest'), 'the nearest enemy')} "
+                    f"{FOCUS_WORDS.get(plan['focus'], 'the nearest enemy')} "
                     "first, "
                     + ("fighting to the end" if share >= 100
                        else f"withdrawing at {share}% losses") + ".")
@@ -193,7 +202,7 @@ def plans_shown(battle: Battle, players: dict[int, str]) -> list[dict[str, Any]]
                          if lost is not None and stance != "withdraw"
                          else f" {who}'s force withdrew, as planned.")
         shown.append({"player": pid, "username": who, "stance": stance, "retreat_at": share,
-                      "focus": plan.get("focus", "nearest"), "decided": decided is not None,
+                      "focus": plan["focus"], "decided": decided is not None,
                       "sentence": sentence})
     return shown
 

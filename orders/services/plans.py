@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from campaign.errors import InvalidInput, NotFound
+from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Campaign, Phase, Player
 from campaign.services.locking import retry_on_conflict
-from campaign.services.phase_lock import require_phase, share_lock_in_phase
+from campaign.services.phase_lock import share_lock_in_phase
 from economy.models import Unit
 from orders.models import BattlePlan, Order
 from territories.selectors import territory_for_order
@@ -83,8 +83,9 @@ def standing_plan_set(*, player: Player, choice: PlanChoice) -> BattlePlan:
     decides the battles opened after it (a battle keeps the plans it was opened with)."""
     with transaction.atomic():
         campaign = player.campaign
-        if campaign.status != Campaign.Status.RUNNING:
-            require_phase(campaign, Phase.MOVE, "Battle plans are given")
+        if campaign.status != Campaign.Status.RUNNING:  # set-up or over: no battles to plan
+            raise Conflict("Battle plans are given while the campaign is running.",
+                           code="wrong_phase")
         plan, _ = BattlePlan.objects.update_or_create(
             player=player, territory=None,
             defaults={"campaign": campaign, "turn": None, "stance": choice.stance,
