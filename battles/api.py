@@ -21,6 +21,7 @@ from battles.models import Battle, OddsRequest
 from battles.services import jobs, odds, tabletop
 from battles.services.report import battle_report, sealed_plans
 from campaign.access import Membership, membership, reader, require_player, require_umpire
+from campaign.api.fields import WholeNumberField
 from campaign.api.views import validated
 from campaign.errors import InvalidInput, NotFound
 from campaign.pagination import PAGE_DESCRIPTION, PAGE_PARAMETERS, keyset_page, paged
@@ -179,9 +180,9 @@ class BattleConfirmView(APIView):
 
 class OddsRequestSerializer(serializers.Serializer):
     territory = serializers.IntegerField()
-    units = serializers.ListField(child=serializers.IntegerField(), allow_empty=False,
+    units = serializers.ListField(child=WholeNumberField(), allow_empty=False,
                                   max_length=50)
-    simulations = serializers.IntegerField(required=False, min_value=1)
+    simulations = WholeNumberField(required=False)
     # A bound on every list (issue 11): a hypothetical enemy is at most a large battle.
     enemy = serializers.ListField(child=serializers.DictField(), required=False,
                                   max_length=50)
@@ -206,7 +207,9 @@ class OddsCreateView(APIView):
     def post(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         player = require_player(member)
-        data = validated(OddsRequestSerializer, request.data)
+        data = validated(OddsRequestSerializer, request.data,
+                         codes={"territory": "invalid_territory", "units": "invalid_units",
+                                "simulations": "invalid_simulations"})
         item = odds.request_odds(player=player, territory_id=data["territory"],
                                  unit_ids=data["units"], enemy=data.get("enemy"),
                                  simulations=data.get("simulations"))

@@ -42,20 +42,20 @@ ENEMY_PLAYER = 0
 
 
 @retry_on_conflict
-def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
-                 enemy: Any = None, simulations: Any = None) -> OddsRequest:
+def request_odds(*, player: Player, territory_id: int | None, unit_ids: list[int],
+                 enemy: list[dict[str, Any]] | None = None,
+                 simulations: int | None = None) -> OddsRequest:
     """Check the request, freeze the simulated battle's input, enqueue the job."""
     from economy.models import Building, Unit
     from territories.models import Territory
 
     campaign = player.campaign
     territory = Territory.objects.filter(campaign=campaign, pk=territory_id).first() \
-        if str(territory_id).isdigit() else None
+        if territory_id is not None else None
     if territory is None:
         raise InvalidInput("No such territory in this campaign.", code="invalid_territory",
                            fields={"territory": ["Unknown territory."]})
-    if not isinstance(unit_ids, list) or not unit_ids \
-            or not all(isinstance(u, int) for u in unit_ids):
+    if not unit_ids:
         raise InvalidInput("Name at least one of your units by id.", code="invalid_units",
                            fields={"units": ["A non-empty list of unit ids."]})
     ruleset = find_ruleset(campaign.settings.ruleset)
@@ -69,7 +69,7 @@ def request_odds(*, player: Player, territory_id: Any, unit_ids: Any,
                            code="invalid_units", fields={"units": ["Not your unit."]})
     limit = campaign.settings.odds_max_simulations
     n = DEFAULT_SIMULATIONS if simulations is None else simulations
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
+    if not 1 <= n <= limit:
         raise InvalidInput(f"simulations must be 1 to {limit}.", code="invalid_simulations")
     last = (Battle.objects.filter(campaign_id=campaign.pk, territory=territory,
                                   status=Battle.Status.FINISHED)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema_field
@@ -64,14 +67,29 @@ class CampaignCreateSerializer(serializers.Serializer):
     settings = serializers.DictField(required=False, default=dict)
 
 
+@extend_schema_field({"type": "string", "nullable": True})
+class FactionField(serializers.Field):
+    """A faction key as sent: text stays text; any other JSON value becomes its JSON text,
+    which is no faction's key, so the service refuses it naming the choices
+    (`unknown_faction`) as it does a misspelt one."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        return data if isinstance(data, str) else json.dumps(data)[:40]
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
 class JoinSerializer(serializers.Serializer):
     """The join body (API.md): the invite code when the campaign is invite-only; the
     faction in a campaign whose ruleset has factions (`GET /api/rulesets/`). Checked by
-    the service (`campaign_join`), documented here."""
+    the service (`campaign_join`); their types here."""
 
-    invite = serializers.CharField(required=False, max_length=64)
-    faction = serializers.CharField(
-        required=False, max_length=40,
+    invite = TextField(required=False, allow_null=True, allow_blank=True, max_length=64)
+    faction = FactionField(
         help_text="One of the ruleset's `factions`; required when it has factions, "
         "refused when it has none.")
 

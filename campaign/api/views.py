@@ -27,6 +27,7 @@ from campaign.access import (
     signed_in,
 )
 from campaign.api import serializers as s
+from campaign.api.settings import SettingsIn
 from campaign.errors import (
     Conflict,
     Forbidden,
@@ -168,13 +169,12 @@ SPECTATOR_HIDDEN_SETTINGS = frozenset({"webhook_url"})
 
 
 class CampaignSettingsView(APIView):
-    @extend_schema(request=dict, responses={200: s.CampaignSerializer})
+    @extend_schema(request=SettingsIn, responses={200: s.CampaignSerializer})
     def patch(self, request: Request, campaign_id: int) -> Response:
         member = membership(request.user, campaign_id)
         require_umpire(member)
-        if not isinstance(request.data, dict):
-            raise InvalidInput("Send an object of setting names to values.")
-        campaign_update_settings(campaign=member.campaign, changes=dict(request.data))
+        changes = validated(SettingsIn, request.data)
+        campaign_update_settings(campaign=member.campaign, changes=dict(changes))
         return Response(s.CampaignSerializer(campaign_queryset().get(pk=campaign_id)).data)
 
 
@@ -187,9 +187,9 @@ class JoinView(APIView):
             # A campaign past set-up is nobody's business but its members' (a 409 here
             # would tell an outsider that a running campaign has this id).
             raise_not_found()
-        # The faction is checked against the campaign's ruleset by the service (its own
-        # codes: faction_required, unknown_faction), so the body is read as it came.
-        body = request.data if isinstance(request.data, dict) else {}
+        # Types here; the faction is checked against the campaign's ruleset by the service
+        # (its own codes: faction_required, unknown_faction).
+        body = validated(s.JoinSerializer, request.data)
         player = campaign_join(campaign_id=campaign.pk, user=signed_in(request.user),
                                invite=body.get("invite"), faction=body.get("faction"))
         return Response(s.PlayerSummarySerializer(player).data, status=status.HTTP_201_CREATED)

@@ -56,7 +56,7 @@ def campaign_create(*, umpire: User, name: str, map_spec: dict[str, Any],
     return campaign
 
 
-def clean_faction(campaign: Campaign, faction: object) -> str:
+def clean_faction(campaign: Campaign, faction: str | None) -> str:
     """The faction a seat takes in `campaign` (API.md "Rulesets", ruling R-FAC-1): for a
     ruleset with factions one of its keys is required (400 `faction_required`, 400
     `unknown_faction`, each naming the choices); for a ruleset without factions a faction
@@ -77,7 +77,7 @@ def clean_faction(campaign: Campaign, faction: object) -> str:
                            f"{{\"faction\": KEY}}, one of: {listed}.",
                            code="faction_required",
                            fields={"faction": [f"Choose one of: {listed}."]})
-    if not isinstance(faction, str) or faction not in choices:
+    if faction not in choices:
         raise InvalidInput(f"{repr(faction)[:40]} is not a faction of {title}; choose one of: "
                            f"{listed}.", code="unknown_faction",
                            fields={"faction": [f"Choose one of: {listed}."]})
@@ -95,7 +95,7 @@ def seats_misfit(players: Iterable[Player], ruleset_name: str) -> list[str]:
 
 
 def campaign_join(*, campaign_id: int, user: User,
-                  invite: object = None, faction: object = None) -> Player:
+                  invite: str | None = None, faction: str | None = None) -> Player:
     """Take a seat while the campaign is in set-up; with the setting `invite_only` (the
     default) only with the campaign's invite code (403 `invite_required` otherwise); in a
     campaign whose ruleset has factions, as one of them (`clean_faction`)."""
@@ -108,7 +108,7 @@ def campaign_join(*, campaign_id: int, user: User,
             raise Conflict("Players can only join while the campaign is in set-up.",
                            code="not_in_setup")
         if campaign.settings.invite_only and not (
-                isinstance(invite, str)
+                invite is not None
                 and secrets.compare_digest(invite.encode(), campaign.invite_code.encode())):
             raise Forbidden("This campaign takes players by invitation: join with the "
                             "invitation link (or invite code) the umpire sent you.",

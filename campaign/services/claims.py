@@ -21,14 +21,14 @@ from campaign.models import Campaign, Player
 from campaign.services.journal import record_event
 
 
-def clean_code(code: object) -> str:
-    if not isinstance(code, str) or not code.strip() or len(code) > 64:
+def clean_code(code: str) -> str:
+    if not code.strip() or len(code) > 64:
         raise InvalidInput("Enter the claim code the umpire gave you.", code="invalid_code",
                            fields={"code": "Enter the claim code the umpire gave you."})
     return code.strip()
 
 
-def claim_seat(*, campaign_id: int, user: User, code: object) -> Player:
+def claim_seat(*, campaign_id: int, user: User, code: str) -> Player:
     """`user` takes the unclaimed seat whose code is `code`."""
     code = clean_code(code)
     with transaction.atomic():

@@ -31,9 +31,13 @@ MAX_TEXT = 2000
 PAGE = 200
 
 
-def send_message(*, member: Membership, to: object, text: object) -> Message:
+def send_message(*, member: Membership, to: int | None, text: str) -> Message:
+    """`member`'s seat writes `text` to the player `to` (a player id of the campaign) or,
+    with None, to everyone. The types are the caller's (the API's `MessageIn`, the
+    page's form); the rules are here: some text, at most MAX_TEXT characters, another
+    player of this campaign."""
     sender = require_player(member)
-    if not isinstance(text, str) or not text.strip():
+    if not text.strip():
         raise InvalidInput("A message needs some text.", code="invalid_text",
                            fields={"text": ["This field is required."]})
     if len(text) > MAX_TEXT:
@@ -41,9 +45,6 @@ def send_message(*, member: Membership, to: object, text: object) -> Message:
                            code="invalid_text", fields={"text": ["Too long."]})
     recipient = None
     if to is not None:
-        if isinstance(to, bool) or not isinstance(to, int):
-            raise InvalidInput("'to' is a player id of this campaign, or null for everyone.",
-                               code="invalid_recipient", fields={"to": ["Not a player id."]})
         recipient = Player.objects.filter(campaign=member.campaign, pk=to).first()
         if recipient is None:
             raise InvalidInput("No such player in this campaign.", code="invalid_recipient",
