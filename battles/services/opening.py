@@ -354,13 +354,30 @@ class _Silos:
             if territory_id in radars and owner is not None:
                 self.of_player[owner].append(_Silo(pk, territory_id, missiles))
 
+        self.battlefields: set[int] = set()
+        self._from: dict[int, dict[int, int]] = {}  # silo territory -> battlefield -> hops
+
+    def _hops(self, silo_territory: int, graph: Mapping[int, Iterable[int]]
+              ) -> dict[int, int]:
+        """Hops from a silo's territory to every battlefield of the turn it reaches: one
+        search per territory holding silos, shared by every battle (issue 32: a search
+        from each battlefield walked the map once per battle; hops are symmetric)."""
+        found = self._from.get(silo_territory)
+        if found is None:
+            found = self._from[silo_territory] = _hops_to(graph, silo_territory,
+                                                          self.battlefields)
+        return found
+
     def listed(self, territory_id: int, players: Iterable[int],
                graph: Mapping[int, Iterable[int]], reserved: Counter[int]
                ) -> dict[str, list[dict[str, Any]]]:
         """`_missiles` of one battle."""
         players = list(players)
-        targets = {b.territory_id for pid in players for b in self.of_player.get(pid, [])}
-        dist = _hops_to(graph, territory_id, targets)
+        if territory_id not in self.battlefields:  # not announced: the searches again
+            self.battlefields.add(territory_id)
+            self._from.clear()
+        dist = {b.territory_id: hops for pid in players for b in self.of_player.get(pid, [])
+                if (hops := self._hops(b.territory_id, graph).get(territory_id)) is not None}
         result: dict[str, list[dict[str, Any]]] = {}
         for pid in players:
             silos = [b for b in self.of_player.get(pid, []) if b.territory_id in dist]
@@ -395,11 +412,14 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
             for row in Stock.objects.filter(territory_id__in=held, units__gt=0):
                 stock[row.territory_id].append(row)
     silos = _Silos(campaign) if "missiles_spent" in ruleset.effects else None
+    if silos is not None:
+        silos.battlefields = {c.territory.pk for c in order}
     # a ruleset with factions learns each side's (issue 14), read once
     factions = dict(Player.objects.filter(campaign=campaign).values_list("pk", "faction")) \
         if ruleset.factions else {}
     # The map as plain lists, once (a networkx view per step costs more than the step).
-    adjacency = {node: list(nbrs) for node, nbrs in graph.items()} if silos else {}
+    adjacency = ({node: list(nbrs) for node, nbrs in graph.items()}
+                 if silos is not None and silos.of_player else {})
     reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
     plans = TurnPlans(campaign_id=campaign.pk, turn=campaign.turn)  # issue 29, one query
     battles: list[Battle] = []

@@ -18,18 +18,26 @@ ResourceKey = tuple[str, bool, bool]
 
 def spend_missiles(silo_ids: list[int | None]) -> list[dict[str, Any]]:
     """One missile off each silo named (in order; a silo named twice fires twice), never
-    below zero; a silo that no longer stands spends nothing."""
+    below zero; a silo that no longer stands spends nothing. The silos are locked
+    together, by id, in one statement: a battle lists its silos nearest first, so two
+    recordings sharing two silos named them in opposite orders and, locking one at a
+    time, could each hold the one the other wanted (issue 32)."""
+    named = sorted({pk for pk in silo_ids if pk is not None})
+    silos = ({b.pk: b for b in Building.objects.select_for_update(no_key=True)
+              .filter(pk__in=named).order_by("pk")} if named else {})
     spent: list[dict[str, Any]] = []
+    changed: set[int] = set()
     for silo_id in silo_ids:
-        silo = (Building.objects.select_for_update().filter(pk=silo_id).first()
-                if silo_id is not None else None)
+        silo = silos.get(silo_id) if silo_id is not None else None
         if silo is None:
             spent.append({"silo": silo_id, "spent": False})
             continue
         if silo.missiles > 0:
             silo.missiles -= 1
-            silo.save(update_fields=["missiles"])
+            changed.add(silo.pk)
         spent.append({"silo": silo.pk, "spent": True, "left": silo.missiles})
+    for pk in sorted(changed):
+        silos[pk].save(update_fields=["missiles"])
     return spent
 
 

@@ -1,6 +1,6 @@
 """The Stellar Credits ledger: the only way credits are created, moved or destroyed.
 
-Every change locks the player's row (SELECT ... FOR UPDATE on PostgreSQL; SQLite
+Every change locks the player's row (SELECT ... FOR NO KEY UPDATE on PostgreSQL; SQLite
 serialises writers anyway), checks the balance, writes an entry and updates the cached
 balance in the same transaction. The database refuses a negative balance as well
 (`credits_never_negative`, `ledger_balance_never_negative`), so a race that slipped
@@ -32,8 +32,19 @@ class NotEnoughCredits(InvalidInput):
 
 
 def lock_player(player_id: int) -> Player:
-    """Load the player row under a row lock; call inside `transaction.atomic()`."""
-    return Player.objects.select_for_update().select_related("campaign").get(pk=player_id)
+    """Load the player row and its campaign's under row locks; call inside
+    `transaction.atomic()`.
+
+    FOR NO KEY UPDATE (a balance and a campaign's phase are not keys), not FOR UPDATE:
+    it still queues two postings of one player, and a posting behind an advance (which
+    locks the campaign FOR UPDATE), but no longer conflicts with the KEY SHARE lock a
+    foreign key takes. Every battle recording's journal entries hold KEY SHARE on the
+    campaign row (and on their viewers' player rows) until it commits; a recording that
+    then credited a discovery asked for the campaign FOR UPDATE, and two such
+    recordings waited for each other: a deadlock that held a tactical phase for a
+    lease (issue 32; tests/integration/test_recording_deadlock.py)."""
+    return (Player.objects.select_for_update(of=("self", "campaign"), no_key=True)
+            .select_related("campaign").get(pk=player_id))
 
 
 def post(
