@@ -212,8 +212,9 @@ def _move(b: Battle, u: Unit, goal: float, budget: float, *, stop_short: float =
     left = budget
     ignore = u.flying or "hover" in u.subtypes or "teleport" in u.rules
     cap = budget
+    nxt = b.terrain_at(u.x)
     while left >= 1 and (away or abs(goal - u.x) > stop_short + 0.5):
-        here = b.terrain_at(u.x)
+        here = nxt  # where the last step ended
         nxt = b.terrain_at(u.x + step)
         if not ignore:
             if not R.can_enter(nxt, vehicle=u.vehicle):

@@ -221,9 +221,11 @@ class Battle:
         return [p for p in self.units if p.inside == v.id and p.on_table]
 
     def unit(self, uid: int) -> Unit:
-        if len(self.by_id) != len(self.units):
+        try:
+            return self.by_id[uid]
+        except KeyError:  # not indexed yet (units are only ever added, as the battle is built)
             self.by_id = {u.id: u for u in self.units}
-        return self.by_id[uid]
+            return self.by_id[uid]
 
 
 def dist(a: Unit, b: Unit) -> float:
