@@ -16,13 +16,6 @@ Json = dict[str, Any]
 Pick = Callable[[Sequence[int], int], int]
 
 
-def d6s(dice: Dice, n: int) -> list[int]:
-    """A pool of `n` d6 ("a bucket of D6"), in the order rolled: each one `dice.roll(6)`,
-    which is what `Dice.d6` is, without a call in between for every die of a pool."""
-    roll = dice.roll
-    return [roll(6) for _ in range(n)]
-
-
 def hits(face: int, needed: int, modifier: int = 0) -> bool:
     """"Regardless of modifiers, 6 always Hits and 1 always Misses"; otherwise the
     modified roll must equal or exceed what is needed."""
@@ -256,11 +249,11 @@ def roll_to_hit(dice: Dice, pool: int, rc: int, *, modifier: int = 0,
     "automatically passes every Roll to Hit"."""
     if instant_hit:
         return {"rolls": [], "rerolls": [], "hits": pool}
-    rolls = d6s(dice, pool)
+    rolls = [dice.d6() for _ in range(pool)]
     n = sum(1 for f in rolls if hits(f, rc, modifier))
     rerolls: list[int] = []
     if reroll_misses:
-        rerolls = d6s(dice, pool - n)
+        rerolls = [dice.d6() for _ in range(pool - n)]
         n += sum(1 for f in rerolls if hits(f, rc, modifier))
     return {"rolls": rolls, "rerolls": rerolls, "hits": n}
 
@@ -271,7 +264,7 @@ def roll_for_cover(dice: Dice, pool: int, level: int, *, ignores_cover: bool = F
     every Roll for Cover"."""
     if level <= 0 or ignores_cover or pool == 0:
         return {"rolls": [], "passed": pool}
-    rolls = d6s(dice, pool)
+    rolls = [dice.d6() for _ in range(pool)]
     return {"rolls": rolls, "passed": sum(1 for f in rolls if f == 6 or f > level)}
 
 
@@ -288,7 +281,7 @@ def defence_saves(dice: Dice, pool: int, needed: int, *, shielded: int | None = 
     their Saving Throws if they roll X or higher" (Power does not touch a Shield Save)."""
     if needed > 6 and shielded is None:
         return {"rolls": [], "needed": needed, "failed": pool}
-    rolls = d6s(dice, pool)
+    rolls = [dice.d6() for _ in range(pool)]
     failed = 0
     for f in rolls:
         ok = needed <= 6 and f >= max(2, needed)
