@@ -14,7 +14,7 @@ from battles.rulesets.mobius.state import Unit
 
 def healthiest_first(models: Sequence[int], amount: int) -> int:
     """The model with the most HP left takes it (damage spread, the wounded finished last)."""
-    return max(range(len(models)), key=lambda i: (models[i], -i))
+    return models.index(max(models))  # the most HP, the first such model on a tie
 
 
 def keep_alive(models: Sequence[int], amount: int) -> int:

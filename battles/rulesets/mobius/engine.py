@@ -104,8 +104,9 @@ def join(b: Battle, u: Unit, host: Unit) -> None:
     1" of a member)": it stands, moves and is locked with its unit from now on."""
     u.joined, u.x = host.id, host.x
     u.locked = set(host.locked)
-    b.note(side=u.side, unit=u.id, target=host.id, action="joins",
-           text=f"{u.name} joins {host.name}")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, target=host.id, action="joins",
+               text=f"{u.name} joins {host.name}")
 
 
 def leave(b: Battle, u: Unit) -> None:
@@ -113,8 +114,9 @@ def leave(b: Battle, u: Unit) -> None:
     host = b.unit(int(u.joined or 0))
     u.joined = None
     u.movement = "stationary"
-    b.note(side=u.side, unit=u.id, target=host.id, action="leaves",
-           text=f"{u.name} leaves {host.name}")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, target=host.id, action="leaves",
+               text=f"{u.name} leaves {host.name}")
 
 
 def _follow_hosts(b: Battle) -> None:
@@ -126,8 +128,9 @@ def _follow_hosts(b: Battle) -> None:
         host = b.unit(u.joined)
         if not host.on_table:
             u.joined = None
-            b.note(side=u.side, unit=u.id, action="alone",
-                   text=f"{u.name} fights on alone")
+            if b.keep_log:
+                b.note(side=u.side, unit=u.id, action="alone",
+                       text=f"{u.name} fights on alone")
             continue
         u.x, u.movement, u.charged = host.x, host.movement, host.charged
         u.locked = set(host.locked)
@@ -141,8 +144,9 @@ def _deploy_specials(b: Battle) -> None:
             continue
         if "ambush" in u.rules:
             u.reserve = True
-            b.note(side=u.side, unit=u.id, action="reserve",
-                   text=f"{u.name} waits in Reserve to ambush")
+            if b.keep_log:
+                b.note(side=u.side, unit=u.id, action="reserve",
+                       text=f"{u.name} waits in Reserve to ambush")
             continue
         foes = [e for e in b.units if e.side != u.side]
         if "vanguard" not in u.rules or not foes:
@@ -151,8 +155,9 @@ def _deploy_specials(b: Battle) -> None:
         gap = abs(foe.x - u.x)
         if gap > T.VANGUARD_GAP:
             u.x += (gap - T.VANGUARD_GAP) * (1.0 if foe.x > u.x else -1.0)
-            b.note(side=u.side, unit=u.id, action="vanguard", to=u.x,
-                   text=f"{u.name} deploys forward (Vanguard), 18\" from {foe.name}")
+            if b.keep_log:
+                b.note(side=u.side, unit=u.id, action="vanguard", to=u.x,
+                       text=f"{u.name} deploys forward (Vanguard), 18\" from {foe.name}")
 
 
 def _embark_at_start(b: Battle, mine: list[Unit]) -> None:
@@ -169,8 +174,9 @@ def _embark_at_start(b: Battle, mine: list[Unit]) -> None:
             if r.inside is None and r.alive <= room:
                 r.inside, r.x = v.id, v.x
                 room -= r.alive
-                b.note(side=r.side, unit=r.id, target=v.id, action="embarked",
-                       text=f"{r.name} begins inside {v.name}")
+                if b.keep_log:
+                    b.note(side=r.side, unit=r.id, target=v.id, action="embarked",
+                           text=f"{r.name} begins inside {v.name}")
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -206,8 +212,9 @@ def _move(b: Battle, u: Unit, goal: float, budget: float, *, stop_short: float =
     left = budget
     ignore = u.flying or "hover" in u.subtypes or "teleport" in u.rules
     cap = budget
+    nxt = b.terrain_at(u.x)
     while left >= 1 and (away or abs(goal - u.x) > stop_short + 0.5):
-        here = b.terrain_at(u.x)
+        here = nxt  # where the last step ended
         nxt = b.terrain_at(u.x + step)
         if not ignore:
             if not R.can_enter(nxt, vehicle=u.vehicle):
@@ -233,9 +240,10 @@ def _dangerous(b: Battle, u: Unit, where: float) -> None:
     if hurt["damage"]:
         u.hp = R.allocate(b.dice, u.hp, hurt["damage"], 1, pick_for(u))["hp"]
         _check_dead(b, u)
-    b.note(side=u.side, unit=u.id, phase="movement", action="dangerous",
-           rolls=hurt["rolls"], text=f"{u.name} crosses dangerous terrain: "
-           f"{hurt['damage']} HP lost")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="dangerous",
+               rolls=hurt["rolls"], text=f"{u.name} crosses dangerous terrain: "
+               f"{hurt['damage']} HP lost")
 
 
 def _check_dead(b: Battle, u: Unit) -> None:
@@ -244,9 +252,10 @@ def _check_dead(b: Battle, u: Unit) -> None:
     if "immortal" in u.rules and not u.immortal_used:
         u.immortal_used = True
         rise = R.immortal_rise(b.dice, u.hp_start)
-        b.note(side=u.side, unit=u.id, action="immortal", rolls=[rise["roll"]],
-               text=f"{u.name} falls" + (f" and gets back up with {rise['hp']} HP"
-                                         if rise["rises"] else " for good"))
+        if b.keep_log:
+            b.note(side=u.side, unit=u.id, action="immortal", rolls=[rise["roll"]],
+                   text=f"{u.name} falls" + (f" and gets back up with {rise['hp']} HP"
+                                             if rise["rises"] else " for good"))
         if rise["rises"]:
             u.hp = [rise["hp"]]
             return
@@ -262,8 +271,9 @@ def _check_dead(b: Battle, u: Unit) -> None:
             rider.joined = None
             for foe_id in rider.locked:
                 b.unit(foe_id).locked.add(rider.id)
-            b.note(side=rider.side, unit=rider.id, action="alone",
-                   text=f"{rider.name} fights on alone")
+            if b.keep_log:
+                b.note(side=rider.side, unit=rider.id, action="alone",
+                       text=f"{rider.name} fights on alone")
 
 
 def _bail_out(b: Battle, v: Unit) -> None:
@@ -281,9 +291,10 @@ def _bail_out(b: Battle, v: Unit) -> None:
             _move(b, p, b.edge(p.side), float(p.move + T.RAPID_BONUS))
             p.movement = "rapid"
             p.must_panic = True
-        b.note(side=p.side, unit=p.id, action="bail_out", target=v.id,
-               text=f"{p.name} " + ("is trapped in the burning wreck of " if trapped
-                                    else "bails out of the wreck of ") + v.name)
+        if b.keep_log:
+            b.note(side=p.side, unit=p.id, action="bail_out", target=v.id,
+                   text=f"{p.name} " + ("is trapped in the burning wreck of " if trapped
+                                        else "bails out of the wreck of ") + v.name)
 
 
 # --- phases -------------------------------------------------------------------------------
@@ -302,8 +313,9 @@ def _start(b: Battle, side: str) -> None:
         if "immortal" in u.rules and u.alive and u.hp_left < u.hp_start * len(u.hp):
             rec = R.immortal_recover(b.dice, u.hp[0], u.hp_start)
             u.hp[0] = rec["hp"]
-            b.note(side=side, unit=u.id, phase="start", action="immortal",
-                   rolls=[rec["roll"]], text=f"{u.name} recovers to {rec['hp']} HP")
+            if b.keep_log:
+                b.note(side=side, unit=u.id, phase="start", action="immortal",
+                       rolls=[rec["roll"]], text=f"{u.name} recovers to {rec['hp']} HP")
     cid = b.commander.get(side)
     if cid is not None and not b.unit(cid).on_table:
         others = [u for u in b.units if u.side == side and u.on_table and u.rank == "hq"]
@@ -311,10 +323,11 @@ def _start(b: Battle, side: str) -> None:
             roll = R.second_in_command(b.dice)
             if roll["new_commander"]:
                 b.commander[side] = others[0].id
-            b.note(side=side, phase="start", action="second_in_command",
-                   rolls=[roll["roll"]],
-                   text=f"Side {side} rolls {roll['roll']} for a second in command"
-                        + (f": {others[0].name} takes over" if roll["new_commander"] else ""))
+            if b.keep_log:
+                b.note(side=side, phase="start", action="second_in_command",
+                       rolls=[roll["roll"]],
+                       text=f"Side {side} rolls {roll['roll']} for a second in command"
+                            + (f": {others[0].name} takes over" if roll["new_commander"] else ""))
     M.score_start(b, side)
 
 
@@ -375,9 +388,10 @@ def rough_ground(b: Battle, u: Unit) -> bool:
     stuck = R.vehicle_terrain(b.dice, b.terrain_at(u.x))
     if stuck["roll"] is None:
         return True
-    b.note(side=u.side, unit=u.id, phase="movement", action="vehicle_terrain",
-           rolls=[stuck["roll"]], text=f"{u.name} rolls {stuck['roll']} to "
-           "move off rough ground" + ("" if stuck["moves"] else ": stuck"))
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="vehicle_terrain",
+               rolls=[stuck["roll"]], text=f"{u.name} rolls {stuck['roll']} to "
+               "move off rough ground" + ("" if stuck["moves"] else ": stuck"))
     if stuck["hp_lost"]:
         u.hp = R.allocate(b.dice, u.hp, stuck["hp_lost"], 1, pick_for(u))["hp"]
         _check_dead(b, u)
@@ -402,8 +416,9 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
     start = u.x
     if do == "howl":
         u.howling = u.howl_used = u.skip_turn = True
-        b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
-               text=f"{u.name} skips its turn for a War Howl")
+        if b.keep_log:
+            b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
+                   text=f"{u.name} skips its turn for a War Howl")
         return
     if do == "move":
         kind = str(act["kind"])
@@ -436,9 +451,10 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
             p.x = u.x
         where = (f" ({dist(u, target):g}\" from {target.name})" if target is not None
                  else "")
-        b.note(side=u.side, unit=u.id, phase="movement", action=u.movement + "_move",
-               to=u.x, text=f"{u.name} makes a {u.movement} move of "
-               f"{abs(u.x - start):g}\"{where}")
+        if b.keep_log:
+            b.note(side=u.side, unit=u.id, phase="movement", action=u.movement + "_move",
+                   to=u.x, text=f"{u.name} makes a {u.movement} move of "
+                   f"{abs(u.x - start):g}\"{where}")
 
 
 def _beyond_edge(b: Battle, u: Unit) -> bool:
@@ -456,9 +472,10 @@ def rout(b: Battle, u: Unit, start: float) -> None:
             b.unit(other).locked.discard(m.id)
         m.locked.clear()
         m.x, m.routed, m.withdrew = u.x, True, leaving
-    b.note(side=u.side, unit=u.id, phase="movement", action="rout", to=u.x,
-           text=f"{u.name} moves {abs(u.x - start):g}\" off the table and "
-           + ("withdraws from the battle" if leaving else "routs"))
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="rout", to=u.x,
+               text=f"{u.name} moves {abs(u.x - start):g}\" off the table and "
+               + ("withdraws from the battle" if leaving else "routs"))
 
 
 def bring_in(b: Battle, u: Unit) -> None:
@@ -484,8 +501,9 @@ def _enter(b: Battle, u: Unit) -> None:
     u.x += float(entry["push"]) * (-1.0 if edge < 0 else 1.0)
     u.reserve = False
     u.movement = "standard"
-    b.note(side=u.side, unit=u.id, phase="movement", action="from_reserve", to=u.x,
-           text=f"{u.name} arrives from Reserve at {u.x:g}\"")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="from_reserve", to=u.x,
+               text=f"{u.name} arrives from Reserve at {u.x:g}\"")
 
 
 def _from_reserve(b: Battle, u: Unit) -> None:
@@ -502,8 +520,9 @@ def _from_reserve(b: Battle, u: Unit) -> None:
         u.x = foe.x - step * T.RESERVE_EDGE
         while any(abs(e.x - u.x) < T.RESERVE_EDGE for e in foes) and abs(u.x) < 1000:
             u.x -= step
-    b.note(side=u.side, unit=u.id, phase="movement", action="ambush", to=u.x,
-           text=f"{u.name} springs its ambush at {u.x:g}\"")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="ambush", to=u.x,
+               text=f"{u.name} springs its ambush at {u.x:g}\"")
 
 
 def disembark(b: Battle, u: Unit, toward: Unit | None) -> None:
@@ -518,16 +537,18 @@ def disembark(b: Battle, u: Unit, toward: Unit | None) -> None:
         _move(b, u, toward.x, float(T.DISEMBARK), stop_short=T.UNIT_GAP)
     u.movement = "standard"
     where = f" ({dist(u, toward):g}\" from {toward.name})" if toward is not None else ""
-    b.note(side=u.side, unit=u.id, phase="movement", action="disembark", target=v.id,
-           text=f"{u.name} gets out of {v.name}{where}")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="disembark", target=v.id,
+               text=f"{u.name} gets out of {v.name}{where}")
 
 
 def embark(b: Battle, u: Unit, v: Unit) -> None:
     """Transport: "if a Unit comes within 1" of a Friendly Transport Vehicle (with enough
     space to hold all members), they may Embark, ending their Move as if it were Rapid"."""
     u.x, u.inside, u.movement = v.x, v.id, "rapid"
-    b.note(side=u.side, unit=u.id, phase="movement", action="embark", target=v.id,
-           text=f"{u.name} gets into {v.name}")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="embark", target=v.id,
+               text=f"{u.name} gets into {v.name}")
 
 
 def charge(b: Battle, u: Unit, target: Unit, kind: str) -> None:
@@ -538,14 +559,16 @@ def charge(b: Battle, u: Unit, target: Unit, kind: str) -> None:
     moved = _move(b, u, target.x, need + 0.5, stop_short=T.LOCK_RANGE)
     u.movement = "rapid" if kind == "rapid" or u.movement == "rapid" else "standard"
     if dist(u, target) > T.LOCK_RANGE + 0.5:
-        b.note(side=u.side, unit=u.id, phase="movement", action="charge_short",
-               text=f"{u.name} charges {target.name} but stops short after {moved:g}\"")
+        if b.keep_log:
+            b.note(side=u.side, unit=u.id, phase="movement", action="charge_short",
+                   text=f"{u.name} charges {target.name} but stops short after {moved:g}\"")
         return
     u.blip = target.blip = False  # a Blip is revealed when it "declares a Charge or is Charged"
     if u.flying and not target.flying:
         u.flying = False  # "If a Unit in Flight charges a Grounded enemy Unit, they must land"
-    b.note(side=u.side, unit=u.id, phase="movement", action="charge", target=target.id,
-           text=f"{u.name} charges {target.name} ({abs(u.x - start):g}\", {kind} move)")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="charge", target=target.id,
+               text=f"{u.name} charges {target.name} ({abs(u.x - start):g}\", {kind} move)")
     if "overwatch" in target.rules and not target.locked and target.ranged():
         _shoot(b, target, u, overwatch=True)
     if not u.on_table:
@@ -574,9 +597,10 @@ def escape(b: Battle, u: Unit) -> None:
             _move(b, u, foe.x, float(roll["distance"]), away=True)
     else:
         u.escape_failed = True
-    b.note(side=u.side, unit=u.id, phase="movement", action="escape", rolls=roll["rolls"],
-           text=f"{u.name} tries to escape the melee ({roll['total']}): "
-                + ("escapes" if roll["escaped"] else "stays locked"))
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="movement", action="escape", rolls=roll["rolls"],
+               text=f"{u.name} tries to escape the melee ({roll['total']}): "
+                    + ("escapes" if roll["escaped"] else "stays locked"))
 
 
 def _cover_for(b: Battle, target: Unit) -> int:
@@ -586,15 +610,25 @@ def _cover_for(b: Battle, target: Unit) -> int:
                          camouflage=target.camouflage)
 
 
+#: `R.can_fire`'s answer (which AK stat fires, None: it cannot) by weapon type, movement
+#: and Heavy Duty: a pure function of the three, asked for every weapon at every look.
+_FIRES: dict[tuple[str, str, bool], str | None] = {}
+
+
 def _weapon_ak(u: Unit, w: dict[str, Any], phase_movement: str) -> int:
     if u.vehicle and phase_movement != "rapid":
         # "Vehicles fire all Weapons as if they had remained Stationary": the movement
         # only limits how many (Vehicle Shooting/Movement).
         phase_movement = "stationary"
-    rule = R.can_fire(w["type"], phase_movement, heavy_duty="heavy_duty" in u.rules)
-    if not rule["fires"]:
+    key = (str(w["type"]), phase_movement, "heavy_duty" in u.rules)
+    if key in _FIRES:
+        stat = _FIRES[key]
+    else:
+        rule = R.can_fire(key[0], key[1], heavy_duty=key[2])
+        stat = _FIRES[key] = str(rule["ak"]) if rule["fires"] else None
+    if stat is None:
         return 0
-    return int(w.get("ak2", w["ak"])) if rule["ak"] == "second" else int(w["ak"])
+    return int(w.get("ak2", w["ak"])) if stat == "second" else int(w["ak"])
 
 
 def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: bool) -> int:
@@ -709,14 +743,15 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
         fired = True
         target.blip = False  # "A Blip is revealed when it ... is targeted for any Ranged Attacks"
         _apply(b, target, shot)
-        b.note(side=u.side, unit=u.id, phase="hero" if hero else "overwatch" if overwatch
-               else "action", action="fire", target=target.id, weapon=w["key"],
-               rolls=shot["hit_rolls"] + shot["cover_rolls"] + shot["saves"],
-               pool=shot["pool"], hits=shot["hits"], hp_lost=shot["hp_lost"],
-               text=f"{u.name} {'fires overwatch' if overwatch else 'fires'} {w['name']} at "
-                    f"{target.name} ({d:g}\"): {shot['hits']} hit(s), "
-                    f"{shot['past_cover']} past cover, {shot['hp_lost']} HP lost"
-                    + (", destroyed" if not target.on_table else ""))
+        if b.keep_log:
+            b.note(side=u.side, unit=u.id, phase="hero" if hero else "overwatch" if overwatch
+                   else "action", action="fire", target=target.id, weapon=w["key"],
+                   rolls=shot["hit_rolls"] + shot["cover_rolls"] + shot["saves"],
+                   pool=shot["pool"], hits=shot["hits"], hp_lost=shot["hp_lost"],
+                   text=f"{u.name} {'fires overwatch' if overwatch else 'fires'} {w['name']} at "
+                        f"{target.name} ({d:g}\"): {shot['hits']} hit(s), "
+                        f"{shot['past_cover']} past cover, {shot['hp_lost']} HP lost"
+                        + (", destroyed" if not target.on_table else ""))
     if fired and not hero and not overwatch:
         u.fired = True
     return fired
@@ -738,8 +773,9 @@ def _apply(b: Battle, target: Unit, hit: dict[str, Any]) -> None:
         target.must_panic = True
     _check_dead(b, target)
     if hit.get("explodes"):
-        b.note(side=target.side, unit=target.id, action="explodes",
-               text=f"{target.name} explodes: units within 6\" must test")
+        if b.keep_log:
+            b.note(side=target.side, unit=target.id, action="explodes",
+                   text=f"{target.name} explodes: units within 6\" must test")
         for other in b.units:
             if other.on_table and dist(other, target) <= T.EXPLODE_RADIUS:
                 other.must_panic = True
@@ -749,8 +785,9 @@ def take_cover(b: Battle, u: Unit, phase: str = "action") -> None:
     """Taking Cover: "If a Unit spends their Action Phase or Hero Phase doing so, they
     become 'Dug In'"."""
     u.dug_in = True
-    b.note(side=u.side, unit=u.id, phase=phase, action="take_cover",
-           text=f"{u.name} takes cover (Dug In)")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase=phase, action="take_cover",
+               text=f"{u.name} takes cover (Dug In)")
 
 
 def fire(b: Battle, u: Unit, target: Unit, weapons: list[str], *, hero: bool = False) -> None:
@@ -763,8 +800,9 @@ def reveal_blip(b: Battle, u: Unit, target: Unit) -> None:
     """Reveal Blip: "The Blip targets another Blip within 36" and Line of Sight and reveals
     it without revealing itself"."""
     target.blip = False
-    b.note(side=u.side, unit=u.id, phase="action", action="reveal_blip", target=target.id,
-           text=f"{u.name} reveals the blip of {target.name}")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="action", action="reveal_blip", target=target.id,
+               text=f"{u.name} reveals the blip of {target.name}")
 
 
 def push_it(b: Battle, u: Unit, toward: Unit) -> None:
@@ -772,8 +810,9 @@ def push_it(b: Battle, u: Unit, toward: Unit) -> None:
     They may not use this to Charge" (it keeps 2" from the enemy)."""
     push = R.push_it(b.dice)
     moved = _move(b, u, toward.x, float(push["inches"]), stop_short=T.UNIT_GAP)
-    b.note(side=u.side, unit=u.id, phase="hero", action="push_it",
-           rolls=[push["roll"]], text=f"{u.name} pushes it {moved:g}\"")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="hero", action="push_it",
+               rolls=[push["roll"]], text=f"{u.name} pushes it {moved:g}\"")
 
 
 def hero_fight(b: Battle, u: Unit) -> None:
@@ -810,11 +849,12 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
         target_movement=target.movement, giant="giant" in u.subtypes,
         heavy="heavy" in target.subtypes, open_topped="open_topped" in target.subtypes)
     _apply(b, target, blow)
-    b.note(side=u.side, unit=u.id, phase="hero" if hero else "melee", action="melee",
-           target=target.id, weapon=w["key"], rolls=blow["hit_rolls"] + blow["saves"],
-           hits=blow["hits"], hp_lost=blow["hp_lost"],
-           text=f"{u.name} attacks {target.name} with {w['name']}: {blow['hits']} hit(s), "
-                f"{blow['hp_lost']} HP lost" + (", destroyed" if not target.on_table else ""))
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="hero" if hero else "melee", action="melee",
+               target=target.id, weapon=w["key"], rolls=blow["hit_rolls"] + blow["saves"],
+               hits=blow["hits"], hp_lost=blow["hp_lost"],
+               text=f"{u.name} attacks {target.name} with {w['name']}: {blow['hits']} hit(s), "
+                    f"{blow['hp_lost']} HP lost" + (", destroyed" if not target.on_table else ""))
     return int(blow["hp_lost"])
 
 
@@ -889,9 +929,10 @@ def _end(b: Battle, active: str) -> None:
             test = R.panic_test(b.dice, pan, fearless="fearless" in u.rules, modifier=mod,
                                 roll_modifier=1 if u.unpanicked_now else 0,
                                 name_of_freedom="in_the_name_of_freedom" in u.rules)
-            b.note(side=side, unit=u.id, phase="end", action="panic", rolls=test["rolls"],
-                   passed=test["passed"], text=f"{u.name} tests Panic ({test['total']} vs "
-                   f"PAN {test['pan']}): " + ("holds" if test["passed"] else "panics"))
+            if b.keep_log:
+                b.note(side=side, unit=u.id, phase="end", action="panic", rolls=test["rolls"],
+                       passed=test["passed"], text=f"{u.name} tests Panic ({test['total']} vs "
+                       f"PAN {test['pan']}): " + ("holds" if test["passed"] else "panics"))
             if test["passed"]:
                 continue
             _flee(b, u)
@@ -914,9 +955,10 @@ def _flee(b: Battle, u: Unit) -> None:
     moved = _move(b, u, edge, float(flight["inches"]))
     if (edge < 0 and u.x <= edge) or (edge > 0 and u.x >= edge):
         u.routed = True
-    b.note(side=u.side, unit=u.id, phase="end", action="flee", rolls=flight["rolls"],
-           text=f"{u.name} flees {moved:g}\"" + (" and routs off the table" if u.routed
-                                                 else ""))
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, phase="end", action="flee", rolls=flight["rolls"],
+               text=f"{u.name} flees {moved:g}\"" + (" and routs off the table" if u.routed
+                                                     else ""))
 
 
 def _duel(b: Battle, first: Unit, second: Unit, why: str) -> Unit | None:
@@ -931,9 +973,10 @@ def _duel(b: Battle, first: Unit, second: Unit, why: str) -> Unit | None:
     first.hp, second.hp = [fight["hp"][0]], [fight["hp"][1]]
     winner = (first if fight["winner"] == str(first.id)
               else second if fight["winner"] == str(second.id) else None)
-    b.note(action="duel", unit=first.id, target=second.id, rolls=[],
-           text=f"{why}: {first.name} against {second.name}, {fight['rounds']} round(s): "
-                + (f"{winner.name} wins" if winner else "no winner"))
+    if b.keep_log:
+        b.note(action="duel", unit=first.id, target=second.id, rolls=[],
+               text=f"{why}: {first.name} against {second.name}, {fight['rounds']} round(s): "
+                    + (f"{winner.name} wins" if winner else "no winner"))
     for loser in (first, second):
         if winner is not None and loser is not winner:
             loser.hp = [0]
@@ -987,8 +1030,9 @@ def opening(b: Battle) -> None:
     if b.mission == "random":
         face = b.dice.d6()
         b.mission = T.MISSIONS[T.d3(face)]
-        b.note(action="mission", rolls=[face], text=f"Mission: {b.mission} (D3 = "
-               f"{T.d3(face)})")
+        if b.keep_log:
+            b.note(action="mission", rolls=[face], text=f"Mission: {b.mission} (D3 = "
+                   f"{T.d3(face)})")
     b.points_owner = [None] * len(M.objectives(b))
     _compulsory_duels(b)
     b.end_reason = ""

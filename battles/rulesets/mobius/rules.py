@@ -293,7 +293,7 @@ def defence_saves(dice: Dice, pool: int, needed: int, *, shielded: int | None = 
 
 def wounded_first(models: Sequence[int], amount: int) -> int:
     """R-MOB-11's old reading: the model with the fewest HP left takes the damage."""
-    return min(range(len(models)), key=lambda i: (models[i], i))
+    return models.index(min(models))  # the fewest HP, the first such model on a tie
 
 
 def allocate(dice: Dice, hp: Sequence[int], failed: int, dam: int | str,

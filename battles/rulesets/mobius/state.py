@@ -86,7 +86,7 @@ class Unit:
 
     @property
     def alive(self) -> int:
-        return sum(1 for h in self.hp if h > 0)
+        return len([h for h in self.hp if h > 0])
 
     @property
     def on_table(self) -> bool:
@@ -99,7 +99,7 @@ class Unit:
 
     @property
     def hp_left(self) -> int:
-        return sum(h for h in self.hp if h > 0)
+        return sum([h for h in self.hp if h > 0])
 
     @property
     def hero(self) -> bool:
@@ -117,10 +117,19 @@ class Unit:
                 (w.get("rules") or ())]
 
     def melee_weapons(self) -> list[dict[str, Any]]:
+        return self._melee_weapons
+
+    @cached_property
+    def _melee_weapons(self) -> list[dict[str, Any]]:
+        """Its melee weapons (a unit's weapons never change in a battle)."""
         return [w for w in self.weapons if w["type"] == "melee"
                 or "combined" in (w.get("rules") or ())]
 
     def best_melee(self) -> dict[str, Any]:
+        return self._best_melee
+
+    @cached_property
+    def _best_melee(self) -> dict[str, Any]:
         options = self.melee_weapons() or [UNARMED]
         return max(options, key=lambda w: (w["st"] * w["ak"] * avg_dam(w["dam"]), w["key"]))
 
@@ -198,7 +207,8 @@ class Battle:
     def enemies(self, u: Unit) -> list[Unit]:
         """Enemy units on the table and not inside a transport ("the Unit cannot be
         targeted until either the Vehicle is destroyed or they leave")."""
-        return [e for e in self.units if e.side != u.side and e.inside is None
+        side = u.side
+        return [e for e in self.units if e.side != side and e.inside is None
                 and not (e.destroyed or e.routed or e.reserve)
                 and (e.joined is None or not self.unit(e.joined).on_table)]
 
@@ -211,9 +221,11 @@ class Battle:
         return [p for p in self.units if p.inside == v.id and p.on_table]
 
     def unit(self, uid: int) -> Unit:
-        if len(self.by_id) != len(self.units):
+        try:
+            return self.by_id[uid]
+        except KeyError:  # not indexed yet (units are only ever added, as the battle is built)
             self.by_id = {u.id: u for u in self.units}
-        return self.by_id[uid]
+            return self.by_id[uid]
 
 
 def dist(a: Unit, b: Unit) -> float:
