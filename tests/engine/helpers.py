@@ -60,6 +60,9 @@ class Script:
     def __init__(self, actions: Iterable[Any]) -> None:
         self.actions = list(actions)
 
+    def begin_choice(self, view: Any, side: str) -> None:
+        return None
+
     def choose(self, view: Any, side: str) -> Any:
         from battles.rulesets.unlimit3d8.engine.actions import Pass
         if not self.actions:

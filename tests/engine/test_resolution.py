@@ -16,6 +16,9 @@ class Script:
     def __init__(self, actions):
         self.actions = list(actions)
 
+    def begin_choice(self, view, side):
+        return None
+
     def choose(self, view, side):
         return self.actions.pop(0) if self.actions else Pass(unit="")
 

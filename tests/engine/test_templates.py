@@ -64,6 +64,9 @@ def test_combustion_burns_one_point_each_turn_until_a_2cdt_action():
     before = t.lost
 
     class Hold:
+        def begin_choice(self, view, side):
+            return None
+
         def choose(self, view, side):
             from battles.rulesets.unlimit3d8.engine.actions import Pass
             return Pass(unit="")

@@ -79,3 +79,26 @@ def test_legal_lists_the_policys_choice_and_passing() -> None:
     choices = layer.legal(play)
     assert choices[0] == layer.choose(play)
     assert {"side": layer.actor(play), "do": "pass"} in choices or choices[0]["do"] == "pass"
+
+
+def test_asking_for_the_legal_actions_or_the_choice_changes_nothing() -> None:
+    """Issue 31's leftover: `legal`/`choose` used to write the `plan_withdraw` record (and
+    latch the retreat) as a side effect of being asked; now the turn's start settles it,
+    and asking any number of times leaves the battle and the policy as they were."""
+    layer = RULESET.actions()
+    battle = RULESET.sample_battle(1)
+    battle["plans"] = {"1": {"stance": "withdraw"}}
+    play = layer.start(battle, Dice(1))
+    while play.fight.side != "1":
+        layer.apply(play, layer.choose(play))
+    policy = play.fight.policies["1"]
+    before = copy.deepcopy(play.state.log)
+    withdrawals = sum(1 for e in play.state.log if e.get("event") == "plan_withdraw")
+    assert withdrawals == 1  # settled once, when the side's first turn began
+    first = layer.legal(play)
+    for _ in range(3):
+        assert layer.legal(play) == first
+        assert layer.choose(play) == first[0]
+    assert first[0]["do"] == "retreat"
+    assert play.state.log == before
+    assert policy.retreating  # type: ignore[attr-defined]

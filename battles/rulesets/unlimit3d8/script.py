@@ -166,6 +166,9 @@ class ScriptPolicy:
         self.action = action
         self.turret_targets = turret_targets
 
+    def begin_choice(self, view: Any, side: str) -> None:
+        return None
+
     def choose(self, view: Any, side: str) -> Any:
         return self.action
 

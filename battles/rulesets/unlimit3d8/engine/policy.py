@@ -90,7 +90,15 @@ class BattleView:
 
 
 class Policy(Protocol):
-    def choose(self, view: BattleView, side: str) -> Action: ...
+    def begin_choice(self, view: BattleView, side: str) -> None:
+        """The side's turn has begun and it is about to choose (`begin_turn`): what the
+        policy settles once a turn (and may record) it settles here, so `choose` can stay
+        pure (the action layer's `legal` asks it without playing)."""
+        ...
+
+    def choose(self, view: BattleView, side: str) -> Action:
+        """The action for `side` now; reads the battle and changes nothing."""
+        ...
 
     def turret_target(self, view: BattleView, turret: BuildingState) -> Target | None: ...
 
@@ -109,6 +117,7 @@ class DefaultPolicy:
         self.side = side
         self.options = options or {}
         self.retreating = False
+        self._settled = -1  # the state's turn `begin_choice` settled `retreating` for
         self._shots: dict[tuple[Any, str, int], float] = {}  # this decision's shot values
 
     # --- turrets -----------------------------------------------------------------
@@ -133,7 +142,7 @@ class DefaultPolicy:
         if not ready:
             return Pass(unit="")
         plan = state.plans.get(side)
-        if self._withdrawing(view, side, plan) if plan else self._beaten(view, side):
+        if self._retreats(view, side, plan):
             return self._retreat(ready)
         for unit in ready:
             if unit.carrying is not None:
@@ -179,6 +188,32 @@ class DefaultPolicy:
             if move is not None:
                 return move
         return best_action or Pass(unit="")
+
+    def begin_choice(self, view: BattleView, side: str) -> None:
+        """Once a turn, before the choice: a side that is beaten (or whose sealed plan
+        says to withdraw now, R-PLAN-2, recorded as `plan_withdraw`) retreats from now on.
+        Only a turn with a ready unit decides it (a side with none passes unasked)."""
+        state = view.state
+        self._settled = state.turn
+        if self.retreating or not any(u.cdt == 0 for u in view.units(side)):
+            return
+        plan = state.plans.get(side)
+        if not plan:
+            self.retreating = self._beaten(view, side)
+        elif self._withdrawing(view, side, plan):
+            self.retreating = True
+            start = state.start_strength.get(side, 0)
+            left = _strength_left(state, side)
+            state.record("plan_withdraw", side=side, retreat_at=int(plan.get("retreat_at", 100)),
+                         lost=round(100 * (start - left) / start) if start > 0 else 0,
+                         stance=plan.get("stance", "attack"))
+
+    def _retreats(self, view: BattleView, side: str, plan: dict[str, Any] | None) -> bool:
+        """Whether the side retreats this turn: settled by `begin_choice` when it ran for
+        this turn, else worked out here without latching or recording anything."""
+        if self.retreating or self._settled == view.state.turn:
+            return self.retreating
+        return self._withdrawing(view, side, plan) if plan else self._beaten(view, side)
 
     @staticmethod
     def _building_target(state: BattleState, b: BuildingState) -> bool:
@@ -423,9 +458,9 @@ class DefaultPolicy:
             return None
         return Warp(unit.id, spot)
 
-    def _beaten(self, view: BattleView, side: str) -> bool:
-        if self.retreating:
-            return True
+    @staticmethod
+    def _beaten(view: BattleView, side: str) -> bool:
+        """Hit point share below `retreat_threshold` after taking losses (pure)."""
         threshold = float(view.options["retreat_threshold"])
         state = view.state
         total = mine = own = foes = 0
@@ -441,28 +476,19 @@ class DefaultPolicy:
                 foes += u.hp_left + u.shield_hp
         hurt = hurt or mine < total
         share = own / (own + foes) if own + foes else 0.0
-        if hurt and share < threshold:
-            self.retreating = True
-        return self.retreating
+        return hurt and share < threshold
 
     # --- a sealed plan (issue 29; docs/RULINGS.md R-PLAN-1..4) ------------------------
-    def _withdrawing(self, view: BattleView, side: str, plan: dict[str, Any]) -> bool:
+    @staticmethod
+    def _withdrawing(view: BattleView, side: str, plan: dict[str, Any]) -> bool:
         """R-PLAN-2: `withdraw` leaves at once; otherwise the side withdraws once it has
         lost `retreat_at` percent of its starting strength (hit points and shield points,
-        R-PLAN-1); 100 fights to the end."""
-        if self.retreating:
-            return True
+        R-PLAN-1); 100 fights to the end. Pure: `begin_choice` latches and records it."""
         retreat_at = int(plan.get("retreat_at", 100))
         start = view.state.start_strength.get(side, 0)
-        left = sum(u.hp_left + u.shield_hp for u in view.state.units.values()
-                   if u.side == side and (u.active or u.retreated))
-        lost = round(100 * (start - left) / start) if start > 0 else 0
-        if plan.get("stance") == "withdraw" or (
-                retreat_at < 100 and start > 0 and (start - left) * 100 >= retreat_at * start):
-            self.retreating = True
-            view.state.record("plan_withdraw", side=side, retreat_at=retreat_at, lost=lost,
-                              stance=plan.get("stance", "attack"))
-        return self.retreating
+        left = _strength_left(view.state, side)
+        return plan.get("stance") == "withdraw" or (
+            retreat_at < 100 and start > 0 and (start - left) * 100 >= retreat_at * start)
 
     def _planned_attack(self, state: BattleState, ready: list[UnitState],
                         targets: list[Target], infos: dict[int, _TargetInfo],
@@ -749,6 +775,12 @@ class DefaultPolicy:
         return Move(unit.id, best_end)
 
 
+def _strength_left(state: BattleState, side: str) -> int:
+    """R-PLAN-1: the side's hit and shield points still on the table or retreated."""
+    return sum(u.hp_left + u.shield_hp for u in state.units.values()
+               if u.side == side and (u.active or u.retreated))
+
+
 def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
     """Where a lifter (enemy containers) or a pirate (enemy turrets, laboratories) goes."""
     spots: list[tuple[float, str, Point]] = []
@@ -844,6 +876,9 @@ class HoldPolicy:
 
     def __init__(self, side: str, options: dict[str, Any] | None = None) -> None:
         self.side = side
+
+    def begin_choice(self, view: BattleView, side: str) -> None:
+        return None
 
     def choose(self, view: BattleView, side: str) -> Action:
         return Pass(unit="")

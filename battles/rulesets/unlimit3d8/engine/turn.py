@@ -51,7 +51,10 @@ def begin_turn(state: BattleState, side: str, policy: Policy, view: BattleView) 
             building.cdt -= 1
     missiles_due(state, side)  # "When the CDTs are depleted, the missile strikes."
     _turrets(state, side, policy, view)
-    return any(u.active for u in state.units.values() if u.side == side)
+    if not any(u.active for u in state.units.values() if u.side == side):
+        return False
+    policy.begin_choice(view, side)  # what it settles once a turn; `choose` stays pure
+    return True
 
 
 def take_action(state: BattleState, side: str, action: Action) -> None:
