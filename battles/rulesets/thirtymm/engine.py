@@ -310,12 +310,19 @@ def _expected(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
               basic: bool = False) -> float:
     atk, ev = _modifiers(b, unit, target, melee)
     stat = unit.stats["assault" if melee else "accuracy"]
-    p_hit = _p_hit(stat, atk, basic)
-    p_crit = 0.0 if basic else 1 / 8
     evades = "hold" not in target.status and "grounded" not in target.status
-    p_through = (p_hit - p_crit) * (1 - (_p_evade(target.stats["evasion"], ev)
-                                         if evades else 0.0))
-    dmg = int(w["damage"])
+    p_evade = _p_evade(target.stats["evasion"], ev) if evades else 0.0
+    return expected_damage(stat, atk, p_evade, int(w["damage"]), basic)
+
+
+def expected_damage(stat: int, modifier: int, p_evade: float, dmg: int, basic: bool
+                    ) -> float:
+    """The damage one attack is expected to do: the roll needs `stat` with `modifier`,
+    the target evades with `p_evade` (0: it cannot), a critical (not on a basic attack)
+    is not evaded and does `R.damage(dmg, True)`."""
+    p_hit = _p_hit(stat, modifier, basic)
+    p_crit = 0.0 if basic else 1 / 8
+    p_through = (p_hit - p_crit) * (1 - p_evade)
     return p_through * dmg + p_crit * R.damage(dmg, True)
 
 

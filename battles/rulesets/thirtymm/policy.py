@@ -320,25 +320,50 @@ def best_attack(b: E.Battle, u: E.Unit, melee: bool, focus: E.Unit | None = None
 
 
 def _best_on(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]) -> Attack | None:
+    """The attack with the most expected damage per AP on one of `targets`: what
+    `E._reach`/`E._melee_reach` and `E._expected` say of each weapon and target, with
+    what does not depend on the weapon (distance, view, sight, modifiers) worked out once
+    per target and the weapons the AP does not cover left out first."""
     best: tuple[float, int, str, int] | None = None
     choice: tuple[Json, E.Unit] | None = None
     if melee and "hold" in u.status:
         return None  # a held unit "cannot make Assault Rolls"
+    options = [*u.usable("melee"), A.BASIC] if melee else u.usable("ranged")
+    costed = []
+    for w in options:
+        basic = w["key"] == "basic"
+        cost = int(w["ap"]) if basic else E._weapon_ap(u, w)
+        if cost <= u.ap:
+            costed.append((w, basic, cost))
+    if not costed:
+        return None
+    at, utype = u.at, u.utype
+    stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
-        if melee:
-            if H.distance(u.at, target.at) != 1:
-                continue
-            options = [*u.usable("melee"), A.BASIC]
-        else:
-            options = u.usable("ranged")
-        for w in options:
-            basic = w["key"] == "basic"
-            cost = int(w["ap"]) if basic else E._weapon_ap(u, w)
-            if cost > u.ap:
-                continue
-            if not (E._melee_reach(b, u, w, target) if melee else E._reach(b, u, w, target)):
-                continue
-            value = E._expected(b, u, w, target, melee, basic) / cost
+        d = H.distance(at, target.at)
+        if melee and d != 1:
+            continue
+        if not R.field_of_view(u.facing, E.direction_to(at, target.at), utype):
+            continue
+        greens = 0 if melee else E._sight(b, at, target.at)[0]
+        blocked: bool | None = None
+        atk, ev = E._modifiers(b, u, target, melee)
+        evades = "hold" not in target.status and "grounded" not in target.status
+        p_evade = E._p_evade(target.stats["evasion"], ev) if evades else 0.0
+        for w, basic, cost in costed:
+            if melee:
+                if not R.in_range(d, int(w.get("range") or 1)):
+                    continue
+            else:
+                rng = R.weapon_range(int(w["range"]), unit_type=utype, green_between=greens)
+                if not R.in_range(d, rng):
+                    continue
+                if R.needs_line_of_sight(utype, w):
+                    if blocked is None:
+                        blocked = E._blocked(b, at, target.at) is not None
+                    if blocked:
+                        continue
+            value = E.expected_damage(stat, atk, p_evade, int(w["damage"]), basic) / cost
             key = (value, -cost, w["key"], -target.id)
             if best is None or key > best:
                 best, choice = key, (w, target)
