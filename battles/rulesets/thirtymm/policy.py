@@ -253,15 +253,19 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
     swims = bool({"cruise", "swim"} & set(u.systems))
     cover = want > 1 and bool(b.structures)
 
-    def score(h: H.Hex) -> tuple[int, int, int, int, tuple[int, int]]:
-        d = H.distance(h, goal.at)
-        colour = b.colour.get(h, "grey")
+    # The lowest (hazard, beyond the wanted range + in a shadow, -height, points, offset
+    # coordinates), the first reached on a tie: `min` with the key inlined.
+    target, colours, heights = goal.at, b.colour, b.height
+    best: tuple[int, int, int, int, tuple[int, int]] | None = None
+    dest = u.at
+    for h, spent in reach.items():
+        colour = colours.get(h, "grey")
         hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
-        blocked = 1 if cover and E._blocked(b, h, goal.at) else 0
-        return (hazard, max(0, d - want) + blocked, -b.height.get(h, 0), reach[h],
-                H.to_offset(h))
-
-    dest = min(reach, key=score)
+        blocked = 1 if cover and E._blocked(b, h, target) else 0
+        key = (hazard, max(0, H.distance(h, target) - want) + blocked, -heights.get(h, 0),
+               spent, H.to_offset(h))
+        if best is None or key < best:
+            best, dest = key, h
     if dest == u.at:
         return None
     return dest, E.path_to(came, u.at, dest)
