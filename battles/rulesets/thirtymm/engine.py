@@ -192,10 +192,13 @@ class Battle:
             self.log.append({"round": self.round, **entry})
 
     def enemies(self, unit: Unit) -> list[Unit]:
-        return [u for u in self.units if u.side != unit.side and u.alive]
+        side = unit.side  # `alive`, inlined: the policy asks at every choice
+        return [u for u in self.units
+                if u.side != side and u.condition != "destroyed" and not u.left]
 
     def standing(self) -> list[str]:
-        return [s for s in self.sides if any(u.side == s and u.operative for u in self.units)]
+        up = {u.side for u in self.units if u.condition == "operative" and not u.left}
+        return [s for s in self.sides if s in up]
 
     def occupant(self, h: H.Hex, elevation: int | None = None) -> Unit | None:
         return next((u for u in self.units if u.alive and u.at == h
