@@ -30,20 +30,55 @@ def on_board(h: H.Hex) -> bool:
     return h in BOARD
 
 
+#: The board's hexes in offset coordinates (the movement search's tie-break), and each
+#: hex's neighbours on the board as (direction, hex): pure functions of the board's shape.
+_OFFSET: dict[H.Hex, tuple[int, int]] = {h: H.to_offset(h) for h in BOARD}
+_NEIGHBOURS: dict[H.Hex, tuple[tuple[int, H.Hex], ...]] = {
+    h: tuple((d, n) for d, n in enumerate(H.neighbours(h)) if n in BOARD) for h in BOARD}
+#: direction_to by (dq, dr): the same few hundred differences come up all battle long.
+_DIRECTIONS: dict[tuple[int, int], int] = {}
+
+
 def direction_to(a: H.Hex, b: H.Hex) -> int:
     """The hex direction (0 east, then counter-clockwise) nearest the line a -> b."""
     dq, dr = b[0] - a[0], b[1] - a[1]
-    x, y = _SQRT3 * (dq + dr / 2), -1.5 * dr
-    return round(math.degrees(math.atan2(y, x)) / 60) % 6
+    found = _DIRECTIONS.get((dq, dr))
+    if found is None:
+        x, y = _SQRT3 * (dq + dr / 2), -1.5 * dr
+        found = _DIRECTIONS[(dq, dr)] = round(math.degrees(math.atan2(y, x)) / 60) % 6
+    return found
+
+
+#: _p_hit, _p_evade and R.high_ground by their arguments: small domains, asked about at
+#: every attack the policy weighs.
+_P_HIT: dict[tuple[int, int, bool], float] = {}
+_P_EVADE: dict[tuple[int, int], float] = {}
+_HIGH_GROUND: dict[int, Json] = {}
 
 
 def _p_hit(stat: int, modifier: int, basic: bool) -> float:
-    hits = sum(1 for r in range(2, 9) if (r == 8 and not basic) or r + modifier >= stat)
-    return hits / 8
+    key = (stat, modifier, basic)
+    found = _P_HIT.get(key)
+    if found is None:
+        hits = sum(1 for r in range(2, 9) if (r == 8 and not basic) or r + modifier >= stat)
+        found = _P_HIT[key] = hits / 8
+    return found
 
 
 def _p_evade(stat: int, modifier: int) -> float:
-    return sum(1 for r in range(1, 9) if r + modifier >= stat) / 8
+    key = (stat, modifier)
+    found = _P_EVADE.get(key)
+    if found is None:
+        found = _P_EVADE[key] = sum(1 for r in range(1, 9) if r + modifier >= stat) / 8
+    return found
+
+
+def _high_ground(difference: int) -> Json:
+    """R.high_ground, kept (read only)."""
+    found = _HIGH_GROUND.get(difference)
+    if found is None:
+        found = _HIGH_GROUND[difference] = R.high_ground(difference)
+    return found
 
 
 @dataclass
@@ -74,6 +109,8 @@ class Unit:
     #: recomputed whenever a section is damaged (`refresh`).
     condition: str = "operative"
     _penalties: Json = field(default_factory=dict)
+    #: The sections by key (the first of a key), built on first use: `section`.
+    _by_key: dict[str, Json] = field(default_factory=dict)
 
     def refresh(self) -> None:
         self.condition = R.condition(self.utype, self.sections)
@@ -89,7 +126,15 @@ class Unit:
         return self.condition != "destroyed" and not self.left
 
     def section(self, key: str) -> Json:
-        return next(s for s in self.sections if s["key"] == key)
+        found = self._by_key.get(key)
+        if found is None:
+            if not self._by_key:
+                for s in reversed(self.sections):
+                    self._by_key[s["key"]] = s
+            found = self._by_key.get(key)
+            if found is None:
+                return next(s for s in self.sections if s["key"] == key)
+        return found
 
     def main(self) -> Json:
         return next(s for s in self.sections if s["kind"] in T.MAIN_SECTIONS)
@@ -97,8 +142,9 @@ class Unit:
     def usable(self, kind: str) -> list[Json]:
         """Weapons of `kind` it can still use: its section stands (and, held in a hand,
         the arm: "Unit can no longer ... attack with Weapons in that hand")."""
+        section = self.section
         return [w for w in self.weapons if w["kind"] == kind and w["mount"] != "carried"
-                and int(self.section(w["section"])["durability"]) > 0]
+                and int(section(w["section"])["durability"]) > 0]
 
     def penalties(self) -> Json:
         return self._penalties
@@ -129,6 +175,9 @@ class Battle:
     edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[int, H.Hex, int]]]] = field(
         default_factory=dict)
     sights: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
+    #: `edges` kept to the three hexes in front of each facing (`_front_steps`).
+    fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]] = (
+        field(default_factory=dict))
     standing_structures: frozenset[H.Hex] = frozenset()
     _by_id: dict[int, Unit] = field(default_factory=dict)
 
@@ -143,10 +192,13 @@ class Battle:
             self.log.append({"round": self.round, **entry})
 
     def enemies(self, unit: Unit) -> list[Unit]:
-        return [u for u in self.units if u.side != unit.side and u.alive]
+        side = unit.side  # `alive`, inlined: the policy asks at every choice
+        return [u for u in self.units
+                if u.side != side and u.condition != "destroyed" and not u.left]
 
     def standing(self) -> list[str]:
-        return [s for s in self.sides if any(u.side == s and u.operative for u in self.units)]
+        up = {u.side for u in self.units if u.condition == "operative" and not u.left}
+        return [s for s in self.sides if s in up]
 
     def occupant(self, h: H.Hex, elevation: int | None = None) -> Unit | None:
         return next((u for u in self.units if u.alive and u.at == h
@@ -181,6 +233,7 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True,
                   options=dict(battle_input.get("options") or {}), dice=dice,
                   keep_log=keep_log, edges=cache.setdefault("edges", {}),
                   sights=cache.setdefault("sights", {}),
+                  fronts=cache.setdefault("fronts", {}),
                   standing_structures=frozenset(structures))
 
 
@@ -222,7 +275,7 @@ def _elevation(b: Battle, u: Unit) -> int:
 def _modifiers(b: Battle, unit: Unit, target: Unit, melee: bool) -> tuple[int, int]:
     """(attack modifier, evasion modifier) for one attack."""
     pen = unit.penalties()
-    hgb = R.high_ground(_elevation(b, unit) - _elevation(b, target))
+    hgb = _high_ground(_elevation(b, unit) - _elevation(b, target))
     if melee:
         attack = pen["assault"] + hgb["assault"]
     else:
@@ -260,12 +313,19 @@ def _expected(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
               basic: bool = False) -> float:
     atk, ev = _modifiers(b, unit, target, melee)
     stat = unit.stats["assault" if melee else "accuracy"]
-    p_hit = _p_hit(stat, atk, basic)
-    p_crit = 0.0 if basic else 1 / 8
     evades = "hold" not in target.status and "grounded" not in target.status
-    p_through = (p_hit - p_crit) * (1 - (_p_evade(target.stats["evasion"], ev)
-                                         if evades else 0.0))
-    dmg = int(w["damage"])
+    p_evade = _p_evade(target.stats["evasion"], ev) if evades else 0.0
+    return expected_damage(stat, atk, p_evade, int(w["damage"]), basic)
+
+
+def expected_damage(stat: int, modifier: int, p_evade: float, dmg: int, basic: bool
+                    ) -> float:
+    """The damage one attack is expected to do: the roll needs `stat` with `modifier`,
+    the target evades with `p_evade` (0: it cannot), a critical (not on a basic attack)
+    is not evaded and does `R.damage(dmg, True)`."""
+    p_hit = _p_hit(stat, modifier, basic)
+    p_crit = 0.0 if basic else 1 / 8
+    p_through = (p_hit - p_crit) * (1 - p_evade)
     return p_through * dmg + p_crit * R.damage(dmg, True)
 
 
@@ -377,8 +437,25 @@ def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, H.Hex, int]]:
     table = _edges(b, unit)
     steps = table.get(h)
     if steps is None:
-        steps = table[h] = [(d, n, c) for d, n in enumerate(H.neighbours(h))
-                            if (c := _cost(b, unit, h, n)) is not None]
+        around = _NEIGHBOURS.get(h)
+        if around is None:  # off the board: its neighbours that are on it
+            around = tuple((d, n) for d, n in enumerate(H.neighbours(h)) if n in BOARD)
+        structures, colour, height = b.structures, b.colour, b.height
+        colours, utype, systems = T.HEX_COLOURS, unit.utype, unit.systems
+        level, in_water = height.get(h, 0), colours[colour.get(h, "grey")].water
+        steps = table[h] = []
+        for d, n in around:  # `_cost`, inlined: the search's inner loop
+            if n in structures:
+                continue
+            to = colour.get(n, "grey")
+            key = (to, height.get(n, 0) - level, in_water, colours[to].water, utype, systems)
+            c = _STEP_COSTS.get(key, -1)
+            if c == -1:
+                c = _STEP_COSTS[key] = R.step_cost(
+                    colour=to, climb=key[1], in_water=in_water, to_water=key[3],
+                    unit_type=utype, systems=systems)
+            if c is not None:
+                steps.append((d, n, c))
     return steps
 
 
@@ -387,28 +464,46 @@ def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, H.Hex, int]]:
 FRONT = frozenset((5, 0, 1))
 
 
+def _front_steps(b: Battle, unit: Unit, facing: int
+                 ) -> dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]:
+    """`steps_from` kept to the three hexes in front of `facing` (with each hex's offset
+    coordinates, the search's tie-break), per kind of mover, facing and standing
+    structures: the board's, shared like the steps themselves."""
+    key = (unit.utype, unit.systems, b.standing_structures, facing)
+    table = b.fronts.get(key)
+    if table is None:
+        table = b.fronts[key] = {}
+    return table
+
+
 def reachable(b: Battle, unit: Unit, points: int, facing: int,
               avoid: frozenset[H.Hex]) -> tuple[dict[H.Hex, int], dict[H.Hex, H.Hex]]:
     """The hexes a standard move reaches with `points`, stepping only into the three
     hexes in front of `facing` (a move keeps the facing; R-30-14), never into `avoid`:
     the cheapest cost of each, and the hex each is entered from (the path)."""
-    best = {unit.at: 0}
+    start = unit.at
+    best = {start: 0}
     came: dict[H.Hex, H.Hex] = {}
-    queue = [(0, H.to_offset(unit.at), unit.at)]
+    queue = [(0, _OFFSET.get(start) or H.to_offset(start), start)]
     far = 1 << 30
+    front = _front_steps(b, unit, facing)
+    get = best.get
+    pop, push = heapq.heappop, heapq.heappush
     while queue:
-        spent, _o, h = heapq.heappop(queue)
-        if spent > best.get(h, far):
+        spent, _o, h = pop(queue)
+        if spent > get(h, far):
             continue
-        for d, n, c in steps_from(b, unit, h):
-            if (d - facing) % 6 not in FRONT:
-                continue
+        steps = front.get(h)
+        if steps is None:
+            steps = front[h] = [(n, c, _OFFSET[n]) for d, n, c in steps_from(b, unit, h)
+                                if (d - facing) % 6 in FRONT]
+        for n, c, o in steps:
             total = spent + c
-            if total > points or total >= best.get(n, far) or n in avoid:
+            if total > points or total >= get(n, far) or n in avoid:
                 continue
             best[n] = total
             came[n] = h
-            heapq.heappush(queue, (total, H.to_offset(n), n))
+            push(queue, (total, o, n))
     return best, came
 
 

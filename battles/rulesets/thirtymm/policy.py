@@ -253,15 +253,19 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
     swims = bool({"cruise", "swim"} & set(u.systems))
     cover = want > 1 and bool(b.structures)
 
-    def score(h: H.Hex) -> tuple[int, int, int, int, tuple[int, int]]:
-        d = H.distance(h, goal.at)
-        colour = b.colour.get(h, "grey")
+    # The lowest (hazard, beyond the wanted range + in a shadow, -height, points, offset
+    # coordinates), the first reached on a tie: `min` with the key inlined.
+    target, colours, heights = goal.at, b.colour, b.height
+    best: tuple[int, int, int, int, tuple[int, int]] | None = None
+    dest = u.at
+    for h, spent in reach.items():
+        colour = colours.get(h, "grey")
         hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
-        blocked = 1 if cover and E._blocked(b, h, goal.at) else 0
-        return (hazard, max(0, d - want) + blocked, -b.height.get(h, 0), reach[h],
-                H.to_offset(h))
-
-    dest = min(reach, key=score)
+        blocked = 1 if cover and E._blocked(b, h, target) else 0
+        key = (hazard, max(0, H.distance(h, target) - want) + blocked, -heights.get(h, 0),
+               spent, H.to_offset(h))
+        if best is None or key < best:
+            best, dest = key, h
     if dest == u.at:
         return None
     return dest, E.path_to(came, u.at, dest)
@@ -320,25 +324,50 @@ def best_attack(b: E.Battle, u: E.Unit, melee: bool, focus: E.Unit | None = None
 
 
 def _best_on(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]) -> Attack | None:
+    """The attack with the most expected damage per AP on one of `targets`: what
+    `E._reach`/`E._melee_reach` and `E._expected` say of each weapon and target, with
+    what does not depend on the weapon (distance, view, sight, modifiers) worked out once
+    per target and the weapons the AP does not cover left out first."""
     best: tuple[float, int, str, int] | None = None
     choice: tuple[Json, E.Unit] | None = None
     if melee and "hold" in u.status:
         return None  # a held unit "cannot make Assault Rolls"
+    options = [*u.usable("melee"), A.BASIC] if melee else u.usable("ranged")
+    costed = []
+    for w in options:
+        basic = w["key"] == "basic"
+        cost = int(w["ap"]) if basic else E._weapon_ap(u, w)
+        if cost <= u.ap:
+            costed.append((w, basic, cost))
+    if not costed:
+        return None
+    at, utype = u.at, u.utype
+    stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
-        if melee:
-            if H.distance(u.at, target.at) != 1:
-                continue
-            options = [*u.usable("melee"), A.BASIC]
-        else:
-            options = u.usable("ranged")
-        for w in options:
-            basic = w["key"] == "basic"
-            cost = int(w["ap"]) if basic else E._weapon_ap(u, w)
-            if cost > u.ap:
-                continue
-            if not (E._melee_reach(b, u, w, target) if melee else E._reach(b, u, w, target)):
-                continue
-            value = E._expected(b, u, w, target, melee, basic) / cost
+        d = H.distance(at, target.at)
+        if melee and d != 1:
+            continue
+        if not R.field_of_view(u.facing, E.direction_to(at, target.at), utype):
+            continue
+        greens = 0 if melee else E._sight(b, at, target.at)[0]
+        blocked: bool | None = None
+        atk, ev = E._modifiers(b, u, target, melee)
+        evades = "hold" not in target.status and "grounded" not in target.status
+        p_evade = E._p_evade(target.stats["evasion"], ev) if evades else 0.0
+        for w, basic, cost in costed:
+            if melee:
+                if not R.in_range(d, int(w.get("range") or 1)):
+                    continue
+            else:
+                rng = R.weapon_range(int(w["range"]), unit_type=utype, green_between=greens)
+                if not R.in_range(d, rng):
+                    continue
+                if R.needs_line_of_sight(utype, w):
+                    if blocked is None:
+                        blocked = E._blocked(b, at, target.at) is not None
+                    if blocked:
+                        continue
+            value = E.expected_damage(stat, atk, p_evade, int(w["damage"]), basic) / cost
             key = (value, -cost, w["key"], -target.id)
             if best is None or key > best:
                 best, choice = key, (w, target)
