@@ -86,3 +86,24 @@ def test_an_order_post_and_a_plan_put_stay_under_their_query_budgets(
     assert planned.status_code == 200
     assert Order.objects.get().destination_id == world.t["Gamma"].pk
     assert BattlePlan.objects.get().stance == "hold"
+
+
+def test_the_receipt_is_the_digest_of_the_canonical_order_set_on_every_database(
+        world, client_for):
+    """On PostgreSQL the receipt is built in the database (one statement fewer): the
+    same canonical text and SHA-256 as `receipts.canonical` and `receipts.digest`."""
+    from orders.models import OrderReceipt
+    from orders.services import receipts
+
+    alice = client_for(world.users["alice"])
+    orders = f"/api/campaigns/{world.campaign.pk}/orders/"
+    given = [(world.a2.pk, world.t["Gamma"].pk), (world.a1.pk, world.t["Gamma"].pk)]
+    answers = [alice.post(orders, {"unit": unit, "destination": destination},
+                          format="json") for unit, destination in given]
+    assert [a.status_code for a in answers] == [201, 201]
+    row = OrderReceipt.objects.get(player=world.alice)
+    sealed = receipts.canonical(given)
+    assert row.sealed == sealed
+    assert row.receipt == receipts.digest(sealed, row.salt) == answers[-1].json()["receipt"]
+    assert answers[0].json()["receipt"] == receipts.digest(
+        receipts.canonical(given[:1]), row.salt)
