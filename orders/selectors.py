@@ -18,9 +18,12 @@ from collections.abc import Iterable
 
 from django.db.models import BooleanField, Case, Count, Min, Q, QuerySet, Value, When
 
+from campaign import sql
 from campaign.access import Membership
 from campaign.models import Campaign, Phase, Player
+from economy.models import Unit
 from orders.models import BattlePlan, Order
+from territories.models import Territory
 
 
 def _revealed_turns(member: Membership) -> Q:
@@ -105,3 +108,21 @@ class TurnPlans:
             if plan is not None:
                 chosen[pid] = plan
         return chosen
+
+
+def battlefield_for_plan(*, player: Player, campaign: Campaign, territory_id: int
+                         ) -> tuple[str, bool] | None:
+    """(name, whether the player may fight there) of a territory of the campaign, or None
+    when it has none by that id: the player holds it, has units there (not destroyed) or
+    an open order to it this turn. One statement, sent as text (a read of every plan PUT,
+    `campaign.sql`); it reads only the player's own units and orders (R-ORD-1..3)."""
+    row = sql.fetch_one(
+        f"SELECT t.name, (t.owner_id IS NOT NULL AND t.owner_id = %s)"
+        f" OR EXISTS (SELECT 1 FROM {sql.table(Unit)} u WHERE u.player_id = %s"
+        "   AND u.territory_id = t.id AND u.status <> %s)"
+        f" OR EXISTS (SELECT 1 FROM {sql.table(Order)} o WHERE o.player_id = %s"
+        "   AND o.turn = %s AND o.destination_id = t.id AND o.status = %s)"
+        f" FROM {sql.table(Territory)} t WHERE t.id = %s AND t.campaign_id = %s",
+        [player.pk, player.pk, Unit.Status.DESTROYED.value, player.pk, campaign.turn,
+         Order.Status.OPEN.value, territory_id, campaign.pk])
+    return (row[0], bool(row[1])) if row else None

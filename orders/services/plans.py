@@ -17,14 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 
+from campaign import sql
 from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Campaign, Phase, Player
 from campaign.services.locking import retry_on_conflict
 from campaign.services.phase_lock import share_lock_in_phase
-from economy.models import Unit
-from orders.models import BattlePlan, Order
-from territories.selectors import territory_for_order
+from orders.models import BattlePlan
+from orders.selectors import battlefield_for_plan
 
 NO_SUCH_TERRITORY = "No such territory in this campaign."
 NO_PLAN = "You have no battle plan for that territory this turn."
@@ -39,42 +40,49 @@ class PlanChoice:
     focus: str = BattlePlan.Focus.NEAREST
 
 
-def may_fight_at(*, player: Player, campaign: Campaign, territory_id: int,
-                 owner_id: int | None) -> bool:
-    """The player holds the territory, has units there, or an order to it this turn."""
-    return (owner_id == player.pk
-            or Unit.objects.filter(player=player, territory_id=territory_id)
-            .exclude(status=Unit.Status.DESTROYED).exists()
-            or Order.objects.filter(player=player, turn=campaign.turn,
-                                    destination_id=territory_id,
-                                    status=Order.Status.OPEN).exists())
-
-
-def _territory_name(player: Player, campaign: Campaign, territory_id: int) -> str:
-    found = territory_for_order(campaign, territory_id)
+def _check_battlefield(player: Player, campaign: Campaign, territory_id: int) -> None:
+    found = battlefield_for_plan(player=player, campaign=campaign,
+                                 territory_id=territory_id)
     if found is None:
         raise NotFound(NO_SUCH_TERRITORY)
-    owner_id, name = found
-    if not may_fight_at(player=player, campaign=campaign, territory_id=territory_id,
-                        owner_id=owner_id):
+    name, may_fight = found
+    if not may_fight:
         raise InvalidInput(f"You have nothing at {name}: you do not hold it, have no units "
                            "there and no order to it this turn, so you cannot fight there.",
                            code="nothing_there", fields={"territory": ["Nothing of yours."]})
-    return name
+
+
+def _upsert_plan(player: Player, campaign: Campaign, territory_id: int,
+                 choice: PlanChoice) -> BattlePlan:
+    """The plan written in one statement (`INSERT ... ON CONFLICT DO UPDATE ...
+    RETURNING`, PostgreSQL and SQLite from 3.35), on the unique index of one plan per
+    player, turn and battlefield: a replaced plan keeps its row; two PUTs of one player
+    at once end with one of them, never two rows."""
+    now = timezone.now()
+    row = sql.fetch_one(
+        f"INSERT INTO {sql.table(BattlePlan)} (campaign_id, player_id, territory_id, turn, "
+        "stance, retreat_at, focus, updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT (player_id, turn, territory_id) WHERE territory_id IS NOT NULL "
+        "DO UPDATE SET campaign_id = EXCLUDED.campaign_id, stance = EXCLUDED.stance, "
+        "retreat_at = EXCLUDED.retreat_at, focus = EXCLUDED.focus, "
+        "updated_at = EXCLUDED.updated_at RETURNING id",
+        [campaign.pk, player.pk, territory_id, campaign.turn, choice.stance,
+         choice.retreat_at, choice.focus, now])
+    assert row is not None  # an upsert always returns its row
+    return BattlePlan(pk=row[0], campaign_id=campaign.pk, player_id=player.pk,
+                      territory_id=territory_id, turn=campaign.turn, stance=choice.stance,
+                      retreat_at=choice.retreat_at, focus=choice.focus, updated_at=now)
 
 
 @retry_on_conflict
 def plan_set(*, player: Player, territory_id: int, choice: PlanChoice) -> BattlePlan:
     """Seal (or replace) the player's plan for the battles at `territory_id` this turn.
-    Move phase only (409 `wrong_phase`)."""
+    Move phase only (409 `wrong_phase`). Three statements: the campaign share-locked,
+    the battlefield checked, the plan upserted."""
     with transaction.atomic():
         campaign = share_lock_in_phase(player, Phase.MOVE, "Battle plans are given")
-        _territory_name(player, campaign, territory_id)
-        plan, _ = BattlePlan.objects.update_or_create(
-            player=player, turn=campaign.turn, territory_id=territory_id,
-            defaults={"campaign": campaign, "stance": choice.stance,
-                      "retreat_at": choice.retreat_at, "focus": choice.focus})
-    return plan
+        _check_battlefield(player, campaign, territory_id)
+        return _upsert_plan(player, campaign, territory_id, choice)
 
 
 @retry_on_conflict

@@ -64,9 +64,10 @@ def _salt(campaign: Campaign, player: Player) -> str:
 
 def reseal(*, campaign: Campaign, player: Player) -> str:
     """The player's new receipt for their sealed orders of `campaign.turn` (call inside the
-    transaction that changed them, after the change). Three short statements: the
-    receipt row taken (created with a new salt the first time), the order set read, the
-    receipt written."""
+    transaction that changed them, after the change). The receipt row taken (created with
+    a new salt the first time), then the order set read and the receipt written: in one
+    statement on PostgreSQL (the canonical text and SHA-256 computed there), two
+    elsewhere."""
     now = timezone.now()
     receipts = sql.table(OrderReceipt)
     row = sql.fetch_one(
@@ -76,6 +77,20 @@ def reseal(*, campaign: Campaign, player: Player) -> str:
         [campaign.pk, campaign.turn, player.pk, _salt(campaign, player), now])
     assert row is not None  # an upsert always returns its row
     receipt_id, salt = row
+    if connection.vendor == "postgresql":
+        # The same canonical text and digest built in the database: one round trip
+        # instead of a read and a write. Its snapshot is taken after the row lock above
+        # (READ COMMITTED: per statement), so it reads what the read below would.
+        found = sql.fetch_one(
+            f"UPDATE {receipts} r SET sealed = s.sealed, receipt = encode(sha256("
+            "convert_to(s.sealed || r.salt, 'UTF8')), 'hex') FROM (SELECT coalesce("
+            "'[' || string_agg('{\"destination\":' || destination_id || ',\"unit\":' || "
+            "unit_id || '}', ',' ORDER BY unit_id, destination_id) || ']', '[]') AS sealed "
+            f"FROM {sql.table(Order)} WHERE campaign_id = %s AND turn = %s AND player_id = %s"
+            ") s WHERE r.id = %s RETURNING r.receipt",
+            [campaign.pk, campaign.turn, player.pk, receipt_id])
+        assert found is not None  # the row taken above
+        return str(found[0])
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT unit_id, destination_id FROM {sql.table(Order)} "
                        "WHERE campaign_id = %s AND turn = %s AND player_id = %s",
