@@ -623,11 +623,29 @@ class RulesetBase:
         field_ = replace(field_, sides={**field_.sides, question.enemy_player: tuple(enemies)})
         return {"ruleset": me.name, "you": str(question.player), "battle": me.forces(field_)}
 
+    def simulation(self, battle_input: Json) -> Simulation | None:
+        """One simulated battle of `battle_input` for the Monte Carlo estimate (None: the
+        ruleset estimates its odds in its own way, in one job). A ruleset that gives one
+        has its estimate split into parts (`odds_chunks`), each a job of its own."""
+        return None
+
+    def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
+        """Default: the seeded Monte Carlo estimate of `simulation`'s battles."""
+        simulate = self.simulation(battle_input)
+        if simulate is None:
+            raise RulesetError(f"{type(self).__name__} has no odds.")
+        return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
+                                simulate=simulate)
+
     def odds_estimate(self, request: Json, *, simulations: int, seed: int,
                       workers: int = 1) -> Json:
         """Default: `odds` of the stored battle, its sides renamed `OWN` and `ENEMY`."""
         me = cast("Ruleset", self)
-        estimate = me.odds(request["battle"], simulations=simulations, seed=seed)
+        return self._as_yours(request, me.odds(request["battle"], simulations=simulations,
+                                               seed=seed))
+
+    @staticmethod
+    def _as_yours(request: Json, estimate: Json) -> Json:
         you = request["you"]
 
         def named(values: Any) -> Any:
@@ -641,15 +659,24 @@ class RulesetBase:
                 for k, v in estimate.items()}
 
     def odds_chunks(self, request: Json, simulations: int) -> list[tuple[int, int]]:
-        """Default: one job."""
-        return []
+        """Default: parts of ODDS_PART simulations when the ruleset has a `simulation`,
+        else one job."""
+        return odds_parts(simulations) if self.simulation(request["battle"]) else []
 
     def odds_chunk(self, request: Json, seed: int, chunk: tuple[int, int]) -> Json:
-        raise RulesetError(f"{type(self).__name__} estimates its odds in one job.")
+        simulate = self.simulation(request["battle"])
+        if simulate is None:
+            raise RulesetError(f"{type(self).__name__} estimates its odds in one job.")
+        return monte_carlo_counts(request["battle"], seed=seed, part=chunk,
+                                  simulate=simulate)
 
     def odds_merge(self, request: Json, simulations: int, seed: int,
                    counts: Iterable[Json]) -> Json:
-        raise RulesetError(f"{type(self).__name__} estimates its odds in one job.")
+        """The parts' counts merged: exactly `odds_estimate`'s answer."""
+        if self.simulation(request["battle"]) is None:
+            raise RulesetError(f"{type(self).__name__} estimates its odds in one job.")
+        return self._as_yours(request, monte_carlo_merge(simulations=simulations, seed=seed,
+                                                         counts=counts))
 
 
 def _catalogue_unit(ruleset: Ruleset, player: int, index: int, key: Any, state: Any = None,
@@ -862,6 +889,55 @@ def run_probe(table: Mapping[str, Callable[..., Json]], rule: str, args: Json, d
 Simulation = Callable[[Dice], tuple[str | None, Iterable[tuple[str, bool | int]]]]
 
 
+#: Simulations per part of a chunked estimate (`odds_parts`): each part is a job of its
+#: own, so two workers share an estimate.
+ODDS_PART = 250
+
+
+def odds_parts(simulations: int) -> list[tuple[int, int]]:
+    """The (start, count) parts of a `simulations`-battle estimate, in order."""
+    if simulations <= 0:
+        raise RulesetError("simulations must be positive")
+    return [(start, min(ODDS_PART, simulations - start))
+            for start in range(0, simulations, ODDS_PART)]
+
+
+def monte_carlo_counts(battle_input: Json, *, seed: int, part: tuple[int, int],
+                       simulate: Simulation) -> Json:
+    """The counts of simulations `start` .. `start + count - 1` of a seeded estimate: the
+    i-th battle is played with the i-th 32-bit seed drawn from `Random(seed)` whatever
+    the part it falls in, so the parts merged (`monte_carlo_merge`) are the estimate run
+    in one go, exactly."""
+    start, count = part
+    seeds = random.Random(seed)
+    for _ in range(start):
+        seeds.getrandbits(32)
+    sides = [str(s) for s in battle_input["sides"]]
+    wins = dict.fromkeys([*sides, "none"], 0)
+    lost = dict.fromkeys(sides, 0)
+    for _ in range(count):
+        winner, units = simulate(Dice(random.Random(seeds.getrandbits(32))))
+        wins[winner if winner is not None else "none"] += 1
+        for side, gone in units:
+            lost[side] += int(gone)
+    return {"wins": wins, "lost": lost}
+
+
+def monte_carlo_merge(*, simulations: int, seed: int, counts: Iterable[Json]) -> Json:
+    """The estimate the parts' counts add up to: each side's chance to win ("none":
+    nobody won) and units expected lost."""
+    wins: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    for part in counts:
+        for side, n in part["wins"].items():
+            wins[side] = wins.get(side, 0) + int(n)
+        for side, n in part["lost"].items():
+            lost[side] = lost.get(side, 0) + int(n)
+    return {"n": simulations, "seed": seed,
+            "win_probability": {k: v / simulations for k, v in wins.items()},
+            "expected_units_lost": {k: v / simulations for k, v in lost.items()}}
+
+
 def monte_carlo_odds(battle_input: Json, *, simulations: int, seed: int,
                      simulate: Simulation) -> Json:
     """The odds a ruleset reports (`Ruleset.odds`): `simulations` battles, the i-th played
@@ -869,18 +945,9 @@ def monte_carlo_odds(battle_input: Json, *, simulations: int, seed: int,
     answer; each side's chance to win ("none": nobody won) and units expected lost."""
     if simulations <= 0:
         raise RulesetError("simulations must be positive")
-    seeds = random.Random(seed)
-    sides = [str(s) for s in battle_input["sides"]]
-    wins = dict.fromkeys([*sides, "none"], 0)
-    lost = dict.fromkeys(sides, 0)
-    for _ in range(simulations):
-        winner, units = simulate(Dice(random.Random(seeds.getrandbits(32))))
-        wins[winner if winner is not None else "none"] += 1
-        for side, gone in units:
-            lost[side] += int(gone)
-    return {"n": simulations, "seed": seed,
-            "win_probability": {k: v / simulations for k, v in wins.items()},
-            "expected_units_lost": {k: v / simulations for k, v in lost.items()}}
+    counts = monte_carlo_counts(battle_input, seed=seed, part=(0, simulations),
+                                simulate=simulate)
+    return monte_carlo_merge(simulations=simulations, seed=seed, counts=[counts])
 
 
 def outcome_document(outcome: Outcome) -> Json:

@@ -122,3 +122,17 @@ def test_a_ruleset_that_splits_its_odds_merges_them_to_the_one_job_answer(rulese
     merged = ruleset.odds_merge(request, 600, 11,
                                 [ruleset.odds_chunk(request, 11, p) for p in parts])
     assert merged == whole
+
+
+@pytest.mark.parametrize("ruleset", [r for r in all_rulesets()
+                                     if getattr(r, "simulation", None) is not None
+                                     and r.simulation(r.sample_battle(seed=3)) is not None],
+                         ids=lambda r: r.name)
+def test_a_monte_carlo_estimate_is_split_into_parts_two_workers_share(ruleset) -> None:
+    """Every ruleset that simulates its odds battle by battle has them split into parts
+    of ODDS_PART simulations (one job each), which merge to the one-job answer above."""
+    battle = ruleset.sample_battle(seed=3)
+    request = {"ruleset": ruleset.name, "you": next(iter(battle["sides"])), "battle": battle}
+    assert ruleset.odds_chunks(request, 600) == [(0, 250), (250, 250), (500, 100)]
+    one = ruleset.odds_chunk(request, 11, (250, 3))
+    assert sum(one["wins"].values()) == 3

@@ -22,11 +22,11 @@ from battles.rulesets.base import (
     Outcome,
     RulesetBase,
     RulesetError,
+    Simulation,
     UnitFate,
     XpAward,
     axis_lanes,
     board_frames,
-    monte_carlo_odds,
     note_attack,
     note_move,
     run_probe,
@@ -210,13 +210,12 @@ class Mobius(RulesetBase):
             raise RulesetError(f"Mobius has no policy {policy!r}.")
         return _outcome(_play(battle_input, dice), battle_input)
 
-    def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
+    def simulation(self, battle_input: Json) -> Simulation:
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
             b = _play(battle_input, dice, keep_log=False)
             return b.winner, [(u.side, not u.in_play) for u in b.units]
 
-        return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
-                                simulate=simulate)
+        return simulate
 
     def tabletop_schema(self) -> Json:
         return {

@@ -22,11 +22,11 @@ from battles.rulesets.base import (
     Outcome,
     RulesetBase,
     RulesetError,
+    Simulation,
     UnitFate,
     XpAward,
     axis_lanes,
     board_frames,
-    monte_carlo_odds,
     note_attack,
     note_move,
     run_probe,
@@ -235,13 +235,12 @@ class OnePage(RulesetBase):
         """The battle as refereed choices (issue 28; verbs in R-OP-16)."""
         return Layer()
 
-    def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
+    def simulation(self, battle_input: Json) -> Simulation:
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
             b = bot.play_battle(battle_input, dice, keep_log=False)
             return b.options["winner"], [(u.side, u.destroyed) for u in b.units]
 
-        return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
-                                simulate=simulate)
+        return simulate
 
     def tabletop_schema(self) -> Json:
         return {

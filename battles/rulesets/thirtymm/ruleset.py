@@ -24,10 +24,10 @@ from battles.rulesets.base import (
     Outcome,
     RulesetBase,
     RulesetError,
+    Simulation,
     UnitFate,
     XpAward,
     board_frames,
-    monte_carlo_odds,
     note_attack,
     note_move,
     odd_row_centre,
@@ -209,15 +209,14 @@ class ThirtyMinuteMissions(RulesetBase):
             raise RulesetError(f"30 Minute Missions has no policy {policy!r}.")
         return _outcome(play(battle_input, dice), battle_input)
 
-    def odds(self, battle_input: Json, *, simulations: int, seed: int) -> Json:
+    def simulation(self, battle_input: Json) -> Simulation:
         cache: dict[str, Any] = {}  # the board's steps and sight lines, worked out once
 
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
             b = play(battle_input, dice, keep_log=False, cache=cache)
             return engine.winner(b), [(u.side, u.condition == "destroyed") for u in b.units]
 
-        return monte_carlo_odds(battle_input, simulations=simulations, seed=seed,
-                                simulate=simulate)
+        return simulate
 
     def actions(self) -> ThirtyMinuteMissionsActions:
         """The battle as refereed choices (issue 28; `actions.py`, `policy.py`)."""
