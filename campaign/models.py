@@ -4,6 +4,7 @@ orders are the `orders` app's, above the economy and the map they order)."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -393,8 +394,16 @@ class PhaseStart(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="starts")
     turn = models.PositiveIntegerField()
     phase = models.CharField(max_length=10)
-    document = models.JSONField()
+    #: The document as kept (the column "document"): a complete export, except that a
+    #: start kept since issue 32 names its journal by its last entry's id
+    #: (`JOURNAL_THROUGH`) instead of copying every entry, so keeping one costs the same
+    #: however old the campaign is. The journal is append-only (entries are never changed
+    #: and only a rollback deletes, and only entries made after its point), so the entries
+    #: up to that id are the journal as it stood.
+    stored = models.JSONField(db_column="document")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    JOURNAL_THROUGH = "journal_through"
 
     class Meta:
         ordering = ["turn", "created_at", "id"]
@@ -403,6 +412,31 @@ class PhaseStart(models.Model):
 
     def __str__(self) -> str:
         return f"start of turn {self.turn} {self.phase} of {self.campaign_id}"
+
+    @property
+    def journal_through(self) -> int | None:
+        """The last journal entry the start holds (None: the start copies its journal)."""
+        stored = self.stored
+        if isinstance(stored, dict) and self.JOURNAL_THROUGH in stored:
+            return int(stored[self.JOURNAL_THROUGH])
+        return None
+
+    @property
+    def document(self) -> Any:
+        """The complete export as it stood, journal included (read from the journal's
+        rows when the start names it by id)."""
+        through = self.journal_through
+        if through is None:
+            return self.stored
+        from campaign.services.export import journal_until
+
+        document = {k: v for k, v in self.stored.items() if k != self.JOURNAL_THROUGH}
+        document["journal"] = journal_until(self.campaign_id, through)
+        return document
+
+    @document.setter
+    def document(self, value: Any) -> None:
+        self.stored = value
 
 
 class Channel(models.Model):

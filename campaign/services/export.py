@@ -34,7 +34,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from campaign import rulesets
-from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, Player
+from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, PhaseStart, Player
 from campaign.sql import column_of
 
 FORMAT = "unlimit3d-campaign"
@@ -169,6 +169,30 @@ def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]
     return found
 
 
+def journal_until(campaign_id: int, through: int) -> list[dict[str, Any]]:
+    """The journal of a complete document as it stood when its last entry was `through`
+    (a phase start's, `PhaseStart.document`): the entries up to that id, as
+    `export_campaign` writes them."""
+    qs = Event.objects.filter(campaign_id=campaign_id, pk__lte=through)
+    readers: dict[int, list[int]] = {}
+    for event_id, player_id in Event.viewers.through.objects.filter(
+            event__campaign_id=campaign_id, event_id__lte=through).values_list(
+            "event_id", "player_id"):
+        readers.setdefault(event_id, []).append(player_id)
+    found = rows(qs)
+    for row in found:
+        row["viewers"] = sorted(readers.get(row["id"], []))
+    entries: list[dict[str, Any]] = json.loads(json.dumps(found, cls=ExportEncoder))
+    return entries
+
+
+def last_entry(campaign: Campaign) -> int:
+    """The id of the campaign's last journal entry (0: none), one indexed read."""
+    found = (Event.objects.filter(campaign=campaign).order_by("-pk")
+             .values_list("pk", flat=True).first())
+    return found or 0
+
+
 def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, Any]:
     """The document; `complete` (a rollback point, never shown to anyone) also keeps
     sealed orders, the entries that hold them, every seed and the seats' state."""
@@ -178,7 +202,8 @@ def export_campaign(campaign: Campaign, *, complete: bool = False) -> dict[str, 
     return document
 
 
-def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
+def _document(campaign: Campaign, *, complete: bool, journal: bool = True
+              ) -> dict[str, Any]:
     info = rulesets.get(campaign.settings.ruleset)
     document: dict[str, Any] = {
         "format": FORMAT, "version": VERSION, "exported_at": timezone.now(),
@@ -197,7 +222,8 @@ def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
                     for p in Player.objects.filter(campaign=campaign).select_related("user")
                     .order_by("pk")],
         "phases": rows(PhaseChange.objects.filter(campaign=campaign)),
-        "journal": _journal(campaign, complete),
+        **({"journal": _journal(campaign, complete)} if journal
+           else {PhaseStart.JOURNAL_THROUGH: last_entry(campaign)}),
         "dice": [{"turn": s.turn, "phase": s.phase, "commitment": s.commitment,
                   "seed": s.secret if s.revealed_at else None}
                  for s in PhaseSeed.objects.filter(campaign=campaign)],
@@ -218,7 +244,7 @@ def _document(campaign: Campaign, *, complete: bool) -> dict[str, Any]:
     return document
 
 
-def export_campaign_sql(campaign: Campaign, *, complete: bool = False
+def export_campaign_sql(campaign: Campaign, *, complete: bool = False, journal: bool = True
                         ) -> tuple[str, tuple[Any, ...]]:
     """On PostgreSQL: an SQL expression (and its parameters) that builds the document of
     `export_campaign` in the database, as jsonb, the rows never leaving it (the clock keeps
@@ -226,7 +252,7 @@ def export_campaign_sql(campaign: Campaign, *, complete: bool = False
     with an offset), which every reader of the document parses alike."""
     token = _in_database.set(True)
     try:
-        document = _document(campaign, complete=complete)
+        document = _document(campaign, complete=complete, journal=journal)
     finally:
         _in_database.reset(token)
     plain = {k: v for k, v in document.items() if not isinstance(v, _SQLRows)}
@@ -242,13 +268,14 @@ def export_campaign_sql(campaign: Campaign, *, complete: bool = False
     return "(%s::jsonb || " + " || ".join(parts) + ")", tuple(params)
 
 
-def export_campaign_text(campaign: Campaign, *, complete: bool = False) -> str:
+def export_campaign_text(campaign: Campaign, *, complete: bool = False,
+                         journal: bool = True) -> str:
     """`export_campaign` as JSON text, with the JSON columns copied as the database holds
     them instead of decoded and encoded again: the same document, in a fraction of the
     time (the clock keeps one, complete, at every phase opening)."""
     token = _raw_json.set(True)
     try:
-        document = _document(campaign, complete=complete)
+        document = _document(campaign, complete=complete, journal=journal)
     finally:
         _raw_json.reset(token)
     raws: list[str] = []

@@ -2,7 +2,9 @@
 "Trust": `POST /api/campaigns/{id}/rollback/`).
 
 When a phase opens, the clock keeps the whole campaign as it stands (`PhaseStart`, a
-complete export: sealed orders and secret seeds included, never shown). A rollback puts
+complete export: sealed orders and secret seeds included, never shown; the journal, which
+is append-only, named by its last entry rather than copied, so keeping a start does not
+grow with the league's age: issue 32). A rollback puts
 every row of the campaign back as it was then, with the same ids: the rows made since
 are deleted, the rows changed since restored (ledger, holdings, units, orders, battles,
 the journal). The map's territories stay (their owners are restored); nothing outside the
@@ -79,17 +81,19 @@ def remember_start(campaign: Campaign) -> None:
     # The document goes to the database as the JSON text it is made as (no decoding and
     # encoding again of a document of every row of the campaign).
     # On PostgreSQL the database builds it from its rows (they never travel).
+    # The journal is named by its last entry, not copied (issue 32: the cost of keeping a
+    # start must not grow with the campaign's age; `PhaseStart.stored`).
     if connection.vendor == "postgresql":
-        sql, params = export_campaign_sql(campaign, complete=True)
+        sql, params = export_campaign_sql(campaign, complete=True, journal=False)
         document: Any = RawSQL(sql, params, output_field=JSONField())
     else:
-        document = Cast(Value(export_campaign_text(campaign, complete=True),
+        document = Cast(Value(export_campaign_text(campaign, complete=True, journal=False),
                               output_field=TextField()), output_field=JSONField())
     kept_here = PhaseStart.objects.filter(campaign=campaign, turn=campaign.turn,
                                           phase=campaign.phase)
-    if not kept_here.update(document=document):
+    if not kept_here.update(stored=document):
         PhaseStart.objects.create(campaign=campaign, turn=campaign.turn,
-                                  phase=campaign.phase, document=document)
+                                  phase=campaign.phase, stored=document)
     kept = list(PhaseStart.objects.filter(campaign=campaign).order_by("-id")
                 .values_list("pk", flat=True)[:STARTS_KEPT])
     PhaseStart.objects.filter(campaign=campaign).exclude(pk__in=kept).delete()
@@ -148,7 +152,10 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = 
             raise Conflict("A campaign rolls back to the start of its current or previous "
                            f"phase ({points or 'none kept'}).", code="invalid_rollback")
         start = PhaseStart.objects.get(campaign=campaign, turn=turn, phase=str(phase))
-        doc = start.document
+        # A start that names its journal by its last entry: the entries up to it stay
+        # where they are (the journal is append-only), those made since go.
+        journal_end = start.journal_through
+        doc = start.stored if journal_end is not None else start.document
         tables = sorted((t for t in _tables.values() if t.section not in KEPT_SECTIONS),
                         key=lambda t: t.order)
         journal_then = {r["id"] for r in doc.get("journal") or []}
@@ -159,7 +166,9 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = 
                 qs.update(**{f"{name}_id": None})
         for table in reversed(tables):
             rows = _campaign_rows(table.model, campaign)
-            if table.model is Event:  # administration and dice entries made since stay
+            if table.model is Event and journal_end is not None:
+                rows = _journal_since(rows, journal_end)
+            elif table.model is Event:  # administration and dice entries made since stay
                 rows = rows.exclude(Q(kind__in=KEPT_EVENTS) & ~Q(pk__in=journal_then))
             rows.delete()
         # Put back what was there at the start of the phase, with the same ids.
@@ -247,6 +256,12 @@ def _reset_clock(campaign: Campaign, *, same_phase: bool) -> None:
                                                  dt.timedelta(seconds=int(duration)))
 
 
+def _journal_since(entries: Any, through: int) -> Any:
+    """The entries a rollback to a start whose journal ends at `through` deletes: those
+    made since, except administration and the dice's (`KEPT_EVENTS`)."""
+    return entries.filter(pk__gt=through).exclude(kind__in=KEPT_EVENTS)
+
+
 def _campaign_rows(model: type[models.Model], campaign: Campaign) -> Any:
     """The rows of one table that belong to the campaign."""
     names = {f.name for f in model._meta.concrete_fields}
@@ -290,7 +305,9 @@ def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
         points = ", ".join(f"turn {t} {p}" for t, p in rollback_points(campaign))
         raise Conflict("A campaign rolls back to the start of its current or previous "
                        f"phase ({points or 'none kept'}).", code="invalid_rollback")
-    doc = PhaseStart.objects.get(campaign=campaign, turn=turn, phase=str(phase)).document
+    start = PhaseStart.objects.get(campaign=campaign, turn=turn, phase=str(phase))
+    through = start.journal_through
+    doc = start.stored if through is not None else start.document
     seats_then = {r["id"]: r for r in doc.get("seats") or []}
     users = dict(Player.objects.filter(campaign=campaign)
                  .values_list("pk", "user__username"))
@@ -367,9 +384,12 @@ def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
             elif battles_then[pk] != status:
                 undone.append(f"what happened in the battle at {where} since (it is "
                               "fought again)")
-    journal_then = {r["id"] for r in doc.get("journal") or []}
-    entries = (Event.objects.filter(campaign=campaign).exclude(pk__in=journal_then)
-               .exclude(kind__in=KEPT_EVENTS).count())
+    if through is not None:
+        entries = _journal_since(Event.objects.filter(campaign=campaign), through).count()
+    else:
+        journal_then = {r["id"] for r in doc.get("journal") or []}
+        entries = (Event.objects.filter(campaign=campaign).exclude(pk__in=journal_then)
+                   .exclude(kind__in=KEPT_EVENTS).count())
     if entries:
         undone.append(f"{_n(entries, 'journal entry', 'journal entries')} written since "
                       "then")

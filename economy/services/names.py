@@ -34,14 +34,16 @@ def name_lists(campaign: Campaign) -> names.NameLists:
 
 
 def default_unit_name(*, player: Player, model: str, profile: dict[str, Any] | None = None,
-                      taken: list[str] | None = None, campaign: Campaign | None = None
-                      ) -> str:
+                      taken: list[str] | None = None, campaign: Campaign | None = None,
+                      lists: names.NameLists | None = None) -> str:
     """"Golem 'Iron Wolf'": the model and a nickname no other unit of the player bears
     (when the lists allow it). One query for the player's units' names unless `taken`
-    is given."""
+    is given; `lists`: the campaign's `name_lists`, when the caller names many units."""
     if taken is None:
         taken = list(Unit.objects.filter(player=player).values_list("name", flat=True))
-    return names.unit_name(name_lists(campaign or player.campaign), model_label(model, profile),
+    if lists is None:
+        lists = name_lists(campaign or player.campaign)
+    return names.unit_name(lists, model_label(model, profile),
                            campaign_id=player.campaign_id, player_id=player.pk,
                            counter=len(taken), taken=taken)
 

@@ -266,21 +266,23 @@ class _World:
         self.made: dict[type[Model], list[Model]] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
         self.unit_names: dict[int, list[str]] | None = None  # read on the first vehicle
+        self.name_lists: Any = None  # the campaign's name lists, read with them
 
     def unit_name(self, player: Player, model: str) -> str:
         """A factory-made vehicle's default name (issue 26), unlike the player's other
         units': their names are read once for the whole campaign, on the first vehicle
         made (one query whatever the number of players and units)."""
-        from economy.services.names import default_unit_name
+        from economy.services.names import default_unit_name, name_lists
 
         if self.unit_names is None:
+            self.name_lists = name_lists(self.campaign)  # once, not once a vehicle
             self.unit_names = defaultdict(list)
             for pid, name in Unit.objects.filter(player__campaign=self.campaign
                                                  ).values_list("player_id", "name"):
                 self.unit_names[pid].append(name)
         taken = self.unit_names[player.pk]
         name = default_unit_name(player=player, model=model, taken=taken,
-                                 campaign=self.campaign)
+                                 campaign=self.campaign, lists=self.name_lists)
         taken.append(name)
         return name
 
