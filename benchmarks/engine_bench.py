@@ -102,10 +102,21 @@ def benches() -> dict[str, Bench]:
             return int(ruleset.resolve(b, Dice(random.Random(b["seed"]))).rounds)
 
         def costs(ruleset: Any = ruleset) -> list[float]:
-            """Its estimate is one job (`odds_chunks` is empty): one process does it all."""
-            start = time.process_time()
-            ruleset.odds(ruleset.sample_battle(0), simulations=1000, seed=42)
-            return [time.process_time() - start]
+            """Each of its estimate's jobs (`odds_chunks`; none: one job does it all)."""
+            battle = ruleset.sample_battle(0)
+            request = {"ruleset": ruleset.name, "you": next(iter(battle["sides"])),
+                       "battle": battle}
+            parts = ruleset.odds_chunks(request, 1000)
+            if not parts:
+                start = time.process_time()
+                ruleset.odds(battle, simulations=1000, seed=42)
+                return [time.process_time() - start]
+            spent = []
+            for part in parts:
+                start = time.process_time()
+                ruleset.odds_chunk(request, 42, part)
+                spent.append(time.process_time() - start)
+            return spent
 
         found[ruleset.name] = Bench(ruleset.name, ruleset.sample_battle, fight, costs)
     return found
