@@ -6,6 +6,9 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The unit suite runs in this many pytest-xdist workers (each with its own test database,
+# on SQLite and on PostgreSQL alike); `make test TEST_WORKERS=0` runs it in one process.
+TEST_WORKERS ?= 2
 
 .PHONY: run test test-unit test-postgres test-integration test-e2e lint bench casebook clean install engine-native
 
@@ -41,18 +44,18 @@ test: $(STAMP) $(NATIVE)
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 	$(PY) manage.py makemigrations --check --dry-run
-	$(PY) -m pytest -m "not integration and not e2e" -q
+	$(PY) -m pytest -m "not integration and not e2e" -q -n $(TEST_WORKERS)
 	@if [ -n "$$CI" ] || [ -n "$$INTEGRATION" ]; then \
 	  $(MAKE) --no-print-directory test-postgres && \
 	  $(MAKE) --no-print-directory test-integration && $(MAKE) --no-print-directory test-e2e; fi
 
 test-unit: $(STAMP) $(NATIVE)
-	$(PY) -m pytest -m "not integration and not e2e" -q
+	$(PY) -m pytest -m "not integration and not e2e" -q -n $(TEST_WORKERS)
 
 # The same suite on PostgreSQL: SQLite hides locking and SQL that only PostgreSQL refuses.
 test-postgres: $(STAMP) $(NATIVE)
 	DATABASE_URL=$${POSTGRES_TEST_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d_suite} \
-	  $(PY) -m pytest -m "not integration and not e2e" -q -p no:randomly
+	  $(PY) -m pytest -m "not integration and not e2e" -q -n $(TEST_WORKERS) -p no:randomly
 
 test-integration: $(STAMP) $(NATIVE)
 	REQUIRE_SERVICES=1 DATABASE_URL=$${INTEGRATION_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/unlimit3d} \

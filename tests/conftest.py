@@ -22,6 +22,14 @@ def _reproducible_dice(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings) -> None:
+    """Users are created in most tests (and logged in by some): Django's production hasher
+    (PBKDF2, ~0.3 s of CPU a password) would dominate the suite's run time. Every directory
+    gets the cheap hasher here, once, instead of a copy in each conftest."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_throttle_counts() -> None:
     """Throttle counts live in the cache (locmem in tests): each test starts with none."""
     from django.core.cache import cache

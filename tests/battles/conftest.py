@@ -59,10 +59,6 @@ class World:
         territory.save()
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def world(db, uma, alice, bob, charlie) -> Callable[..., World]:

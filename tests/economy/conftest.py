@@ -93,11 +93,6 @@ def _player(campaign: Campaign, user) -> Player:
     return player
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:
-    """The shared user fixtures hash passwords; a cheap hasher keeps these tests fast."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 @pytest.fixture
 def world(db, uma, alice, bob) -> World:

@@ -102,9 +102,3 @@ def advance_to(world: World, phase: str) -> None:
             return
         clock.advance(campaign_id=world.campaign.pk, by="umpire")
     raise AssertionError(f"never reached {phase}")
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings) -> None:
-    """Users are created per test; the production hasher would dominate the run time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -43,10 +43,6 @@ def running_campaign(setup_campaign):
     return setup_campaign
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 
 DUEL_MAP = {"nodes": ["Alpha", "Beta"], "edges": [["Alpha", "Beta"]]}
 

@@ -25,9 +25,3 @@ def started(make_campaign, uma, alice, bob) -> Callable[..., Any]:
         return campaign
 
     return make
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:
-    """Users are created in almost every test here; PBKDF2 would dominate the run time."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
