@@ -16,65 +16,13 @@ class BattlesConfig(AppConfig):
     name = "battles"
 
     def ready(self) -> None:
-        """Tell the core which tactical rulesets this site offers (the core imports no
-        other app; it reads them from `campaign.rulesets`)."""
-        from battles.pages import battle_alerts, troubled_battles
-        from battles.rulesets.registry import all_rulesets
-        from battles.services import unlimit3d8_effects  # noqa: F401 (registers handlers)
-        from battles.services.jobs import refuse_while_battles_unfinished, resend_restored
-        from battles.services.opening import open_battles
-        from battles.services.verify import verify_battles
-        from campaign.models import Phase
-        from campaign.pages.campaigns import register_dashboard_alerts
-        from campaign.pages.umpire import register_console_panel
-        from campaign.services.clock import register_phase_hook
-        from campaign.services.commitments import register_verifier
-
-        register_verifier("battle", verify_battles)
-
-        from battles.selectors import battle_names
-        from campaign.journal_labels import register_names
-
-        register_names("battle", battle_names)
-
-        from battles.services.export import export_sections
-        from campaign.services.export import register_exporter
-
-        register_exporter("battles", export_sections)
-
-        from battles.models import Battle, BattleParticipant, BattleRecord
-        from battles.services.export import battle_for_copy
-        from campaign.services.imports import Table, register_table
-
-        register_table(Table(60, "battles", Battle, rewrite=battle_for_copy))
-        for order, section, model in ((61, "battle_participants", BattleParticipant),
-                                      (62, "battle_records", BattleRecord)):
-            register_table(Table(order, section, model))
-        from campaign.services.sandbox import nothing, register_sandbox_filter
-
-        # A sandbox plays forward from a phase start: past battles stay in the original
-        # (their inputs hold other players' forces).
-        for section in ("battles", "battle_participants", "battle_records"):
-            register_sandbox_filter(section, nothing)
-        register_dashboard_alerts(battle_alerts, order=20)
-        register_console_panel(troubled_battles)
-        from battles.pages import odds_context
-        from orders.pages import OrdersSection, register_orders_section
-
-        # The orders page shows the battle odds below the order form.
-        register_orders_section(OrdersSection("pages/_odds_section.html", odds_context))
-        # After the orders' reveal (order 10) has moved the units: open the battles.
-        register_phase_hook("enter", Phase.TACTICAL, open_battles, order=20)
-        # Before anything else leaves the tactical phase: every battle must be recorded.
-        register_phase_hook("leave", Phase.TACTICAL, refuse_while_battles_unfinished,
-                            order=0)
-        from campaign.services.rollback import register_restored_hook
-
-        register_restored_hook(resend_restored)
-
+        """Connect the app's receivers (`battles/connections.py`) and tell the core which
+        tactical rulesets this site offers (the core imports no other app; it reads them
+        from `campaign.rulesets`)."""
         from django.conf import settings
 
-        from battles.rulesets.registry import add_path
+        from battles import connections  # noqa: F401 (connects on import)
+        from battles.rulesets.registry import add_path, all_rulesets
 
         for name, path in getattr(settings, "EXTRA_RULESETS", {}).items():
             add_path(name, path)

@@ -408,7 +408,7 @@ def odds_status(request: HttpRequest, member: Membership, odds_id: int) -> HttpR
 
 
 def battle_alerts(member: Membership) -> list[dict[str, str]]:
-    """Dashboard alerts (registered in BattlesConfig.ready()): the turn's battles."""
+    """Dashboard alerts (connected in battles/connections.py): the turn's battles."""
     from django.db.models import Count, Q
 
     from campaign.pages.campaigns import maybe_url
@@ -435,7 +435,7 @@ def battle_alerts(member: Membership) -> list[dict[str, str]]:
 
 
 def troubled_battles(member: Membership) -> dict[str, Any]:
-    """Umpire console panel (registered in BattlesConfig.ready()): unfinished battles."""
+    """Umpire console panel (connected in battles/connections.py): unfinished battles."""
     return {"troubled": list(Battle.objects.filter(campaign=member.campaign)
                              .exclude(status=Battle.Status.FINISHED)
                              .select_related("territory").order_by("turn", "order"))}

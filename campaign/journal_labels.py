@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from campaign.hooks import Hook
+
 LABELS: dict[str, str] = {
     "artifact_housed": "Artifact housed", "artifact_sold": "Artifact sold",
     "battle_opened": "Battle begins", "battle_order": "Order of battles",
@@ -54,13 +56,18 @@ def label(kind: str) -> str:
 
 # ---------------------------------------------------------------------------------------
 # Names: the journal stores ids; a reader sees the names players know. The core looks up
-# its players itself; the apps above it register a lookup for what they own (territories,
-# units, pilots, buildings, battles) in their AppConfig.ready(), so the core imports none.
+# its players itself; the apps above it connect a lookup for what they own (territories,
+# units, pilots, buildings, battles) in their connections.py, so the core imports none.
 # ---------------------------------------------------------------------------------------
 
 #: (campaign id, ids) -> {id: name}; one query per kind of thing, whatever the page.
-NameLookup = Callable[[int, set[int]], dict[int, str]]
-_LOOKUPS: dict[str, NameLookup] = {}
+journal_names_found: Hook[[int, set[int]], dict[int, str]] = Hook("journal_names_found", """How
+an app names its things in the journal.
+
+Called by `campaign.journal_labels.journal_names` as `receiver(campaign id, ids)` for the
+receiver connected under the kind of thing (`key="territory"`, a value of `KEY_KINDS`),
+once per kind per page; it returns {id: name} in one query, leaving out what it cannot
+find (the reader is then told `UNKNOWN`).""")
 
 #: which data key names which kind of thing (the journal's own keys, written once)
 KEY_KINDS: dict[str, str] = {
@@ -76,11 +83,6 @@ KEY_KINDS: dict[str, str] = {
 #: what a reader is told when a name cannot be found (never the id)
 UNKNOWN = {"player": "a player", "territory": "a territory", "unit": "a unit",
            "pilot": "a pilot", "building": "a building", "battle": "a battle"}
-
-
-def register_names(what: str, lookup: NameLookup) -> None:
-    """An app tells the journal how to name its things (`what`: a value of KEY_KINDS)."""
-    _LOOKUPS[what] = lookup
 
 
 @dataclass
@@ -132,7 +134,7 @@ def journal_names(campaign_id: int, events: Iterable[Any]) -> Names:
     names.of["player"] = dict(Player.objects.filter(campaign_id=campaign_id)
                               .values_list("pk", "user__username"))
     for what, ids in wanted.items():
-        lookup = _LOOKUPS.get(what)
+        lookup = journal_names_found.one(what)
         if what != "player" and lookup is not None and ids:
             names.of[what] = lookup(campaign_id, ids)
     private = [e.pk for e in events if e.visibility == Event.Visibility.PRIVATE]

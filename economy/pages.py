@@ -461,7 +461,7 @@ def rename(request: HttpRequest, member: Membership, kind: str, item_id: int
 
 
 def trade_alerts(member: Membership) -> list[dict[str, str]]:
-    """Dashboard alert (registered in EconomyConfig.ready()): offers waiting for the
+    """Dashboard alert (connected in economy/connections.py): offers waiting for the
     caller's answer."""
     from campaign.pages.campaigns import maybe_url
 
@@ -545,7 +545,7 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
 
 
 def correction_panel(member: Membership) -> dict[str, Any]:
-    """Umpire console panel (registered in EconomyConfig.ready()): what the correction
+    """Umpire console panel (connected in economy/connections.py): what the correction
     form offers beyond credits: goods on a territory, a unit granted or taken."""
     from campaign.rules.tables import BUILDINGS, PILOT_CLASSES, RESOURCES_BY_KEY, VEHICLES
     from campaign.rules.tables import WEAPONS as WEAPON_SPECS

@@ -2,7 +2,7 @@
 the meta-map), submit or withdraw a sealed order, mark ready. Past orders are read
 through `orders.selectors.orders_visible_to` only.
 
-An app above this one adds a section to the page (`register_orders_section`: the
+An app above this one adds a section to the page (`orders_page_section`: the
 battles app, its battle odds); the page renders each section's template with the
 context it returns."""
 
@@ -21,6 +21,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
+from campaign.hooks import Hook
 from campaign.models import Phase, Player
 from campaign.pages.common import (
     attempt,
@@ -52,13 +53,12 @@ class OrdersSection:
     context: Callable[[Membership, dict[int, str]], dict[str, Any]]
 
 
-_sections: list[OrdersSection] = []
+orders_page_section: Hook[[], OrdersSection] = Hook("orders_page_section", """A section
+another app adds below the order form.
 
-
-def register_orders_section(section: OrdersSection) -> None:
-    """Add a section below the order form (registered in the app's ready())."""
-    if section not in _sections:
-        _sections.append(section)
+Called by `orders.pages.orders` (the orders page) with nothing; a receiver returns the
+`OrdersSection` (its template and its context function), shown in order (battles: the
+odds of the battles to come).""")
 
 
 def _destinations(player: Player, unit: Unit, names: dict[int, str]) -> list[tuple[int, str]]:
@@ -110,8 +110,9 @@ def orders(request: HttpRequest, member: Membership) -> HttpResponse:
                 .order_by("-turn", "id")[:50])
     ctx["past"] = past
     ctx.update(plans_context(member, names, move_phase=ctx["move_phase"]))
-    ctx["sections"] = [section.template for section in _sections]
-    for section in _sections:
+    sections = orders_page_section.call()
+    ctx["sections"] = [section.template for section in sections]
+    for section in sections:
         ctx.update(section.context(member, names))
     return render_campaign(request, member, "pages/orders.html", ctx)
 

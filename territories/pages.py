@@ -239,7 +239,7 @@ def meta_map_png_file(request: HttpRequest, member: Membership) -> HttpResponse:
 
 
 def ownership_panel(member: Membership) -> dict[str, Any]:
-    """Umpire console panel (registered in TerritoriesConfig.ready()): the territories
+    """Umpire console panel (connected in territories/connections.py): the territories
     whose holder the umpire may correct."""
     from territories.models import Territory
 

@@ -2,19 +2,19 @@
 
 A constant number of queries whatever the size of the map: territories, adjacencies,
 the buildings and units the caller may see (read by the economy, which owns them:
-`register_contents_reader`), and the deposits it may see.
+`contents_read`), and the deposits it may see.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count
 
 from campaign.access import Membership
+from campaign.hooks import Hook
 from territories.models import Adjacency, Exploration, Territory
 
 
@@ -40,23 +40,19 @@ class Contents:
     units: dict[int, int] = field(default_factory=dict)
 
 
-#: Who says what stands on the territories: the economy (which owns buildings and units)
-#: registers a reader (campaign, player or None, sees_all, only territory id or None) ->
-#: Contents in its ready(). `sees_all`: every owner's (the umpire who does not play);
-#: otherwise the buildings on the player's territories and the player's units only.
-ContentsReader = Callable[[Any, Any, bool, int | None], Contents]
-_contents_readers: list[ContentsReader] = []
+contents_read: Hook[[Any, Any, bool, int | None], Contents] = Hook("contents_read", """What
+stands on the territories a listing shows.
 
-
-def register_contents_reader(reader: ContentsReader) -> None:
-    if reader not in _contents_readers:
-        _contents_readers.append(reader)
+Called by `territories.selectors.territories_for` (the map, a territory's page) as
+`receiver(campaign, player or None, sees_all, only territory id or None)`; the economy,
+which owns buildings and units, returns `Contents`: with `sees_all` (the umpire who does
+not play) every owner's, otherwise the buildings on the player's territories and the
+player's units only. Several receivers' contents add up.""")
 
 
 def _contents(campaign: Any, player: Any, sees_all: bool, only: int | None) -> Contents:
     merged = Contents()
-    for reader in _contents_readers:
-        found = reader(campaign, player, sees_all, only)
+    for found in contents_read.call(campaign, player, sees_all, only):
         for pk, rows in found.buildings.items():
             merged.buildings.setdefault(pk, []).extend(rows)
         for pk, n in found.units.items():

@@ -1,7 +1,8 @@
 """Ruleset-specific consequences of a battle, applied by handlers keyed by effect kind.
 
 A ruleset declares the effects its outcomes may carry (`Ruleset.effects`); the campaign
-registers one handler per kind here (`effect_handler`), and recording calls them in the
+connects one handler per kind to the hook point `effect_applied` (`key=` the kind,
+`label=` its summary key), and recording calls them in the
 order the outcome lists its effects. Each handler writes through the owning app's
 services and returns the lines for the battle's summary under its `summary` key (every
 declared kind's key is present, empty when the battle had no such effect). An outcome
@@ -11,11 +12,12 @@ dropping a consequence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from battles.rulesets.base import Effect, RulesetError
+from campaign.hooks import Hook
 
 
 @dataclass(frozen=True)
@@ -30,28 +32,19 @@ class Recording:
     winner_id: int | None
 
 
-Handler = Callable[[Recording, dict[str, Any]], list[dict[str, Any]]]
+effect_applied: Hook[[Recording, dict[str, Any]], list[dict[str, Any]]] = Hook(
+    "effect_applied", """A ruleset-specific consequence of a battle, applied.
 
-
-@dataclass(frozen=True)
-class _Registered:
-    summary: str
-    handler: Handler
-
-
-_HANDLERS: dict[str, _Registered] = {}
-
-
-def effect_handler(kind: str, *, summary: str) -> Callable[[Handler], Handler]:
-    """Register the campaign's handler for effects of `kind`, reported under `summary`."""
-    def register(fn: Handler) -> Handler:
-        _HANDLERS[kind] = _Registered(summary, fn)
-        return fn
-    return register
+Called by `battles.services.effects.apply_effects` (recording, after the units' fates are
+saved) as `receiver(recording, effect data)` for the one receiver connected under the
+effect's kind (`key="cargo"`), in the order the outcome lists its effects; the receiver
+writes through the owning app's services and returns the lines for the battle's summary,
+reported under its `label` (every declared kind's label is present, empty when the
+battle had no such effect).""")
 
 
 def handled_kinds() -> tuple[str, ...]:
-    return tuple(_HANDLERS)
+    return tuple(effect_applied.keys())
 
 
 def apply_effects(recording: Recording, declared: Sequence[str],
@@ -59,13 +52,12 @@ def apply_effects(recording: Recording, declared: Sequence[str],
     """Run each effect's handler; the summary lines by key."""
     summary: dict[str, list[dict[str, Any]]] = {}
     for kind in declared:
-        if kind in _HANDLERS:
-            summary[_HANDLERS[kind].summary] = []
+        for connection in effect_applied.connections(kind)[:1]:
+            summary[connection.label] = []
     for effect in effects:
-        registered = _HANDLERS.get(effect.kind)
-        if registered is None or effect.kind not in declared:
+        found = effect_applied.connections(effect.kind)[:1]
+        if not found or effect.kind not in declared:
             raise RulesetError(f"The battle's outcome carries an effect {effect.kind!r} that "
                                "its ruleset does not declare or the campaign cannot apply.")
-        summary.setdefault(registered.summary, []).extend(
-            registered.handler(recording, effect.data))
+        summary.setdefault(found[0].label, []).extend(found[0].fn(recording, effect.data))
     return summary

@@ -4,7 +4,6 @@ ready, the caller's credits and research points, alerts)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from typing import Any, cast
 from urllib.parse import urlencode
 
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import rulesets
 from campaign.access import Membership, campaigns_of, signed_in
+from campaign.hooks import Hook
 from campaign.models import Campaign, Player
 from campaign.pages.common import (
     attempt,
@@ -144,17 +144,13 @@ def join(request: HttpRequest, campaign_id: int) -> HttpResponse:
         "needs_code": bool(campaign.settings.invite_only)})
 
 
-#: Other apps add what needs attention on the dashboard (registered in their ready():
-#: orders, no move orders yet; economy, trade offers; battles, the turn's battles):
-#: (order, provider) where a provider takes the membership and returns alerts
-#: `{"level", "text", "url"?}`.
-AlertProvider = Callable[[Membership], list[dict[str, str]]]
-_alert_providers: list[tuple[int, AlertProvider]] = []
+dashboard_alerts: Hook[[Membership], list[dict[str, str]]] = Hook("dashboard_alerts", """What
+needs attention on a campaign's dashboard.
 
-
-def register_dashboard_alerts(provider: AlertProvider, *, order: int) -> None:
-    kept = [(o, p) for o, p in _alert_providers if p is not provider]
-    _alert_providers[:] = sorted([*kept, (order, provider)], key=lambda item: item[0])
+Called by `campaign.pages.campaigns` (the dashboard of a started campaign, not a
+spectator's) with the membership; a receiver returns alerts `{"level", "text", "url"?}`,
+shown by `order` (orders, 0: no move order yet; the core's claims, 5; economy, 10: trade
+offers; battles, 20: the turn's battles).""")
 
 
 def _alerts(member: Membership) -> list[dict[str, str]]:
@@ -170,8 +166,8 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
         alerts.append({"level": "warn",
                        "text": f"You missed the deadline {player.missed_turns} "
                                f"time(s) in a row."})
-    for _order, provider in _alert_providers:
-        alerts.extend(provider(member))
+    for found in dashboard_alerts.call(member):
+        alerts.extend(found)
     if member.is_umpire:
         limit = campaign.settings.missed_turns_alert
         absent = [p.user.username for p in Player.objects.filter(

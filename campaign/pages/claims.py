@@ -19,8 +19,6 @@ from django.views.decorators.http import require_http_methods
 from campaign.access import Membership, signed_in
 from campaign.errors import GameError
 from campaign.models import Campaign, Player
-from campaign.pages.campaigns import register_dashboard_alerts
-from campaign.pages.umpire import register_console_panel
 from campaign.selectors import unclaimed_seats
 from campaign.services.claims import claim_seat
 
@@ -83,6 +81,3 @@ def claim_alerts(member: Membership) -> list[dict[str, str]]:
              "text": f"{waiting} imported {seats} for a player: send each its claim code "
                      "from the umpire console."}]
 
-
-register_console_panel(claim_codes_panel)
-register_dashboard_alerts(claim_alerts, order=5)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -19,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.access import Membership, signed_in
 from campaign.errors import GameError
+from campaign.hooks import Hook
 from campaign.models import Campaign, Player
 from campaign.pages.common import (
     attempt,
@@ -54,10 +54,19 @@ def _section(request: HttpRequest, member: Membership, key: str, template: str,
                            status=status)
 
 
+console_panel: Hook[[Membership], dict[str, Any]] = Hook("console_panel", """What an app adds
+to the umpire's console.
+
+Called by `campaign.pages.umpire` (the clock, seats and data sections) with the umpire's
+membership; a receiver returns template context merged into the page's (the core: the
+claim codes; orders: orders sealed per seat; battles: `troubled`, the battles not
+recorded; economy: corrections; territories: ownership).""")
+
+
 def _panels(member: Membership) -> dict[str, Any]:
     context: dict[str, Any] = {"troubled": []}
-    for panel in _console_panels:
-        context.update(panel(member))
+    for panel in console_panel.call(member):
+        context.update(panel)
     return context
 
 
@@ -97,16 +106,6 @@ def data(request: HttpRequest, member: Membership) -> HttpResponse:
     require_umpire_page(member)
     return _section(request, member, "data", "pages/umpire_data.html",
                     {"may_export": member.sees_private})
-
-
-#: Other apps add to the console (registered in their ready(); battles: the unfinished
-#: battles): each takes the membership and returns template context.
-_console_panels: list[Callable[[Membership], dict[str, Any]]] = []
-
-
-def register_console_panel(panel: Callable[[Membership], dict[str, Any]]) -> None:
-    if panel not in _console_panels:
-        _console_panels.append(panel)
 
 
 def _done(member: Membership) -> HttpResponse:

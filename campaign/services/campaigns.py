@@ -4,36 +4,50 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from campaign import rulesets
 from campaign.errors import Conflict, Forbidden, InvalidInput
+from campaign.hooks import Hook
 from campaign.models import Campaign, Player
 from campaign.options import clean_options
 from campaign.services import absence
 from campaign.services.journal import record_event
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 PLAYER_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
                  "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f")
 
 
-#: The meta-map is the territories app's: it registers how a map spec is checked and
-#: built (TerritoriesConfig.ready()), so the core imports no app above it.
-_map_hooks: dict[str, Callable[..., Any]] = {}
+map_spec_cleaned: Hook[[Any], dict[str, Any]] = Hook("map_spec_cleaned", """Check a map spec.
+
+The meta-map is the territories app's (the core imports no app above it). Called by
+`campaign.services.campaigns.campaign_create` with the spec as given, before anything is
+written; the one receiver returns the spec cleaned, or raises `InvalidInput`.""")
+
+map_built: Hook[..., object] = Hook("map_built", """Build a new campaign's meta-map.
+
+Called by `campaign.services.campaigns.campaign_create` as `receiver(campaign=, spec=)`
+(the spec `map_spec_cleaned` returned) inside the creating transaction; the one receiver
+writes the territories; the result is unused.""")
 
 
-def register_map_builder(*, clean: Callable[[Any], dict[str, Any]],
-                         build: Callable[..., object]) -> None:
-    _map_hooks["clean"], _map_hooks["build"] = clean, build
+def _one(hook: Hook[P, R]) -> Callable[P, R]:
+    receivers = hook.receivers()
+    if len(receivers) != 1:
+        raise RuntimeError(f"{hook.name} needs exactly one receiver; it has {len(receivers)}")
+    return receivers[0]
 
 
 def campaign_create(*, umpire: User, name: str, map_spec: dict[str, Any],
                     options: dict[str, Any] | None = None, seed: int | None = None) -> Campaign:
     """Create a campaign in set-up with its meta-map; the creator becomes its umpire."""
-    clean_map_spec, build_map = _map_hooks["clean"], _map_hooks["build"]
+    clean_map_spec, build_map = _one(map_spec_cleaned), _one(map_built)
     name = (name or "").strip()
     if not name:
         raise InvalidInput("A campaign needs a name.", fields={"name": ["This field is required."]})

@@ -6,9 +6,9 @@ the same transaction that applies it. A unique constraint on (campaign, turn, ph
 makes a second claim fail, so parallel umpire requests, the beat job and the
 all-ready trigger produce exactly one phase change between them.
 
-What happens when a phase closes or opens (production, reveal, battles) is registered by
-each app with `register_phase_hook` in its AppConfig.ready() and runs inside the same
-transaction.
+What happens when a phase closes or opens (production, reveal, battles) is what the apps
+connect to the hook points `phase_entered` and `phase_left` (in their `connections.py`);
+it runs inside the same transaction.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import zoneinfo
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -24,6 +23,7 @@ from django.utils import timezone
 
 from campaign.dice import rolling
 from campaign.errors import Conflict, InvalidInput
+from campaign.hooks import Hook
 from campaign.models import PHASE_ORDER, Campaign, PhaseChange, Player
 from campaign.services.commitments import commit, reveal
 from campaign.services.journal import record_event
@@ -31,36 +31,19 @@ from campaign.services.locking import retry_on_conflict
 
 log = logging.getLogger(__name__)
 
-Hook = Callable[..., object]  # called as hook(campaign=campaign); its result unused
+phase_entered: Hook[..., object] = Hook("phase_entered", """The clock opened a phase.
 
+Called by `campaign.services.clock` as `receiver(campaign=campaign)` for the receivers
+connected under the phase's name (`key=Phase.TACTICAL`), by `order`, inside the advancing
+transaction, with the phase's dice rolling; the result is unused. Orders: the reveal (10)
+moves the units before the battles open (20); the stand-in plays its seats (90).""")
 
-@dataclass(frozen=True)
-class PhaseHook:
-    order: int
-    name: str
-    run: Hook
+phase_left: Hook[..., object] = Hook("phase_left", """The clock is closing a phase.
 
-
-# (event, phase) -> hooks, run by `order` inside the advancing transaction. The core
-# imports no other app: each app registers its own hooks in its AppConfig.ready()
-# (pretix's signals, with an explicit order where signals have none). Order matters:
-# the reveal relocates units (10) before the battles app looks for battles (20).
-_HOOKS: dict[tuple[str, str], list[PhaseHook]] = {}
-
-
-def register_phase_hook(event: str, phase: str, hook: Hook, *, order: int) -> None:
-    """Run `hook(campaign=...)` when the clock `event`s ("enter" or "leave") `phase`.
-    Registering the same hook twice keeps one."""
-    if event not in ("enter", "leave") or phase not in PHASE_ORDER:
-        raise ValueError(f"no such clock event: {event} {phase}")
-    name = f"{hook.__module__}.{hook.__qualname__}"
-    hooks = [h for h in _HOOKS.get((event, phase), []) if h.name != name]
-    hooks.append(PhaseHook(order=order, name=name, run=hook))
-    _HOOKS[(event, phase)] = sorted(hooks, key=lambda h: (h.order, h.name))
-
-
-def phase_hooks(event: str, phase: str) -> list[PhaseHook]:
-    return list(_HOOKS.get((event, phase), []))
+Called by `campaign.services.clock` as `receiver(campaign=campaign)` for the receivers
+connected under the phase's name, by `order`, inside the advancing transaction; the result
+is unused; a receiver may refuse the advance by raising `Conflict` (battles, 0: a battle
+still unfinished), and nothing changes.""")
 
 
 @dataclass(frozen=True)
@@ -132,8 +115,8 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
                        if campaign.phase_deadline else None})
     commit(campaign, turn, phase)  # the phase's dice: committed before any is rolled
     with rolling(campaign, turn, phase):
-        for hook in phase_hooks("enter", phase):
-            hook.run(campaign=campaign)
+        for receiver in phase_entered.by_key(phase):
+            receiver(campaign=campaign)
     from campaign.services import notifications
 
     notifications.phase_opened(campaign=campaign)
@@ -169,8 +152,8 @@ def advance(*, campaign_id: int, by: str, expected: tuple[int, str] | None = Non
         # A leave hook may refuse (Conflict): the battles app's, first, refuses to end the
         # tactical phase while a battle is unfinished; nothing is changed then.
         with rolling(campaign, *current):
-            for hook in phase_hooks("leave", campaign.phase):
-                hook.run(campaign=campaign)
+            for receiver in phase_left.by_key(campaign.phase):
+                receiver(campaign=campaign)
         turn, phase = next_phase(*current)
         changed = open_phase(campaign=campaign, turn=turn, phase=phase, by=by)
         if not changed:

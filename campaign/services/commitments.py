@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +23,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from campaign.errors import Conflict, InvalidInput
+from campaign.hooks import Hook
 from campaign.models import Campaign, PhaseSeed
 from campaign.services.journal import record_event
 
@@ -85,14 +85,13 @@ class Check:
     mismatches: list[dict[str, Any]] = field(default_factory=list)
 
 
-#: (campaign, turn, phase, secret) -> Check: the apps register what they rolled
-#: (territories: explorations; battles: every battle of the phase).
-Verifier = Callable[[Campaign, int, str, str], Check]
-_verifiers: dict[str, Verifier] = {}
+dice_verified: Hook[[Campaign, int, str, str], Check] = Hook("dice_verified", """Recompute
+what an app rolled in a finished phase.
 
-
-def register_verifier(name: str, verifier: Verifier) -> None:
-    _verifiers[name] = verifier
+Called by `campaign.services.commitments.verify_phase` as `receiver(campaign, turn,
+phase, secret)` once the phase's seed is revealed and matches its commitment, for each
+receiver by key (`key="exploration"`, `"battle"`: the name its mismatches are reported
+under); it returns a `Check` (rolls recomputed, mismatches).""")
 
 
 def verify_phase(campaign: Campaign, turn: Any, phase: Any) -> dict[str, Any]:
@@ -114,11 +113,12 @@ def verify_phase(campaign: Campaign, turn: Any, phase: Any) -> dict[str, Any]:
                                 "the commitment published when the phase opened"}]}
     rolls = 0
     mismatches: list[dict[str, Any]] = []
-    for name, verifier in sorted(_verifiers.items()):
-        check = verifier(campaign, turn, seed.phase, seed.secret)
+    for connection in sorted(dice_verified.connections(), key=lambda c: c.key):
+        name = connection.key
+        check = connection.fn(campaign, turn, seed.phase, seed.secret)
         rolls += check.rolls
         mismatches += [{"what": name, **m} for m in check.mismatches]
     return {"verified": not mismatches, "rolls": rolls, "mismatches": mismatches}
 
 
-__all__ = ["commit", "dice_rows", "register_verifier", "reveal", "verify_phase"]
+__all__ = ["commit", "dice_rows", "dice_verified", "reveal", "verify_phase"]

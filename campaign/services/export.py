@@ -3,7 +3,7 @@
 
 The core writes its own tables (campaign, settings and ruleset, players, phases, the
 journal with each entry's visibility, the dice: commitments, and seeds once revealed);
-every other app registers the sections of its tables (`register_exporter`): territories
+every other app registers the sections of its tables (`sections_exported`): territories
 (map, explorations, passages), economy (holdings, ledger, trades...), orders (orders
 once revealed), battles (inputs, logs, records). The document's shape is published as
 a JSON Schema (docs/export.schema.json). Never in it: sealed orders, an open phase's
@@ -17,7 +17,6 @@ import datetime
 import json
 import re
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -34,6 +33,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from campaign import rulesets
+from campaign.hooks import Hook
 from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, PhaseStart, Player
 from campaign.sql import column_of
 
@@ -42,13 +42,14 @@ FORMAT = "unlimit3d-campaign"
 #: by `campaign.services.imports.upgrade`.
 VERSION = 2
 
-Exporter = Callable[[Campaign], dict[str, list[dict[str, Any]]]]
-_exporters: dict[str, Exporter] = {}
+sections_exported: Hook[[Campaign], dict[str, list[dict[str, Any]]]] = Hook(
+    "sections_exported", """An app's sections of a campaign's export document.
 
-
-def register_exporter(app: str, exporter: Exporter) -> None:
-    """An app's sections of the document: {section name: rows}."""
-    _exporters[app] = exporter
+Called by `campaign.services.export` (`export_campaign`, its text and SQL forms: the
+download, a rollback point, a sandbox) with the campaign; a receiver returns {section
+name: rows}, each row a dict of column values (`rows`). `is_complete()` says whether the
+document is a complete one (a rollback point, never shown), so the orders app keeps
+sealed orders out of the others. Receivers are keyed by app (`key="economy"`).""")
 
 
 #: Set while an exporter runs for a complete document (a rollback point, never shown):
@@ -237,8 +238,9 @@ def _document(campaign: Campaign, *, complete: bool, journal: bool = True
             else found[0])
     token = _complete.set(complete)
     try:
-        for _app, exporter in sorted(_exporters.items()):
-            document.update(exporter(campaign))
+        # By app name, as the document always was (the JSON keeps the sections' order).
+        for connection in sorted(sections_exported.connections(), key=lambda c: c.key):
+            document.update(connection.fn(campaign))
     finally:
         _complete.reset(token)
     return document

@@ -14,7 +14,7 @@ under the document's names instead, played by its owner.
 
 Rows are recreated table by table in dependency order with set-based writes (one
 `bulk_create` per table, timestamps and deferred keys in one `bulk_update` each), every
-foreign key pointed at the new row. The apps declare their tables (`register_table`),
+foreign key pointed at the new row. The apps declare their tables (`import_tables`),
 so the core imports none of them. Ids written inside JSON documents (a journal entry's
 data, a trade's goods) are kept as they were exported: they name the original rows, as
 the journal did when it was written; a table may rewrite its own documents (`rewrite`:
@@ -37,7 +37,8 @@ from django.db import DatabaseError, models, transaction
 
 from campaign import rulesets
 from campaign.errors import InvalidInput
-from campaign.models import Campaign, Event, PhaseChange, PhaseSeed, Player
+from campaign.hooks import Hook
+from campaign.models import Campaign, Event, PhaseSeed, Player
 from campaign.services.commitments import commit, commitment_of
 from campaign.services.export import FORMAT, VERSION
 from campaign.services.import_checks import _value, check_head, check_schema, refuse
@@ -61,16 +62,25 @@ class Table:
     rewrite: Rewrite | None = None
 
 
-_tables: dict[str, Table] = {}
+import_tables: Hook[[], list[Table]] = Hook("import_tables", """An app's tables of the export.
+
+Called by `campaign.services.imports` (an import, a sandbox) and `campaign.services.
+rollback` with nothing; a receiver returns the `Table`s of its app's sections (the
+model, its load `order`: the map 10-19, holdings 20-39, the core's journal 50, orders
+51, battles 60-69; deferred keys, rows kept, a rewrite for the copy). A section may be
+declared once.""")
 
 
-def register_table(table: Table) -> None:
-    _tables[table.section] = table
+def registered_tables() -> dict[str, Table]:
+    """Every app's tables by section, in load order."""
+    found: dict[str, Table] = {}
+    for tables in import_tables.call():
+        for table in tables:
+            if table.section in found:
+                raise RuntimeError(f"two tables for the section {table.section!r}")
+            found[table.section] = table
+    return dict(sorted(found.items(), key=lambda item: item[1].order))
 
-
-# The core's own tables, after the map (10-19) and the holdings (20-39).
-register_table(Table(5, "phases", PhaseChange))
-register_table(Table(50, "journal", Event))
 
 #: Rows written per statement.
 BATCH = 1000
@@ -124,7 +134,7 @@ class _Plan:
 def _plan(document: dict[str, Any], seats: set[int]) -> list[_Plan]:
     """Every registered table's rows checked against its columns and the document's
     other rows, in load order; the first fault is refused with its path."""
-    tables = sorted(_tables.values(), key=lambda t: t.order)
+    tables = list(registered_tables().values())
     # The ids each model's rows carry in the document, to check references by.
     ids: dict[type[models.Model], set[Any]] = {Player: seats}
     for table in tables:

@@ -20,7 +20,6 @@ again rolls with the seed it committed the first time (`commitments.commit`).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +31,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 
 from campaign.errors import Conflict, InvalidInput
+from campaign.hooks import Hook
 from campaign.models import (
     Campaign,
     Event,
@@ -41,7 +41,7 @@ from campaign.models import (
     Player,
 )
 from campaign.services.export import export_campaign_sql, export_campaign_text
-from campaign.services.imports import _tables, _timestamps
+from campaign.services.imports import _timestamps, registered_tables
 from campaign.services.journal import record_event
 from campaign.sql import model_field
 
@@ -64,15 +64,13 @@ SEAT_STATE = ("credits", "research_points", "missed_turns", "ready", "faction")
 STARTS_KEPT = 2
 
 
-#: what an app does once a rollback has put its rows back, inside the rollback's
-#: transaction (battles: send again the job of every unfinished battle it restored, so
-#: none waits out its lease)
-_restored_hooks: list[Callable[[Campaign], None]] = []
+rollback_restored: Hook[[Campaign], object] = Hook("rollback_restored", """A rollback put
+the campaign's rows back.
 
-
-def register_restored_hook(hook: Callable[[Campaign], None]) -> None:
-    if hook not in _restored_hooks:
-        _restored_hooks.append(hook)
+Called by `campaign.services.rollback.rollback` with the campaign, once every row is back
+and the clock reset, inside the rollback's transaction; the result is unused (battles:
+send again the job of every unfinished battle restored, so none waits out its lease;
+orders: forget the receipts of the orders undone).""")
 
 
 def remember_start(campaign: Campaign) -> None:
@@ -156,8 +154,8 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = 
         # where they are (the journal is append-only), those made since go.
         journal_end = start.journal_through
         doc = start.stored if journal_end is not None else start.document
-        tables = sorted((t for t in _tables.values() if t.section not in KEPT_SECTIONS),
-                        key=lambda t: t.order)
+        by_section = registered_tables()
+        tables = [t for t in by_section.values() if t.section not in KEPT_SECTIONS]
         journal_then = {r["id"] for r in doc.get("journal") or []}
         # Delete what exists now, last table first (a turret's weapon link first).
         for table in reversed(tables):
@@ -173,7 +171,7 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = 
             rows.delete()
         # Put back what was there at the start of the phase, with the same ids.
         for section in KEPT_SECTIONS[:1]:
-            table = _tables[section]
+            table = by_section[section]
             rows = {r["id"]: r for r in doc.get(section) or []}
             objs = list(table.model._default_manager.filter(pk__in=rows))
             fields = [f.attname for f in table.model._meta.concrete_fields
@@ -223,8 +221,7 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = 
                 setattr(campaign, name, field.to_python(value) if value is not None else None)
         _reset_clock(campaign, same_phase=same_phase)
         campaign.save()
-        for hook in _restored_hooks:
-            hook(campaign)
+        rollback_restored.call(campaign)
         record_event(campaign=campaign, kind="campaign_rolled_back",
                      data={"to_turn": turn, "to_phase": str(phase), "by": str(by),
                            "reason": str(reason)[:500], "seeds_kept": kept_seeds})
@@ -319,9 +316,11 @@ def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
 
     # Orders given since (sealed ones counted only for an umpire who may read them).
     then = {r["id"] for r in doc.get("orders") or []}
-    if member.may_read_sealed and "orders" in _tables:  # the orders app's table
+    by_section = registered_tables()  # the apps' tables, by section
+    if member.may_read_sealed and "orders" in by_section:  # the orders app's table
         given: dict[tuple[str, int], int] = {}
-        for pk, player_id, order_turn in (_campaign_rows(_tables["orders"].model, campaign)
+        for pk, player_id, order_turn in (_campaign_rows(by_section["orders"].model,
+                                                         campaign)
                                           .values_list("pk", "player_id", "turn")):
             if pk not in then:
                 key = (users[player_id], order_turn)
@@ -346,7 +345,7 @@ def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
         undone.append(f"the research points of {_names(research)}")
 
     # Holdings: territories, units, battles (the apps' tables, through the registry).
-    territory_model = _tables["territories"].model
+    territory_model = by_section["territories"].model
     names = dict(_campaign_rows(territory_model, campaign).values_list("pk", "name"))
     owners_then = {r["id"]: r.get("owner_id") for r in doc.get("territories") or []}
     for pk, name, owner in (_campaign_rows(territory_model, campaign)
@@ -355,9 +354,9 @@ def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
         if before != owner:
             who = users.get(before, "nobody") if before else "nobody"
             undone.append(f"{name} changed hands: it goes back to {who}")
-    if "units" in _tables:
+    if "units" in by_section:
         units_then = {r["id"] for r in doc.get("units") or []}
-        units_now = list(_campaign_rows(_tables["units"].model, campaign)
+        units_now = list(_campaign_rows(by_section["units"].model, campaign)
                          .values_list("pk", "player_id"))
         new: dict[int, int] = {}
         for pk, player_id in units_now:
@@ -373,10 +372,10 @@ def rollback_preview(*, member: Membership, turn: Any, phase: Any) -> Preview:
         for player_id, count in sorted(lost.items(), key=lambda kv: users.get(kv[0], "")):
             undone.append(f"{users.get(player_id, 'a former player')}'s "
                           f"{_n(count, 'unit')} lost since, which come back")
-    if "battles" in _tables:
+    if "battles" in by_section:
         battles_then = {r["id"]: r.get("status") for r in doc.get("battles") or []}
         for pk, territory_id, status, battle_turn in (
-                _campaign_rows(_tables["battles"].model, campaign).order_by("order", "pk")
+                _campaign_rows(by_section["battles"].model, campaign).order_by("order", "pk")
                 .values_list("pk", "territory_id", "status", "turn")):
             where = names.get(territory_id, "a territory")
             if pk not in battles_then:

@@ -4,7 +4,7 @@
 A member clones the campaign as it stood at a kept phase start (the current or the
 previous phase: the same points a rollback reaches, R-DICE-2) and plays on alone, as
 every player in turn, with new dice. Only what the member could see is copied: each app
-says, per section of the export, which rows a seat may see (`register_sandbox_filter`);
+says, per section of the export, which rows a seat may see (`sandbox_rows`);
 a section nobody registered is not copied at all. What another player kept secret gets a
 neutral placeholder: their credits are what every player started with, their research
 0, their units, weapons, pilots, goods and buildings unknown (absent). A sandbox never
@@ -23,8 +23,9 @@ from django.db import transaction
 
 from campaign.access import Membership
 from campaign.errors import Conflict, Forbidden, InvalidInput, NotFound
+from campaign.hooks import Hook
 from campaign.models import Campaign, Event, PhaseStart, Player
-from campaign.services.imports import import_campaign
+from campaign.services.imports import import_campaign, registered_tables
 from campaign.services.journal import record_event
 from campaign.services.rollback import rollback_points
 
@@ -47,13 +48,13 @@ class Viewer:
 
 
 RowFilter = Callable[[dict[str, Any], Viewer], bool]
-_filters: dict[str, RowFilter] = {}
+sandbox_rows: Hook[[dict[str, Any], Viewer], bool] = Hook("sandbox_rows", """Which rows of
+one section of the export a viewer may take into a sandbox.
 
-
-def register_sandbox_filter(section: str, keep: RowFilter) -> None:
-    """An app's rule for one section of the export: which rows a viewer may take into
-    a sandbox. Sections without a rule are left out."""
-    _filters[section] = keep
+Called by `campaign.services.sandbox.visible_copy` as `receiver(row, viewer)` for each
+row of the section the receiver is connected under (`key="units"`), one receiver per
+section; it returns True to keep the row. A section no receiver is connected to is left
+out of the copy.""")
 
 
 def public(row: dict[str, Any], viewer: Viewer) -> bool:
@@ -76,7 +77,7 @@ def on_own_territory(row: dict[str, Any], viewer: Viewer) -> bool:
     return viewer.sees_all or row.get("territory_id") in viewer.owned
 
 
-def _journal(row: dict[str, Any], viewer: Viewer) -> bool:
+def journal_visible(row: dict[str, Any], viewer: Viewer) -> bool:
     if row.get("sealed") and not (viewer.player in (row.get("viewers") or [])
                                   or (viewer.sees_all and viewer.may_read_sealed)):
         return False
@@ -88,8 +89,6 @@ def _journal(row: dict[str, Any], viewer: Viewer) -> bool:
             and viewer.player in (row.get("viewers") or []))
 
 
-register_sandbox_filter("phases", public)
-register_sandbox_filter("journal", _journal)
 
 #: The core's sections of the complete document that never go into a copy.
 _NEVER = ("dice", "seeds", "seats", "campaign_row")
@@ -109,7 +108,7 @@ def visible_copy(document: dict[str, Any], viewer: Viewer,
         doc.pop(key, None)
     for section in sections:
         rows = list(doc.get(section) or [])
-        keep = _filters.get(section, nothing)
+        keep = sandbox_rows.one(section) or nothing
         if section == "ledger" and not viewer.sees_all:
             mine = [r for r in rows if r.get("player_id") == viewer.player]
             others = [r for p in doc["players"] if p["id"] != viewer.player
@@ -131,9 +130,7 @@ def visible_copy(document: dict[str, Any], viewer: Viewer,
 
 
 def _sections(document: dict[str, Any]) -> list[str]:
-    from campaign.services.imports import _tables
-
-    return [t.section for t in sorted(_tables.values(), key=lambda t: t.order)]
+    return list(registered_tables())
 
 
 def create_sandbox(*, member: Membership, turn: Any, phase: Any) -> Campaign:

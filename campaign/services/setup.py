@@ -5,35 +5,32 @@ meta-map is awarded to each player. It comes with a Station, Command center, Pow
 plant, Radar, and Landing pad."
 
 The core checks that the campaign may start and opens turn 1; placing the players
-(territories) and equipping them (economy) are start hooks those apps register in their
-AppConfig.ready(), run in order in the same transaction: a refused start changes nothing.
+(territories) and equipping them (economy) are what those apps connect to `campaign_started`
+(their connections.py), run in order in the same transaction: a refused start changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 
 from campaign.dice import rolling
 from campaign.errors import Conflict
+from campaign.hooks import Hook
 from campaign.models import Campaign, Player
 from campaign.services import clock
 from campaign.services.campaigns import seats_misfit
 from campaign.services.commitments import commit, reveal
 from campaign.services.journal import record_event
 
-StartHook = Callable[..., None]  # hook(campaign=, players=, context=)
-_start_hooks: list[tuple[int, str, StartHook]] = []
+campaign_started: Hook[..., None] = Hook("campaign_started", """A campaign is starting.
 
-
-def register_start_hook(hook: StartHook, *, order: int) -> None:
-    """Run `hook(campaign=..., players=..., context=...)` when a campaign starts; hooks
-    share `context` (the territories hook puts the starts there)."""
-    name = f"{hook.__module__}.{hook.__qualname__}"
-    kept = [h for h in _start_hooks if h[1] != name]
-    _start_hooks[:] = sorted([*kept, (order, name, hook)], key=lambda h: (h[0], h[1]))
+Called by `campaign.services.setup.campaign_start` as `receiver(campaign=, players=,
+context=)`, by `order`, inside the starting transaction with the start's dice rolling
+(a receiver that raises refuses the start, and nothing changes); the result is unused.
+Receivers share `context` (territories, 10, puts the starts there; economy, 20, equips
+them; territories' explorations at `EXPLORE_ORDER`, after the start is journaled).""")
 
 
 MIN_PLAYERS = 2
@@ -65,10 +62,10 @@ def campaign_start(*, campaign_id: int) -> Campaign:
         turn = int(campaign.turn)
         commit(campaign, turn, "setup")  # the start's dice (explorations), committed first
         with rolling(campaign, turn, "setup"):
-            for order, _name, hook in _start_hooks:
-                if order >= EXPLORE_ORDER and "journaled" not in context:
+            for connection in campaign_started.connections():
+                if connection.order >= EXPLORE_ORDER and "journaled" not in context:
                     _journal_start(campaign, players, context)
-                hook(campaign=campaign, players=players, context=context)
+                connection.fn(campaign=campaign, players=players, context=context)
         if "journaled" not in context:
             _journal_start(campaign, players, context)
         reveal(campaign, turn, "setup")

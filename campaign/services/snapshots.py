@@ -9,9 +9,9 @@ numbers live for the turn in progress. Both cost a fixed number of queries.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from campaign.hooks import Hook
 from campaign.models import Campaign, Player, TurnSnapshot
 
 
@@ -24,28 +24,33 @@ class Counts:
     research_points: int
 
 
-#: name -> function (campaign) -> {player id: count}. The apps that own the counted rows
-#: register theirs in ready() (territories: "territories"; economy: "units"), so the core
-#: imports neither.
-Counter = Callable[[Campaign], dict[int, int]]
-_counters: dict[str, Counter] = {}
+territories_counted: Hook[[Campaign], dict[int, int]] = Hook("territories_counted", """
+How many territories each player holds.
+
+Called by `campaign.services.snapshots.current_counts` (the history charts; the turn's
+snapshot, a clock hook) with the campaign; a receiver returns {player id: territories}
+(territories: the territories held), in a fixed number of queries. Counts add up.""")
+
+units_counted: Hook[[Campaign], dict[int, int]] = Hook("units_counted", """
+How many units each player has (not destroyed).
+
+Called by `campaign.services.snapshots.current_counts` with the campaign; a receiver
+returns {player id: units} (economy: the units standing), in a fixed number of queries.
+Counts add up.""")
 
 
-def register_counter(name: str, counter: Counter) -> None:
-    if name not in ("territories", "units"):
-        raise ValueError(f"no snapshot count called {name!r}")
-    _counters[name] = counter
-
-
-def _count(name: str, campaign: Campaign) -> dict[int, int]:
-    counter = _counters.get(name)
-    return counter(campaign) if counter is not None else {}
+def _count(hook: Hook[[Campaign], dict[int, int]], campaign: Campaign) -> dict[int, int]:
+    total: dict[int, int] = {}
+    for counted in hook.call(campaign):
+        for player, n in counted.items():
+            total[player] = total.get(player, 0) + n
+    return total
 
 
 def current_counts(*, campaign: Campaign) -> list[Counts]:
     """Each player's territories, credits, units (not destroyed) and research points now."""
-    held = _count("territories", campaign)
-    units = _count("units", campaign)
+    held = _count(territories_counted, campaign)
+    units = _count(units_counted, campaign)
     return [Counts(player=pk, territories=held.get(pk, 0), credits=credits,
                    units=units.get(pk, 0), research_points=rp)
             for pk, credits, rp in Player.objects.filter(campaign=campaign)

@@ -1,7 +1,7 @@
 """What an exploration's discovery gives the economy (seed, discovery table): an
 artifact becomes an `Artifact` row to be sold or housed later (R-ECO-19), credits found
-go through the ledger. Registered with the territories app's exploration in
-`EconomyConfig.ready()`, which calls it inside the exploring transaction."""
+go through the ledger. Connected to the territories app's `discoveries_made` in
+`economy/connections.py`; the exploration calls it inside the exploring transaction."""
 
 from __future__ import annotations
 

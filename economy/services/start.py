@@ -1,6 +1,6 @@
 """What each player starts with (seed, "Beginning the game": "1000 Stellar Credits (SC)
 ... It comes with a Station, Command center, Power plant, Radar, and Landing pad."). A
-start hook of the core's `campaign.services.setup` (registered in EconomyConfig.ready()),
+start hook of the core's `campaign.services.setup` (connected in economy/connections.py),
 run after the territories hook has placed the players."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from orders.selectors import players_with_orders
 
 
 def missed_turns(*, campaign: Campaign) -> None:
-    """Hook ("leave", "move"), registered in OrdersConfig.ready()."""
+    """Hook ("leave", "move"), connected in orders/connections.py."""
     if campaign.is_sandbox:  # nobody misses anything there: no query either
         return
     record_missed_turns(campaign=campaign, ordered=players_with_orders(campaign))

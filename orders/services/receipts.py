@@ -154,6 +154,6 @@ def forget_undone(*, campaign: Campaign, turn: int, phase: str) -> None:
 
 
 def forget_rolled_back(campaign: Campaign) -> None:
-    """Rollback hook (`register_restored_hook`, inside the rollback's transaction): the
+    """Rollback hook (`rollback_restored`, inside the rollback's transaction): the
     campaign is back at the start it rolled back to, its turn and phase that start's."""
     forget_undone(campaign=campaign, turn=campaign.turn, phase=campaign.phase)

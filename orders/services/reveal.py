@@ -11,8 +11,8 @@ reappear at the beginning of the next Movement phase on any territory that unit'
 player controls" (R-ORD-4: the player picks the territory with an order; without one,
 their first territory).
 
-`reveal_and_move` is the first hook of ("enter", "tactical") (registered in
-OrdersConfig.ready(): the clock's phase hooks are the one way the core calls it); the
+`reveal_and_move` is the first hook of ("enter", "tactical") (connected in
+orders/connections.py: the clock's phase hooks are the one way the core calls it); the
 battles app hooks after it and finds the units already relocated.
 """
 

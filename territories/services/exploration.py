@@ -12,7 +12,7 @@ xenotech) is awarded by the caller that knows who explored: `take_territory` in
 `battles/services/opening.py` passes the pilots of the units that took the territory
 (R-XP-3); a starting territory has no explorers (R-XP-4). An artifact becomes an
 `economy.Artifact` row, to be sold or housed (R-ECO-19): the economy's discovery
-handler writes it and the credits (`register_discovery_handler`).
+handler writes it and the credits (`discoveries_made`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.db import IntegrityError, transaction
 
 from campaign.bulk import bulk_set
 from campaign.dice import Dice, campaign_dice, dice_source, rolling_phase
+from campaign.hooks import Hook
 from campaign.models import Campaign, Event, Player
 from campaign.rules import (
     DISCOVERIES_BY_KEY,
@@ -37,24 +38,19 @@ from campaign.rules import (
 from campaign.services.journal import Entry, record_event
 from territories.models import Exploration, Territory
 
-#: What a discovery gives besides the deposit (seed, discovery table): artifacts and
-#: credits are the economy's rows, so the economy registers a handler in its ready()
-#: (this app imports none above it). A handler gets the campaign and the explorations
-#: just made, as (territory, player, exploration) in the order they were rolled, inside
-#: the exploring transaction.
-DiscoveryHandler = Callable[[Any, list[tuple[Territory, Any, Exploration]]], None]
-_discovery_handlers: list[DiscoveryHandler] = []
+discoveries_made: Hook[[Any, list[tuple[Territory, Any, Exploration]]], object] = Hook(
+    "discoveries_made", """What a discovery gives besides the deposit (seed, discovery
+table): artifacts and credits, the economy's rows.
 
-
-def register_discovery_handler(handler: DiscoveryHandler) -> None:
-    if handler not in _discovery_handlers:
-        _discovery_handlers.append(handler)
+Called by `territories.services.exploration` when explorations just made found something
+(a discovery or credits), as `receiver(campaign, made)`: `made` the (territory, player,
+exploration) triples in the order they were rolled, inside the exploring transaction.
+The economy writes the artifacts and the credits; the result is unused.""")
 
 
 def _discovered(campaign: Campaign, made: list[tuple[Territory, Any, Exploration]]) -> None:
     if any(e.discovery or e.credits_awarded for _, _, e in made):
-        for handler in _discovery_handlers:
-            handler(campaign, made)
+        discoveries_made.call(campaign, made)
 
 
 def exploration_purpose(territory: Territory) -> str:

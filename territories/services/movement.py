@@ -20,36 +20,34 @@ still be a destination, but is the end of the road.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import networkx as nx
 
 from campaign import sql
+from campaign.hooks import Hook
 from campaign.models import Campaign, Player
 from territories.models import Passage, Territory
 from territories.services.graph import campaign_graph
 
-#: Who says where the stations stand: the economy (which owns buildings) registers a
-#: function (campaign id, among) -> ids of territories with a standing station, in its
-#: ready(); `among` is None for the whole map, or `(sql, params)`: a `SELECT` of the
-#: territory ids to ask about (a player's passable ones: `passable_sql`), so the question
-#: stays as small as what the player holds.
-StationFinder = Callable[[int, tuple[str, Sequence[Any]] | None], set[int]]
-_station_finders: list[StationFinder] = []
+stations_found: Hook[[int, tuple[str, Sequence[Any]] | None], set[int]] = Hook(
+    "stations_found", """Which territories have a standing station.
 
-
-def register_station_finder(finder: StationFinder) -> None:
-    if finder not in _station_finders:
-        _station_finders.append(finder)
+Called by `territories.services.movement.station_territories` (reachability, R-MAP-9:
+a player travels through territories with a station) as `receiver(campaign id, among)`:
+`among` is None for the whole map, or `(sql, params)`, a `SELECT` of the territory ids to
+ask about (a player's passable ones: `passable_sql`), so the question stays as small as
+what the player holds. The economy, which owns buildings, returns the ids found; the
+answers are joined.""")
 
 
 def station_territories(campaign_id: int,
                         among: tuple[str, Sequence[Any]] | None = None) -> set[int]:
     """Territories with a standing station: of the whole map, or of `among` only."""
     found: set[int] = set()
-    for finder in _station_finders:
-        found |= finder(campaign_id, among)
+    for ids in stations_found.call(campaign_id, among):
+        found |= ids
     return found
 
 

@@ -1,6 +1,6 @@
 """Placing the players when a campaign starts (seed, "Beginning the game": "one territory
 of the meta-map is awarded to each player"). A start hook of the core's
-`campaign.services.setup` (registered in TerritoriesConfig.ready()): starts spread far
+`campaign.services.setup` (connected in territories/connections.py): starts spread far
 apart on the map, each taken and explored by its player."""
 
 from __future__ import annotations

@@ -98,4 +98,4 @@ def test_a_finished_battle_is_not_sent_again_by_a_rollback(world):
 def test_the_battles_app_asks_every_rollback_to_send_restored_jobs_again():
     from campaign.services import rollback
 
-    assert jobs.resend_restored in rollback._restored_hooks
+    assert jobs.resend_restored in rollback.rollback_restored.receivers()

@@ -77,17 +77,17 @@ def test_an_order_for_a_unit_destroyed_meanwhile_is_void(world):
 
 def test_the_reveal_runs_before_the_battles_hook():
     """The battles app finds the units already relocated: the apps register their clock
-    hooks in ready() with an explicit order (the core imports none of them)."""
-    from campaign.services.clock import phase_hooks
+    hooks in their connections.py with an explicit order (the core imports none of them)."""
+    from campaign.services.clock import phase_entered, phase_left
 
-    names = [h.name for h in phase_hooks("enter", Phase.TACTICAL)]
+    names = [c.name for c in phase_entered.connections(Phase.TACTICAL)]
     assert names == ["orders.services.reveal.reveal_and_move",
                      "battles.services.opening.open_battles",
                      "campaign.services.absence.stand_in_plays"]
-    assert [h.name for h in phase_hooks("leave", Phase.ACTIVITY)] == [
+    assert [c.name for c in phase_left.connections(Phase.ACTIVITY)] == [
         "economy.services.production.production_run",
         "campaign.services.absence.record_deadlines"]
-    assert [h.name for h in phase_hooks("leave", Phase.TACTICAL)] == [
+    assert [c.name for c in phase_left.connections(Phase.TACTICAL)] == [
         "battles.services.jobs.refuse_while_battles_unfinished",
         "campaign.services.notifications.results_in",
         "campaign.services.snapshots.snapshot_turn",
