@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -22,6 +23,15 @@ from campaign.models import Campaign, Player
 from campaign.services import clock
 from campaign.services.campaigns import campaign_create, campaign_join
 from campaign.services.setup import campaign_start
+from economy.models import Operative, Stock, Unit, Weapon
+from economy.services.buildings import building_create
+from economy.services.commerce import purchase, shipment_create
+from economy.services.energy import activation_set
+from economy.services.grid import free_squares
+from economy.services.units import unit_update
+from orders.services.sealing import order_submit
+from territories.models import Territory
+from territories.services.movement import legal_destinations, movement_graph
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +92,6 @@ class Bot:
 
     # --- phases ---------------------------------------------------------------------
     def commercial(self) -> None:
-        from economy.models import Stock
-        from economy.services.buildings import building_create
-        from economy.services.commerce import purchase, shipment_create
-        from economy.services.grid import free_squares
-
         home = self.home()
         if home is None:
             return
@@ -109,10 +114,6 @@ class Bot:
                          containers=containers)
 
     def activity(self) -> None:
-        from economy.models import Operative, Unit, Weapon
-        from economy.services.energy import activation_set
-        from economy.services.units import unit_update
-
         for territory in self.player.territories.all():
             wanted: list[int] = []
             for building_id in territory.buildings.order_by("id").values_list("id", flat=True):
@@ -138,13 +139,6 @@ class Bot:
 
     def move(self) -> None:
         """Send each crewed unit one step toward the nearest enemy holding."""
-        import networkx as nx
-
-        from economy.models import Unit
-        from orders.services.sealing import order_submit
-        from territories.models import Territory
-        from territories.services.movement import legal_destinations, movement_graph
-
         campaign = self.player.campaign
         graph = movement_graph(campaign)
         enemy = set(Territory.objects.filter(campaign=campaign, owner__isnull=False)

@@ -7,25 +7,38 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from typing import Any
 
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from battles import replay, tabletop_form
-from battles.models import Battle
+from battles.models import Battle, OddsRequest
 from battles.rulesets.base import Board, Frame, Ruleset
 from battles.rulesets.registry import DEFAULT, find_ruleset
+from battles.services import tabletop
+from battles.services.jobs import retry_battle
+from battles.services.odds import odds_for, request_odds
 from battles.services.report import battle_report as after_action_report
+from battles.services.report import display_names, given_name, report_markdown
 from campaign.access import Membership
+from campaign.errors import NotFound
 from campaign.models import Player
+from campaign.pages.campaigns import maybe_url
 from campaign.pages.common import (
     attempt,
     campaign_page,
     is_htmx,
+    optional_int,
     public_page,
     render_campaign,
     require_umpire_page,
+    seat,
 )
+from campaign.rules import tables
+from campaign.selectors import events_visible_to
+from economy.models import Unit
 
 LIST_FIELDS = ("id", "turn", "territory__name", "status", "sides", "winner_id", "order",
                "mode", "defender_id", "attempts", "quarantined")
@@ -90,7 +103,6 @@ def _labels(battle: Battle, players: dict[int, tuple[str, str]]
     data = battle.input if isinstance(battle.input, dict) else {}
     unit_labels: dict[str, str] = {}
     unit_sides: dict[str, str] = {}
-    from battles.services.report import display_names, given_name
 
     fielded = []
     for side, units in (data.get("sides") or {}).items():
@@ -256,8 +268,6 @@ def _tabletop_context(battle: Battle, member: Membership,
 @campaign_page
 def battle_tabletop(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:
     """Enter a tabletop result from the form (the API's `POST .../tabletop/`)."""
-    from battles.services import tabletop
-
     battle = Battle.objects.filter(campaign=member.campaign, pk=battle_id).first()
     if battle is None:
         raise Http404("No such battle.")
@@ -271,8 +281,6 @@ def battle_tabletop(request: HttpRequest, member: Membership, battle_id: int) ->
 @require_POST
 @campaign_page
 def battle_confirm(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:
-    from battles.services import tabletop
-
     attempt(request, lambda: tabletop.confirm_result(member=member, battle_id=battle_id),
             success="You confirmed the result.")
     return redirect("battle", member.campaign.pk, battle_id)
@@ -281,8 +289,6 @@ def battle_confirm(request: HttpRequest, member: Membership, battle_id: int) -> 
 def _add_experience(report: dict[str, Any], battle: Battle, member: Membership) -> None:
     """XP and level-ups of the battle, for the pilots whose awards the reader may read
     (their own; the umpire all): the journal's private `xp_awarded` entries."""
-    from campaign.selectors import events_visible_to
-
     gained: dict[str, dict[str, Any]] = {}
     for data in events_visible_to(member).filter(kind="xp_awarded",
                                                  data__battle=battle.pk).values_list(
@@ -301,8 +307,6 @@ def _add_experience(report: dict[str, Any], battle: Battle, member: Membership) 
 def battle_report_markdown(request: HttpRequest, member: Membership,
                            battle_id: int) -> HttpResponse:
     """The after-action report as Markdown (forum- and Discord-ready)."""
-    from battles.services.report import report_markdown
-
     battle = (Battle.objects.filter(campaign=member.campaign, pk=battle_id)
               .select_related("territory").first())
     report = after_action_report(battle) if battle is not None else None
@@ -315,8 +319,6 @@ def battle_report_markdown(request: HttpRequest, member: Membership,
 @require_POST
 @campaign_page
 def battle_retry(request: HttpRequest, member: Membership, battle_id: int) -> HttpResponse:
-    from battles.services.jobs import retry_battle
-
     require_umpire_page(member)
     attempt(request, lambda: retry_battle(campaign=member.campaign, battle_id=battle_id),
             success="The battle's job was queued again.")
@@ -345,10 +347,6 @@ def _odds_view(item: Any) -> Any:
 def odds_context(member: Membership, names: dict[int, str]) -> dict[str, Any]:
     """The odds section of the orders page: the caller's last requests and the form
     (own ready, piloted units; any territory; an optional hypothetical enemy)."""
-    from battles.models import OddsRequest
-    from campaign.rules import tables
-    from economy.models import Unit
-
     player = member.player
     recent = [_odds_view(o) for o in OddsRequest.objects.filter(player=player)
               .select_related("territory").order_by("-id")[:3]]
@@ -370,11 +368,6 @@ def odds_context(member: Membership, names: dict[int, str]) -> dict[str, Any]:
 @campaign_page
 def odds_new(request: HttpRequest, member: Membership) -> HttpResponse:
     """Ask for a Monte Carlo estimate (battles.services.odds.request_odds, R-BJ-8)."""
-    from django.urls import reverse
-
-    from battles.services.odds import request_odds
-    from campaign.pages.common import optional_int, seat
-
     player = seat(member)
     enemy = None
     model = request.POST.get("enemy_model", "")
@@ -395,10 +388,6 @@ def odds_new(request: HttpRequest, member: Membership) -> HttpResponse:
 @campaign_page
 def odds_status(request: HttpRequest, member: Membership, odds_id: int) -> HttpResponse:
     """htmx: one odds request (polled while its job runs)."""
-    from battles.services.odds import odds_for
-    from campaign.errors import NotFound
-    from campaign.pages.common import seat
-
     player = seat(member)
     try:
         item = odds_for(player=player, odds_id=odds_id)
@@ -409,10 +398,6 @@ def odds_status(request: HttpRequest, member: Membership, odds_id: int) -> HttpR
 
 def battle_alerts(member: Membership) -> list[dict[str, str]]:
     """Dashboard alerts (connected in battles/connections.py): the turn's battles."""
-    from django.db.models import Count, Q
-
-    from campaign.pages.campaigns import maybe_url
-
     campaign, cid = member.campaign, member.campaign.pk
     battles = Battle.objects.filter(campaign=campaign, turn=campaign.turn).aggregate(
         finished=Count("id", filter=Q(status=Battle.Status.FINISHED)),

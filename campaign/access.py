@@ -16,6 +16,7 @@ from rest_framework.exceptions import NotAuthenticated
 from campaign import sql
 from campaign.errors import Forbidden, NotFound
 from campaign.models import Campaign, Player
+from campaign.services.absence import hand_back_if_acting
 
 
 class SeatRemoved(NotFound):
@@ -136,8 +137,6 @@ def _seat_returns(player: Player) -> None:
     """A player acting again takes their seat back from the stand-in (issue 27): free
     unless the seat is stood in for (its fields come with the seat's row)."""
     if player.stand_in or player.away_until is not None:
-        from campaign.services.absence import hand_back_if_acting
-
         hand_back_if_acting(player)
 
 

@@ -23,6 +23,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+import apprise
+from cryptography.fernet import Fernet, InvalidToken
+from django.conf import settings
+
 from campaign import webhooks
 
 MAX_ADDRESS = 1000
@@ -64,14 +68,10 @@ class CheckedAddress:
 
 
 def _allow_local() -> bool:
-    from django.conf import settings
-
     return bool(getattr(settings, "CHANNELS_ALLOW_LOCAL", False))
 
 
 def _instantiate(url: str) -> Any:
-    import apprise
-
     return apprise.Apprise.instantiate(url, suppress_exceptions=True)
 
 
@@ -117,9 +117,6 @@ def _bracket(host: str) -> str:
 
 
 def _fernet() -> Any:
-    from cryptography.fernet import Fernet
-    from django.conf import settings
-
     digest = hashlib.sha256(b"unlimit3d-channels:" + settings.SECRET_KEY.encode()).digest()
     return Fernet(base64.urlsafe_b64encode(digest))
 
@@ -130,8 +127,6 @@ def encrypt(address: str) -> str:
 
 def decrypt(token: str) -> str:
     """The address; ValueError when SECRET_KEY changed since it was saved."""
-    from cryptography.fernet import InvalidToken
-
     try:
         return str(_fernet().decrypt(token.encode()).decode())
     except InvalidToken as exc:
@@ -153,8 +148,6 @@ def send(address: str, title: str, body: str) -> bool:
     (a name may since resolve elsewhere); redirects are not followed and a Matrix
     server's discovery (a `.well-known` answer naming another server) is off, so the
     checked host is the one called. Never raises for a delivery problem."""
-    import apprise
-
     try:
         check_address(address)
     except UnsafeChannel:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from campaign.models import PhaseSeed
 from campaign.rules.dice import Dice, DiceExhaustedError, ForcedDice, Roll
 
 __all__ = ["Dice", "DiceExhaustedError", "ForcedDice", "Roll", "battle_seed", "campaign_dice",
@@ -74,8 +75,6 @@ def rolling_phase(campaign: Any) -> tuple[int, str]:
 def phase_secret(campaign: Any) -> str | None:
     """The secret seed of the phase rolling now (None for a campaign, or a phase, from
     before seeds were committed: its dice come from the campaign seed)."""
-    from campaign.models import PhaseSeed
-
     turn, phase = rolling_phase(campaign)
     return (PhaseSeed.objects.filter(campaign_id=campaign.pk, turn=turn, phase=phase)
             .values_list("secret", flat=True).first())

@@ -7,11 +7,15 @@ build error bodies by hand.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.db import DataError
-from django.http import Http404
+from django.db import DataError, InterfaceError, OperationalError
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template import loader
+from django.views.defaults import server_error as page
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
 from rest_framework.response import Response
@@ -142,9 +146,7 @@ def database_trouble(exc: BaseException | None) -> str | None:
     """What a database error that reached a view means to the person: "unavailable" (it
     could not be reached, or dropped the connection: an outage, not a bug) or "busy" (a
     deadlock or serialization abort that no retrying service caught); None otherwise."""
-    from django.db import InterfaceError, OperationalError
-
-    from campaign.services.locking import RETRYABLE_SQLSTATES, sqlstate
+    from campaign.services.locking import RETRYABLE_SQLSTATES, sqlstate  # noqa: PLC0415 (cycle: campaign.errors -> campaign.services.locking -> campaign.errors)
 
     if not isinstance(exc, InterfaceError | OperationalError):
         return None
@@ -163,9 +165,6 @@ def unavailable(request: Any, trouble: str = "unavailable") -> Any:
     """503 while the database is away (or too busy): the contract's JSON on the API, a
     page (rendered without the database: no session, no user) elsewhere; `Retry-After`
     on both."""
-    from django.http import HttpResponse, JsonResponse
-    from django.template import loader
-
     if request.path.startswith("/api/"):
         response: Any = JsonResponse(error_body(trouble, _TROUBLE[trouble]), status=503)
     else:
@@ -179,11 +178,6 @@ def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
     HTML page a client cannot read) and the site's page elsewhere. Nothing of the error
     itself is shown (it is in the server's log). A database outage is not an error of
     the server's code: 503 with `Retry-After` (`unavailable`)."""
-    import sys
-
-    from django.http import JsonResponse
-    from django.views.defaults import server_error as page
-
     trouble = database_trouble(sys.exc_info()[1])
     if trouble is not None:
         return unavailable(request, trouble)
@@ -197,9 +191,6 @@ def server_error(request: Any, *args: Any, **kwargs: Any) -> Any:
 def not_found(request: Any, exception: Any = None) -> Any:
     """handler404: JSON on the API (the contract's error shape), the site's page that says
     what the person can do instead elsewhere."""
-    from django.http import JsonResponse
-    from django.shortcuts import render
-
     if request.path.startswith("/api/"):
         return JsonResponse(error_body("not_found", "Nothing here: check the address (see "
                                        "/api/docs/)."), status=404)
@@ -208,9 +199,6 @@ def not_found(request: Any, exception: Any = None) -> Any:
 
 def forbidden(request: Any, exception: Any = None) -> Any:
     """handler403: the reason (a sentence the pages raise) and where to go instead."""
-    from django.http import JsonResponse
-    from django.shortcuts import render
-
     reason = str(exception) if exception and str(exception) else \
         "You may not do this here."
     if request.path.startswith("/api/"):
@@ -241,8 +229,6 @@ _REFUSALS_BY_CODE: dict[str, tuple[str, str]] = {
 
 def refused_page(request: Any, exc: GameError) -> Any:
     """The styled page of a refusal on the pages (see `RefusalPageMiddleware`)."""
-    from django.shortcuts import render
-
     heading, advice = _REFUSALS_BY_CODE.get(exc.code) or _REFUSAL_PAGES.get(
         exc.status_code, _REFUSAL_PAGES[400])
     return render(request, "refused.html", {"heading": heading, "reason": exc.detail,

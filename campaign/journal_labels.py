@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campaign.hooks import Hook
+from campaign.models import Event, Player
 
 LABELS: dict[str, str] = {
     "artifact_housed": "Artifact housed", "artifact_sold": "Artifact sold",
@@ -124,8 +125,6 @@ def _ids(data: Any, wanted: dict[str, set[int]]) -> None:
 def journal_names(campaign_id: int, events: Iterable[Any]) -> Names:
     """The names the given entries mention, and the reader of each private one: a query
     per kind of thing named, whatever the number of entries."""
-    from campaign.models import Event, Player
-
     events = list(events)
     wanted: dict[str, set[int]] = {}
     for e in events:

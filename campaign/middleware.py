@@ -6,8 +6,15 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.handlers.exception import response_for_exception
+from django.db import DataError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
+
+from campaign.errors import GameError, error_body, forbidden, not_found, refused_page
+from campaign.services.absence import acting
 
 
 class UserTimezoneMiddleware:
@@ -38,8 +45,6 @@ class SeatReturnMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from campaign.services.absence import acting
-
         token = acting.set(request.method not in ("GET", "HEAD", "OPTIONS"))
         try:
             return self.get_response(request)
@@ -59,10 +64,6 @@ class OutOfRangeIdMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
-        from django.core.handlers.exception import response_for_exception
-        from django.db import DataError
-        from django.http import Http404
-
         if isinstance(exception, OverflowError) or (
                 isinstance(exception, DataError) and "out of range" in str(exception)):
             return response_for_exception(request, Http404("No such object."))
@@ -80,27 +81,18 @@ class RefusalPageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from django.conf import settings
-
         response = self.get_response(request)
         if (settings.DEBUG and response.status_code == 404
                 and getattr(request, "resolver_match", None) is None
                 and not request.path.startswith(("/api/", settings.STATIC_URL or "/static/"))):
             # an address that matches no page: with DEBUG Django answers its technical
             # "Page not found" listing every route; the person gets the site's page
-            from campaign.errors import not_found
 
             return not_found(request)
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
-        from django.conf import settings
-        from django.core.exceptions import PermissionDenied
-        from django.http import Http404
-
-        from campaign.errors import GameError, forbidden, not_found, refused_page
-
         if request.path.startswith("/api/"):
             return None
         if isinstance(exception, GameError):
@@ -128,8 +120,6 @@ class RequestBodyLimitMiddleware:
 
     @staticmethod
     def limit(request: HttpRequest) -> int:
-        from django.conf import settings
-
         if request.path.rstrip("/").endswith("/campaigns/import"):
             return int(settings.IMPORT_MAX_BODY_SIZE)
         return int(settings.API_MAX_BODY_SIZE)
@@ -144,10 +134,6 @@ class RequestBodyLimitMiddleware:
         return self.get_response(request)
 
     def too_big(self, request: HttpRequest) -> HttpResponse:
-        from django.http import JsonResponse
-
-        from campaign.errors import error_body
-
         megabytes = self.limit(request) / 1_000_000
         detail = (f"The request is too large: this address takes at most "
                   f"{megabytes:g} MB.")
@@ -157,8 +143,6 @@ class RequestBodyLimitMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception
                           ) -> HttpResponse | None:
-        from django.core.exceptions import RequestDataTooBig
-
         if isinstance(exception, RequestDataTooBig):
             return self.too_big(request)
         return None

@@ -7,6 +7,7 @@ validates input, so an unknown key or a wrong type is refused with a clear 400.
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -73,8 +74,6 @@ def _check_local_time(value: str) -> None:
 
 
 def _check_time_zone(value: str) -> None:
-    import zoneinfo
-
     try:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):

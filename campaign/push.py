@@ -16,7 +16,14 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import requests
+from cryptography.hazmat.primitives import serialization
+from django.conf import settings
+from py_vapid import Vapid, b64urlencode
+from pywebpush import WebPushException, webpush
+
 from campaign import webhooks
+from campaign.models import VapidKey
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +43,6 @@ class Keys:
 
 
 def _generate() -> Keys:
-    from cryptography.hazmat.primitives import serialization
-    from py_vapid import Vapid, b64urlencode
-
     vapid = Vapid()
     vapid.generate_keys()
     public = vapid.public_key.public_bytes(serialization.Encoding.X962,
@@ -49,8 +53,6 @@ def _generate() -> Keys:
 def env_lines() -> str:
     """A new key pair as the two environment lines a production site sets (the private
     key as base64url raw, which fits on one line)."""
-    from py_vapid import Vapid, b64urlencode
-
     made = _generate()
     private = Vapid.from_pem(made.private.encode()).private_key
     raw = private.private_numbers().private_value.to_bytes(32, "big")
@@ -60,10 +62,6 @@ def env_lines() -> str:
 def vapid_keys() -> Keys:
     """The site's key pair: from the settings, or the one kept in the database (made
     on first use; two processes racing keep the first)."""
-    from django.conf import settings
-
-    from campaign.models import VapidKey
-
     if settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY:
         return Keys(private=settings.VAPID_PRIVATE_KEY, public=settings.VAPID_PUBLIC_KEY)
     kept = VapidKey.objects.order_by("pk").first()
@@ -76,8 +74,6 @@ def vapid_keys() -> Keys:
 
 
 def _vapid(private: str) -> Any:
-    from py_vapid import Vapid
-
     if "BEGIN" in private:
         return Vapid.from_pem(private.encode())
     return Vapid.from_string(private)
@@ -85,8 +81,6 @@ def _vapid(private: str) -> Any:
 
 def check_endpoint(endpoint: str) -> None:
     """UnsafeEndpoint unless the push service's URL may be called."""
-    from django.conf import settings
-
     if not isinstance(endpoint, str) or not endpoint or len(endpoint) > 1000:
         raise UnsafeEndpoint("The browser gave no push address (or one too long).")
     if getattr(settings, "CHANNELS_ALLOW_LOCAL", False):
@@ -104,8 +98,6 @@ def check_endpoint(endpoint: str) -> None:
 def _session() -> Any:
     """A requests session that follows no redirect (the checked endpoint is the one
     called)."""
-    import requests
-
     class NoRedirects(requests.Session):
         def request(self, *args: Any, **kwargs: Any) -> Any:
             kwargs["allow_redirects"] = False
@@ -118,9 +110,6 @@ def send(*, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> i
     """Encrypt `payload` for the subscription and POST it, signed with the site's VAPID
     key. Returns the push service's HTTP status (201 accepted; 404/410: the subscription
     is gone), or 0 when it could not be reached or the endpoint is refused."""
-    from django.conf import settings
-    from pywebpush import WebPushException, webpush
-
     try:
         check_endpoint(endpoint)
     except UnsafeEndpoint as exc:

@@ -19,7 +19,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from campaign.access import Membership
-from campaign.models import Campaign, Event, Phase
+from campaign.models import Campaign, Event, Phase, Player
 
 
 def turn_revealed(campaign: Campaign, turn: int) -> bool:
@@ -52,8 +52,6 @@ def events_visible_to(member: Membership) -> QuerySet[Event]:
 def unclaimed_seats(campaign: Any) -> list[dict[str, Any]]:
     """The imported seats nobody has claimed yet, for their umpire (R-SEC-3): the name
     each was imported under, its colour and its claim code, in seat order."""
-    from campaign.models import Player
-
     return [{"name": p.user.first_name or p.user.get_username(), "color": p.color,
              "code": p.claim_code, "faction": p.faction}
             for p in Player.objects.filter(campaign=campaign).exclude(claim_code="")

@@ -8,7 +8,7 @@ from typing import Any, TypedDict
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from campaign.services import clock, outbox
+from campaign.services import channels, clock, notifications, outbox
 
 DATABASE_AWAY = (OperationalError, InterfaceError)
 
@@ -53,8 +53,6 @@ def notify(campaign_id: int, kind: str, turn: int, phase: str,
     hand the chat channels and browsers their own job (`notify_channels`, through the
     outbox). Enqueued on commit by campaign.services.notifications; never fails the
     clock. A redelivery sends nothing twice (one `Notification` row per recipient)."""
-    from campaign.services import channels, notifications
-
     sent = notifications.deliver(campaign_id=campaign_id, kind=kind, turn=turn, phase=phase,
                                  player_ids=player_ids)
     channels.enqueue("campaign.tasks.notify_channels", campaign_id, kind, turn, phase,
@@ -67,8 +65,6 @@ def notify(campaign_id: int, kind: str, turn: int, phase: str,
 def notify_message(message_id: int) -> int:
     """Mail a new message's readers (enqueued through the outbox when it is written),
     then hand their chat channels and browsers `notify_message_channels`."""
-    from campaign.services import channels, notifications
-
     sent = notifications.deliver_message(message_id=message_id)
     channels.enqueue("campaign.tasks.notify_message_channels", message_id)
     return sent
@@ -83,8 +79,6 @@ def notify_channels(self: Any, campaign_id: int, kind: str, turn: int, phase: st
                     player_ids: list[int] | None = None) -> int:
     """Post one notification to the chat channels and browsers that want it (issue 27).
     A channel that failed is retried later; one that was sent is never sent again."""
-    from campaign.services import channels
-
     try:
         return channels.deliver(campaign_id=campaign_id, kind=kind, turn=turn, phase=phase,
                                 player_ids=player_ids)
@@ -96,8 +90,6 @@ def notify_channels(self: Any, campaign_id: int, kind: str, turn: int, phase: st
              acks_late=True, reject_on_worker_lost=True, **RETRY)
 def notify_message_channels(self: Any, message_id: int) -> int:
     """A new message to its readers' chat channels and browsers."""
-    from campaign.services import channels
-
     try:
         return channels.deliver_message(message_id=message_id)
     except channels.DeliveryFailed as exc:
@@ -107,8 +99,6 @@ def notify_message_channels(self: Any, message_id: int) -> int:
 def _retry_later(task: Any, exc: Exception) -> int:
     """Retry a failed delivery (a minute, doubling); in the embedded mode (eager, no
     worker) there is no later: the failure is logged on the channel and dropped."""
-    from campaign.services import channels
-
     if task.request.is_eager or task.request.retries >= CHANNEL_RETRIES:
         return 0
     raise task.retry(exc=exc, countdown=channels.retry_delay(task.request.retries)
@@ -119,14 +109,10 @@ def _retry_later(task: Any, exc: Exception) -> int:
              reject_on_worker_lost=True, **RETRY)
 def channel_test(channel_id: int, token: str) -> bool:
     """"Send a test" on a channels page: one test message, once."""
-    from campaign.services import channels
-
     return channels.send_test(channel_id=channel_id, token=token)
 
 
 @shared_task(name="campaign.tasks.send_digests", ignore_result=True)
 def send_digests() -> int:
     """Beat job: the daily digest of each user who asked for one (issue 17)."""
-    from campaign.services import notifications
-
     return notifications.send_digests()

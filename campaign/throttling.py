@@ -20,6 +20,7 @@ it: an outage of the cache must not turn every log-in into a 500.
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
 from typing import Any
 
 from axes.attempts import get_cool_off_threshold
@@ -52,8 +53,6 @@ class ScopedThrottle(ScopedRateThrottle):
 def page_throttle(request: HttpRequest, scope: str) -> int | None:
     """Count one request of a page against the API's scoped rate (the page and the route
     share the count): None when it is allowed, else the seconds to wait."""
-    from types import SimpleNamespace
-
     throttle = ScopedThrottle()
     if throttle.allow_request(request, SimpleNamespace(throttle_scope=scope)):  # type: ignore[arg-type]
         return None

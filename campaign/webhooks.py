@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from django.conf import settings
+
 TIMEOUT_SECONDS = 5
 MAX_RESPONSE_BYTES = 64 * 1024
 
@@ -46,8 +48,6 @@ def system_resolver(host: str, port: int) -> list[str]:
 
 
 def _allowed_networks() -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
-    from django.conf import settings
-
     return [ipaddress.ip_network(n, strict=False)
             for n in getattr(settings, "WEBHOOK_ALLOWED_NETWORKS", ()) or ()]
 

@@ -9,11 +9,17 @@ called are the ones the API views call; a service the project does not have yet 
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
-from casebook.given import Ctx, GivenError
+from django.utils import timezone
+
+from battles.models import Battle
+from casebook.given import Ctx, GivenError, _user
+from economy.models import BuildingKit, Operative, Unit, Weapon
 
 Action = Callable[[Ctx, dict[str, Any]], Any]
 ACTIONS: dict[str, Action] = {}
@@ -176,8 +182,6 @@ def _kit_id(ctx: Ctx, player: Any, value: Any) -> Any:
     if isinstance(value, str) and value in ctx.kits:
         return ctx.kits[value].pk
     if isinstance(value, str):
-        from economy.models import BuildingKit
-
         kit = BuildingKit.objects.filter(player=ctx.player(player), kind=value,
                                          used_turn__isnull=True).order_by("pk").first()
         if kit is None:
@@ -227,8 +231,6 @@ def do_purchase(ctx: Ctx, params: dict[str, Any]) -> Any:
 
 
 def _remember_purchase(ctx: Ctx, name: str, result: Any) -> None:
-    from economy.models import Operative, Unit, Weapon
-
     if isinstance(result, Unit):
         ctx.units[name] = result
     elif isinstance(result, Operative):
@@ -372,7 +374,6 @@ def do_exchange(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_handover(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Umpire: hand `player`'s seat to the user `to`."""
     _need(params, "player", "to")
-    from casebook.given import _user
 
     handover = service("campaign.services.seats.seat_handover")
     _user(str(params["to"]))
@@ -386,10 +387,6 @@ def do_handover(ctx: Ctx, params: dict[str, Any]) -> Any:
 def do_deadline(ctx: Ctx, params: dict[str, Any]) -> Any:
     """Umpire: set the phase deadline `in` seconds from now (negative: in the past) or
     clear it (`clear: true`); `pause: true` / `resume: true` stop and restart the clock."""
-    import datetime as dt
-
-    from django.utils import timezone
-
     clock = "campaign.services.clock."
     ctx.campaign.refresh_from_db()
     if params.get("pause"):
@@ -448,14 +445,14 @@ def do_call(ctx: Ctx, params: dict[str, Any]) -> Any:
 
 @action("query")
 def do_query(ctx: Ctx, params: dict[str, Any]) -> Any:
-    from casebook.queries import run_query
+    from casebook.queries import run_query  # noqa: PLC0415 (cycle: casebook.actions -> casebook.queries -> casebook.actions)
 
     return run_query(ctx, params)
 
 
 @action("battle")
 def do_battle(ctx: Ctx, params: dict[str, Any]) -> Any:
-    from casebook.battle import run_battle
+    from casebook.battle import run_battle  # noqa: PLC0415 (cycle: casebook.actions -> casebook.battle -> casebook.actions)
 
     return run_battle(ctx, params)
 
@@ -466,8 +463,6 @@ def do_battle(ctx: Ctx, params: dict[str, Any]) -> Any:
 
 
 def _remember_battles(ctx: Ctx) -> None:
-    from battles.models import Battle
-
     for battle in Battle.objects.filter(campaign=ctx.campaign).select_related("territory"):
         ctx.battles[battle.territory.name] = battle
 
@@ -501,7 +496,6 @@ def do_record(ctx: Ctx, params: dict[str, Any]) -> Any:
     _need(params, "territory")
     record = service("battles.services.recording.record_result")
     battle = _battle_of(ctx, params["territory"])
-    from economy.models import Unit
 
     side_of = {p.unit_id: str(p.player_id) for p in battle.participants.all()}
     given = {ctx.unit(name).pk: spec or {} for name, spec in (params.get("units") or {}).items()}
@@ -582,7 +576,6 @@ def do_run_job(ctx: Ctx, params: dict[str, Any]) -> Any:
     rolls the case's dice."""
     _need(params, "territory")
     run = service("battles.services.jobs.run_battle_job")
-    import logging
 
     battle = _battle_of(ctx, params["territory"])
     jobs_log = logging.getLogger("battles.services.jobs")

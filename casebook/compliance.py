@@ -14,6 +14,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from battles.rulesets.registry import find_ruleset
+from campaign import rulesets
 from campaign.rulesets import DEFAULT as DEFAULT_RULESET
 from casebook.runner import Outcome, Summary
 
@@ -161,8 +163,6 @@ def ruleset_ruling_ids(name: str) -> list[str]:
 
 def _ruleset_report(name: str, outcomes: list[Outcome],
                     cases: dict[str, object]) -> dict[str, Any]:
-    from battles.rulesets.registry import find_ruleset
-
     ruleset = find_ruleset(name)
     listed = ruleset.sections() if hasattr(ruleset, "sections") else []
     sections = [str(s["section"]) for s in listed]
@@ -231,8 +231,6 @@ def build_report(summary: Summary, cases: dict[str, object]) -> dict[str, Any]:
 
 def _title(name: str) -> str:
     """A ruleset's title as the site offers it (its name when the site lacks it)."""
-    from campaign import rulesets
-
     info = rulesets.get(name)
     return info.title if info is not None else name
 

@@ -10,10 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.apps import apps
+from django.db.models import Model
 from django.forms.models import model_to_dict
 
+from battles.models import Battle
+from campaign.models import Event
 from casebook.given import Ctx, GivenError
 from casebook.queries import plain
+from economy.models import Building, Stock
+from economy.services.ledger import balance_from_ledger
+from orders.models import Order
+from territories.models import Exploration, Passage
 
 Checker = Callable[[Ctx, Any], list[str]]
 CHECKERS: dict[str, Checker] = {}
@@ -81,8 +89,6 @@ def subsequence(expected: list[Any], actual: list[Any], where: str) -> list[str]
 
 def as_data(value: Any) -> Any:
     """A result as plain data: model rows as dicts (with `id`), dataclasses as dicts."""
-    from django.db.models import Model
-
     if isinstance(value, Model):
         data = model_to_dict(value)
         data["id"] = value.pk
@@ -101,8 +107,6 @@ def as_data(value: Any) -> Any:
 
 @checker("credits")
 def c_credits(ctx: Ctx, expected: dict[str, int]) -> list[str]:
-    from economy.services.ledger import balance_from_ledger
-
     diffs = []
     for name, amount in expected.items():
         player = ctx.player(name)
@@ -172,8 +176,6 @@ def c_explored(ctx: Ctx, expected: dict[str, bool]) -> list[str]:
 @checker("buildings")
 def c_buildings(ctx: Ctx, expected: dict[str, dict[str, int]]) -> list[str]:
     """Number of buildings of each listed kind per territory."""
-    from economy.models import Building
-
     diffs = []
     for name, kinds in expected.items():
         t = ctx.territory(name)
@@ -207,8 +209,6 @@ def _stock_key(resource: str, refined: bool, pure: bool) -> str:
 def c_stock(ctx: Ctx, expected: dict[str, dict[str, int]]) -> list[str]:
     """Units per resource key (`minerals`, `minerals:refined`, `minerals:pure`); a kind
     not stored counts as 0."""
-    from economy.models import Stock
-
     diffs = []
     for name, kinds in expected.items():
         have: dict[str, int] = {}
@@ -222,8 +222,6 @@ def c_stock(ctx: Ctx, expected: dict[str, dict[str, int]]) -> list[str]:
 
 @checker("exploration")
 def c_exploration(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
-    from territories.models import Exploration
-
     diffs = []
     for name, fields in expected.items():
         row = Exploration.objects.filter(territory=ctx.territory(name)).first()
@@ -272,8 +270,6 @@ def c_operatives(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
 
 
 def _events(ctx: Ctx) -> list[dict[str, Any]]:
-    from campaign.models import Event
-
     since = ctx.results.get("__first_event__", 0)
     return [{"kind": e.kind, "data": e.data, "visibility": e.visibility, "turn": e.turn,
              "phase": e.phase}
@@ -350,8 +346,6 @@ def c_turn(ctx: Ctx, expected: int) -> list[str]:
 @checker("rows")
 def c_rows(ctx: Ctx, expected: dict[str, int]) -> list[str]:
     """Number of rows of a model in the campaign, e.g. `economy.Trade: 1`."""
-    from django.apps import apps
-
     diffs = []
     for label, count in expected.items():
         model = apps.get_model(label)
@@ -363,8 +357,6 @@ def c_rows(ctx: Ctx, expected: dict[str, int]) -> list[str]:
 def c_battles(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
     """The battle opened on a territory (or `null`: none): `defender`, `winner`, `status`,
     `order`, `attackers` (player names), `participants` {unit: {reinforcement, origin}}."""
-    from battles.models import Battle
-
     diffs = []
     for name, fields in expected.items():
         battle = Battle.objects.filter(campaign=ctx.campaign,
@@ -415,8 +407,6 @@ def _battle_missiles(ctx: Ctx, battle: Any) -> dict[str, list[dict[str, Any]]]:
 def c_orders(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
     """This turn's order of a unit (or `null`: none): `status`, `announced`,
     `destination`, `origin`."""
-    from orders.models import Order
-
     diffs = []
     ctx.campaign.refresh_from_db()
     for uid, fields in expected.items():
@@ -452,8 +442,6 @@ def c_players(ctx: Ctx, expected: dict[str, Any]) -> list[str]:
 def c_layout(ctx: Ctx, expected: dict[str, dict[str, Any]]) -> list[str]:
     """Where the (first) building of each kind stands on a territory, and its state:
     `{Alpha: {station: {x: 7, y: 7, active: true}}}`."""
-    from economy.models import Building
-
     diffs = []
     for name, kinds in expected.items():
         for kind, fields in kinds.items():
@@ -469,8 +457,6 @@ def c_layout(ctx: Ctx, expected: dict[str, dict[str, Any]]) -> list[str]:
 @checker("passages")
 def c_passages(ctx: Ctx, expected: dict[str, list[str]]) -> list[str]:
     """The territories each grantee holds a right of passage over (sorted names)."""
-    from territories.models import Passage
-
     diffs = []
     for name, territories in expected.items():
         have = sorted(_territory_name(ctx, t) or "" for t in Passage.objects.filter(

@@ -8,14 +8,22 @@ which go through the ledger so the balance and its entries agree.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 
 from campaign.models import Campaign, Player
-from campaign.rules import notation
+from campaign.rules import BUILDINGS, STARTING_BUILDINGS, notation
 from campaign.rulesets import DEFAULT as DEFAULT_RULESET
+from campaign.services.campaigns import campaign_create
+from economy.models import Building, BuildingKit, Operative, Stock, Unit, Weapon
+from economy.services.export import stored_line
+from economy.services.grid import STARTING_SQUARES
+from economy.services.ledger import post
+from territories.models import Exploration, Passage, Territory
 
 DEFAULT_MAP = {
     "nodes": ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"],
@@ -122,8 +130,6 @@ def _with_positions(spec: Any) -> Any:
     circle: the layout is only the map's picture (no rule reads it), and the force
     layout an explicit map gets otherwise is the slowest part of creating a campaign,
     which every case does. Names, order and edges are unchanged."""
-    import math
-
     if not isinstance(spec, dict) or set(spec) - {"nodes", "edges"} \
             or not isinstance(spec.get("nodes"), list) or not spec["nodes"]:
         return spec
@@ -139,9 +145,6 @@ def _with_positions(spec: Any) -> Any:
 
 def build(given: dict[str, Any]) -> Ctx:
     """Create the campaign and every row `given` describes; return the context."""
-    from campaign.services.campaigns import campaign_create
-    from territories.models import Territory
-
     unknown = set(given) - GIVEN_KEYS
     if unknown:
         raise GivenError(f"unknown 'given' key(s): {', '.join(sorted(unknown))}")
@@ -181,10 +184,6 @@ def build(given: dict[str, Any]) -> Ctx:
 
 
 def _players(ctx: Ctx, spec: Any) -> None:
-    from django.db import transaction
-
-    from economy.services.ledger import post
-
     if isinstance(spec, list):
         spec = {name: {} for name in spec}
     if not isinstance(spec, dict):
@@ -219,9 +218,6 @@ def _holdings(ctx: Ctx, holdings: dict[str, Any], explored: list[str]) -> None:
 
 
 def _starting_buildings(ctx: Ctx, territory: str) -> None:
-    from campaign.rules import STARTING_BUILDINGS
-    from economy.services.grid import STARTING_SQUARES
-
     for kind in STARTING_BUILDINGS:
         x, y = STARTING_SQUARES[kind]
         _building(ctx, {"territory": territory, "kind": kind, "x": x, "y": y, "active": True,
@@ -230,10 +226,6 @@ def _starting_buildings(ctx: Ctx, territory: str) -> None:
 
 
 def _building(ctx: Ctx, spec: dict[str, Any]) -> None:
-    from campaign.rules import BUILDINGS
-    from economy.models import Building
-    from economy.services.export import stored_line
-
     kind = spec["kind"]
     if kind not in BUILDINGS:
         raise GivenError(f"unknown building kind {kind!r}")
@@ -264,8 +256,6 @@ def _building(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 
 def _deposit(ctx: Ctx, spec: dict[str, Any]) -> None:
-    from territories.models import Exploration
-
     territory = ctx.territory(spec["territory"])
     units = int(spec.get("units_per_shaft", 1))
     pure = bool(spec.get("pure", False))
@@ -285,8 +275,6 @@ def _deposit(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 
 def _operative(ctx: Ctx, spec: dict[str, Any], *, name: str | None = None) -> Any:
-    from economy.models import Operative
-
     klass = spec.get("class", "soldier")
     operative = Operative.objects.create(
         player=ctx.player(spec["player"]),
@@ -307,8 +295,6 @@ def weapon_spec(raw: Any) -> tuple[str, list[str]]:
 
 
 def _unit(ctx: Ctx, spec: dict[str, Any]) -> None:
-    from economy.models import Unit, Weapon
-
     uid = str(spec["id"])
     player = ctx.player(spec["player"])
     territory = ctx.territory(spec["territory"]) if spec.get("territory") else None
@@ -337,8 +323,6 @@ def _unit(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 
 def _stored_weapon(ctx: Ctx, spec: dict[str, Any]) -> None:
-    from economy.models import Weapon
-
     key, templates = weapon_spec(spec)
     w = Weapon.objects.create(player=ctx.player(spec["player"]),
                               territory=ctx.territory(spec["territory"]), weapon=key,
@@ -347,16 +331,12 @@ def _stored_weapon(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 
 def _stock(ctx: Ctx, spec: dict[str, Any]) -> None:
-    from economy.models import Stock
-
     Stock.objects.create(territory=ctx.territory(spec["territory"]),
                          resource=spec["resource"], refined=bool(spec.get("refined", False)),
                          pure=bool(spec.get("pure", False)), units=int(spec["units"]))
 
 
 def _passage(ctx: Ctx, spec: dict[str, Any]) -> None:
-    from territories.models import Passage
-
     Passage.objects.create(campaign=ctx.campaign, grantor=ctx.player(spec["grantor"]),
                            grantee=ctx.player(spec["grantee"]),
                            territory=ctx.territory(spec["territory"]))
@@ -364,9 +344,6 @@ def _passage(ctx: Ctx, spec: dict[str, Any]) -> None:
 
 def _kit(ctx: Ctx, spec: dict[str, Any]) -> None:
     """A building kit a factory made earlier (R-ECO-18), unused."""
-    from campaign.rules import BUILDINGS
-    from economy.models import BuildingKit
-
     kind = spec["kind"]
     if kind not in BUILDINGS:
         raise GivenError(f"unknown building kind {kind!r}")

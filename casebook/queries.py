@@ -10,9 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import campaign.rules as rules
+from campaign.access import membership
 from campaign.rules.notation import plain
 from casebook.actions import ServiceMissing, StepError, _fresh_player, service
-from casebook.given import Ctx, weapon_spec
+from casebook.battle import probe_default
+from casebook.given import Ctx, _user, weapon_spec
+from territories.models import Territory
 
 Query = Callable[[Ctx, dict[str, Any]], Any]
 QUERIES: dict[str, Query] = {}
@@ -33,8 +37,6 @@ def run_query(ctx: Ctx, params: dict[str, Any]) -> Any:
 
 
 def _rules() -> Any:
-    import campaign.rules as rules
-
     return rules
 
 
@@ -90,8 +92,6 @@ def q_level_for_xp(ctx: Ctx, p: dict[str, Any]) -> Any:
 @query("skill_score")
 def q_skill_score(ctx: Ctx, p: dict[str, Any]) -> Any:
     """The unit card's result for a skill score and a 3d8 sum (J row, R-TAB-4)."""
-    from casebook.battle import probe_default
-
     return probe_default("skill_score", {"skill": int(p["skill"]), "sum": int(p["sum"])},
                          ctx)["score"]
 
@@ -112,8 +112,6 @@ def q_weapon(ctx: Ctx, p: dict[str, Any]) -> Any:
 def q_unit_card(ctx: Ctx, p: dict[str, Any]) -> Any:
     """The unit card the battle engine computes for a vehicle, pilot and weapons (the
     default ruleset's `unit_card` probe)."""
-    from casebook.battle import probe_default
-
     return probe_default("unit_card", {**p, "bandit_level8_row":
                                        _options(ctx).bandit_level8_row}, ctx)
 
@@ -158,8 +156,6 @@ def q_factory_limit(ctx: Ctx, p: dict[str, Any]) -> Any:
 @query("legal_destinations")
 def q_legal_destinations(ctx: Ctx, p: dict[str, Any]) -> Any:
     """Names of the territories a unit of `player` at `from` may end its move on."""
-    from territories.models import Territory
-
     fn = service("territories.services.movement.legal_destinations")
     player = _fresh_player(ctx, p["player"])
     origin = ctx.territory(p["from"])
@@ -198,9 +194,6 @@ __all__ = ["QUERIES", "ServiceMissing", "plain", "run_query"]
 def q_orders_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
     """What `viewer` (a user name: the umpire `uma` or a player) may read of the orders:
     `{total, full}` (rows shown, and rows shown with every field)."""
-    from campaign.access import membership
-    from casebook.given import _user
-
     select = service("orders.selectors.orders_visible_to")
     member = membership(_user(str(p["viewer"])), ctx.campaign.pk)
     rows = list(select(member))
@@ -213,9 +206,6 @@ def q_private_visible(ctx: Ctx, p: dict[str, Any]) -> Any:
     through the same selectors the API uses: `{trades, passages}` (how many rows) and
     `journal` (the kinds of the entries written during the case that the viewer may read,
     in order)."""
-    from campaign.access import membership
-    from casebook.given import _user
-
     trades = service("economy.services.trades.visible_trades")
     passages = service("territories.services.passages.passages_visible_to")
     events = service("campaign.selectors.events_visible_to")

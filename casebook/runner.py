@@ -15,8 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from django.apps import apps
-from django.db import models, transaction
+from django.db import connection, models, transaction
 
+from battles.rulesets.base import ActionRefused, RulesetError
+from campaign.dice import DiceExhaustedError, forced_dice
+from campaign.errors import GameError
+from campaign.models import Event
+from campaign.rules import RuleViolation
 from casebook.actions import ACTIONS, ServiceMissing, StepError, split_step
 from casebook.battle import IllegalAction
 from casebook.case import Case, CaseFormatError, case_files, load_case
@@ -90,8 +95,6 @@ _SNAPSHOT_SQL: list[tuple[str, str]] = []
 def _snapshot_queries() -> list[tuple[str, str]]:
     """One plain SELECT per game table (timestamps left out), built once."""
     if not _SNAPSHOT_SQL:
-        from django.db import connection
-
         quote = connection.ops.quote_name
         tables: dict[str, list[str]] = {}
         for model in _snapshot_models():
@@ -113,8 +116,6 @@ def _snapshot_queries() -> list[tuple[str, str]]:
 
 def snapshot() -> dict[str, list[tuple[Any, ...]]]:
     """Every row of the game's tables, timestamps left out."""
-    from django.db import connection
-
     shot = {}
     with connection.cursor() as cursor:
         for table, sql in _snapshot_queries():
@@ -134,10 +135,6 @@ def snapshot_diff(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
 
 def _refusal(exc: BaseException) -> Refusal | None:
     """The refusal an exception stands for, or None for a crash."""
-    from battles.rulesets.base import ActionRefused, RulesetError
-    from campaign.errors import GameError
-    from campaign.rules import RuleViolation
-
     if isinstance(exc, GameError):
         return Refusal(exc.code, str(exc.detail))
     if isinstance(exc, IllegalAction):
@@ -162,8 +159,6 @@ def _run_step(ctx: Ctx, index: int, step: dict[str, Any], *, watch: bool
     sid = transaction.savepoint()
     try:
         if "dice" in opts:
-            from campaign.dice import forced_dice
-
             saved = ctx.dice
             with forced_dice(list(opts["dice"])) as dice:
                 ctx.dice = dice
@@ -194,9 +189,6 @@ def _run_step(ctx: Ctx, index: int, step: dict[str, Any], *, watch: bool
 
 def _play(case: Case) -> list[str]:
     """Play a case inside the caller's transaction; the sentences of what differed."""
-    from campaign.dice import DiceExhaustedError, forced_dice
-    from campaign.models import Event
-
     ctx = build(case.given)
     ctx.ruleset = case.ruleset
     last_event = Event.objects.order_by("-pk").values_list("pk", flat=True).first() or 0

@@ -16,7 +16,7 @@ from campaign.errors import Forbidden, NotFound
 from campaign.schema import OBJECTS
 from economy import selectors
 from economy.correction_serializers import CorrectionIn, correction_input
-from economy.models import Building
+from economy.models import Building, BuildingKit
 from economy.services import (
     artifacts,
     buildings,
@@ -338,8 +338,6 @@ class KitListView(APIView):
     @extend_schema(responses={200: OBJECTS}, operation_id="campaigns_kits_list",
                    description="The caller's building kits (made by factories).")
     def get(self, request: Request, campaign_id: int) -> Response:
-        from economy.models import BuildingKit
-
         player = require_player(membership(request.user, campaign_id))
         return Response([{"id": k.pk, "kind": k.kind, "territory": k.territory_id,
                           "made_turn": k.made_turn, "used_turn": k.used_turn,

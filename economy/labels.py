@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from campaign.rules.tables import PILOT_CLASSES, TEMPLATES, VEHICLES, WEAPONS
+from economy.models import Building, Operative, Unit
 
 
 def model_label(model: str, profile: dict[str, Any] | None = None) -> str:
@@ -93,8 +94,6 @@ def building_label(building: Any) -> str:
 
 def unit_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
     """The journal's lookup: "alice's Golem" for each unit id (one query)."""
-    from economy.models import Unit
-
     return {u.pk: f"{u.player.user.get_username()}'s {unit_label(u)}"
             for u in Unit.objects.filter(player__campaign_id=campaign_id, pk__in=ids)
             .select_related("player__user").only("pk", "name", "model",
@@ -102,8 +101,6 @@ def unit_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
 
 
 def operative_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
-    from economy.models import Operative
-
     return {o.pk: f"{o.player.user.get_username()}'s {operative_label(o)}"
             if not o.name else o.name
             for o in Operative.objects.filter(player__campaign_id=campaign_id, pk__in=ids)
@@ -112,8 +109,6 @@ def operative_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
 
 
 def building_names(campaign_id: int, ids: set[int]) -> dict[int, str]:
-    from economy.models import Building
-
     return {b.pk: f"the {building_label(b)} at {b.territory.name}"
             for b in Building.objects.filter(territory__campaign_id=campaign_id, pk__in=ids)
             .select_related("territory").only("pk", "kind", "territory__name")}

@@ -156,7 +156,7 @@ class Operative(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        from economy.labels import pilot_label
+        from economy.labels import pilot_label  # noqa: PLC0415 (cycle: economy.models -> economy.labels -> economy.models)
 
         return pilot_label(self)
 
@@ -193,7 +193,7 @@ class Unit(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        from economy.labels import unit_label
+        from economy.labels import unit_label  # noqa: PLC0415 (cycle: economy.models -> economy.labels -> economy.models)
 
         return unit_label(self)
 
@@ -222,7 +222,7 @@ class Weapon(models.Model):
         ]
 
     def __str__(self) -> str:
-        from economy.labels import weapon_label
+        from economy.labels import weapon_label  # noqa: PLC0415 (cycle: economy.models -> economy.labels -> economy.models)
 
         return weapon_label(self)
 

@@ -9,26 +9,49 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from campaign import rulesets
 from campaign.access import Membership
 from campaign.models import Player
+from campaign.pages.campaigns import maybe_url
 from campaign.pages.common import (
     attempt,
     campaign_page,
     optional_int,
     render_campaign,
+    require_umpire_page,
     seat,
 )
 from campaign.rules import tables
 from campaign.rules.names import MAX_LENGTH as MAX_NAME
+from campaign.rules.tables import BUILDINGS, PILOT_CLASSES, RESOURCES_BY_KEY, VEHICLES
+from campaign.rules.tables import WEAPONS as WEAPON_SPECS
+from campaign.services import request_keys
 from campaign.services.locking import retry_on_conflict
-from economy.labels import model_label, unit_label, weapon_label
-from economy.models import LedgerEntry, Operative, Trade, Unit, Weapon
+from economy.labels import (
+    model_label,
+    pilot_phrase,
+    unit_label,
+    unit_phrase,
+    weapon_label,
+    weapon_phrase,
+)
+from economy.models import Building, LedgerEntry, Operative, Trade, Unit, Weapon
+from economy.selectors import side_words, trade_phrases, trade_sentence
+from economy.services import names, trades
+from economy.services.artifacts import artifact_house, artifact_sell, artifacts_of
+from economy.services.commerce import purchase, shipment_create
+from economy.services.corrections import correction_create
+from economy.services.trades import trade_create
+from economy.services.units import unit_update
 from territories.models import Territory
+from territories.services.passages import grant_passage, passages_visible_to, revoke_passage
 
 
 def _weapon_label(weapon_key: str, templates: list[str]) -> str:
@@ -64,7 +87,6 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
                                                         owner__in=others)
                                .select_related("owner__user"),
                                key=lambda t: (t.owner_id != first, t.name))
-    from economy.models import Building
 
     # Shipping leaves from a territory with an active landing pad and an active radar:
     # those first, the others said so (issue 17: a default that is refused). Purchases
@@ -91,25 +113,20 @@ def economy(request: HttpRequest, member: Membership) -> HttpResponse:
                      .select_related("territory").order_by("pk"))
     own_operatives = list(Operative.objects.filter(player=player, alive=True)
                           .select_related("territory").order_by("pk"))
-    from economy.selectors import side_words, trade_phrases, trade_sentence
 
     phrases = trade_phrases([*trades, *inbox])
     for t in [*trades, *inbox]:
         t.give_text = side_words(t.give, phrases) or "nothing"
         t.receive_text = side_words(t.receive, phrases) or "nothing"
         t.sentence = trade_sentence(t, phrases)
-    from territories.services.passages import passages_visible_to
 
     passages = list(passages_visible_to(member.campaign, player, False)
                     .select_related("grantor__user", "grantee__user"))
-    from economy.models import Building
-    from economy.services.artifacts import artifacts_of
 
     artifacts = artifacts_of(player)
     laboratories = list(Building.objects.filter(territory__owner=player, kind="laboratory",
                                                 hit_points__gt=0)
                         .select_related("territory").order_by("territory__name", "pk"))
-    from campaign import rulesets
 
     ruleset_name = member.campaign.settings.ruleset
     info = rulesets.get(ruleset_name)
@@ -162,8 +179,6 @@ def weapon_price(request: HttpRequest, member: Membership) -> HttpResponse:
 @require_POST
 @campaign_page
 def buy(request: HttpRequest, member: Membership) -> HttpResponse:
-    from economy.services.commerce import purchase
-
     player = seat(member)
     kind = request.POST.get("kind", "")
     item: dict[str, Any] = {"kind": kind}
@@ -184,8 +199,6 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
     outcome = attempt(request, lambda: purchase(
         player=player, territory_id=optional_int(request.POST.get("territory")), item=item))
     if outcome.ok:
-        from django.contrib import messages
-
         messages.success(request, f"Bought {_bought(player, outcome.value)}. It waits on the "
                          "territory you chose.")
     return redirect("economy", member.campaign.pk)
@@ -194,8 +207,6 @@ def buy(request: HttpRequest, member: Membership) -> HttpResponse:
 def _bought(player: Player, result: dict[str, int]) -> str:
     """What a purchase brought, by name (issue 26): "Golem 'Iron Wolf'", "Sgt. Mara Voss",
     "a Cannon"."""
-    from economy.labels import pilot_phrase, unit_phrase, weapon_phrase
-
     (what, pk), = result.items()
     found: Any = {"unit": Unit, "pilot": Operative, "weapon": Weapon}.get(what)
     row = found.objects.filter(pk=pk, player=player).first() if found else None
@@ -207,8 +218,6 @@ def _bought(player: Player, result: dict[str, int]) -> str:
 @require_POST
 @campaign_page
 def ship(request: HttpRequest, member: Membership) -> HttpResponse:
-    from economy.services.commerce import shipment_create
-
     player = seat(member)
     containers = []
     for i in range(3):
@@ -222,8 +231,6 @@ def ship(request: HttpRequest, member: Membership) -> HttpResponse:
         player=player, territory_id=optional_int(request.POST.get("territory")),
         containers=containers))
     if outcome.ok:
-        from django.contrib import messages
-
         messages.success(request, f"Shipped {outcome.value.containers} container(s) for "
                                   f"{outcome.value.value} SC.")
     return redirect("economy", member.campaign.pk)
@@ -265,8 +272,6 @@ def _trade_side(request: HttpRequest, prefix: str, deliver_field: str) -> dict[s
 @require_POST
 @campaign_page
 def trade_new(request: HttpRequest, member: Membership) -> HttpResponse:
-    from economy.services.trades import trade_create
-
     player = seat(member)
     give = _trade_side(request, "give", "deliver_to")
     receive = _trade_side(request, "receive", "receive_deliver_to")
@@ -281,8 +286,6 @@ def trade_new(request: HttpRequest, member: Membership) -> HttpResponse:
 @campaign_page
 def trade_action(request: HttpRequest, member: Membership, trade_id: int, action: str
                  ) -> HttpResponse:
-    from economy.services import trades
-
     player = seat(member)
     service = {"accept": trades.trade_accept, "decline": trades.trade_decline,
                "cancel": trades.trade_cancel}.get(action)
@@ -307,10 +310,6 @@ def _other_player(member: Membership, player_id: int | None) -> Player | None:
 def passage_grant(request: HttpRequest, member: Membership) -> HttpResponse:
     """Right of passage (seed, "Move Phase"): the named territories of the caller may be
     crossed by the other player as if they were theirs."""
-    from django.contrib import messages
-
-    from territories.services.passages import grant_passage
-
     player = seat(member)
     grantee = _other_player(member, optional_int(request.POST.get("grantee")))
     if grantee is None:
@@ -326,10 +325,6 @@ def passage_grant(request: HttpRequest, member: Membership) -> HttpResponse:
 @require_POST
 @campaign_page
 def passage_revoke(request: HttpRequest, member: Membership) -> HttpResponse:
-    from django.contrib import messages
-
-    from territories.services.passages import revoke_passage
-
     player = seat(member)
     grantee = _other_player(member, optional_int(request.POST.get("grantee")))
     if grantee is None:
@@ -349,8 +344,6 @@ def artifact_action(request: HttpRequest, member: Membership, territory_id: int,
                     ) -> HttpResponse:
     """Exploration table, 7: "You can either sell it for 200 credits or house it in a
     laboratory" (R-ECO-19)."""
-    from economy.services.artifacts import artifact_house, artifact_sell
-
     player = seat(member)
     if action == "sell":
         attempt(request, lambda: artifact_sell(player=player, territory_id=territory_id),
@@ -419,8 +412,6 @@ def forces(request: HttpRequest, member: Membership) -> HttpResponse:
 @require_POST
 @campaign_page
 def unit_change(request: HttpRequest, member: Membership, unit_id: int) -> HttpResponse:
-    from economy.services.units import unit_update
-
     player = seat(member)
     kwargs: dict[str, Any] = {}
     if "pilot" in request.POST:
@@ -439,8 +430,6 @@ def rename(request: HttpRequest, member: Membership, kind: str, item_id: int
            ) -> HttpResponse:
     """The forces page's small rename forms (issue 26): one of the caller's units, pilots
     or weapons, in any phase; a refused name is said and changes nothing."""
-    from economy.services import names
-
     player = seat(member)
     service = {"unit": lambda: names.unit_rename(player=player, unit_id=item_id,
                                                  name=request.POST.get("name", "")),
@@ -453,8 +442,6 @@ def rename(request: HttpRequest, member: Membership, kind: str, item_id: int
         raise Http404("Nothing of that kind can be named.")
     outcome = attempt(request, service)
     if outcome.ok:
-        from django.contrib import messages
-
         messages.success(request, f"Renamed: {outcome.value}.")
     anchor = {"unit": "unit", "pilot": "op", "weapon": "weapon"}[kind]
     return redirect(reverse("forces", args=[member.campaign.pk]) + f"#{anchor}-{item_id}")
@@ -463,8 +450,6 @@ def rename(request: HttpRequest, member: Membership, kind: str, item_id: int
 def trade_alerts(member: Membership) -> list[dict[str, str]]:
     """Dashboard alert (connected in economy/connections.py): offers waiting for the
     caller's answer."""
-    from campaign.pages.campaigns import maybe_url
-
     if member.player is None:
         return []
     pending = Trade.objects.filter(to_player=member.player, status=Trade.Status.OPEN).count()
@@ -480,13 +465,6 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
     """The umpire console's correction form: credits granted or taken, with a reason and
     the page's one-time key (a double click applies once). The form's text is read into
     the API body's shape; `correction_create` validates it with the API's serializer."""
-    from django.contrib import messages
-    from django.db import transaction
-
-    from campaign.pages.common import require_umpire_page
-    from campaign.services import request_keys
-    from economy.services.corrections import correction_create
-
     require_umpire_page(member)
     done = redirect("umpire-correct", member.campaign.pk)
     post = request.POST
@@ -547,11 +525,6 @@ def umpire_correction(request: HttpRequest, member: Membership) -> HttpResponse:
 def correction_panel(member: Membership) -> dict[str, Any]:
     """Umpire console panel (connected in economy/connections.py): what the correction
     form offers beyond credits: goods on a territory, a unit granted or taken."""
-    from campaign.rules.tables import BUILDINGS, PILOT_CLASSES, RESOURCES_BY_KEY, VEHICLES
-    from campaign.rules.tables import WEAPONS as WEAPON_SPECS
-    from economy.models import Building, Unit
-    from territories.models import Territory
-
     return {
         "correction_territories": list(Territory.objects.filter(
             campaign=member.campaign, owner__isnull=False).order_by("name").values(

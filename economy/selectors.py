@@ -11,8 +11,16 @@ from django.db.models import Count, Prefetch
 from campaign import sql
 from campaign.models import Player
 from campaign.rules.tables import VEHICLES, weapon_size
-from economy.labels import pilot_label, unit_label, weapon_label, weapon_model_label
-from economy.models import Operative, Stock, Unit, Weapon
+from economy.labels import (
+    pilot_label,
+    pilot_phrase,
+    unit_label,
+    unit_phrase,
+    weapon_label,
+    weapon_model_label,
+    weapon_phrase,
+)
+from economy.models import Building, Operative, Stock, Unit, Weapon
 from territories.models import Territory
 from territories.selectors import Contents
 
@@ -95,8 +103,6 @@ def territories_with_station(campaign_id: int,
     territory ids (a player's passable territories: `movement.passable_sql`), so the
     question stays as small as what the player holds. One query; with `among`, sent as
     text (every order POST asks it: `campaign.sql`)."""
-    from economy.models import Building
-
     if among is None:
         return set(Building.objects.filter(kind="station", territory__campaign_id=campaign_id)
                    .values_list("territory_id", flat=True))
@@ -118,8 +124,6 @@ def territory_contents(campaign: Any, player: Player | None, sees_all: bool,
     """What stands on the territories of a listing (`territories.selectors.territories_for`):
     the buildings on the player's territories and the player's units standing, or every
     owner's when `sees_all`; of one territory when `only`. Two queries."""
-    from economy.models import Building
-
     buildings: dict[int, list[dict[str, Any]]] = defaultdict(list)
     building_qs = Building.objects.filter(territory__campaign=campaign).order_by("pk")
     if not sees_all:
@@ -149,8 +153,6 @@ def trade_phrases(trades: Sequence[Any]) -> dict[tuple[str, int], str]:
     """What the units, weapons and operatives of `trades` are called ("a Cannon", "Golem
     'Iron Wolf'", "Sgt. Mara Voss"), by (kind, id): three queries whatever the number of
     trades (issue 26: trades say what they carry, never ids)."""
-    from economy.labels import pilot_phrase, unit_phrase, weapon_phrase
-
     wanted: dict[str, set[int]] = defaultdict(set)
     for trade in trades:
         for side in (trade.give or {}, trade.receive or {}):

@@ -28,6 +28,7 @@ from campaign.pages.common import (
 )
 from campaign.rules import tables
 from campaign.rules.formulas import building_energy
+from economy.labels import weapon_label
 from economy.models import Building, BuildingKit, Weapon
 from economy.services.buildings import (
     building_create,
@@ -152,8 +153,6 @@ def _building_choices(buildings: list[Building], *, credits: int, kit_kinds: set
 
 
 def _weapon_label(weapon: Any) -> str:
-    from economy.labels import weapon_label
-
     return weapon_label(weapon)  # its name when its owner gave one (issue 26)
 
 

@@ -17,7 +17,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.access import membership, reader, require_player
-from campaign.errors import InvalidInput, NotFound
+from campaign.api.views import validated
+from campaign.errors import Forbidden, InvalidInput, NotFound
 from campaign.models import Player
 from territories.models import Passage
 from territories.selectors import static_map, territories_for
@@ -27,8 +28,6 @@ from territories.svg import meta_map_svg, territory_map_svg
 
 
 def _validated(serializer_class: type, data: object) -> dict:
-    from campaign.api.views import validated
-
     return validated(serializer_class, data)
 
 
@@ -247,8 +246,6 @@ class PassageDetailView(APIView):
             raise NotFound("No such grant of passage.")
         grantor = require_player(member)
         if passage.grantor_id != grantor.pk:
-            from campaign.errors import Forbidden
-
             raise Forbidden("Only the player who granted passage may revoke it.")
         grantee = passage.grantee
         grantee.campaign = member.campaign

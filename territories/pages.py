@@ -25,15 +25,21 @@ from django.views.decorators.http import require_POST
 
 from campaign.access import Membership
 from campaign.models import Player
+from campaign.pages.charts import history_charts
 from campaign.pages.common import (
     attempt,
     campaign_page,
     optional_int,
     public_page,
     render_campaign,
+    require_umpire_page,
 )
+from campaign.templatetags.pages import label
+from territories.models import Territory
 from territories.png import meta_map_png
 from territories.selectors import static_map, territories_for
+from territories.services.corrections import correct_owner
+from territories.services.history import moments, owners_at
 from territories.svg import geometry_layer_svg, meta_map_page_svg, meta_map_svg
 
 #: The territories table shows this many rows a page (the viewer's own first).
@@ -62,8 +68,6 @@ def _map_rows(member: Membership, wanted: Any) -> tuple[
         list[dict[str, Any]], dict[int, Any], dict[str, Any] | None, int | None]:
     """(territories, players, the history step shown or None, the last step): the map now,
     or (`wanted`, the N-th phase opened) as it stood then."""
-    from territories.services.history import moments, owners_at
-
     rows = territories_for(member)
     players = player_colours(member.campaign.pk)
     steps = moments(member.campaign)
@@ -181,8 +185,6 @@ def _table_rows(rows: list[dict[str, Any]], *, linked: bool) -> str:
     """The territories table's rows, every text escaped. Written here rather than in the
     template: a 5,000-territory map's 5,000 rows render in a few milliseconds instead of
     most of the page's time (issue 15)."""
-    from campaign.templatetags.pages import label
-
     out = []
     for t in rows:
         name = escape(t["name"])
@@ -201,8 +203,6 @@ def _table_rows(rows: list[dict[str, Any]], *, linked: bool) -> str:
 
 
 def _charts(member: Membership) -> list[Any]:
-    from campaign.pages.charts import history_charts
-
     return history_charts(member)
 
 
@@ -241,8 +241,6 @@ def meta_map_png_file(request: HttpRequest, member: Membership) -> HttpResponse:
 def ownership_panel(member: Membership) -> dict[str, Any]:
     """Umpire console panel (connected in territories/connections.py): the territories
     whose holder the umpire may correct."""
-    from territories.models import Territory
-
     return {"ownership_rows": list(Territory.objects.filter(campaign=member.campaign)
                                    .order_by("name").values("pk", "name",
                                                             "owner__user__username"))}
@@ -252,9 +250,6 @@ def ownership_panel(member: Membership) -> dict[str, Any]:
 @campaign_page
 def ownership(request: HttpRequest, member: Membership) -> HttpResponse:
     """The umpire gives a territory to another player, or to nobody (issue 17)."""
-    from campaign.pages.common import require_umpire_page
-    from territories.services.corrections import correct_owner
-
     require_umpire_page(member)
     attempt(request, lambda: correct_owner(
         campaign=member.campaign, territory_id=request.POST.get("territory", ""),

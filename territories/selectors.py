@@ -11,11 +11,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 
 from campaign.access import Membership
 from campaign.hooks import Hook
 from territories.models import Adjacency, Exploration, Territory
+from territories.services.graph import campaign_graph, neighbours
 
 
 def deposit_data(exploration: Exploration) -> dict[str, Any]:
@@ -78,8 +79,6 @@ def territories_for(member: Membership, only: int | None = None, *,
     if not static:
         adjacency_qs = adjacency_qs.none()
     elif only is not None:
-        from django.db.models import Q
-
         adjacency_qs = adjacency_qs.filter(Q(a_id=only) | Q(b_id=only))
     for a, b in adjacency_qs.values_list("a_id", "b_id"):
         neighbors[a].append(b)
@@ -122,8 +121,6 @@ def static_map(campaign: Any) -> list[dict[str, Any]]:
     """The part of the meta-map that does not change in play, the same for every reader:
     each territory's id, name, layout and neighbours (one query; the neighbours from the
     shared graph)."""
-    from territories.services.graph import campaign_graph
-
     adjacency = campaign_graph(campaign).adj
     return [{"id": pk, "name": name, "x": x, "y": y,
              "neighbors": sorted(adjacency[pk]) if pk in adjacency else []}
@@ -160,8 +157,6 @@ def lock_neighbourhood(campaign: Any, territory_id: int
     A battle's recording changes the battlefield's owner and retreats units into the
     neighbours it reads the owners of; two recordings whose neighbourhoods meet then
     queue (in one order: no deadlock), the others run side by side."""
-    from territories.services.graph import neighbours
-
     near = sorted({territory_id, *neighbours(campaign, territory_id)})
     owners: dict[int, int | None] = dict(
         Territory.objects.select_for_update().filter(pk__in=near)

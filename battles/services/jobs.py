@@ -27,6 +27,7 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.rulesets.base import Outcome
 from battles.rulesets.registry import find_ruleset
+from battles.services.recording import record_result
 from campaign.errors import Conflict, NotFound
 from campaign.models import Campaign, Event
 from campaign.rules.dice import Dice
@@ -205,8 +206,6 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
     record. `claim` names the job (its task id: the same across its retries and
     redeliveries). Returns what happened: recorded, already_recorded, skipped, failed
     or quarantined."""
-    from battles.services.recording import record_result
-
     claimed = _claim(battle_id, claim)
     if claimed is None:
         return "skipped"

@@ -30,7 +30,9 @@ from campaign.errors import InvalidInput, NotFound
 from campaign.models import Player
 from campaign.services import outbox
 from campaign.services.locking import retry_on_conflict
+from economy.models import Building, Unit
 from orders.selectors import TurnPlans
+from territories.models import Territory
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +48,6 @@ def request_odds(*, player: Player, territory_id: int | None, unit_ids: list[int
                  enemy: list[dict[str, Any]] | None = None,
                  simulations: int | None = None) -> OddsRequest:
     """Check the request, freeze the simulated battle's input, enqueue the job."""
-    from economy.models import Building, Unit
-    from territories.models import Territory
-
     campaign = player.campaign
     territory = Territory.objects.filter(campaign=campaign, pk=territory_id).first() \
         if territory_id is not None else None

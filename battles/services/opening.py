@@ -26,14 +26,20 @@ from typing import TYPE_CHECKING, Any
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
 from battles.services.battle_options import ruleset_options
+from battles.services.experience import award_discovery_xp, bonus_kinds, discovery_kinds
 from battles.services.inputs import battlefield, cargo_inputs, side_key
+from battles.services.jobs import schedule_battles
 from battles.services.ownership import taken_entry, taking
 from campaign.bulk import bulk_set
 from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Player
 from campaign.services.journal import Entry, record_event, record_many
+from economy.models import Building, Stock, Unit, Weapon
 from orders.models import Order
 from orders.selectors import TurnPlans
+from territories.models import Territory
+from territories.services.exploration import change_owners
+from territories.services.graph import campaign_graph
 
 if TYPE_CHECKING:
     from territories.models import Territory
@@ -64,8 +70,6 @@ def take_territory(*, territory: Territory, player: Player, reason: str,
     exploration, entry = taking(territory=territory, player=player, reason=reason)
     record_event(campaign=player.campaign, kind=entry.kind, data=entry.data)
     if exploration is not None and explorers is not None:
-        from battles.services.experience import award_discovery_xp
-
         award_discovery_xp(exploration=exploration, operatives=explorers,
                            campaign=player.campaign, context={"reason": reason})
     return exploration
@@ -87,10 +91,6 @@ def take_territories(*, campaign: Campaign,
     order, with the same dice, rows and journal entries: a fixed number of queries (more
     only for explorers who earn discovery XP). Returns the explorations made now (or
     None), one per take. Call inside a transaction."""
-    from battles.services.experience import award_discovery_xp, bonus_kinds, discovery_kinds
-    from economy.models import Weapon
-    from territories.services.exploration import change_owners
-
     if not takes:
         return []
     previous = [t.owner_id for t, _p, _r, _e in takes]
@@ -126,14 +126,10 @@ def take_territories(*, campaign: Campaign,
 
 def _adjacency(campaign: Campaign) -> Mapping[int, Iterable[int]]:
     """{territory id: its neighbours}: the campaign's one shared map graph (read-only)."""
-    from territories.services.graph import campaign_graph
-
     return campaign_graph(campaign).adj
 
 
 def _active_command_centers(campaign: Campaign) -> set[int]:
-    from economy.models import Building
-
     return set(Building.objects.filter(territory__campaign=campaign, kind="command_center",
                                        active=True, hit_points__gt=0)
                .values_list("territory_id", flat=True))
@@ -142,9 +138,6 @@ def _active_command_centers(campaign: Campaign) -> set[int]:
 def open_battles(*, campaign: Campaign) -> list[Battle]:
     """Take the uncontested territories and open this turn's battles (once: a second call
     for the same turn does nothing). Engine battles are enqueued after commit."""
-    from economy.models import Unit
-    from territories.models import Territory
-
     turn = campaign.turn
     if Battle.objects.filter(campaign=campaign, turn=turn).exists():
         return []
@@ -340,8 +333,6 @@ class _Silos:
     missiles, an active radar on their territory, by the player holding the territory."""
 
     def __init__(self, campaign: Campaign) -> None:
-        from economy.models import Building
-
         radars = set(Building.objects.filter(territory__campaign=campaign, kind="radar",
                                              active=True, hit_points__gt=0)
                      .values_list("territory_id", flat=True))
@@ -396,8 +387,6 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                     graph: Mapping[int, Iterable[int]], secret: str | None) -> list[Battle]:
     """`_create_battle` for every battle of the turn, in order of play, with the same
     inputs, rows and journal entries: a fixed number of queries."""
-    from economy.models import Building, Stock
-
     ruleset = find_ruleset(campaign.settings.ruleset)
     options = ruleset_options(campaign, ruleset)
     mode = campaign.settings.battle_mode
@@ -478,8 +467,6 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                              if contest.territory.owner_id == contest.defender else [])})
         for battle, contest, sides in zip(battles, order, sides_of, strict=True)])
     if mode == Battle.Mode.ENGINE:
-        from battles.services.jobs import schedule_battles
-
         schedule_battles([battle.pk for battle in battles])
     return battles
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from campaign.models import Player
 from campaign.services.journal import Entry
+from economy.services.battle_effects import turrets_change_hands
+from territories.services.exploration import change_owner
 
 
 def taking(*, territory: Any, player: Player, reason: str) -> tuple[Any, Entry]:
@@ -16,9 +18,6 @@ def taking(*, territory: Any, player: Player, reason: str) -> tuple[Any, Entry]:
     of a never-owned territory made), the turrets' weapons handed over; returns the
     exploration made now (or None) and the journal entry, for the caller to write (a
     battle's recording writes it with the rest of its journal)."""
-    from economy.services.battle_effects import turrets_change_hands
-    from territories.services.exploration import change_owner
-
     previous = territory.owner_id
     explored_now = not territory.ever_owned
     exploration = change_owner(territory=territory, player=player)

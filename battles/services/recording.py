@@ -36,6 +36,7 @@ from battles.services.experience import award_discovery_xp, battle_xp_kinds, gra
 from battles.services.ownership import taking
 from campaign.models import Campaign, Event, Player
 from campaign.services.journal import Entry, record_many
+from economy.models import Operative, Unit
 from economy.services import battle_effects
 from orders.models import Order
 from territories.selectors import lock_neighbourhood
@@ -126,8 +127,6 @@ class Scene:
 def _lock_the_field(scene: Scene) -> None:
     """Read and lock, in the lock order: the participants (with their moves' origins),
     the battlefield's neighbourhood, the units standing on it, their pilots."""
-    from economy.models import Operative, Unit
-
     battle, campaign, outcome = scene.battle, scene.campaign, scene.outcome
     scene.territory = territory = battle.territory
     scene.sides = {str(s["player"]): s["player"] for s in battle.sides}
@@ -277,7 +276,6 @@ def _explore(scene: Scene) -> None:
     if scene.exploration is None or scene.winner_id is None:
         return
     territory, units = scene.territory, scene.units
-    from economy.models import Unit
 
     explorers = [scene.pilots[p.pilot_id] for uid, p in scene.participants.items()
                  if p.player_id == scene.winner_id and p.pilot_id in scene.pilots

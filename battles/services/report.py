@@ -17,6 +17,9 @@ from typing import Any
 
 from battles.models import Battle, BattleParticipant
 from campaign.models import Event, Player
+from economy.labels import unit_label
+from economy.models import Operative, Unit
+from territories.models import Territory
 
 FATE_WORDS = {"intact": "came through intact", "damaged": "was damaged",
               "destroyed": "was destroyed", "retreated": "retreated",
@@ -47,8 +50,6 @@ def display_names(units: list[tuple[Any, str, str, str | None]]) -> dict[Any, st
 def given_name(name: object, model: object, uid: object) -> str | None:
     """The name a player gave a unit, or None for an automatic one (its model's label,
     or the "model #id" of older battles)."""
-    from economy.labels import unit_label
-
     text = str(name or "")
     automatic = (f"{model} #{uid}", unit_label(SimpleNamespace(name="", model=model)))
     return None if not text or text in automatic else text
@@ -89,8 +90,6 @@ def battle_report(battle: Battle) -> dict[str, Any] | None:
     """The report of a finished battle (None before it is recorded)."""
     if battle.status != Battle.Status.FINISHED:
         return None
-    from economy.models import Operative, Unit
-    from territories.models import Territory
 
     events = {e.kind: e.data for e in Event.objects.filter(
         campaign_id=battle.campaign_id, kind__in=("battle_opened", "battle_result"),

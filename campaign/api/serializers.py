@@ -13,6 +13,7 @@ from rest_framework import serializers
 from campaign import rulesets
 from campaign.api.fields import TextField, WholeNumberField
 from campaign.models import Campaign, Player
+from campaign.services.absence import stood_in
 
 
 class UserCreateSerializer(serializers.Serializer):
@@ -116,8 +117,6 @@ class PlayerSummarySerializer(serializers.ModelSerializer):
                   "deadlines"]
 
     def get_stand_in(self, player: Player) -> bool:
-        from campaign.services.absence import stood_in
-
         return stood_in(player)
 
 

@@ -50,6 +50,8 @@ from campaign.services import (
     sandbox,
 )
 from campaign.services.campaigns import campaign_create, campaign_join, campaign_update_settings
+from campaign.services.profiles import send_verification
+from campaign.services.setup import campaign_start
 from campaign.throttling import ScopedThrottle
 
 
@@ -98,7 +100,6 @@ class UserCreateView(APIView):
         user = get_user_model().objects.create_user(username=data["username"],
                                                      password=data["password"],
                                                      email=data.get("email") or "")
-        from campaign.services.profiles import send_verification
 
         send_verification(user=user, link_for=lambda token: request.build_absolute_uri(
             f"/accounts/verify-email/{token}/"))
@@ -202,8 +203,6 @@ def raise_not_found() -> NoReturn:
 class StartView(APIView):
     @extend_schema(request=None, responses={200: s.CampaignSerializer})
     def post(self, request: Request, campaign_id: int) -> Response:
-        from campaign.services.setup import campaign_start
-
         member = membership(request.user, campaign_id)
         require_umpire(member)
         campaign_start(campaign_id=member.campaign.pk)

@@ -23,7 +23,8 @@ from campaign.access import signed_in
 from campaign.errors import GameError
 from campaign.models import Profile
 from campaign.services.calendar import calendar_rotate, calendar_url
-from campaign.services.notifications import KIND_LABELS
+from campaign.services.mail import user_of_token
+from campaign.services.notifications import KIND_LABELS, KINDS
 from campaign.services.profiles import (
     email_update,
     email_verified,
@@ -127,7 +128,6 @@ def profile(request: HttpRequest) -> HttpResponse:
         if send_verification(user=signed_in(request.user), link_for=_link_for(request)):
             messages.success(request, f"We mailed a new link to {signed_in(request.user).email}.")
         return redirect("profile")
-    from campaign.services.notifications import KINDS
 
     form = ProfileForm(request.POST or None, initial={
         "email": signed_in(request.user).email, "time_zone": prof.time_zone,
@@ -184,8 +184,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """The `List-Unsubscribe` address of every mail (issue 27): GET asks, POST stops the
     user's notification mails (the signed token names the user; a forged one is a 404).
     A mail program's one-click POST does the same without a page."""
-    from campaign.services.mail import user_of_token
-
     user_id = user_of_token(token)
     user = get_user_model().objects.filter(pk=user_id).first() if user_id else None
     if user is None:

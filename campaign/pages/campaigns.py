@@ -13,13 +13,15 @@ from django.db import connection
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import rulesets
 from campaign.access import Membership, campaigns_of, signed_in
 from campaign.hooks import Hook
-from campaign.models import Campaign, Player
+from campaign.journal_labels import read_entries
+from campaign.models import Campaign, PhaseSeed, Player
+from campaign.pages.absence import away_context
 from campaign.pages.common import (
     attempt,
     back,
@@ -28,8 +30,10 @@ from campaign.pages.common import (
     public_page,
     render_campaign,
 )
+from campaign.selectors import events_visible_to
 from campaign.services import clock
 from campaign.services.campaigns import campaign_create, campaign_join
+from campaign.services.setup import campaign_start
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -72,7 +76,6 @@ class CampaignCreateForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        from campaign import rulesets
 
         offered = rulesets.all_rulesets()
         cast(forms.ChoiceField, self.fields["ruleset"]).choices = [
@@ -180,8 +183,6 @@ def _alerts(member: Membership) -> list[dict[str, str]]:
 
 
 def maybe_url(name: str, cid: int) -> str:
-    from django.urls import NoReverseMatch
-
     try:
         return reverse(name, args=[cid])
     except NoReverseMatch:
@@ -189,8 +190,6 @@ def maybe_url(name: str, cid: int) -> str:
 
 
 def _status_context(member: Membership) -> dict[str, Any]:
-    from campaign.models import PhaseSeed
-
     players = list(Player.objects.filter(campaign=member.campaign).select_related("user"))
     current = (PhaseSeed.objects.filter(campaign=member.campaign, turn=member.campaign.turn,
                                         phase=member.campaign.phase)
@@ -210,7 +209,6 @@ def dashboard(request: HttpRequest, member: Membership) -> HttpResponse:
     if member.is_umpire and member.campaign.settings.invite_only:
         link += "?" + urlencode({"invite": member.campaign.invite_code})
     ctx["invite_url"] = request.build_absolute_uri(link) if member.is_umpire else ""
-    from campaign.pages.absence import away_context
 
     ctx.update(away_context(member))
     ctx["news"] = _latest_news(member)
@@ -224,9 +222,6 @@ NEWS = 5
 def _latest_news(member: Membership) -> list[Any]:
     """The newest entries the member may read, in the journal's own sentences (the
     dice's bookkeeping left to the history page)."""
-    from campaign.journal_labels import read_entries
-    from campaign.selectors import events_visible_to
-
     events = list(events_visible_to(member).exclude(
         kind__in=("dice_committed", "dice_revealed")).order_by("-id")[:NEWS])
     read_entries(member.campaign.pk, events)
@@ -247,8 +242,6 @@ def ready(request: HttpRequest, member: Membership) -> HttpResponse:
 @require_POST
 @campaign_page
 def start(request: HttpRequest, member: Membership) -> HttpResponse:
-    from campaign.services.setup import campaign_start
-
     if not member.is_umpire:
         raise Http404("Only the umpire starts a campaign.")
     attempt(request, lambda: campaign_start(campaign_id=member.campaign.pk),

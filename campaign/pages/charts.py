@@ -16,6 +16,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from campaign.access import Membership
 from campaign.models import Player, TurnSnapshot
+from campaign.services.snapshots import current_counts
 
 METRICS = (("territories", "Territories held", True),
            ("credits", "Stellar Credits", False),
@@ -51,8 +52,6 @@ def visible_players(member: Membership, *, public: bool, players: list[Player]) 
 
 
 def history_charts(member: Membership) -> list[Chart]:
-    from campaign.services.snapshots import current_counts
-
     campaign = member.campaign
     players = list(Player.objects.filter(campaign=campaign).select_related("user")
                    .order_by("pk"))

@@ -10,11 +10,13 @@ from typing import Any, TypeVar
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from rest_framework.exceptions import NotAuthenticated
 
 from campaign.access import Membership, SeatRemoved, membership, reader
 from campaign.errors import Forbidden, GameError, NotFound
@@ -43,9 +45,6 @@ def public_page(view: Callable[..., HttpResponse]) -> View:
     @functools.wraps(view)
     def wrapped(request: HttpRequest, campaign_id: int, *args: Any, **kwargs: Any
                 ) -> HttpResponse:
-        from django.contrib.auth.views import redirect_to_login
-        from rest_framework.exceptions import NotAuthenticated
-
         try:
             member = umpire_reading(request, reader(request.user, campaign_id))
         except NotAuthenticated:

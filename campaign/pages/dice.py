@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from campaign.access import Membership
 from campaign.models import Event, PhaseSeed
 from campaign.pages.common import public_page, render_campaign
+from campaign.pages.trust import points
 from campaign.services.commitments import verify_phase
 
 
@@ -35,7 +36,6 @@ def dice(request: HttpRequest, member: Membership) -> HttpResponse:
         if seed.revealed_at and wanted in (row["key"], "all"):
             row["check"] = verify_phase(member.campaign, seed.turn, seed.phase)
         rows.append(row)
-    from campaign.pages.trust import points
 
     return render_campaign(request, member, "pages/dice.html", {
         "rows": rows,

@@ -6,21 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 
 from campaign.access import Membership
+from campaign.errors import InvalidInput
+from campaign.journal_labels import PHASE_WORDS, label, read_entries
+from campaign.models import Player
+from campaign.pages.charts import history_charts
 from campaign.pages.common import is_htmx, public_page, render_campaign
 from campaign.pagination import decode_cursor, encode_cursor
+from campaign.selectors import events_visible_to
 
 PAGE_SIZE = 100
 
 
 @public_page
 def history(request: HttpRequest, member: Membership) -> HttpResponse:
-    from campaign.journal_labels import PHASE_WORDS, label, read_entries
-    from campaign.models import Player
-    from campaign.selectors import events_visible_to
-
     visible = events_visible_to(member)
     kinds = [(k, label(k)) for k in sorted(set(visible.values_list("kind", flat=True)),
                                            key=label)]
@@ -42,15 +44,12 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
         qs = qs.filter(phase=phase)
     if who.isdigit() and int(who) in names:
         # entries about that player: as the actor or a side (the journal's own keys)
-        from django.db.models import Q
 
         pid = int(who)
         qs = qs.filter(Q(data__player=pid) | Q(data__winner=pid) | Q(data__attacker=pid)
                        | Q(data__defender=pid) | Q(data__from_player=pid)
                        | Q(data__to_player=pid))
     if where.isdigit() and len(where) < 19:
-        from django.db.models import Q
-
         tid = int(where)
         qs = qs.filter(Q(data__territory=tid) | Q(data__destination=tid)
                        | Q(data__origin=tid))
@@ -83,7 +82,6 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
                      if has_newer and events else None)}
     if is_htmx(request):
         return render_campaign(request, member, "pages/_history_list.html", ctx)
-    from campaign.pages.charts import history_charts
 
     ctx["charts"] = history_charts(member)
     return render_campaign(request, member, "pages/history.html", ctx)
@@ -92,8 +90,6 @@ def history(request: HttpRequest, member: Membership) -> HttpResponse:
 def _history_page(request: HttpRequest, visible: Any, qs: Any, number: int
                   ) -> tuple[list[Any], bool, bool]:
     """(the page's entries, newest first; are there older ones; newer ones)."""
-    from campaign.errors import InvalidInput
-
     for direction in ("before", "after"):
         cursor = request.GET.get(direction)
         if not cursor:
@@ -119,9 +115,6 @@ def _history_page(request: HttpRequest, visible: Any, qs: Any, number: int
 def turn_markdown(request: HttpRequest, member: Membership, turn: int) -> HttpResponse:
     """One turn of the journal as Markdown a league pastes into its forum or Discord
     (issue 16): phase by phase, in sentences with names, only what the reader may see."""
-    from campaign.journal_labels import PHASE_WORDS, read_entries
-    from campaign.selectors import events_visible_to
-
     events = list(events_visible_to(member).filter(turn=turn).exclude(
         kind__in=("dice_committed", "dice_revealed")))
     if not events:

@@ -5,6 +5,7 @@ Each calls the service the API calls."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -37,7 +38,6 @@ def rollback_page(request: HttpRequest, member: Membership) -> HttpResponse:
     to the chosen phase start undoes and what it keeps; POST (confirmed, with a reason)
     rolls back. The umpire console links here."""
     require_umpire_page(member)
-    from django.contrib import messages
 
     chosen = request.POST.get("point", "") if request.method == "POST" \
         else request.GET.get("point", "")
@@ -72,8 +72,6 @@ def rollback_page(request: HttpRequest, member: Membership) -> HttpResponse:
 def sandbox_new(request: HttpRequest, member: Membership) -> HttpResponse:
     wait = page_throttle(request, "sandbox")
     if wait is not None:
-        from django.contrib import messages
-
         messages.error(request, "You have cloned many sandboxes in a short time: each one "
                                 f"copies the whole campaign. Try again in {wait_text(wait)}.")
         return redirect("dice", member.campaign.pk)
@@ -90,8 +88,6 @@ def sandbox_new(request: HttpRequest, member: Membership) -> HttpResponse:
 def sandbox_seat(request: HttpRequest, member: Membership) -> HttpResponse:
     done = attempt(request, lambda: play_as(member=member, player_id=request.POST.get("player")))
     if done.ok and done.value.sandbox_seat is not None:
-        from django.contrib import messages
-
         messages.success(request, "You now play this seat.")
     target = request.POST.get("next", "")
     if target.startswith(f"/campaigns/{member.campaign.pk}/"):

@@ -6,14 +6,18 @@ import. Every action calls the service the API calls."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import uuid
 from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign.access import Membership, signed_in
@@ -29,7 +33,14 @@ from campaign.pages.common import (
 )
 from campaign.pages.settings_form import SettingsForm
 from campaign.pages.trust import points
-from campaign.services import clock, outbox
+from campaign.services import clock, export, imports, notifications, outbox
+from campaign.services.campaigns import (
+    campaign_approve_player,
+    campaign_remove_player,
+    campaign_update_settings,
+    seat_remove,
+)
+from campaign.services.seats import seat_handover
 
 #: The console's sections, each its own page (issue 26: short pages that read on a
 #: phone): (key, label, url name).
@@ -44,8 +55,6 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
 
 def _section(request: HttpRequest, member: Membership, key: str, template: str,
              context: dict[str, Any] | None = None, *, status: int = 200) -> HttpResponse:
-    from django.urls import reverse
-
     sections = [{"key": k, "label": label, "url": reverse(name, args=[member.campaign.pk]),
                  "current": k == key} for k, label, name in SECTIONS]
     title = next(label for k, label, _ in SECTIONS if k == key)
@@ -195,8 +204,6 @@ def pause(request: HttpRequest, member: Membership) -> HttpResponse:
 def settings_page(request: HttpRequest, member: Membership) -> HttpResponse:
     """The settings, one field each (durations in hours or days, the ruleset's options
     from its own declaration). A bad value is a form error and nothing is saved."""
-    from campaign.services.campaigns import campaign_update_settings
-
     require_umpire_page(member)
     campaign = member.campaign
     current = campaign.settings.as_dict()
@@ -232,8 +239,6 @@ def _to_seats(member: Membership) -> HttpResponse:
 def handover(request: HttpRequest, member: Membership) -> HttpResponse:
     """Replace a player: the seat, with everything it holds, goes to another user
     (R-ORD-7); a removed seat is played again (R-ORD-11)."""
-    from campaign.services.seats import seat_handover
-
     require_umpire_page(member)
     try:
         player_id = int(request.POST.get("player", ""))
@@ -255,8 +260,6 @@ def handover(request: HttpRequest, member: Membership) -> HttpResponse:
 def remove_player(request: HttpRequest, member: Membership) -> HttpResponse:
     """Before the start: remove a seat (issue 17); the invitation link changes. While the
     campaign runs: the player leaves and the seat stays, unplayed (R-ORD-11)."""
-    from campaign.services.campaigns import campaign_remove_player, seat_remove
-
     require_umpire_page(member)
     if member.campaign.status != Campaign.Status.SETUP:
         removed = attempt(request, lambda: seat_remove(
@@ -280,10 +283,6 @@ def remove_player(request: HttpRequest, member: Membership) -> HttpResponse:
 @campaign_page
 def nudge(request: HttpRequest, member: Membership) -> HttpResponse:
     """Remind the players who are not ready, by email (issue 17)."""
-    from django.db import transaction
-
-    from campaign.services import notifications
-
     require_umpire_page(member)
     if member.campaign.status != "running":
         messages.error(request, "Players are nudged while the campaign runs.")
@@ -298,12 +297,6 @@ def nudge(request: HttpRequest, member: Membership) -> HttpResponse:
 @campaign_page
 def export_download(request: HttpRequest, member: Membership) -> HttpResponse:
     """The whole campaign as the API's export document, downloaded as a file."""
-    import json
-
-    from django.utils.text import slugify
-
-    from campaign.services import export
-
     require_umpire_page(member)
     if not member.sees_private:
         raise PermissionDenied("An umpire who also plays exports the campaign only when "
@@ -322,10 +315,6 @@ def export_download(request: HttpRequest, member: Membership) -> HttpResponse:
 def import_upload(request: HttpRequest, member: Membership) -> HttpResponse:
     """An export document uploaded becomes a new campaign whose umpire is the uploader;
     they land on it. A file that is not an export document is a form error."""
-    import json
-
-    from campaign.services import imports
-
     require_umpire_page(member)
     upload = request.FILES.get("document")
     error = ""
@@ -356,8 +345,6 @@ def import_upload(request: HttpRequest, member: Membership) -> HttpResponse:
 @campaign_page
 def approve_player(request: HttpRequest, member: Membership) -> HttpResponse:
     """Approve a seat taken while the campaign asks for approval (issue 17)."""
-    from campaign.services.campaigns import campaign_approve_player
-
     require_umpire_page(member)
     made = attempt(request, lambda: campaign_approve_player(
         campaign_id=member.campaign.pk, player_id=request.POST.get("player", ""),

@@ -30,12 +30,13 @@ from contextvars import ContextVar
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, Sum
 from django.utils import timezone
 
 from campaign.bulk import bulk_set
 from campaign.errors import Conflict, Forbidden, InvalidInput
 from campaign.models import Campaign, Player
+from campaign.services import clock
 from campaign.services.journal import record_event
 from campaign.services.locking import retry_on_conflict
 
@@ -178,8 +179,6 @@ def hand_back_if_acting(player: Player) -> None:
 
 
 def _advance_if_everyone_ready(campaign: Campaign) -> None:
-    from campaign.services import clock
-
     if not campaign.settings.advance_when_all_ready:
         return
     if Player.objects.filter(campaign=campaign, ready=False, approved=True).exists():
@@ -254,8 +253,6 @@ def stand_in_plays(*, campaign: Campaign) -> None:
 
 def record_of(user: User) -> tuple[int, int]:
     """The user's deadlines met and missed over all their seats."""
-    from django.db.models import Sum
-
     totals = Player.objects.filter(user=user).aggregate(met=Sum("deadlines_met"),
                                                         missed=Sum("deadlines_missed"))
     return int(totals["met"] or 0), int(totals["missed"] or 0)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.urls import reverse
 from icalendar import Calendar, Event
 
 from campaign.access import campaigns_of
@@ -50,8 +51,6 @@ def calendar_rotate(*, user: User) -> str:
 def calendar_url(*, user: User, absolute: Callable[[str], str]) -> str:
     """The user's feed address, made absolute by `absolute` (a request's
     `build_absolute_uri`)."""
-    from django.urls import reverse
-
     return str(absolute(reverse("calendar-feed", args=[calendar_token(user=user)])))
 
 

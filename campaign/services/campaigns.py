@@ -8,11 +8,12 @@ from typing import Any, ParamSpec, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from campaign import rulesets
 from campaign.errors import Conflict, Forbidden, InvalidInput
 from campaign.hooks import Hook
-from campaign.models import Campaign, Player
+from campaign.models import Campaign, Player, new_invite_code
 from campaign.options import clean_options
 from campaign.services import absence
 from campaign.services.journal import record_event
@@ -171,8 +172,6 @@ def campaign_remove_player(*, campaign_id: int, player_id: Any, by: str) -> str:
     """The umpire removes a seat before the campaign starts (issue 17); the invite code
     changes, so the old invitation link no longer seats anyone. After the start a seat is
     handed over instead (`seat_handover`). Returns the removed player's username."""
-    from campaign.models import new_invite_code
-
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         if campaign.status != Campaign.Status.SETUP:
@@ -197,8 +196,6 @@ def seat_remove(*, campaign_id: int, player_id: Any, by: str) -> Player:
     everything it holds and nobody plays it (ready, no notifications) until it is handed
     over; the removed user loses the campaign. Before the start use
     `campaign_remove_player`."""
-    from django.utils import timezone
-
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().get(pk=campaign_id)
         if campaign.status == Campaign.Status.SETUP:

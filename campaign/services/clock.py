@@ -25,9 +25,11 @@ from campaign.dice import rolling
 from campaign.errors import Conflict, InvalidInput
 from campaign.hooks import Hook
 from campaign.models import PHASE_ORDER, Campaign, PhaseChange, Player
+from campaign.services import notifications
 from campaign.services.commitments import commit, reveal
 from campaign.services.journal import record_event
 from campaign.services.locking import retry_on_conflict
+from campaign.services.rollback import remember_start
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +119,8 @@ def open_phase(*, campaign: Campaign, turn: int, phase: str, by: str) -> bool:
     with rolling(campaign, turn, phase):
         for receiver in phase_entered.by_key(phase):
             receiver(campaign=campaign)
-    from campaign.services import notifications
 
     notifications.phase_opened(campaign=campaign)
-    from campaign.services.rollback import remember_start
 
     remember_start(campaign)  # the point a rollback returns to
     return True
@@ -203,7 +203,6 @@ def sweep_deadlines(*, now: dt.datetime | None = None) -> int:
             log.info("campaign %s: deadline passed but cannot advance: %s", pk, exc.detail)
             continue
         changes += int(result.changed)
-    from campaign.services import notifications
 
     try:
         notifications.send_due_reminders(now=now)

@@ -18,6 +18,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import relevance
 
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Phase, Player
@@ -39,8 +41,6 @@ def refuse(parts: Iterable[Any], sentence: str) -> InvalidInput:
 
 @functools.cache
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator
-
     schema = json.loads((Path(settings.BASE_DIR) / "docs" / "export.schema.json")
                         .read_text(encoding="utf-8"))
     return Draft202012Validator(schema)
@@ -48,8 +48,6 @@ def _validator() -> Any:
 
 def check_schema(document: object) -> None:
     """The published schema; the first fault (in document order) refused by its path."""
-    from jsonschema.exceptions import relevance
-
     errors = list(_validator().iter_errors(document))
     if errors:
         error = min(errors, key=lambda e: (len(e.absolute_path) == 0, relevance(e)))

@@ -39,6 +39,7 @@ from campaign import rulesets
 from campaign.errors import InvalidInput
 from campaign.hooks import Hook
 from campaign.models import Campaign, Event, PhaseSeed, Player
+from campaign.options import clean_options
 from campaign.services.commitments import commit, commitment_of
 from campaign.services.export import FORMAT, VERSION
 from campaign.services.import_checks import _value, check_head, check_schema, refuse
@@ -392,7 +393,6 @@ def import_campaign(*, document: object, umpire: User, stand_ins: bool = False) 
         document = {"dice": [], **document}
     check_schema(document)
     check_head(document)
-    from campaign.options import clean_options
 
     settings = document["settings"]
     try:

@@ -20,12 +20,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaign import webhooks
-from campaign.models import Campaign, Message, Player, Profile
+from campaign.journal_labels import PHASE_WORDS, read_entries
+from campaign.models import Campaign, Event, Message, MessageRead, Notification, Player, Profile
 from campaign.services import mail, outbox
+from campaign.services.profiles import zone_of
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +132,6 @@ def send_due_reminders(*, now: dt.datetime | None = None) -> int:
 
 
 def _local(when: dt.datetime | None, tz_name: str) -> str:
-    from campaign.services.profiles import zone_of
-
     if when is None:
         return "no deadline"
     return when.astimezone(zone_of(tz_name)).strftime(f"%Y-%m-%d %H:%M ({tz_name or 'UTC'})")
@@ -148,9 +149,6 @@ def page_link(campaign: Campaign, page: str = "") -> str:
 
 def _results(campaign: Campaign, turn: int) -> list[str]:
     """The turn's battles in the journal's own sentences (public entries only)."""
-    from campaign.journal_labels import read_entries
-    from campaign.models import Event
-
     events = list(Event.objects.filter(campaign=campaign, turn=turn, kind="battle_result",
                                        visibility=Event.Visibility.PUBLIC).order_by("id"))
     return [f"- {read.summary}" for read in read_entries(campaign.pk, events)]
@@ -178,8 +176,6 @@ def message(campaign: Campaign, kind: str, turn: int, phase: str,
             tz_name: str = "UTC", waiting: str | None = None) -> tuple[str, str]:
     """(subject, body) of a notification -- public facts only, in sentences, with the
     address of the page where its reader acts. Every text is marked for translation."""
-    from campaign.journal_labels import PHASE_WORDS
-
     current = (campaign.turn, campaign.phase) == (turn, phase)
     deadline = (_local(campaign.phase_deadline, tz_name) if campaign.phase_deadline
                 else _("none: the umpire moves the campaign on")) if current \
@@ -295,8 +291,6 @@ def send_digests(*, now: dt.datetime | None = None) -> int:
 def claim(campaign: Campaign, kind: str, turn: int, phase: str, recipient: str) -> bool:
     """Reserve one (campaign, turn, phase, kind, recipient) message; False when it was
     already sent (a redelivered task). The unique key decides, even between workers."""
-    from campaign.models import Notification
-
     try:
         with transaction.atomic():
             Notification.objects.create(campaign=campaign, turn=turn, phase=phase,
@@ -308,8 +302,6 @@ def claim(campaign: Campaign, kind: str, turn: int, phase: str, recipient: str) 
 
 def release(campaign: Campaign, kind: str, turn: int, phase: str, recipient: str) -> None:
     """Forget a claim whose sending failed, so a later delivery may try again."""
-    from campaign.models import Notification
-
     Notification.objects.filter(campaign=campaign, turn=turn, phase=phase, kind=kind,
                                 recipient=recipient).delete()
 
@@ -403,10 +395,6 @@ def message_audience(message_id: int) -> tuple[Any, list[int], str] | None:
     """A new message, the seats it is for (its recipient, or every other seat for a
     message to everyone) and the address of its thread's page; None for a message gone
     or written in a sandbox (nobody is told of those). Mails and channels alike."""
-    from django.urls import reverse
-
-    from campaign.models import Message
-
     message = (Message.objects.select_related("campaign", "sender__user")
                .filter(pk=message_id).first())
     if message is None or message.campaign.is_sandbox:
@@ -428,8 +416,6 @@ def deliver_message(*, message_id: int) -> int:
     thread was already told and is not mailed again until they have. Each reader once,
     even when the task is delivered twice. Never posted to the webhook. Returns the
     number of mails sent."""
-    from campaign.models import Message, MessageRead
-
     audience = message_audience(message_id)
     if audience is None:
         return 0

@@ -19,10 +19,12 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from campaign.celery import app
 from campaign.models import OutboxMessage
 
 log = logging.getLogger(__name__)
@@ -69,8 +71,6 @@ def reset_request_counter() -> None:
 def _task(name: str) -> Any:
     """The registered task called `name`. A web process has imported no tasks module
     yet: importing the apps' `tasks` modules (Celery's autodiscovery) registers them."""
-    from campaign.celery import app
-
     if name not in app.tasks:
         app.loader.import_default_modules()
     return app.tasks[name]
@@ -96,14 +96,10 @@ def _send(message: OutboxMessage, producer: Any = None) -> None:
 
 def _producer() -> Any:
     """One broker connection and producer (Celery's pool) for a whole dispatch."""
-    from campaign.celery import app
-
     return app.producer_or_acquire()
 
 
 def _eager() -> bool:
-    from django.conf import settings
-
     return bool(getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False))
 
 
@@ -195,8 +191,6 @@ def mark_done(task_id: str | None) -> None:
 
 
 def lease_seconds() -> int:
-    from django.conf import settings
-
     return int(getattr(settings, "BATTLE_LEASE_SECONDS", 120))
 
 

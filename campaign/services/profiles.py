@@ -8,7 +8,13 @@ import zoneinfo
 from collections.abc import Callable
 from functools import lru_cache
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
+from django.core import signing
+from django.core.exceptions import ValidationError
+from django.core.mail import send_mail
+from django.core.validators import validate_email
 from django.db import transaction
 
 from campaign.errors import InvalidInput
@@ -52,7 +58,7 @@ def profile_update(*, user: User, time_zone: str | None = None,
             profile.email_notifications = email_notifications
             fields.append("email_notifications")
         if muted_kinds is not None:
-            from campaign.services.notifications import KINDS
+            from campaign.services.notifications import KINDS  # noqa: PLC0415 (cycle: campaign.services.profiles -> campaign.services.notifications -> campaign.services.profiles)
 
             unknown = sorted(set(muted_kinds) - set(KINDS))
             if unknown:
@@ -81,17 +87,12 @@ def email_verified(user: User | AnonymousUser) -> bool:
 
 
 def verification_token(user: User) -> str:
-    from django.core import signing
-
     return signing.dumps({"u": user.pk, "e": user.email}, salt=VERIFY_SALT)
 
 
 def send_verification(*, user: User, link_for: Callable[[str], str]) -> bool:
     """Mail a link that proves the user reads `user.email` (`link_for(token)` makes the
     absolute address). False when there is no address to verify."""
-    from django.conf import settings
-    from django.core.mail import send_mail
-
     if not getattr(user, "email", ""):
         return False
     link = link_for(verification_token(user))
@@ -106,9 +107,6 @@ def send_verification(*, user: User, link_for: Callable[[str], str]) -> bool:
 def verify_email(*, token: str) -> Profile:
     """Open a verification link: the address it names becomes verified, if it is still
     the user's address. A bad, expired or outdated link is refused and changes nothing."""
-    from django.contrib.auth import get_user_model
-    from django.core import signing
-
     try:
         data = signing.loads(token, salt=VERIFY_SALT, max_age=VERIFY_MAX_AGE)
     except signing.SignatureExpired:
@@ -129,9 +127,6 @@ def verify_email(*, token: str) -> Profile:
 
 def email_update(*, user: User, email: str) -> bool:
     """Change the user's address; True when it changed (it must then be verified)."""
-    from django.core.exceptions import ValidationError
-    from django.core.validators import validate_email
-
     email = (email or "").strip()
     if email:
         try:

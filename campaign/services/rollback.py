@@ -40,6 +40,7 @@ from campaign.models import (
     PhaseStart,
     Player,
 )
+from campaign.services import notifications
 from campaign.services.export import export_campaign_sql, export_campaign_text
 from campaign.services.imports import _timestamps, registered_tables
 from campaign.services.journal import record_event
@@ -225,7 +226,6 @@ def rollback(*, campaign_id: int, turn: Any, phase: Any, by: str, reason: str = 
         record_event(campaign=campaign, kind="campaign_rolled_back",
                      data={"to_turn": turn, "to_phase": str(phase), "by": str(by),
                            "reason": str(reason)[:500], "seeds_kept": kept_seeds})
-        from campaign.services import notifications
 
         notifications.rolled_back(campaign=campaign)
     return campaign
@@ -247,7 +247,7 @@ def _reset_clock(campaign: Campaign, *, same_phase: bool) -> None:
     if duration and campaign.paused:
         campaign.paused_remaining = dt.timedelta(seconds=int(duration))
     elif duration:
-        from campaign.services.clock import deadline_after
+        from campaign.services.clock import deadline_after  # noqa: PLC0415 (cycle: campaign.services.rollback -> campaign.services.clock -> campaign.services.rollback)
 
         campaign.phase_deadline = deadline_after(campaign, now,
                                                  dt.timedelta(seconds=int(duration)))

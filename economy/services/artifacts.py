@@ -31,6 +31,7 @@ from economy.services import ledger
 from economy.services.buildings import own_building
 from economy.services.common import as_id, require_phase
 from economy.services.energy import PoweredBuilding
+from territories.models import Exploration
 
 SELL_VALUE: int = DISCOVERIES_BY_KEY["artifact"].sell_value or 200
 
@@ -38,8 +39,6 @@ SELL_VALUE: int = DISCOVERIES_BY_KEY["artifact"].sell_value or 200
 def ensure_artifacts(campaign_id: int) -> None:
     """An `Artifact` row for every exploration that found one (explorations written
     directly, e.g. by fixtures or the casebook, get theirs here)."""
-    from territories.models import Exploration
-
     missing = list(Exploration.objects.filter(campaign_id=campaign_id, discovery="artifact",
                                               artifact__isnull=True))
     for e in missing:

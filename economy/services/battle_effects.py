@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from economy.models import Building, Operative, Unit
+from django.db.models import Case, IntegerField, Value, When
+
+from economy.models import Building, Operative, Unit, Weapon
 from economy.services.storage import add_stock, load_holdings, stock_units, take_stock
 
 ResourceKey = tuple[str, bool, bool]
@@ -123,16 +125,12 @@ def carry_off(*, battlefield_id: int, key: ResourceKey, units: int,
 def turrets_change_hands(*, territory_id: int, player_id: int) -> None:
     """R-ECO-17: weapons fitted to a territory's turrets go with the buildings to its new
     owner."""
-    from economy.models import Weapon
-
     Weapon.objects.filter(turret__territory_id=territory_id).update(player_id=player_id)
 
 
 def destroy_buildings(*, territory_id: int, building_ids: list[int]) -> list[dict[str, Any]]:
     """Buildings destroyed in a battle are gone; R-ECO-17: a turret's weapon is destroyed
     with it. Returns `[{"pk", "kind", "weapon_id"}]` of what was destroyed."""
-    from economy.models import Weapon
-
     if not building_ids:
         return []
     gone = [dict(b) for b in Building.objects.filter(territory_id=territory_id,
@@ -165,8 +163,6 @@ def set_unit_state(unit: Unit, state: dict[str, Any]) -> None:
 def unit_destroyed(unit: Any) -> None:
     """The unit is destroyed; its pilot leaves it (where the pilot goes is
     `pilot_killed` or `pilot_moved`). Saved by `save_units`."""
-    from economy.models import Unit
-
     unit.status = Unit.Status.DESTROYED
     unit.pilot = None
 
@@ -175,8 +171,6 @@ def unit_off_map(unit: Any, *, until_turn: int) -> None:
     """The unit could not retreat: off the map, locked until `until_turn` (seed,
     "Tactical phase": it reappears at the next Movement phase and cannot change Equipment
     or Pilots until the subsequent Strategic Turn). Saved by `save_units`."""
-    from economy.models import Unit
-
     unit.status = Unit.Status.OFF_MAP
     unit.territory = None
     unit.locked_until_turn = until_turn
@@ -203,8 +197,6 @@ def pilot_moved(operative: Any, *, territory_id: int | None) -> None:
 def save_units(units: list[Any]) -> None:
     """Units after a battle: their damage, status (destroyed, off the map), crew and
     where they stand, in one statement. The caller holds their row locks."""
-    from economy.models import Unit
-
     if units:
         Unit.objects.bulk_update(units, UNIT_BATTLE_FIELDS)
 
@@ -215,16 +207,12 @@ PILOT_BATTLE_FIELDS = ["alive", "territory", "xp", "level"]
 def save_pilots(operatives: list[Any]) -> None:
     """Pilots after a battle (dead, where they went, their XP and level) in one
     statement. The caller holds their row locks."""
-    from economy.models import Operative
-
     if operatives:
         Operative.objects.bulk_update(operatives, PILOT_BATTLE_FIELDS)
 
 
 def set_buildings_hit_points(*, territory_id: int, hit_points: dict[int, int]) -> None:
     """Damage taken by buildings still standing (never below zero), in one statement."""
-    from django.db.models import Case, IntegerField, Value, When
-
     if not hit_points:
         return
     Building.objects.filter(territory_id=territory_id, pk__in=list(hit_points)).update(

@@ -13,12 +13,15 @@ from django.db import IntegrityError, transaction
 
 from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Player
-from campaign.rules.tables import BUILDINGS, GRID_SIZE
+from campaign.rules.tables import BUILDINGS, GRID_SIZE, WEAPONS
 from campaign.services.journal import record_private
 from campaign.services.locking import retry_on_conflict
-from economy.models import Building
+from economy.models import Building, BuildingKit, Weapon
 from economy.services import ledger
 from economy.services.common import as_id, own_territory, require_phase
+from economy.services.grid import validate_square
+from economy.services.production import parse_product
+from economy.services.storage import load_holdings, require_room
 from territories.models import Territory
 
 
@@ -42,7 +45,7 @@ def _whole(name: str, value: object) -> int:
 def _validate_square(territory: Territory, x_in: object, y_in: object) -> tuple[int, int]:
     x, y = _whole("x", x_in), _whole("y", y_in)
     try:
-        from economy.services.grid import validate_square
+        pass
     except ImportError:  # until the territories area provides it
         if not (0 <= x < GRID_SIZE and 0 <= y < GRID_SIZE):
             raise InvalidInput(f"The territorial map is {GRID_SIZE}x{GRID_SIZE}: "
@@ -73,8 +76,6 @@ def building_create(*, player: Player, territory_id: object, kind: object, x: ob
                     y: object, kit: object = None) -> Building:
     """Buy a building on one of the player's territories (commercial phase), or place it
     for free from a building kit a factory made (`kit`: its id; R-ECO-18)."""
-    from economy.models import BuildingKit
-
     require_phase(player.campaign, "commercial")
     key = normalise_kind(kind)
     spec = BUILDINGS[key]
@@ -174,8 +175,6 @@ def factory_set_product(*, player: Player, building_id: object, product: object)
     changing a line makes the next activity phase in which the factory is active a
     refit (no output) — R-ECO-9.
     """
-    from economy.services.production import parse_product
-
     require_phase(player.campaign, "activity", "commercial")
     product = parse_product(product).codes
     with transaction.atomic():
@@ -211,10 +210,6 @@ def turret_fit(*, player: Player, building_id: object, weapon: object) -> Buildi
     equipment, the weapon on the turret's territory; it leaves its container, and the
     weapon it replaces (or takes off) needs room in the warehouses there.
     """
-    from campaign.rules.tables import WEAPONS
-    from economy.models import Weapon
-    from economy.services.storage import load_holdings, require_room
-
     require_phase(player.campaign, "activity")
     weapon_id = None if weapon is None else as_id(weapon, "weapon")
     with transaction.atomic():

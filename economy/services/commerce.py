@@ -44,6 +44,7 @@ from campaign.services.journal import record_private
 from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative, Shipment, Stock, Unit, Weapon
 from economy.services import ledger
+from economy.services.buildings import building_create
 from economy.services.common import as_id, own_territory, require_phase
 from economy.services.names import clean_name, default_pilot_name, default_unit_name
 from economy.services.storage import load_holdings, require_room, take_stock
@@ -172,8 +173,6 @@ def purchase(*, player: Player, territory_id: object, item: object) -> dict[str,
                            fields={"item": ["An object with a 'kind' is required."]})
     kind = item["kind"].strip().lower()
     if kind == "building":
-        from economy.services.buildings import building_create
-
         b = building_create(player=player, territory_id=territory_id,
                             kind=item.get("building") or item.get("type"),
                             x=item.get("x"), y=item.get("y"), kit=item.get("kit"))

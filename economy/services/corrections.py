@@ -37,6 +37,7 @@ from economy.correction_serializers import (
 )
 from economy.models import Building, Operative, Unit, Weapon
 from economy.services import ledger
+from economy.services.buildings import place_building
 from economy.services.common import require_running
 from economy.services.names import default_pilot_name, default_unit_name
 from economy.services.storage import add_stock, load_holdings, require_room, take_stock
@@ -189,8 +190,6 @@ def _correct_building(*, player: Player, campaign: Campaign, spec: BuildingGrant
                       ) -> dict[str, Any]:
     """Grant a building (inactive, full hit points, no price, no requirement checked:
     the umpire corrects; the square must be on the grid and free) or take one."""
-    from economy.services.buildings import place_building
-
     if isinstance(spec, Take):
         target = Building.objects.select_for_update().filter(
             pk=spec.id, territory__owner=player).first()

@@ -34,6 +34,7 @@ from campaign.services.journal import record_private
 from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative
 from economy.services.common import as_id, own_territory, require_phase
+from economy.services.ledger import lock_player
 
 
 class NotEnoughEnergy(InvalidInput):
@@ -149,8 +150,6 @@ def activation_set(*, player: Player, territory_id: int, active: list[int]) -> l
     # are checked one by one because the case book hands on what its case names.
     wanted = {as_id(b, "active") for b in active}
     with transaction.atomic():
-        from economy.services.ledger import lock_player
-
         player = lock_player(player.pk)  # serialises the player's activation plans
         territory = own_territory(player=player, territory_id=territory_id)
         buildings = list(Building.objects.filter(territory=territory))

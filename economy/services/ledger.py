@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Sum
 
 from campaign.bulk import bulk_set
 from campaign.errors import InvalidInput
@@ -99,8 +100,6 @@ def spend(*, player: Player, amount: int, reason: str = "purchase", **kwargs: An
 
 def balance_from_ledger(player: Player) -> int:
     """The balance recomputed from the entries (for audits and tests)."""
-    from django.db.models import Sum
-
     return player.ledger.aggregate(total=Sum("amount"))["total"] or 0
 
 

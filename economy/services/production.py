@@ -54,6 +54,7 @@ from economy.models import (
 )
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
+from economy.services.names import default_unit_name, name_lists
 from economy.services.storage import StockBook, load_holdings_many
 from territories.models import Exploration, Territory
 
@@ -153,7 +154,7 @@ def _parse_item(value: object) -> Product:
             weapon_price(key, templates)
             return Product("weapon", weapon(key).key, templates)
         if kind == "building":
-            from economy.services.buildings import normalise_kind
+            from economy.services.buildings import normalise_kind  # noqa: PLC0415 (cycle: economy.services.production -> economy.services.buildings -> economy.services.production)
 
             try:
                 return Product("building", normalise_kind(value.get("building")))
@@ -231,7 +232,7 @@ class _World:
     queries, and what it writes, kept in memory and written at the end (`flush`)."""
 
     def __init__(self, *, campaign: Campaign, players: list[Player]) -> None:
-        from economy.services.artifacts import ensure_artifacts
+        from economy.services.artifacts import ensure_artifacts  # noqa: PLC0415 (cycle: economy.services.production -> economy.services.artifacts -> economy.services.buildings -> economy.services.production)
 
         self.campaign = campaign
         self.territories: dict[int, dict[int, Territory]] = defaultdict(dict)
@@ -272,8 +273,6 @@ class _World:
         """A factory-made vehicle's default name (issue 26), unlike the player's other
         units': their names are read once for the whole campaign, on the first vehicle
         made (one query whatever the number of players and units)."""
-        from economy.services.names import default_unit_name, name_lists
-
         if self.unit_names is None:
             self.name_lists = name_lists(self.campaign)  # once, not once a vehicle
             self.unit_names = defaultdict(list)
@@ -536,7 +535,7 @@ class _Run:
 
     # -- laboratories --------------------------------------------------------------
     def laboratories(self) -> None:
-        from economy.services.artifacts import doubled_laboratories
+        from economy.services.artifacts import doubled_laboratories  # noqa: PLC0415 (cycle: economy.services.production -> economy.services.artifacts -> economy.services.buildings -> economy.services.production)
 
         craft = any(self.world.explorations[tid].discovery == "xeno_craft"
                     for tid in self.territories if tid in self.world.explorations)

@@ -30,6 +30,7 @@ from campaign.rules.tables import RESOURCES_BY_KEY
 from campaign.services.journal import record_event
 from campaign.services.locking import retry_on_conflict
 from economy.models import Building, Operative, Trade, Unit, Weapon
+from economy.selectors import trade_sentences
 from economy.services import ledger
 from economy.services.common import as_id, require_phase
 from economy.services.storage import (
@@ -38,6 +39,7 @@ from economy.services.storage import (
     item_kind_of_weapon,
     load_holdings,
     require_room,
+    stock_units,
     take_stock,
 )
 from territories.models import Territory
@@ -117,8 +119,6 @@ def _check_side(side: dict[str, Any], *, giver: Player, taker: Player, settle: b
             take_stock(territory=src, key=key, units=r["units"], name=src.name)
             add_stock(territory=side["deliver_to"], key=key, units=r["units"])
         else:
-            from economy.services.storage import stock_units
-
             if stock_units(src, key) < r["units"]:
                 raise InvalidInput(f"{giver.user.username} does not have {r['units']} units "
                                    f"of {r['resource']} in {src.name}.",
@@ -206,8 +206,6 @@ def _offered_operatives(ids: list[int], *, giver: Player, turn: int) -> list[Ope
 
 
 def _journal(trade: Trade, kind: str, **extra: Any) -> None:
-    from economy.selectors import trade_sentences
-
     record_event(campaign=trade.campaign, kind=kind,
                  data={"trade": trade.pk, "from_player": trade.from_player_id,
                        "to_player": trade.to_player_id, "give": trade.give,
@@ -351,8 +349,6 @@ def trade_as_dict(trade: Trade, summary: str | None = None) -> dict[str, Any]:
     """A trade for the API; `summary` says what it carries in words (issue 26), computed
     here unless the caller computed a list's at once (`selectors.trade_sentences`)."""
     if summary is None:
-        from economy.selectors import trade_sentences
-
         summary = trade_sentences([trade])[trade.pk]
     return {"id": trade.pk, "from_player": trade.from_player_id,
             "to_player": trade.to_player_id, "give": trade.give, "receive": trade.receive,

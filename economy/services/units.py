@@ -27,8 +27,9 @@ from campaign.models import Player
 from campaign.rules.formulas import validate_loadout, vehicle_slots
 from campaign.rules.tables import SLOT_ACCEPTS, VEHICLES, RuleViolation, weapon_size
 from campaign.services.journal import record_private
-from economy.models import Operative, Unit, Weapon
+from economy.models import Building, Operative, Unit, Weapon
 from economy.services.common import as_id, require_phase
+from economy.services.ledger import lock_player
 from economy.services.names import clean_name, unit_rename
 from economy.services.storage import load_holdings, require_room
 from territories.models import Territory
@@ -71,8 +72,6 @@ def unit_update(*, player: Player, unit_id: object, pilot: object = _UNSET,
     cleaned = clean_name(name) if name is not _UNSET else None
     require_phase(player.campaign, "activity")
     with transaction.atomic():
-        from economy.services.ledger import lock_player
-
         lock_player(player.pk)  # one crew/fit change of a player at a time
         unit = Unit.objects.select_for_update().filter(
             pk=as_id(unit_id, "unit"), player=player).first()
@@ -179,7 +178,6 @@ def _fit(*, unit: Unit, player: Player, weapons: list[Any], exo: bool) -> list[i
         raise InvalidInput(str(exc), code="slots") from exc
     # Take everything off first (slot uniqueness), then fit; a weapon taken from a
     # turret of the same territory leaves it (R-ECO-17).
-    from economy.models import Building
 
     Building.objects.filter(weapon_id__in=ids).update(weapon=None)
     Weapon.objects.filter(unit=unit).update(unit=None, slot=None)

@@ -160,8 +160,6 @@ def change_owner(*, territory: Territory, player: Player) -> Any:
     unopposed); a never-owned one gets its exploration roll ("When you take control of a
     territory no-one owned before, you make an exploration roll"). Returns that
     exploration, or None. Updates the instance too. Call inside a transaction."""
-    from territories.models import Territory
-
     explored_now = not territory.ever_owned
     Territory.objects.filter(pk=territory.pk).update(owner=player)
     territory.owner_id = player.pk

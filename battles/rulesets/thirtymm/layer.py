@@ -21,7 +21,7 @@ class ThirtyMinuteMissionsActions:
 
     def start(self, battle_input: Json, dice: Dice, setup: Json | None = None) -> A.Play:
         if "board" not in battle_input:
-            from battles.rulesets.thirtymm.ruleset import duel_input
+            from battles.rulesets.thirtymm.ruleset import duel_input  # noqa: PLC0415 (cycle: battles.rulesets.thirtymm.layer -> battles.rulesets.thirtymm.ruleset -> battles.rulesets.thirtymm.layer)
             battle_input = duel_input(**battle_input)
         return A.start(battle_input, dice, setup)
 

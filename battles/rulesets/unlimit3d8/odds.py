@@ -62,7 +62,7 @@ def _hypothetical(index: int, data: Any) -> UnitInput:
 def odds_input(question: OddsQuestion) -> Json:
     """The engine's input for the battle the player asks about (the defender first)."""
     # Imported here: the ruleset module imports this one.
-    from battles.rulesets.unlimit3d8.ruleset import building_input_of, unit_input_of
+    from battles.rulesets.unlimit3d8.ruleset import building_input_of, unit_input_of  # noqa: PLC0415 (cycle: battles.rulesets.unlimit3d8.odds -> battles.rulesets.unlimit3d8.ruleset -> battles.rulesets.unlimit3d8.odds)
 
     enemies = _revealed_enemies(question.last)
     described = question.described

@@ -16,13 +16,13 @@ from django.conf import settings
 from django.core.management.commands.runserver import Command as RunserverCommand
 from django.db import close_old_connections
 
+from campaign.services import clock
+
 log = logging.getLogger(__name__)
 
 
 def sweep_forever(stop: threading.Event, interval: float) -> None:
     """Sweep until `stop` is set; a failing sweep is logged and retried next time."""
-    from campaign.services import clock
-
     while not stop.wait(interval):
         close_old_connections()
         try:

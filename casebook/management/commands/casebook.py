@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from django.core import mail
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connection
 
@@ -23,8 +24,6 @@ def _on_test_database() -> bool:
     at the test database: on PostgreSQL its NAME is `test_<name>`, which the creation's
     own naming would turn into `test_test_<name>`, so ask the test environment instead
     (setup_test_environment gives `django.core.mail` its `outbox`)."""
-    from django.core import mail
-
     return (hasattr(mail, "outbox")
             or connection.settings_dict["NAME"]
             == connection.creation._get_test_db_name())  # type: ignore[attr-defined]  # private Django API the stubs leave out

@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import connection
 
 from casebook.compliance import build_report, render_report
+from casebook.management.commands.casebook import _on_test_database
 from casebook.runner import load_cases, run_paths
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -28,8 +29,6 @@ class Command(BaseCommand):
                                  "page reads docs/COMPLIANCE.json; default: beside --output)")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from casebook.management.commands.casebook import _on_test_database
-
         created = None
         if not _on_test_database():
             created = connection.settings_dict["NAME"]
