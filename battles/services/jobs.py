@@ -27,7 +27,7 @@ from django.utils import timezone
 from battles.models import Battle
 from battles.rulesets.base import Outcome
 from battles.rulesets.registry import find_ruleset
-from battles.services.recording import record_result
+from battles.services import recording
 from campaign.errors import Conflict, NotFound
 from campaign.models import Campaign, Event
 from campaign.rules.dice import Dice
@@ -224,7 +224,7 @@ def run_battle_job(*, battle_id: int, resolver: Resolver | None = None,
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         tail = "".join(traceback.format_tb(exc.__traceback__)[-3:])
         return _fail(battle_id, f"{detail}\n{tail}")
-    recorded = record_result(battle_id=battle_id, result=payload, source="engine")
+    recorded = recording.record_result(battle_id=battle_id, result=payload, source="engine")
     return "recorded" if recorded else "already_recorded"
 
 
