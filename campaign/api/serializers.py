@@ -69,10 +69,11 @@ class CampaignCreateSerializer(serializers.Serializer):
 
 
 @extend_schema_field({"type": "string", "nullable": True})
-class FactionField(serializers.Field):
-    """A faction key as sent: text stays text; any other JSON value becomes its JSON text,
-    which is no faction's key, so the service refuses it naming the choices
-    (`unknown_faction`) as it does a misspelt one."""
+class KeyTextField(serializers.Field):
+    """A key the service compares (an invite code, a faction) as sent: text stays text;
+    any other JSON value becomes its JSON text, which is never a valid key, so the service
+    refuses it in its own words and code (403 `invite_required`, 400 `unknown_faction`
+    naming the choices) as it does a mistyped one."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, allow_null=True, **kwargs)
@@ -89,8 +90,8 @@ class JoinSerializer(serializers.Serializer):
     faction in a campaign whose ruleset has factions (`GET /api/rulesets/`). Checked by
     the service (`campaign_join`); their types here."""
 
-    invite = TextField(required=False, allow_null=True, allow_blank=True, max_length=64)
-    faction = FactionField(
+    invite = KeyTextField()
+    faction = KeyTextField(
         help_text="One of the ruleset's `factions`; required when it has factions, "
         "refused when it has none.")
 

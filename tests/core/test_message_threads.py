@@ -170,13 +170,25 @@ def _nothing_written() -> bool:
             .exists())
 
 
-@pytest.mark.parametrize("text", ["", "   \n ", "x" * (messages.MAX_TEXT + 1), None, 12])
+@pytest.mark.parametrize("text", ["", "   \n ", "x" * (messages.MAX_TEXT + 1)])
 def test_a_message_without_proper_text_is_refused_and_changes_nothing(table, alice, text):
     campaign, seats = table
     with pytest.raises(InvalidInput) as refused:
         messages.send_message(member=member_of(alice, campaign), to=seats["bob"].pk,
                               text=text)
     assert refused.value.code == "invalid_text" and refused.value.detail
+    assert _nothing_written()
+
+
+@pytest.mark.parametrize("text", [None, 12, ["hi"]])
+def test_a_message_whose_text_is_not_text_is_refused_by_the_api_and_changes_nothing(
+        table, alice, client_for, text):
+    """The types are the serializer's (MessageIn): the service takes text."""
+    campaign, seats = table
+    r = client_for(alice).post(f"/api/campaigns/{campaign.pk}/messages/",
+                               {"to": seats["bob"].pk, "text": text}, format="json")
+    assert r.status_code == 400, r.content
+    assert "text" in r.json()["fields"] and r.json()["detail"]
     assert _nothing_written()
 
 
