@@ -13,7 +13,7 @@ existed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 #: The longest name a player may give (after trimming).
@@ -60,6 +60,34 @@ def _pick(scope: str, kind: str, counter: int, salt: str, options: Sequence[str]
     return options[int.from_bytes(digest[:8], "big") % len(options)]
 
 
+class TakenNames(Collection[str]):
+    """The names a player's units (or pilots) already bear, for naming many in a row (a
+    factory's production): kept case-folded as they are added, so each draw costs the
+    same however many came before, not a pass over all of them (a league's age must not
+    slow its turns, issue 32). Names are only ever added, so the first free "... n" of a
+    base is never below the last one found: the count resumes there."""
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self._names: list[str] = []
+        self.folded: set[str] = set()
+        self.numbered: dict[str, int] = {}  # a base's last "... n" found free
+        for name in names:
+            self.add(name)
+
+    def add(self, name: str) -> None:
+        self._names.append(name)
+        self.folded.add(name.casefold())
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.casefold() in self.folded
+
+
 def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
           space: Collection[str] = ()) -> str:
     """The first candidate (counter, counter + 1, ...) not in `taken` (case ignored); after
@@ -67,16 +95,18 @@ def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
     is every name `candidate` can answer: once all of it is taken, no draw can succeed,
     so the tries are skipped (the same answer, without 64 hashes: a factory building a
     big force names each unit in constant time)."""
-    seen = {t.casefold() for t in taken}
+    seen = taken.folded if isinstance(taken, TakenNames) else {t.casefold() for t in taken}
     exhausted = bool(space) and all(name.casefold() in seen for name in space)
     for step in range(0 if exhausted else _TRIES):
         name = candidate(counter + step)
         if name.casefold() not in seen:
             return name
     base = candidate(counter)
-    n = 2
+    n = taken.numbered.get(base, 2) if isinstance(taken, TakenNames) else 2
     while f"{base} {n}".casefold() in seen:
         n += 1
+    if isinstance(taken, TakenNames):
+        taken.numbered[base] = n
     return f"{base} {n}"
 
 

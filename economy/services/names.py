@@ -14,6 +14,7 @@ characters; someone else's unit, pilot or weapon is answered like one that does 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any, TypeVar
 
 from django.db import transaction
@@ -34,7 +35,7 @@ def name_lists(campaign: Campaign) -> names.NameLists:
 
 
 def default_unit_name(*, player: Player, model: str, profile: dict[str, Any] | None = None,
-                      taken: list[str] | None = None, campaign: Campaign | None = None,
+                      taken: Collection[str] | None = None, campaign: Campaign | None = None,
                       lists: names.NameLists | None = None) -> str:
     """"Golem 'Iron Wolf'": the model and a nickname no other unit of the player bears
     (when the lists allow it). One query for the player's units' names unless `taken`

@@ -26,6 +26,7 @@ from campaign.dice import Dice, campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
 from campaign.rules.formulas import factory_limit
+from campaign.rules.names import TakenNames
 from campaign.rules.tables import (
     BUILDINGS,
     CONVERSION_PER_TURN,
@@ -266,7 +267,7 @@ class _World:
         self.missiles: list[int] = []  # silos that made a missile
         self.made: dict[type[Model], list[Model]] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
-        self.unit_names: dict[int, list[str]] | None = None  # read on the first vehicle
+        self.unit_names: dict[int, TakenNames] | None = None  # read on the first vehicle
         self.name_lists: Any = None  # the campaign's name lists, read with them
 
     def unit_name(self, player: Player, model: str) -> str:
@@ -275,14 +276,14 @@ class _World:
         made (one query whatever the number of players and units)."""
         if self.unit_names is None:
             self.name_lists = name_lists(self.campaign)  # once, not once a vehicle
-            self.unit_names = defaultdict(list)
+            self.unit_names = defaultdict(TakenNames)
             for pid, name in Unit.objects.filter(player__campaign=self.campaign
                                                  ).values_list("player_id", "name"):
-                self.unit_names[pid].append(name)
+                self.unit_names[pid].add(name)
         taken = self.unit_names[player.pk]
         name = default_unit_name(player=player, model=model, taken=taken,
                                  campaign=self.campaign, lists=self.name_lists)
-        taken.append(name)
+        taken.add(name)
         return name
 
     def create(self, row: M) -> M:

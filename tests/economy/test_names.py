@@ -329,3 +329,24 @@ def test_the_umpires_grants_arrive_named(world, api):
     assert r.status_code == 201, r.json()
     assert Unit.objects.get(player=world.alice).name.startswith("Golem '")
     assert Operative.objects.get(player=world.alice).name.count(" ") >= 2
+
+
+def test_naming_a_long_run_with_taken_names_gives_the_names_a_plain_list_gives():
+    """A factory names each vehicle against a `TakenNames` (kept folded as names are
+    added, the "... n" count resumed where it stopped) instead of a list it re-reads on
+    every draw: the same names, in the same order, past the nicknames' exhaustion."""
+    lists = names.DEFAULT_LISTS
+    plain: list[str] = ["golem 'IRON WOLF'"]  # case is ignored when comparing
+    kept = names.TakenNames(plain)
+    for counter in range(3 * len(lists.nicknames) + 7):
+        model = "Golem" if counter % 3 else "Paladin"
+        expected = names.unit_name(lists, model, campaign_id=4, player_id=9,
+                                   counter=len(plain), taken=plain)
+        got = names.unit_name(lists, model, campaign_id=4, player_id=9,
+                              counter=len(kept), taken=kept)
+        assert got == expected, counter
+        plain.append(expected)
+        kept.add(got)
+    assert len(set(n.casefold() for n in plain)) == len(plain)
+    assert any(re.search(r" \d+$", n) for n in plain)  # the run went past the nicknames
+    assert "GOLEM 'IRON WOLF'" in kept and list(kept) == plain
