@@ -347,6 +347,6 @@ def test_naming_a_long_run_with_taken_names_gives_the_names_a_plain_list_gives()
         assert got == expected, counter
         plain.append(expected)
         kept.add(got)
-    assert len(set(n.casefold() for n in plain)) == len(plain)
+    assert len({n.casefold() for n in plain}) == len(plain)
     assert any(re.search(r" \d+$", n) for n in plain)  # the run went past the nicknames
     assert "GOLEM 'IRON WOLF'" in kept and list(kept) == plain
