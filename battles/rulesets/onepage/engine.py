@@ -170,7 +170,20 @@ def _in_range(unit: Unit, target: Unit) -> bool:
 
 
 def _visible_enemy_in_range(b: Battle, unit: Unit) -> bool:
-    return any(_in_range(unit, e) for e in b.enemies(unit))
+    """`_in_range` of any enemy, the unit's working weapons looked up once (not once per
+    enemy: every Activation asks)."""
+    enemies = b.enemies(unit)
+    if not enemies:
+        return False
+    weapons = [T.WEAPONS.get(key) or T.weapon(key) for key in unit.firing_weapons()]
+    x = unit.x
+    for target in enemies:
+        d = abs(x - target.x)
+        armoured = target.vehicle and target.save < 6
+        for w in weapons:
+            if d <= w.range_cm and not (armoured and w.small_arms):
+                return True
+    return False
 
 
 def _move(b: Battle, unit: Unit, toward: float, budget: float, *, stop_at: float = 0.0,
