@@ -156,9 +156,10 @@ def _new_turn(s: State) -> None:
     init = R.initiative(b.dice, standing, last_lower=s.last_lower, first_turn=b.turn == 1,
                         attacker=b.attacker)
     s.last_lower = init["lowest"]
-    b.note(action="initiative", rolls=list(init["rolls"].values()),
-           winner=init["winner"], text=f"Initiative: side {init['winner']} "
-           f"({', '.join(f'{x}: {r}' for x, r in init['rolls'].items())})")
+    if b.keep_log:
+        b.note(action="initiative", rolls=list(init["rolls"].values()),
+               winner=init["winner"], text=f"Initiative: side {init['winner']} "
+               f"({', '.join(f'{x}: {r}' for x, r in init['rolls'].items())})")
     s.order = list(init["order"])
     s.current = 0
     s.pending = {side: [u.id for u in b.units if u.side == side and u.on_table]
@@ -259,10 +260,11 @@ def _activate(s: State, action: Json) -> None:
                         stunned=u.stunned, half_casualties=half)
     u.suppressed = 0  # "After each Activation roll ... remove all Suppression markers"
     u.stunned = False
-    b.note(side=u.side, unit=u.id, action="activation", rolls=[roll["roll"]],
-           success=roll["success"], actions=roll["actions"],
-           text=f"{u.name} {'activates' if roll['success'] else 'fails to activate'} "
-                f"({roll['roll']}{roll['modifier']:+d} vs {roll['needed']}+)")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, action="activation", rolls=[roll["roll"]],
+               success=roll["success"], actions=roll["actions"],
+               text=f"{u.name} {'activates' if roll['success'] else 'fails to activate'} "
+                    f"({roll['roll']}{roll['modifier']:+d} vs {roll['needed']}+)")
     s.active, s.actions_left, s.failed = u.id, int(roll["actions"]), not roll["success"]
     if roll["falls_back"]:
         E._fall_back(b, u)
@@ -328,24 +330,26 @@ def _move(s: State, action: Json) -> None:
         raise why
     start_x = u.x
     u.x = to
-    riders = [p.id for p in E.passengers(b, u)]
+    riders = [p.id for p in E.passengers(b, u)] if b.keep_log else []
     E.carry(b, u)
     if b.beyond_own_edge(u):  # R-OP-18: off its own table edge, with whoever rides in it
         for rider in E.passengers(b, u):
             rider.off_table = True
         u.off_table = True
-        b.note(side=u.side, unit=u.id, action="move", to=u.x, cm=abs(to - start_x),
-               off_table=True, **({"carried": riders} if riders else {}),
-               text=f"{u.name} moves {abs(to - start_x):g} cm and leaves the table by "
-                    "its own edge")
+        if b.keep_log:
+            b.note(side=u.side, unit=u.id, action="move", to=u.x, cm=abs(to - start_x),
+                   off_table=True, **({"carried": riders} if riders else {}),
+                   text=f"{u.name} moves {abs(to - start_x):g} cm and leaves the table by "
+                        "its own edge")
         _spend(s, u)
         return
-    target = E._nearest(b, u)
-    b.note(side=u.side, unit=u.id, action="move", to=u.x, cm=abs(to - start_x),
-           **({"carried": riders} if riders else {}),
-           text=f"{u.name} moves {abs(to - start_x):g} cm"
-                + (f" (now {E._distance(u, target):g} cm from {target.name})"
-                   if target is not None else ""))
+    if b.keep_log:
+        target = E._nearest(b, u)  # only the log says how far it now is
+        b.note(side=u.side, unit=u.id, action="move", to=u.x, cm=abs(to - start_x),
+               **({"carried": riders} if riders else {}),
+               text=f"{u.name} moves {abs(to - start_x):g} cm"
+                    + (f" (now {E._distance(u, target):g} cm from {target.name})"
+                       if target is not None else ""))
     _spend(s, u)
 
 
@@ -390,7 +394,8 @@ def _aim(s: State, action: Json) -> None:
     if u.aboard is not None:
         raise ActionRefused("aboard", f"{u.name} is aboard a transport.", PASSENGERS)
     u.aimed = True
-    b.note(side=u.side, unit=u.id, action="aim", text=f"{u.name} aims")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, action="aim", text=f"{u.name} aims")
     _spend(s, u)
 
 
@@ -462,8 +467,9 @@ def _embark(s: State, action: Json) -> None:
     if why is not None:
         raise why
     u.aboard, u.x = carrier.id, carrier.x
-    b.note(side=u.side, unit=u.id, action="embark", target=carrier.id, to=u.x,
-           text=f"{u.name} boards {carrier.name}")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, action="embark", target=carrier.id, to=u.x,
+               text=f"{u.name} boards {carrier.name}")
     _spend(s, u)
 
 
@@ -476,8 +482,9 @@ def _disembark(s: State, action: Json) -> None:
                             PASSENGERS)
     carrier = unit(s, u.aboard)
     u.aboard = None
-    b.note(side=u.side, unit=u.id, action="disembark", target=carrier.id, to=u.x,
-           text=f"{u.name} gets out of {carrier.name}")
+    if b.keep_log:
+        b.note(side=u.side, unit=u.id, action="disembark", target=carrier.id, to=u.x,
+               text=f"{u.name} gets out of {carrier.name}")
     _spend(s, u)
 
 

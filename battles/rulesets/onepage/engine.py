@@ -170,7 +170,20 @@ def _in_range(unit: Unit, target: Unit) -> bool:
 
 
 def _visible_enemy_in_range(b: Battle, unit: Unit) -> bool:
-    return any(_in_range(unit, e) for e in b.enemies(unit))
+    """`_in_range` of any enemy, the unit's working weapons looked up once (not once per
+    enemy: every Activation asks)."""
+    enemies = b.enemies(unit)
+    if not enemies:
+        return False
+    weapons = [T.WEAPONS.get(key) or T.weapon(key) for key in unit.firing_weapons()]
+    x = unit.x
+    for target in enemies:
+        d = abs(x - target.x)
+        armoured = target.vehicle and target.save < 6
+        for w in weapons:
+            if d <= w.range_cm and not (armoured and w.small_arms):
+                return True
+    return False
 
 
 def _move(b: Battle, unit: Unit, toward: float, budget: float, *, stop_at: float = 0.0,
@@ -353,11 +366,12 @@ def _fire(b: Battle, unit: Unit, target: Unit) -> None:
         if T.weapon(w).single_shot and R.affects(w, vehicle=target.vehicle, save=target.save):
             unit.spent.append(w)
     effect = _take_hits(b, unit, target, shot["unsaved"])
-    b.note(side=unit.side, unit=unit.id, action="fire", target=target.id,
-           range_cm=d, cover=cover, hits=shot["hits"], unsaved=shot["unsaved"],
-           rolls=shot["rolls"] + shot["saves"], **effect,
-           text=f"{unit.name} fires at {target.name} ({d:g} cm, {cover}): {shot['hits']} "
-                f"hit(s), {shot['unsaved']} unsaved" + _effect_text(target, effect))
+    if b.keep_log:
+        b.note(side=unit.side, unit=unit.id, action="fire", target=target.id,
+               range_cm=d, cover=cover, hits=shot["hits"], unsaved=shot["unsaved"],
+               rolls=shot["rolls"] + shot["saves"], **effect,
+               text=f"{unit.name} fires at {target.name} ({d:g} cm, {cover}): {shot['hits']} "
+                    f"hit(s), {shot['unsaved']} unsaved" + _effect_text(target, effect))
 
 
 def _effect_text(target: Unit, effect: dict[str, Any]) -> str:
@@ -382,14 +396,15 @@ def _assault(b: Battle, unit: Unit, target: Unit) -> None:
                       defender_save=target.save)
     to_target = _take_hits(b, unit, target, fight["defender_casualties"], assault=True)
     to_unit = _take_hits(b, target, unit, fight["attacker_casualties"], assault=True)
-    b.note(side=unit.side, unit=unit.id, action="assault", target=target.id,
-           rolls=fight["attacker_rolls"] + fight["defender_rolls"],
-           attacker_casualties=fight["attacker_casualties"],
-           defender_casualties=fight["defender_casualties"],
-           text=f"{unit.name} assaults {target.name}: {target.name} loses "
-                f"{fight['defender_casualties']}, {unit.name} loses "
-                f"{fight['attacker_casualties']}" + _effect_text(target, to_target)
-                + _effect_text(unit, to_unit))
+    if b.keep_log:
+        b.note(side=unit.side, unit=unit.id, action="assault", target=target.id,
+               rolls=fight["attacker_rolls"] + fight["defender_rolls"],
+               attacker_casualties=fight["attacker_casualties"],
+               defender_casualties=fight["defender_casualties"],
+               text=f"{unit.name} assaults {target.name}: {target.name} loses "
+                    f"{fight['defender_casualties']}, {unit.name} loses "
+                    f"{fight['attacker_casualties']}" + _effect_text(target, to_target)
+                    + _effect_text(unit, to_unit))
 
 
 def _fall_back(b: Battle, unit: Unit) -> None:
@@ -400,10 +415,11 @@ def _fall_back(b: Battle, unit: Unit) -> None:
     moved = _move(b, unit, b.edge(unit.side), kind.move_cm * 2)
     if b.beyond_own_edge(unit):
         unit.off_table = True
-    b.note(side=unit.side, unit=unit.id, action="fall_back", cm=moved,
-           off_table=unit.off_table,
-           text=f"{unit.name} falls back {moved:g} cm"
-                + (" and leaves the table" if unit.off_table else ""))
+    if b.keep_log:
+        b.note(side=unit.side, unit=unit.id, action="fall_back", cm=moved,
+               off_table=unit.off_table,
+               text=f"{unit.name} falls back {moved:g} cm"
+                    + (" and leaves the table" if unit.off_table else ""))
 
 
 def _finish(b: Battle, end: str) -> Battle:
