@@ -147,17 +147,19 @@ def _can_see(b: Battle, unit: Unit, target: Unit) -> bool:
     # Each crossed hex's size (`Battle.hex_size`), with the occupants read once per look.
     occupied = b.occupied()
     terrain = b.terrain
-    sizes = []
+    blocking = []
     adjacent = []
     for h, next_to_either in between:
         occupant = occupied.get(h)
-        size = max(T.TERRAIN_SIZE.get(terrain.get(h, "open"), 0),
-                   occupant.stats.size if occupant else 0)
-        sizes.append(size)
+        size = T.TERRAIN_SIZE.get(terrain.get(h, "open"), 0)
+        if occupant is not None and occupant.stats.size > size:
+            size = occupant.stats.size
+        if size > 0:
+            blocking.append(size)
         if next_to_either:
             adjacent.append(size)
     return R.line_of_sight(firer_size=unit.stats.size, target_size=target.stats.size,
-                           blocking=[s for s in sizes if s > 0],
+                           blocking=blocking,
                            firer_is_god_machine=unit.stats.unit_class == "god_machine",
                            target_is_god_machine=target.stats.unit_class == "god_machine",
                            adjacent_blocking=adjacent)
