@@ -206,9 +206,10 @@ def _order(s: State, action: Json) -> None:
         played, b.hands[s.side or ""], b.deck = R.play_card(hand, b.deck, int(card))
     s.ordered = [u.id for u in units]
     s.phase = "move"
-    b.note(side=s.side, action="order", card=played, ordered=list(s.ordered),
-           text=f"Side {s.side} plays an order card for {played} unit(s): "
-                + ", ".join(u.name for u in units))
+    if b.keep_log:  # the odds keep no log: build no text for one
+        b.note(side=s.side, action="order", card=played, ordered=list(s.ordered),
+               text=f"Side {s.side} plays an order card for {played} unit(s): "
+                    + ", ".join(u.name for u in units))
 
 
 def _movable(s: State, action: Json, verb: str) -> E.Unit:
@@ -303,9 +304,10 @@ def _move(s: State, action: Json) -> None:
         s.moved.add(leader.id)
     if joins is not None:
         u.leader_of = joins.id
-    b.note(side=s.side, unit=u.id, action="move", to=list(E.to_offset(goal)), hexes=steps,
-           text=f"{u.name} moves {steps} hex(es) to {E.to_offset(goal)}"
-                + (f" and joins {joins.name}" if joins is not None else ""))
+    if b.keep_log:
+        b.note(side=s.side, unit=u.id, action="move", to=list(E.to_offset(goal)),
+               hexes=steps, text=f"{u.name} moves {steps} hex(es) to {E.to_offset(goal)}"
+               + (f" and joins {joins.name}" if joins is not None else ""))
 
 
 def _hold(s: State, action: Json) -> None:
@@ -372,9 +374,10 @@ def _withdraw(s: State, action: Json) -> None:
     if leader is not None:
         leader.off_board = True
         s.moved.add(leader.id)
-    b.note(side=s.side, unit=u.id, action="withdraw", hexes=steps + 1,
-           text=f"{u.name} leaves the field by its own table edge"
-                + (f" with {leader.name}" if leader is not None else ""))
+    if b.keep_log:
+        b.note(side=s.side, unit=u.id, action="withdraw", hexes=steps + 1,
+               text=f"{u.name} leaves the field by its own table edge"
+                    + (f" with {leader.name}" if leader is not None else ""))
     if len(b.standing()) < 2:
         _over(s, "one_side_left")
 

@@ -38,10 +38,12 @@ class Unit:
     at: H.Hex
     leader_of: int | None = None  # a single Leader attached to this unit id
     off_board: bool = False
+    #: The unit's profile, looked up once (a unit's key never changes): read on every
+    #: step of the hot path (sight, moves, battles), so not a table look-up each time.
+    stats: T.Stats = field(init=False, repr=False, compare=False)
 
-    @property
-    def stats(self) -> T.Stats:
-        return T.stats(self.key)
+    def __post_init__(self) -> None:
+        self.stats = T.stats(self.key)
 
     @property
     def destroyed(self) -> bool:
@@ -49,7 +51,7 @@ class Unit:
 
     @property
     def alive(self) -> bool:
-        return not self.destroyed and not self.off_board
+        return self.models > 0 and not self.off_board  # not destroyed, still on the field
 
     @property
     def single(self) -> bool:
@@ -87,14 +89,16 @@ class Battle:
                 if u.leader_of is None and u.models > 0 and not u.off_board}
 
     def leader_with(self, unit: Unit) -> Unit | None:
-        return next((u for u in self.units if u.alive and u.leader_of == unit.id), None)
+        uid = unit.id  # the cheap test first: most units lead nobody
+        return next((u for u in self.units if u.leader_of == uid and u.alive), None)
 
     def enemies(self, unit: Unit) -> list[Unit]:
         return [u for u in self.units if u.side != unit.side and u.leader_of is None
                 and u.models > 0 and not u.off_board]
 
     def standing(self) -> list[str]:
-        return [s for s in self.sides if any(u.alive and u.side == s for u in self.units)]
+        return [s for s in self.sides if any(u.side == s and u.models > 0 and not u.off_board
+                                             for u in self.units)]
 
     def hex_size(self, h: H.Hex) -> int:
         occupant = self.at(h)
@@ -129,21 +133,33 @@ def _nearest(b: Battle, unit: Unit) -> Unit | None:
 
 
 @lru_cache(maxsize=8192)
-def _between(a: H.Hex, b: H.Hex) -> tuple[H.Hex, ...]:
-    """The hexes a line of sight from a to b crosses (a pure function of the two hexes)."""
-    return tuple(H.line(a, b)[1:-1])
+def _between(a: H.Hex, b: H.Hex) -> tuple[tuple[H.Hex, bool], ...]:
+    """The hexes a line of sight from a to b crosses, each with whether it is adjacent to
+    a or to b (a pure function of the two hexes, so worked out once per pair)."""
+    return tuple((h, H.distance(h, a) == 1 or H.distance(h, b) == 1)
+                 for h in H.line(a, b)[1:-1])
 
 
 def _can_see(b: Battle, unit: Unit, target: Unit) -> bool:
     between = _between(unit.at, target.at)
     if not between:
         return True
-    sized = [(h, b.hex_size(h)) for h in between]
-    sizes = [size for _h, size in sized]
-    adjacent = [size for h, size in sized if H.distance(h, unit.at) == 1
-                or H.distance(h, target.at) == 1]
+    # Each crossed hex's size (`Battle.hex_size`), with the occupants read once per look.
+    occupied = b.occupied()
+    terrain = b.terrain
+    blocking = []
+    adjacent = []
+    for h, next_to_either in between:
+        occupant = occupied.get(h)
+        size = T.TERRAIN_SIZE.get(terrain.get(h, "open"), 0)
+        if occupant is not None and occupant.stats.size > size:
+            size = occupant.stats.size
+        if size > 0:
+            blocking.append(size)
+        if next_to_either:
+            adjacent.append(size)
     return R.line_of_sight(firer_size=unit.stats.size, target_size=target.stats.size,
-                           blocking=[s for s in sizes if s > 0],
+                           blocking=blocking,
                            firer_is_god_machine=unit.stats.unit_class == "god_machine",
                            target_is_god_machine=target.stats.unit_class == "god_machine",
                            adjacent_blocking=adjacent)
@@ -236,6 +252,8 @@ def _battle(b: Battle, unit: Unit, target: Unit) -> None:
             leader.models = 0
     damage = _damage(b, target, hits) if hits else {}
     moves = _retreat(b, unit, target, read["retreats"]) if target.alive else []
+    if not b.keep_log:  # the odds keep no log: build no text for one
+        return
     b.note(side=unit.side, unit=unit.id, action="close_assault" if close else "fire",
            target=target.id, symbols=symbols, shields=shields.get("symbols", []),
            hits=hits, retreats=read["retreats"], leader_lost=read["leader_lost"],

@@ -130,13 +130,16 @@ def target_choice(s: A.State, u: E.Unit) -> E.Unit | None:
         if focus != "nearest":
             return focused(u, adjacent, focus)
         return min(adjacent, key=lambda e: (e.stats.size * 10 - e.models, e.id))
-    visible = [e for e in b.enemies(u) if H.distance(u.at, e.at) <= u.stats.range
-               and E._can_see(b, u, e)]
-    if not visible:
+    in_range = [e for e in b.enemies(u) if H.distance(u.at, e.at) <= u.stats.range]
+    if focus == "nearest":
+        # The nearest visible enemy (then the lowest id): looked at in that order, the
+        # first one seen is it, so no line of sight is traced past it (sight rolls no die).
+        for e in sorted(in_range, key=lambda e: (H.distance(u.at, e.at), e.id)):
+            if E._can_see(b, u, e):
+                return e
         return None
-    if focus != "nearest":
-        return focused(u, visible, focus)
-    return min(visible, key=lambda e: (H.distance(u.at, e.at), e.id))
+    visible = [e for e in in_range if E._can_see(b, u, e)]
+    return focused(u, visible, focus) if visible else None
 
 
 # --- issue 29: the side's sealed plan (R-BD-14..17) ------------------------------------
