@@ -174,6 +174,18 @@ def test_two_player_turn(browser, live_server, shoot, uma, alice, bob) -> None:
     b.goto(f"{base}/campaigns/{cid}/orders/")
     assert "Seal order" not in b.content()
     assert "50% of the force" not in b.content()  # sealed: bob never sees alice's plan
+    # the battle plan form on a phone: there, every field reachable, nothing sideways
+    bob_phone = _login(browser, base, "bob", width=390)
+    bob_phone.goto(f"{base}/campaigns/{cid}/orders/")
+    phone_plans = bob_phone.locator("section.plans")
+    for field in ("For the battle at", "Shoot first at"):
+        assert phone_plans.get_by_label(field).is_visible()
+    assert phone_plans.get_by_role("button", name="Seal this plan").is_visible()
+    assert "50% of the force" not in bob_phone.content()
+    width = bob_phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the orders page scrolls sideways on a phone ({width}px)"
+    shoot(bob_phone, "07c-battle-plan-phone")
+    bob_phone.context.close()
 
     # --- the umpire opens the tactical phase: the battle is resolved by the engine
     _advance(umpire, base, cid, "Tactical")
