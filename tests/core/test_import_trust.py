@@ -17,26 +17,12 @@ from django.test.utils import CaptureQueriesContext
 from battles.models import Battle
 from campaign.models import Campaign, Event, Player
 from campaign.services import clock
-from campaign.services.campaigns import campaign_join
 from campaign.services.imports import import_campaign
-from campaign.services.setup import campaign_start
 from territories.models import Territory
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
-
-
-@pytest.fixture
-def league(make_campaign, uma, alice, bob, settings):
-    settings.DICE_SECRETS = "random"
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
-                             seed=4)
-    for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
-    campaign_start(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
-    return campaign
 
 
 @pytest.fixture

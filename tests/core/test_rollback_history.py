@@ -13,24 +13,11 @@ from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Campaign, Event, PhaseStart
 from campaign.services import clock
-from campaign.services.campaigns import campaign_join
 from campaign.services.export import export_campaign
 from campaign.services.journal import record_event
 from campaign.services.rollback import remember_start, rollback
-from campaign.services.setup import campaign_start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def league(make_campaign, uma, alice, bob):
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
-                             seed=4)
-    for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
-    campaign_start(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
-    return campaign
 
 
 def _keep(campaign: Campaign) -> tuple[int, int]:

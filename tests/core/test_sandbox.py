@@ -9,25 +9,11 @@ import pytest
 
 from campaign.models import Campaign, Event, OutboxMessage, PhaseSeed, Player
 from campaign.services import clock
-from campaign.services.campaigns import campaign_join
 from campaign.services.export import export_campaign
-from campaign.services.setup import campaign_start
 from economy.models import Building, LedgerEntry, Unit
 from territories.models import Exploration, Territory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def league(make_campaign, uma, alice, bob, settings):
-    settings.DICE_SECRETS = "random"
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
-                             seed=4)
-    for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
-    campaign_start(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
-    return campaign
 
 
 def _played(league, client_for, alice, bob):

@@ -14,23 +14,9 @@ from django.core.management.base import CommandError
 from battles.models import Battle
 from campaign.models import Event, PhaseSeed
 from campaign.services import clock
-from campaign.services.campaigns import campaign_join
-from campaign.services.setup import campaign_start
 from territories.models import Exploration, Territory
 
 pytestmark = pytest.mark.django_db(transaction=False)
-
-
-@pytest.fixture
-def league(make_campaign, uma, alice, bob, settings):
-    settings.DICE_SECRETS = "random"  # real secrets: what a league gets
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
-                             seed=4)
-    for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
-    campaign_start(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
-    return campaign
 
 
 def test_seeds_are_committed_then_revealed(league, client_for, alice, uma):
