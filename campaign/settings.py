@@ -116,8 +116,14 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite serialises writers; wait for the lock instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite serialises writers; wait for the lock instead of failing at once. A deferred
+    # transaction that read first and writes later cannot wait (SQLite refuses the upgrade
+    # at once with "database is locked" when another connection writes, e.g. the Celery
+    # worker recording a battle while an advance runs), so every atomic block begins as a
+    # writer (IMMEDIATE); write-ahead logging lets readers go on while one writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        timeout=20, transaction_mode="IMMEDIATE",
+        init_command="PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
