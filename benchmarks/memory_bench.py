@@ -198,7 +198,8 @@ def main() -> int:
                            (f"/campaigns/{cid}/map.png", None),
                            (f"/campaigns/{cid}/history/", None)):
             status = _get(base + path, auth)
-            print(f"  GET {path}: {status}", flush=True)
+            print(f"  GET {path}: {status}; web worker's peak so far "
+                  f"{_peak_mb(web_pid):.0f} MB", flush=True)
         web_peak = _peak_mb(web_pid)
         ok = web_peak <= WEB_GOAL_MB
         lines.insert(0, f"TARGET memory_web: {web_peak:.0f} MB (goal {WEB_GOAL_MB} MB, floor "

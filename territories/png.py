@@ -21,6 +21,9 @@ from territories.svg import UNOWNED
 SIZE = 1000
 MARGIN = 24
 LEGEND_ROW = 26
+#: the legend's entries in one column up to this many, else in up to LEGEND_COLUMNS columns
+LEGEND_SHORT = 12
+LEGEND_COLUMNS = 4
 BACKGROUND = "#fbfbf8"
 
 
@@ -40,6 +43,26 @@ def centre(territory: dict[str, Any], count: int) -> tuple[float, float]:
     return (MARGIN + pad + territory["x"] * inner, TOP + pad + territory["y"] * inner)
 
 
+def legend_rows(entries: int) -> int:
+    """Rows of the legend: one column up to `LEGEND_SHORT` entries, then up to
+    `LEGEND_COLUMNS` side by side, so a 125-player league's picture stays about as tall as
+    its map (and a web worker does not hold a 4,000-pixel-tall image to draw it)."""
+    if entries <= LEGEND_SHORT:
+        return entries
+    return max(LEGEND_SHORT, -(-entries // LEGEND_COLUMNS))
+
+
+def _fit(text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont, room: float) -> str:
+    """`text`, its name cut short with an ellipsis when it is wider than `room` pixels
+    (the count in brackets at its end is kept)."""
+    if font.getlength(text) <= room:
+        return text
+    name, _, count = text.rpartition(" (")
+    while name and font.getlength(f"{name}… ({count}") > room:
+        name = name[:-1]
+    return f"{name}… ({count}"
+
+
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
@@ -57,8 +80,8 @@ def meta_map_png(*, campaign_name: str, caption: str, territories: list[dict[str
         if t["owner"]:
             held[t["owner"]] = held.get(t["owner"], 0) + 1
     legend = [(players[p], held.get(p, 0)) for p in sorted(players)]
-    rows = 1 + len(legend)  # the "unclaimed" row first
-    height = TOP + SIZE + MARGIN + rows * LEGEND_ROW + MARGIN
+    per_column = legend_rows(1 + len(legend))  # the "unclaimed" entry first
+    height = TOP + SIZE + MARGIN + per_column * LEGEND_ROW + MARGIN
     image = Image.new("RGB", (SIZE + 2 * MARGIN, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.text((MARGIN, MARGIN), f"{campaign_name} - {caption}", fill="#111", font=_font(22))
@@ -79,15 +102,17 @@ def meta_map_png(*, campaign_name: str, caption: str, territories: list[dict[str
         if labels:
             draw.text((x, y + radius + 2), t["name"], fill="#111", font=name_font, anchor="ma",
                       stroke_width=2, stroke_fill="#ffffff")
-    y = TOP + SIZE + MARGIN
     legend_font = _font(16)
     unclaimed = len(territories) - sum(held.values())
     entries = [(UNOWNED, f"unclaimed ({unclaimed})")] + [
         (p["color"], f"{p['username']} ({count})") for p, count in legend]
-    for colour, text in entries:
-        draw.rectangle([MARGIN, y + 3, MARGIN + 18, y + 21], fill=colour, outline="#555")
-        draw.text((MARGIN + 28, y + 3), text, fill="#111", font=legend_font)
-        y += LEGEND_ROW
+    width = SIZE // LEGEND_COLUMNS if len(entries) > per_column else SIZE
+    for index, (colour, text) in enumerate(entries):
+        x = MARGIN + (index // per_column) * width
+        y = TOP + SIZE + MARGIN + (index % per_column) * LEGEND_ROW
+        draw.rectangle([x, y + 3, x + 18, y + 21], fill=colour, outline="#555")
+        draw.text((x + 28, y + 3), _fit(text, legend_font, width - 36), fill="#111",
+                  font=legend_font)
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
     return out.getvalue()

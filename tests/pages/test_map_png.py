@@ -71,3 +71,35 @@ def test_the_png_costs_a_bounded_number_of_queries(web_client, played_campaign, 
     client.get(f"/campaigns/{played_campaign.pk}/map/")  # the session is warm
     with django_assert_max_num_queries(15):
         assert client.get(f"/campaigns/{played_campaign.pk}/map.png?at=0").status_code == 200
+
+
+def test_a_big_league_s_legend_is_drawn_in_columns_with_every_player():
+    """A 125-player league: the legend's 126 entries stand in 4 columns of 32 rows (the
+    picture about as tall as its map, not 3,000 pixels of legend), and each player's
+    swatch is in their colour where the column layout puts it."""
+    from territories.png import (
+        LEGEND_COLUMNS,
+        LEGEND_ROW,
+        MARGIN,
+        SIZE,
+        TOP,
+        legend_rows,
+        meta_map_png,
+    )
+
+    players = {pk: {"username": f"player-{pk}-with-a-rather-long-name-indeed",
+                    "color": f"#{pk:02x}{(pk * 7) % 256:02x}80"} for pk in range(1, 126)}
+    territories = [{"id": i, "x": (i % 10) / 10, "y": (i // 10) / 10, "name": f"t{i}",
+                    "owner": (i % 125) + 1, "neighbors": []} for i in range(200)]
+    png = meta_map_png(campaign_name="Big league", caption="turn 1", territories=territories,
+                       players=players)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    rows = legend_rows(126)
+    assert rows == 32
+    assert image.height == TOP + SIZE + MARGIN + rows * LEGEND_ROW + MARGIN
+    width = SIZE // LEGEND_COLUMNS
+    for index, pk in enumerate(sorted(players), start=1):  # entry 0 is "unclaimed"
+        x = MARGIN + (index // rows) * width + 9
+        y = TOP + SIZE + MARGIN + (index % rows) * LEGEND_ROW + 12
+        assert image.getpixel((x, y)) == _rgb(players[pk]["color"]), pk
+    assert legend_rows(3) == 3 and legend_rows(12) == 12  # a small league: one column
