@@ -91,6 +91,15 @@ class Worker:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
+    def cpu(self) -> float:
+        """The worker process's CPU seconds so far (user + system): what a wall figure
+        on a loaded machine hides."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # not Linux: no figure
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
@@ -173,7 +182,8 @@ def deadlocks() -> int:
         return int(cursor.fetchone()[0])
 
 
-def run_phase(battles: int, seed: int, timeout: float) -> dict[str, Any]:
+def run_phase(battles: int, seed: int, timeout: float, workers: list[Worker]
+              ) -> dict[str, Any]:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -182,6 +192,7 @@ def run_phase(battles: int, seed: int, timeout: float) -> dict[str, Any]:
 
     campaign = build(battles, seed)
     before = deadlocks()
+    cpu_before = sum(w.cpu() for w in workers)
     t0 = time.perf_counter()
     with CaptureQueriesContext(connection) as captured:
         clock.advance(campaign_id=campaign.pk, by="umpire")
@@ -198,7 +209,8 @@ def run_phase(battles: int, seed: int, timeout: float) -> dict[str, Any]:
     failed = Battle.objects.filter(campaign=campaign, status=Battle.Status.FAILED).count()
     result = {"advance": advance, "phase": phase, "opened": opened, "finished": done,
               "failed": failed, "queries": len(captured.captured_queries),
-              "deadlocks": deadlocks() - before}
+              "deadlocks": deadlocks() - before,
+              "worker_cpu": sum(w.cpu() for w in workers) - cpu_before}
     campaign.delete()
     return result
 
@@ -237,17 +249,20 @@ def main() -> None:
     workers = [Worker(n, log_dir) for n in range(args.workers)]
     try:
         _wait_ready(workers)
-        small = run_phase(50, seed=1000, timeout=args.timeout)
+        small = run_phase(50, seed=1000, timeout=args.timeout, workers=workers)
         print(f"advance with {small['opened']} battles: {small['queries']} queries, "
               f"{small['advance']:.2f} s; phase {small['phase']:.2f} s", flush=True)
         runs = []
         for rep in range(args.repeat):
-            run = run_phase(args.battles, seed=rep + 1, timeout=args.timeout)
+            run = run_phase(args.battles, seed=rep + 1, timeout=args.timeout,
+                            workers=workers)
             runs.append(run)
             print(f"run {rep + 1}: {run['opened']} battles, advance {run['advance']:.2f} s "
                   f"({run['queries']} queries), last result at {run['phase']:.2f} s, "
                   f"{run['finished']} finished, {run['failed']} failed, "
-                  f"{run['deadlocks']} deadlocks; {_load()}", flush=True)
+                  f"{run['deadlocks']} deadlocks; workers' CPU {run['worker_cpu']:.2f} s "
+                  f"({run['worker_cpu'] / max(1, run['finished']) * 1000:.1f} ms a battle); "
+                  f"{_load()}", flush=True)
         large = runs[0]
         print(f"advance queries: {small['queries']} with {small['opened']} battles, "
               f"{large['queries']} with {large['opened']} battles "

@@ -150,7 +150,9 @@ def territory_for_order(campaign: Any, territory_id: int) -> tuple[int | None, s
 
 def lock_neighbourhood(campaign: Any, territory_id: int
                        ) -> tuple[dict[int, int | None], list[int]]:
-    """A battlefield and its neighbours, locked (FOR UPDATE) in id order in one statement
+    """A battlefield and its neighbours, locked (FOR NO KEY UPDATE: an owner is not a key,
+    and a foreign key to these rows, such as a unit retreating, then only takes the KEY
+    SHARE lock that does not conflict with it) in id order in one statement
     (the global lock order: territories by id): ({id: owner id}, the neighbours' ids in
     order). The neighbours come from the campaign's shared graph (built once per process:
     `graph.campaign_graph`), so the statement reads those few rows by primary key.
@@ -159,7 +161,7 @@ def lock_neighbourhood(campaign: Any, territory_id: int
     queue (in one order: no deadlock), the others run side by side."""
     near = sorted({territory_id, *neighbours(campaign, territory_id)})
     owners: dict[int, int | None] = dict(
-        Territory.objects.select_for_update().filter(pk__in=near)
+        Territory.objects.select_for_update(no_key=True).filter(pk__in=near)
         .order_by("pk").values_list("pk", "owner_id"))
     return owners, [pk for pk in owners if pk != territory_id]
 

@@ -148,12 +148,15 @@ def _lock_the_field(scene: Scene) -> None:
     scene.graph = {territory.pk: neighbours}
     # The participants and every unit standing on the battlefield (the previous owner's
     # unpiloted vehicles retreat if it changes hands), in one statement.
-    scene.standing = {u.pk: u for u in Unit.objects.select_for_update().filter(
+    # FOR NO KEY UPDATE (here and below): a recording changes no keys, and the foreign
+    # keys other transactions write to these rows take KEY SHARE, which FOR UPDATE
+    # would block (issue 32's deadlocks).
+    scene.standing = {u.pk: u for u in Unit.objects.select_for_update(no_key=True).filter(
         Q(pk__in=list(participants)) | Q(territory_id=territory.pk,
                                          status=Unit.Status.READY)).order_by("pk")}
     scene.units = {uid: scene.standing[uid] for uid in participants}
     pilot_ids = [p.pilot_id for p in participants.values() if p.pilot_id]
-    scene.pilots = ({o.pk: o for o in Operative.objects.select_for_update().filter(
+    scene.pilots = ({o.pk: o for o in Operative.objects.select_for_update(no_key=True).filter(
         pk__in=pilot_ids).order_by("pk")} if pilot_ids else {})
     scene.outcomes = {u.unit: u for u in outcome.units}
     scene.owner_before = territory.owner_id

@@ -13,10 +13,12 @@ from campaign.models import Player
 
 def transfer_research_points(*, from_player_id: int, to_player_id: int, points: int) -> int:
     """Move up to `points` from one player to another (never below zero); returns how many
-    moved. Locks both players in id order (docs/ARCHITECTURE.md, "Locks")."""
+    moved. Locks both players in id order (docs/ARCHITECTURE.md, "Locks"), FOR NO KEY
+    UPDATE as the ledger does: a battle's recording robs a laboratory while other
+    recordings' journal entries hold KEY SHARE on these players (issue 32)."""
     if points <= 0 or from_player_id == to_player_id:
         return 0
-    locked = {p.pk: p for p in Player.objects.select_for_update()
+    locked = {p.pk: p for p in Player.objects.select_for_update(no_key=True)
               .filter(pk__in=[from_player_id, to_player_id]).order_by("pk")}
     moved = min(points, locked[from_player_id].research_points)
     if moved > 0:

@@ -15,7 +15,7 @@ def discoveries_found(campaign: Campaign,
                       made: list[tuple[Territory, Player, Exploration]]) -> None:
     """Artifacts and credits of the explorations `made` ((territory, player, exploration),
     in the order rolled): a fixed number of queries however many. Locks the players who
-    are paid (by id) and keeps their in-memory balance up to date."""
+    are paid (by id, FOR NO KEY UPDATE) and keeps their in-memory balance up to date."""
     artifacts = [Artifact(campaign=campaign, exploration=e, territory=t)
                  for t, _, e in made if e.discovery == "artifact"]
     if artifacts:
@@ -23,7 +23,12 @@ def discoveries_found(campaign: Campaign,
     paid = sorted({p.pk for _, p, e in made if e.credits_awarded})
     if not paid:
         return
-    players = list(Player.objects.select_for_update().filter(pk__in=paid).order_by("pk"))
+    # FOR NO KEY UPDATE, as the ledger locks a balance (`ledger.lock_player`): FOR UPDATE
+    # conflicts with the KEY SHARE lock a foreign key to the player takes, and two battle
+    # recordings of one campaign, each holding KEY SHARE on the other's winner through
+    # their journal's viewers, deadlocked here (issue 32).
+    players = list(Player.objects.select_for_update(no_key=True).filter(pk__in=paid)
+                   .order_by("pk"))
     book = CreditBook(players, turn=campaign.turn, phase=campaign.phase)
     for territory, player, e in made:
         if e.credits_awarded:

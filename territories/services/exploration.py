@@ -35,7 +35,7 @@ from campaign.rules import (
     discovery_for_face,
     resource_for_score,
 )
-from campaign.services.journal import Entry, record_event
+from campaign.services.journal import Entry, record_many
 from territories.models import Exploration, Territory
 
 discoveries_made: Hook[[Any, list[tuple[Territory, Any, Exploration]]], object] = Hook(
@@ -64,38 +64,57 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
     A territory is explored once: if it already has an exploration it is returned
     unchanged and no die is rolled.
     """
+    with transaction.atomic(savepoint=False):
+        exploration, made = _explore(territory=territory, player=player, dice=dice)
+        if made:
+            Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
+            territory.ever_owned = True
+    return exploration
+
+
+def _explore(*, territory: Territory, player: Player, dice: Dice | None = None
+             ) -> tuple[Exploration, bool]:
+    """`explore` without marking the territory explored (the caller does, with the
+    owner: `change_owner`): the exploration and whether it was made now. Inside a
+    transaction; a savepoint only where a parallel exploration can collide (a discovery
+    unique to the campaign), so a battle's recording pays no savepoint per exploration
+    (issue 32)."""
     campaign = player.campaign
-    with transaction.atomic():
-        existing = Exploration.objects.filter(territory=territory).first()
-        if existing is not None:
-            return existing
-        dice = dice or campaign_dice(campaign, exploration_purpose(territory))
-        fields, downgraded = _roll(
-            dice, campaign=campaign, territory=territory, player=player,
-            phase=rolling_phase(campaign)[1],
-            already_found=lambda key: Exploration.objects.filter(
-                campaign=campaign, discovery=key).exists())
+    existing = Exploration.objects.filter(territory=territory).first()
+    if existing is not None:
+        return existing, False
+    dice = dice or campaign_dice(campaign, exploration_purpose(territory))
+    fields, downgraded = _roll(
+        dice, campaign=campaign, territory=territory, player=player,
+        phase=rolling_phase(campaign)[1],
+        already_found=lambda key: Exploration.objects.filter(
+            campaign=campaign, discovery=key).exists())
+    spec = DISCOVERIES_BY_KEY.get(fields.get("discovery") or "")
+    if spec is not None and spec.unique_per_campaign:
         try:
             with transaction.atomic():
                 exploration = Exploration.objects.create(**fields)
         except IntegrityError:
             # A parallel exploration claimed the campaign's xeno craft first: the
             # database constraint holds, and ours becomes a simple artifact.
-            fields["discovery"] = DISCOVERIES_BY_KEY["xeno_craft"].duplicate_becomes
+            fields["discovery"] = spec.duplicate_becomes
             downgraded = True
             exploration = Exploration.objects.create(**fields)
-        Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
-        territory.ever_owned = True
-        _discovered(campaign, [(territory, player, exploration)])
-        data = exploration_data(exploration, territory)
-        data["xeno_craft_became_artifact"] = downgraded
-        data["purpose"] = exploration_purpose(territory)
-        if campaign.settings.deposits_public:
-            record_event(campaign=campaign, kind="territory_explored", data=data)
-        else:
-            record_event(campaign=campaign, kind="territory_explored", data=data,
-                         visibility=Event.Visibility.PRIVATE, viewers=[player])
-    return exploration
+    else:
+        exploration = Exploration.objects.create(**fields)
+    _discovered(campaign, [(territory, player, exploration)])
+    data = exploration_data(exploration, territory)
+    data["xeno_craft_became_artifact"] = downgraded
+    data["purpose"] = exploration_purpose(territory)
+    # One entry through `record_many`: two statements (a fresh entry's viewers need no
+    # read of the ones it has, as `viewers.set` does).
+    if campaign.settings.deposits_public:
+        record_many(campaign=campaign, entries=[Entry(kind="territory_explored", data=data)])
+    else:
+        record_many(campaign=campaign, entries=[Entry(
+            kind="territory_explored", data=data, visibility=Event.Visibility.PRIVATE,
+            viewers=(player,))])
+    return exploration, True
 
 
 def _roll(dice: Dice, *, campaign: Campaign, territory: Territory, player: Player, phase: str,
@@ -161,14 +180,16 @@ def change_owner(*, territory: Territory, player: Player) -> Any:
     territory no-one owned before, you make an exploration roll"). Returns that
     exploration, or None. Updates the instance too. Call inside a transaction."""
     explored_now = not territory.ever_owned
-    Territory.objects.filter(pk=territory.pk).update(owner=player)
+    # The owner and the explored mark in one statement.
+    Territory.objects.filter(pk=territory.pk).update(
+        owner=player, **({"ever_owned": True} if explored_now else {}))
     territory.owner_id = player.pk
     territory.owner = player
     if not explored_now:
         return None
-    exploration = explore(territory=territory, player=player)
-    Territory.objects.filter(pk=territory.pk).update(ever_owned=True)
     territory.ever_owned = True
+    with transaction.atomic(savepoint=False):
+        exploration, _made = _explore(territory=territory, player=player)
     return exploration
 
 

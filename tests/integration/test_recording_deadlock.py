@@ -24,6 +24,8 @@ from campaign.models import Campaign, Event, Player
 from campaign.services.journal import Entry, record_many
 from economy.models import LedgerEntry
 from economy.services import ledger
+from economy.services.discoveries import discoveries_found
+from territories.models import Exploration, Territory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,6 +69,48 @@ def test_two_recordings_crediting_their_winners_do_not_deadlock():
     assert (alice.credits, bob.credits) == (10, 10)
     assert LedgerEntry.objects.filter(player__campaign=campaign,
                                       reason="discovery").count() == 2
+
+
+def test_two_recordings_paying_their_winners_discoveries_do_not_deadlock():
+    """The same interleaving through a discovery's credits (`discoveries_found`), which
+    locked the paid players FOR UPDATE: phase_bench's 1-in-10 deadlock ("while locking
+    tuple ... in relation campaign_player", issue 32)."""
+    users = [get_user_model().objects.create_user(username=n, password="x" * 12)
+             for n in ("uma", "alice", "bob")]
+    campaign = Campaign.objects.create(name="Discoveries", umpire=users[0],
+                                       status=Campaign.Status.RUNNING, turn=1,
+                                       phase="tactical")
+    alice, bob = (Player.objects.create(campaign=campaign, user=u) for u in users[1:])
+    journal_written = threading.Barrier(2, timeout=30)
+    errors: list[BaseException] = []
+
+    def recording(winner: Player, loser: Player) -> None:
+        try:
+            with transaction.atomic():
+                record_many(campaign=campaign, entries=[
+                    Entry(kind="xp_awarded", data={}, visibility=Event.Visibility.PRIVATE,
+                          viewers=(winner.pk,)),
+                    Entry(kind="xp_awarded", data={}, visibility=Event.Visibility.PRIVATE,
+                          viewers=(loser.pk,))])
+                journal_written.wait()  # both hold KEY SHARE on both players now
+                discoveries_found(campaign, [(Territory(name="Found"), Player(pk=winner.pk),
+                                              Exploration(credits_awarded=10))])
+        except BaseException as exc:  # a deadlock (40P01) lands here
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=recording, args=pair)
+               for pair in ((alice, bob), (bob, alice))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "a recording is still waiting"
+    assert errors == [], errors
+    alice.refresh_from_db()
+    bob.refresh_from_db()
+    assert (alice.credits, bob.credits) == (10, 10)
 
 
 def test_two_postings_to_one_balance_still_queue():
