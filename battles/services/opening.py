@@ -337,6 +337,7 @@ class _Silos:
                                              active=True, hit_points__gt=0)
                      .values_list("territory_id", flat=True))
         self.of_player: dict[int, list[_Silo]] = defaultdict(list)
+        self._holder: dict[int, int] = {}  # silo territory -> the player holding it
         for pk, territory_id, missiles, owner in (
                 Building.objects.filter(territory__campaign=campaign, kind="missile_silo",
                                         active=True, hit_points__gt=0, missiles__gt=0)
@@ -344,19 +345,30 @@ class _Silos:
                 .values_list("pk", "territory_id", "missiles", "territory__owner_id")):
             if territory_id in radars and owner is not None:
                 self.of_player[owner].append(_Silo(pk, territory_id, missiles))
+                self._holder[territory_id] = owner
 
-        self.battlefields: set[int] = set()
+        #: player -> the battlefields of the turn where the player fights
+        self.fights: dict[int, set[int]] = defaultdict(set)
         self._from: dict[int, dict[int, int]] = {}  # silo territory -> battlefield -> hops
+
+    def announce(self, battles: Iterable[tuple[int, Iterable[int]]]) -> None:
+        """The turn's battles, (battlefield, the players fighting there), before any is
+        listed: each silo's search then stops once it has found those of its holder."""
+        for territory_id, players in battles:
+            for pid in players:
+                self.fights[pid].add(territory_id)
+        self._from.clear()
 
     def _hops(self, silo_territory: int, graph: Mapping[int, Iterable[int]]
               ) -> dict[int, int]:
-        """Hops from a silo's territory to every battlefield of the turn it reaches: one
+        """Hops from a silo's territory to the battlefields where its holder fights: one
         search per territory holding silos, shared by every battle (issue 32: a search
-        from each battlefield walked the map once per battle; hops are symmetric)."""
+        from each battlefield walked the map once per battle; hops are symmetric), that
+        stops once those are found (not every battlefield of the turn)."""
         found = self._from.get(silo_territory)
         if found is None:
-            found = self._from[silo_territory] = _hops_to(graph, silo_territory,
-                                                          self.battlefields)
+            found = self._from[silo_territory] = _hops_to(
+                graph, silo_territory, self.fights.get(self._holder[silo_territory], set()))
         return found
 
     def listed(self, territory_id: int, players: Iterable[int],
@@ -364,9 +376,8 @@ class _Silos:
                ) -> dict[str, list[dict[str, Any]]]:
         """`_missiles` of one battle."""
         players = list(players)
-        if territory_id not in self.battlefields:  # not announced: the searches again
-            self.battlefields.add(territory_id)
-            self._from.clear()
+        if any(territory_id not in self.fights[pid] for pid in players):
+            self.announce([(territory_id, players)])  # not announced: the searches again
         dist = {b.territory_id: hops for pid in players for b in self.of_player.get(pid, [])
                 if (hops := self._hops(b.territory_id, graph).get(territory_id)) is not None}
         result: dict[str, list[dict[str, Any]]] = {}
@@ -402,7 +413,7 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                 stock[row.territory_id].append(row)
     silos = _Silos(campaign) if "missiles_spent" in ruleset.effects else None
     if silos is not None:
-        silos.battlefields = {c.territory.pk for c in order}
+        silos.announce([(c.territory.pk, c.forces) for c in order])
     # a ruleset with factions learns each side's (issue 14), read once
     factions = dict(Player.objects.filter(campaign=campaign).values_list("pk", "faction")) \
         if ruleset.factions else {}
