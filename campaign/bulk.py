@@ -22,7 +22,8 @@ from campaign.sql import column_of, model_field
 
 def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
     """Save `fields` of `objs` (instances of one model, already changed in memory) in
-    one statement. Returns the number of rows written."""
+    one statement. Returns the number of rows written. A row listed twice keeps its
+    first values, as with `bulk_update`."""
     if not objs:
         return 0
     model = type(objs[0])
@@ -40,7 +41,11 @@ def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
     columns = [pk, *concrete]
     params: list[Any] = []
     rows = []
+    seen: set[Any] = set()
     for obj in objs:
+        if obj.pk in seen:  # a row listed twice keeps its first values (bulk_update's)
+            continue
+        seen.add(obj.pk)
         rows.append("(" + ", ".join(["%s"] * len(columns)) + ")")
         params.append(pk.get_db_prep_save(obj.pk, connection))
         for field in concrete:

@@ -141,13 +141,16 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     turn = campaign.turn
     if Battle.objects.filter(campaign=campaign, turn=turn).exists():
         return []
-    territories = {t.pk: t for t in Territory.objects.filter(campaign=campaign)}
     players = {p.pk: p for p in Player.objects.filter(campaign=campaign)}
     # Where every unit stands (a light read of the whole map); the units that fight or
     # take a territory are read in full below, once it is known which they are.
-    units = [_Placed(*row) for row in Unit.objects.filter(
-        player__campaign=campaign, status=Unit.Status.READY, territory__isnull=False
-    ).order_by("pk").values_list("pk", "player_id", "territory_id", "pilot_id")]
+    standing = Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
+                                   territory__isnull=False)
+    units = [_Placed(*row) for row in standing.order_by("pk").values_list(
+        "pk", "player_id", "territory_id", "pilot_id")]
+    # Only the territories where units stand matter here (issue 32: not the whole map).
+    territories = {t.pk: t for t in Territory.objects.filter(
+        campaign=campaign, pk__in=standing.values("territory_id"))}
     # R-BJ-1: a unit without a pilot neither fights nor makes a battle (in a ruleset whose
     # units need hired pilots; other rulesets' units come with their crew).
     needs_pilot = find_ruleset(campaign.settings.ruleset).pilots
@@ -187,7 +190,9 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
                 or territory.pk not in command_centers):
             continue
         for neighbour in sorted(graph.get(territory.pk, ())):
-            if neighbour in contested_ids or territories[neighbour].owner_id != owner:
+            # (a territory where no unit stands has none to bring)
+            if (neighbour in contested_ids or neighbour not in territories
+                    or territories[neighbour].owner_id != owner):
                 continue
             for unit in present.get(neighbour, {}).get(owner, []):
                 if unit.pk in committed:
