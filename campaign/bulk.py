@@ -10,6 +10,7 @@ back to `bulk_update`.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,12 +22,15 @@ from campaign.sql import column_of, model_field
 
 def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
     """Save `fields` of `objs` (instances of one model, already changed in memory) in
-    one statement. Returns the number of rows written."""
+    one statement. Returns the number of rows written. A row listed twice keeps its
+    first values, as with `bulk_update`."""
     if not objs:
         return 0
     model = type(objs[0])
     using = router.db_for_write(model)
     connection = connections[using]
+    if connection.vendor == "sqlite":
+        return _bulk_set_sqlite(objs, fields, connection)
     if connection.vendor != "postgresql":
         return model._default_manager.db_manager(using).bulk_update(objs, list(fields))
     meta = model._meta
@@ -37,7 +41,11 @@ def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
     columns = [pk, *concrete]
     params: list[Any] = []
     rows = []
+    seen: set[Any] = set()
     for obj in objs:
+        if obj.pk in seen:  # a row listed twice keeps its first values (bulk_update's)
+            continue
+        seen.add(obj.pk)
         rows.append("(" + ", ".join(["%s"] * len(columns)) + ")")
         params.append(pk.get_db_prep_save(obj.pk, connection))
         for field in concrete:
@@ -51,6 +59,49 @@ def bulk_set(objs: Sequence[Model], fields: Sequence[str]) -> int:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def _bulk_set_sqlite(objs: Sequence[Model], fields: Sequence[str], connection: Any) -> int:
+    """`bulk_set` on SQLite (>= 3.33: `UPDATE .. FROM`): the values (a `VALUES` list)
+    joined on the id, as many rows a statement as SQLite takes parameters
+    (a quarter of a million here: one statement). A row listed twice keeps its first
+    values, as `bulk_update` does."""
+    model = type(objs[0])
+    meta = model._meta
+    concrete = [model_field(model, name) for name in fields]
+    quote = connection.ops.quote_name
+    pk = meta.pk
+    assert pk is not None
+    columns = [pk, *concrete]
+    seen: set[Any] = set()
+    values: list[list[Any]] = []
+    for obj in objs:
+        if obj.pk in seen:
+            continue
+        seen.add(obj.pk)
+        values.append([pk.get_db_prep_save(obj.pk, connection),
+                       *[field.get_db_prep_save(getattr(obj, field.attname), connection)
+                         for field in concrete]])
+    connection.ensure_connection()
+    limit = connection.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    per_statement = max(1, limit // len(columns))
+    table = quote(meta.db_table)
+    # A VALUES list's columns are column1, column2... (and a statement that begins with
+    # WITH has no row count in Python's sqlite3: the values are a subquery).
+    names = ", ".join(f"column{i + 1} AS {name}" for i, name in
+                      enumerate(["pk_", *[f"v{i}" for i in range(len(concrete))]]))
+    sets = ", ".join(f"{quote(column_of(field))} = v.v{i}" for i, field in enumerate(concrete))
+    row = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    written = 0
+    with connection.cursor() as cursor:
+        for start in range(0, len(values), per_statement):
+            batch = values[start:start + per_statement]
+            cursor.execute(f"UPDATE {table} SET {sets} FROM (SELECT {names} FROM "
+                           f"(VALUES {', '.join([row] * len(batch))})) AS v "
+                           f"WHERE {table}.{quote(column_of(pk))} = v.pk_",
+                           [value for row_values in batch for value in row_values])
+            written += cursor.rowcount
+    return written
 
 
 _PLAIN = (models.BigIntegerField, models.IntegerField, models.SmallIntegerField,

@@ -141,13 +141,16 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     turn = campaign.turn
     if Battle.objects.filter(campaign=campaign, turn=turn).exists():
         return []
-    territories = {t.pk: t for t in Territory.objects.filter(campaign=campaign)}
     players = {p.pk: p for p in Player.objects.filter(campaign=campaign)}
     # Where every unit stands (a light read of the whole map); the units that fight or
     # take a territory are read in full below, once it is known which they are.
-    units = [_Placed(*row) for row in Unit.objects.filter(
-        player__campaign=campaign, status=Unit.Status.READY, territory__isnull=False
-    ).order_by("pk").values_list("pk", "player_id", "territory_id", "pilot_id")]
+    standing = Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
+                                   territory__isnull=False)
+    units = [_Placed(*row) for row in standing.order_by("pk").values_list(
+        "pk", "player_id", "territory_id", "pilot_id")]
+    # Only the territories where units stand matter here (issue 32: not the whole map).
+    territories = {t.pk: t for t in Territory.objects.filter(
+        campaign=campaign, pk__in=standing.values("territory_id"))}
     # R-BJ-1: a unit without a pilot neither fights nor makes a battle (in a ruleset whose
     # units need hired pilots; other rulesets' units come with their crew).
     needs_pilot = find_ruleset(campaign.settings.ruleset).pilots
@@ -187,7 +190,9 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
                 or territory.pk not in command_centers):
             continue
         for neighbour in sorted(graph.get(territory.pk, ())):
-            if neighbour in contested_ids or territories[neighbour].owner_id != owner:
+            # (a territory where no unit stands has none to bring)
+            if (neighbour in contested_ids or neighbour not in territories
+                    or territories[neighbour].owner_id != owner):
                 continue
             for unit in present.get(neighbour, {}).get(owner, []):
                 if unit.pk in committed:
@@ -337,6 +342,7 @@ class _Silos:
                                              active=True, hit_points__gt=0)
                      .values_list("territory_id", flat=True))
         self.of_player: dict[int, list[_Silo]] = defaultdict(list)
+        self._holder: dict[int, int] = {}  # silo territory -> the player holding it
         for pk, territory_id, missiles, owner in (
                 Building.objects.filter(territory__campaign=campaign, kind="missile_silo",
                                         active=True, hit_points__gt=0, missiles__gt=0)
@@ -344,19 +350,30 @@ class _Silos:
                 .values_list("pk", "territory_id", "missiles", "territory__owner_id")):
             if territory_id in radars and owner is not None:
                 self.of_player[owner].append(_Silo(pk, territory_id, missiles))
+                self._holder[territory_id] = owner
 
-        self.battlefields: set[int] = set()
+        #: player -> the battlefields of the turn where the player fights
+        self.fights: dict[int, set[int]] = defaultdict(set)
         self._from: dict[int, dict[int, int]] = {}  # silo territory -> battlefield -> hops
+
+    def announce(self, battles: Iterable[tuple[int, Iterable[int]]]) -> None:
+        """The turn's battles, (battlefield, the players fighting there), before any is
+        listed: each silo's search then stops once it has found those of its holder."""
+        for territory_id, players in battles:
+            for pid in players:
+                self.fights[pid].add(territory_id)
+        self._from.clear()
 
     def _hops(self, silo_territory: int, graph: Mapping[int, Iterable[int]]
               ) -> dict[int, int]:
-        """Hops from a silo's territory to every battlefield of the turn it reaches: one
+        """Hops from a silo's territory to the battlefields where its holder fights: one
         search per territory holding silos, shared by every battle (issue 32: a search
-        from each battlefield walked the map once per battle; hops are symmetric)."""
+        from each battlefield walked the map once per battle; hops are symmetric), that
+        stops once those are found (not every battlefield of the turn)."""
         found = self._from.get(silo_territory)
         if found is None:
-            found = self._from[silo_territory] = _hops_to(graph, silo_territory,
-                                                          self.battlefields)
+            found = self._from[silo_territory] = _hops_to(
+                graph, silo_territory, self.fights.get(self._holder[silo_territory], set()))
         return found
 
     def listed(self, territory_id: int, players: Iterable[int],
@@ -364,9 +381,8 @@ class _Silos:
                ) -> dict[str, list[dict[str, Any]]]:
         """`_missiles` of one battle."""
         players = list(players)
-        if territory_id not in self.battlefields:  # not announced: the searches again
-            self.battlefields.add(territory_id)
-            self._from.clear()
+        if any(territory_id not in self.fights[pid] for pid in players):
+            self.announce([(territory_id, players)])  # not announced: the searches again
         dist = {b.territory_id: hops for pid in players for b in self.of_player.get(pid, [])
                 if (hops := self._hops(b.territory_id, graph).get(territory_id)) is not None}
         result: dict[str, list[dict[str, Any]]] = {}
@@ -402,7 +418,7 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                 stock[row.territory_id].append(row)
     silos = _Silos(campaign) if "missiles_spent" in ruleset.effects else None
     if silos is not None:
-        silos.battlefields = {c.territory.pk for c in order}
+        silos.announce([(c.territory.pk, c.forces) for c in order])
     # a ruleset with factions learns each side's (issue 14), read once
     factions = dict(Player.objects.filter(campaign=campaign).values_list("pk", "faction")) \
         if ruleset.factions else {}

@@ -22,12 +22,19 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.db.models import (
+    BinaryField,
+    BooleanField,
+    DateField,
     DateTimeField,
+    DecimalField,
     DurationField,
+    FloatField,
     JSONField,
     Model,
     QuerySet,
     TextField,
+    TimeField,
+    UUIDField,
 )
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -125,12 +132,77 @@ def _rows_sql(qs: QuerySet[Any], names: list[str], extra: str = "") -> _SQLRows:
                     f"(SELECT {', '.join(columns)}{extra} FROM ({sql}) r) t)", tuple(params))
 
 
+class _SQLiteRows(list):  # type: ignore[type-arg]
+    """`rows` on SQLite for `export_campaign_text`: the section as the JSON text SQLite
+    built from its rows (they never become Python values)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+#: Set while `export_campaign_text` runs on SQLite: `rows` then has SQLite write each
+#: section as JSON text (`_rows_sqlite`), the keeping of a phase start's cost (issue 32).
+_in_sqlite: contextvars.ContextVar[bool] = contextvars.ContextVar("export_in_sqlite",
+                                                                  default=False)
+
+#: A time in SQLite's text (Django writes "YYYY-MM-DD HH:MM:SS[.ffffff]", UTC) spelt as
+#: `ExportEncoder` spells it: milliseconds, truncated, always written.
+_SQLITE_UTC_MS = ("CASE WHEN {c} IS NULL THEN NULL ELSE substr({c}, 1, 10) || 'T' || "
+                  "substr({c}, 12, 8) || '.' || substr(substr({c}, 21) || '000', 1, 3) "
+                  "|| 'Z' END")
+
+
+def _sqlite_value(field: Any, column: str) -> str | None:
+    """The SQLite expression of one column's value in the JSON document (None: a kind
+    of column not spelt here, so the section is read in Python)."""
+    if isinstance(field, JSONField):
+        return f"json({column})"
+    if isinstance(field, BooleanField):
+        return (f"CASE WHEN {column} IS NULL THEN NULL WHEN {column} THEN json('true') "
+                f"ELSE json('false') END")
+    if isinstance(field, DateTimeField):
+        return _SQLITE_UTC_MS.format(c=column)
+    if isinstance(field, FloatField):  # 17 digits: the same double read back
+        return (f"CASE WHEN {column} IS NULL THEN NULL "
+                f"ELSE json(printf('%%!.17g', {column})) END")
+    if isinstance(field, (DurationField, DecimalField, DateField, TimeField, UUIDField,
+                          BinaryField)):
+        return None
+    return column
+
+
+def _rows_sqlite(qs: QuerySet[Any], fields: list[Any]) -> _SQLiteRows | None:
+    """The rows of `rows` as SQLite's JSON text (an array of objects in id order), or
+    None when a column is of a kind `_sqlite_value` does not spell."""
+    quote = connection.ops.quote_name
+    pairs = []
+    for field in fields:
+        value = _sqlite_value(field, f"r.{quote(column_of(field))}")
+        if value is None:
+            return None
+        pairs.append(f"'{field.attname}', {value}")
+    sql, params = qs.order_by("pk").values(*[f.attname for f in fields]).query \
+        .sql_with_params()
+    with connection.cursor() as cursor:
+        # The subquery's order is the array's (SQLite does not flatten an ordered
+        # subquery into an aggregate).
+        cursor.execute(f"SELECT json_group_array(json_object({', '.join(pairs)})) "
+                       f"FROM ({sql}) r", params)
+        text: str = cursor.fetchone()[0]
+    return _SQLiteRows(text)
+
+
 def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any]]:
     """Every concrete field of every row (foreign keys as ids), in id order."""
     model: type[Model] = qs.model
     fields = [f for f in model._meta.concrete_fields if f.name not in exclude]
     if _in_database.get():
         return _rows_sql(qs, [f.attname for f in fields])
+    if _in_sqlite.get():
+        found = _rows_sqlite(qs, fields)
+        if found is not None:
+            return found
     if not _raw_json.get() or not any(isinstance(f, JSONField) for f in fields):
         return [dict(r) for r in qs.order_by("pk").values(*[f.attname for f in fields])]
     texts = {f"_raw_{f.attname}": Cast(f.attname, output_field=TextField())
@@ -149,6 +221,15 @@ def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any
     return result
 
 
+def _python_rows(qs: QuerySet[Any]) -> list[dict[str, Any]]:
+    """`rows` read in Python whatever the export (rows a caller goes on working with)."""
+    token = _in_sqlite.set(False)
+    try:
+        return rows(qs)
+    finally:
+        _in_sqlite.reset(token)
+
+
 def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]:
     """Every entry with its visibility and readers; entries that hold sealed orders are
     left out until those orders are revealed (the move phase of this turn)."""
@@ -164,7 +245,7 @@ def _journal(campaign: Campaign, complete: bool = False) -> list[dict[str, Any]]
     for event_id, player_id in Event.viewers.through.objects.filter(
             event__campaign=campaign).values_list("event_id", "player_id"):
         readers.setdefault(event_id, []).append(player_id)
-    found = rows(qs)
+    found = _python_rows(qs)
     for row in found:
         row["viewers"] = sorted(readers.get(row["id"], []))
     return found
@@ -180,7 +261,7 @@ def journal_until(campaign_id: int, through: int) -> list[dict[str, Any]]:
             event__campaign_id=campaign_id, event_id__lte=through).values_list(
             "event_id", "player_id"):
         readers.setdefault(event_id, []).append(player_id)
-    found = rows(qs)
+    found = _python_rows(qs)
     for row in found:
         row["viewers"] = sorted(readers.get(row["id"], []))
     entries: list[dict[str, Any]] = json.loads(json.dumps(found, cls=ExportEncoder))
@@ -235,7 +316,8 @@ def _document(campaign: Campaign, *, complete: bool, journal: bool = True
         found = rows(Campaign.objects.filter(pk=campaign.pk))
         document["campaign_row"] = (
             _SQLRows(f"({found.sql}) -> 0", found.params) if isinstance(found, _SQLRows)
-            else found[0])
+            else _python_rows(Campaign.objects.filter(pk=campaign.pk))[0]
+            if isinstance(found, _SQLiteRows) else found[0])
     token = _complete.set(complete)
     try:
         # By app name, as the document always was (the JSON keeps the sections' order).
@@ -276,10 +358,16 @@ def export_campaign_text(campaign: Campaign, *, complete: bool = False,
     them instead of decoded and encoded again: the same document, in a fraction of the
     time (the clock keeps one, complete, at every phase opening)."""
     token = _raw_json.set(True)
+    # On SQLite the database writes each section's JSON (the rows never become Python
+    # values), as PostgreSQL does for `export_campaign_sql`.
+    in_sqlite = _in_sqlite.set(connection.vendor == "sqlite")
     try:
         document = _document(campaign, complete=complete, journal=journal)
     finally:
+        _in_sqlite.reset(in_sqlite)
         _raw_json.reset(token)
+    document = {k: _RawJSON(v.text) if isinstance(v, _SQLiteRows) else v
+                for k, v in document.items()}
     raws: list[str] = []
     nonce = secrets.token_hex(8)  # no text of the campaign can spell a placeholder
 

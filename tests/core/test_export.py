@@ -248,3 +248,47 @@ def test_a_sandbox_reads_a_phase_start_kept_before_factions(league, client_for, 
     copy = Campaign.objects.get(pk=r.json()["id"])
     assert copy.is_sandbox
     assert set(Player.objects.filter(campaign=copy).values_list("faction", flat=True)) == {""}
+
+
+def test_the_text_document_is_the_export_value_for_value(league, uma, alice):
+    """A phase start is kept as `export_campaign_text` (on SQLite each section's JSON
+    written by SQLite, issue 32): the same values, of the same types, as
+    `export_campaign` -- times to the millisecond (truncated), floats to the last bit,
+    booleans, JSON columns, text that needs escaping."""
+    import datetime
+
+    from campaign.services.export import export_campaign, export_campaign_text
+
+    home = Territory.objects.get(campaign=league, owner__user=alice)
+    Territory.objects.filter(pk=home.pk).update(x=0.30000000000000004, y=1 / 3,
+                                                name='Quote " back\\ é\n')
+    unit = Unit.objects.create(player=league.players.get(user=alice), territory=home,
+                               model="golem", name="ünït", profile={"k": [1, None, "x"]},
+                               extension=True)
+    Unit.objects.filter(pk=unit.pk).update(status="off_map")
+    league.players.filter(user=alice).update(
+        joined_at=datetime.datetime(2026, 1, 2, 3, 4, 5, 999999, tzinfo=datetime.UTC))
+
+    def same(a, b, where="$"):
+        assert type(a) is type(b) or (isinstance(a, (int, float)) and a == b
+                                      and bool not in (type(a), type(b))), (where, a, b)
+        if isinstance(a, dict):
+            assert list(a) == list(b), where
+            for key in a:
+                same(a[key], b[key], f"{where}.{key}")
+        elif isinstance(a, list):
+            assert len(a) == len(b), where
+            for i, (x, y) in enumerate(zip(a, b, strict=True)):
+                same(x, y, f"{where}[{i}]")
+        else:
+            assert a == b, (where, a, b)
+
+    for complete in (False, True):
+        expected = export_campaign(league, complete=complete)
+        text = json.loads(export_campaign_text(league, complete=complete))
+        expected.pop("exported_at"), text.pop("exported_at")
+        same(expected, text)
+    seat = next(s for s in text["seats"] if s["user_id"] == alice.pk)
+    assert seat["joined_at"] == "2026-01-02T03:04:05.999Z"
+    place = next(t for t in text["territories"] if t["id"] == home.pk)
+    assert place["x"] == 0.30000000000000004 and place["name"] == 'Quote " back\\ é\n'
