@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import F, Model
 
-from campaign.bulk import bulk_insert, bulk_set
+from campaign.bulk import bulk_set
 from campaign.dice import Dice, campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
@@ -56,6 +56,7 @@ from economy.models import (
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
 from economy.services.names import default_unit_name, name_lists
+from economy.services.rows import insert_rows, json_value
 from economy.services.storage import StockBook, load_holdings_many
 from territories.models import Exploration, Territory
 
@@ -68,8 +69,12 @@ LINE_WORDS = {"vehicles": "two vehicle models", "kinds":
               "five kinds of exo armour, weapons or equipment", "building": "one building"}
 
 
-#: a row production makes (a unit, a weapon, a kit)
-M = TypeVar("M", bound=Model)
+#: the columns of a row production makes (a unit, a kit, a weapon), its id first
+MADE_FIELDS: dict[type[Model], tuple[str, ...]] = {
+    Unit: ("id", "player_id", "territory_id", "model", "name"),
+    BuildingKit: ("id", "player_id", "territory_id", "kind", "made_turn"),
+    Weapon: ("id", "player_id", "territory_id", "weapon", "templates"),
+}
 
 
 @dataclass(frozen=True)
@@ -265,7 +270,7 @@ class _World:
         self.stopped: list[int] = []  # buildings stopped by a power failure
         self.refits: list[_Building] = []
         self.missiles: list[int] = []  # silos that made a missile
-        self.made: dict[type[Model], list[Model]] = defaultdict(list)
+        self.made: dict[type[Model], list[tuple[Any, ...]]] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
         self.unit_names: dict[int, TakenNames] | None = None  # read on the first vehicle
         self.name_lists: Any = None  # the campaign's name lists, read with them
@@ -286,10 +291,13 @@ class _World:
         taken.add(name)
         return name
 
-    def create(self, row: M) -> M:
-        """A unit, weapon or kit made now: inserted with its kind at `flush`."""
-        self.made[type(row)].append(row)
-        return row
+    def create(self, model: type[Model], row: tuple[Any, ...]) -> int:
+        """A unit, weapon or kit made now, as the values of its model's `MADE_FIELDS`
+        after its id (a random id, drawn here: R-SEC-1): inserted with its kind at
+        `flush`, as plain rows (thousands a turn). Returns the id."""
+        pk = next(self.ids)
+        self.made[model].append((pk, *row))
+        return pk
 
     def flush(self) -> None:
         self.stock.flush()
@@ -301,7 +309,7 @@ class _World:
                                refit_turn=b.refit_turn) for b in self.refits],
                      ["product", "next_product", "refit_turn"])
         for model in (Unit, BuildingKit, Weapon):
-            bulk_insert(self.made[model])
+            insert_rows(model, MADE_FIELDS[model], self.made[model])
         self.credits.flush()
         if self.missiles:
             Building.objects.filter(pk__in=self.missiles).update(missiles=F("missiles") + 1)
@@ -508,27 +516,19 @@ class _Run:
                     self.take(src, key, amount)
                     need -= amount
         made: list[dict[str, Any]] = []
+        pid = self.player.pk
         for item in chosen:
-            # The rows are inserted at the end; their ids are chosen now (random ids) or
-            # filled in then (`_fill_ids`).
             if item.kind == "vehicle":
-                unit = self.world.create(Unit(id=next(self.world.ids),
-                                              player_id=self.player.pk, territory_id=tid,
-                                              model=item.key,
-                                              name=self.world.unit_name(self.player,
-                                                                        item.key)))
-                made.append({"unit": unit, "product": item.code})
+                pk = self.world.create(Unit, (pid, tid, item.key,
+                                              self.world.unit_name(self.player, item.key)))
+                made.append({"unit": pk, "product": item.code})
             elif item.kind == "building":
-                kit = self.world.create(BuildingKit(id=next(self.world.ids),
-                                                    player_id=self.player.pk,
-                                                    territory_id=tid, kind=item.key,
-                                                    made_turn=self.campaign.turn))
-                made.append({"kit": kit, "product": item.code})
+                pk = self.world.create(BuildingKit, (pid, tid, item.key, self.campaign.turn))
+                made.append({"kit": pk, "product": item.code})
             else:
-                w = self.world.create(Weapon(id=next(self.world.ids),
-                                             player_id=self.player.pk, territory_id=tid,
-                                             weapon=item.key, templates=list(item.templates)))
-                made.append({"weapon": w, "product": item.code})
+                pk = self.world.create(Weapon, (pid, tid, item.key,
+                                                json_value(list(item.templates))))
+                made.append({"weapon": pk, "product": item.code})
             if item.container_kind:
                 self.holdings[tid].loose[item.container_kind] += 1
         self.note(kind="factory_built", building=factory.pk, territory=tid,
@@ -618,14 +618,4 @@ def production_run(*, campaign: Campaign, dice: Dice | None = None) -> None:
             run.silos()
             journal.append((player, "production", {"turn": campaign.turn, "lines": run.log}))
         world.flush()
-        for _player, _kind, data in journal:
-            _fill_ids(data["lines"])
         record_private_many(campaign=campaign, entries=journal)
-
-
-def _fill_ids(lines: list[dict[str, Any]]) -> None:
-    """The journal names what a factory made by id, known once the rows are inserted."""
-    for line in lines:
-        if line.get("kind") == "factory_built":
-            line["items"] = [{k: (v.pk if isinstance(v, Unit | BuildingKit | Weapon) else v)
-                              for k, v in item.items()} for item in line["items"]]

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, F
 
-from campaign.bulk import bulk_set
 from campaign.errors import InvalidInput
 from campaign.rules.tables import (
     CONTAINER_ITEM_CAPACITY,
@@ -37,6 +36,7 @@ from campaign.rules.tables import (
     weapon_size,
 )
 from economy.models import Building, Stock, Unit, Weapon
+from economy.services.rows import insert_rows, update_rows
 from territories.models import Territory
 
 ResourceKey = tuple[str, bool, bool]  # (resource, refined, pure)
@@ -188,24 +188,25 @@ class StockBook:
         self.touched.add(slot)
 
     def flush(self) -> None:
-        create, update, delete = [], [], []
+        """Write what changed as plain rows (a few thousand a turn, no model instance
+        each): one delete, one update of `units` by id, one insert."""
+        create: list[tuple[int, str, bool, bool, int]] = []
+        update: list[tuple[int, int]] = []
+        delete: list[int] = []
         for slot in sorted(self.touched, key=lambda s: (s[0], s[1])):
             units = self.units[slot]
             row = self.rows.get(slot)
             if units > 0 and row is None:
                 tid, (resource, refined, pure) = slot
-                create.append(Stock(territory_id=tid, resource=resource, refined=refined,
-                                    pure=pure, units=units))
+                create.append((tid, resource, refined, pure, units))
             elif units > 0 and row is not None and self.was[slot] != units:
-                update.append(Stock(id=row, units=units))
+                update.append((row, units))
             elif units <= 0 and row is not None:
                 delete.append(row)
         if delete:
             Stock.objects.filter(pk__in=delete).delete()
-        if update:
-            bulk_set(update, ["units"])
-        if create:
-            Stock.objects.bulk_create(create)
+        update_rows(Stock, ["units"], update)
+        insert_rows(Stock, ["territory_id", "resource", "refined", "pure", "units"], create)
         self.touched.clear()
 
 
