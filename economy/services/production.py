@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.db.models import F, Model
@@ -233,6 +233,17 @@ class _Building:
               "next_product", "refit_turn", "missiles")
 
 
+class _Exploration(NamedTuple):
+    """What production reads of a territory's exploration roll."""
+
+    territory_id: int
+    resource: str
+    pure: bool
+    unstable: bool
+    units_per_shaft: int
+    discovery: str
+
+
 class _World:
     """Everything every player's production reads, in a fixed number of set-based
     queries, and what it writes, kept in memory and written at the end (`flush`)."""
@@ -241,10 +252,12 @@ class _World:
         from economy.services.artifacts import ensure_artifacts  # noqa: PLC0415 (cycle: economy.services.production -> economy.services.artifacts -> economy.services.buildings -> economy.services.production)
 
         self.campaign = campaign
-        self.territories: dict[int, dict[int, Territory]] = defaultdict(dict)
-        for t in Territory.objects.filter(campaign=campaign, owner__isnull=False
-                                          ).order_by("pk"):
-            self.territories[cast(int, t.owner_id)][t.pk] = t  # owned: filtered above
+        # player -> territory id -> its name, for every owned territory
+        self.territories: dict[int, dict[int, str]] = defaultdict(dict)
+        for tid, owner_id, name in (Territory.objects.filter(campaign=campaign,
+                                                             owner__isnull=False)
+                                    .order_by("pk").values_list("pk", "owner_id", "name")):
+            self.territories[owner_id][tid] = name
         owned = [tid for ts in self.territories.values() for tid in ts]
         self.buildings: dict[int, list[_Building]] = defaultdict(list)
         for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
@@ -253,8 +266,9 @@ class _World:
             self.buildings[b.territory_id].append(b)
         self.stock = StockBook(owned)
         self.holdings = load_holdings_many(owned, stock=self.stock)
-        self.explorations = {e.territory_id: e for e in
-                             Exploration.objects.filter(territory_id__in=owned)}
+        self.explorations = {e.territory_id: e for e in (
+            _Exploration(*row) for row in Exploration.objects.filter(territory_id__in=owned)
+            .values_list(*_Exploration._fields))}
         ensure_artifacts(campaign.pk)
         self.kept_artifacts = list(Artifact.objects.filter(campaign_id=campaign.pk,
                                                            status=Artifact.Status.KEPT))
@@ -378,7 +392,7 @@ class _Run:
     # -- mines ---------------------------------------------------------------------
     def mines(self) -> None:
         explorations = self.world.explorations
-        for tid, territory in self.territories.items():
+        for tid, territory in self.territories.items():  # its name
             shafts = self.active(tid, "mine_shaft")
             if not shafts:
                 continue
@@ -402,7 +416,7 @@ class _Run:
                       pure=exploration.pure, shafts=len(shafts), produced=stored,
                       not_produced_no_room=produced - stored)
             if produced - stored:
-                self.note(kind="no_room", territory=tid, name=territory.name,
+                self.note(kind="no_room", territory=tid, name=territory,
                           lost=produced - stored, resource=exploration.resource)
 
     # -- foundries and refineries ------------------------------------------------------
@@ -445,7 +459,7 @@ class _Run:
                   limited_by_room=blocked)
         if blocked:
             self.note(kind="no_room", territory=tid, building=building.pk,
-                      name=self.territories[tid].name)
+                      name=self.territories[tid])
 
     # -- factories -----------------------------------------------------------------
     def factories(self) -> None:

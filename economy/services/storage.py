@@ -89,6 +89,11 @@ def item_kind_of_weapon(weapon: Weapon) -> str:
     return weapon_size(weapon.weapon, weapon.templates)
 
 
+#: the vehicle models that are exo armour (`is_exo`)
+EXO_MODELS = tuple(sorted(key for key, spec in VEHICLES.items()
+                          if spec.category == "exo_armor"))
+
+
 def is_exo(model: str) -> bool:
     spec = VEHICLES.get(model)
     return spec is not None and spec.category == "exo_armor"
@@ -136,15 +141,18 @@ def load_holdings_many(territory_ids: Iterable[int], stock: StockBook | None = N
                 territory_id__in=tids, units__gt=0).values_list(
                 "territory_id", "resource", "refined", "pure", "units"):
             result[tid].resources[(resource, refined, pure)] += units
-    for tid, weapon, templates in Weapon.objects.filter(
-            territory_id__in=tids, unit__isnull=True, turret__isnull=True,
-    ).values_list("territory_id", "weapon", "templates"):
-        result[tid].loose[weapon_size(weapon, templates)] += 1
-    for tid, model in Unit.objects.filter(territory_id__in=tids, pilot__isnull=True,
-                                          status=Unit.Status.READY
-                                          ).values_list("territory_id", "model"):
-        if is_exo(model):
-            result[tid].loose["armor"] += 1
+    # Counted in the database: the items a league piles up in its warehouses must not
+    # be read one by one every turn (issue 32); only exo armour takes a container.
+    for tid, weapon, templates, n in (Weapon.objects.filter(
+            territory_id__in=tids, unit__isnull=True, turret__isnull=True).order_by()
+            .values("territory_id", "weapon", "templates").annotate(n=Count("pk"))
+            .values_list("territory_id", "weapon", "templates", "n")):
+        result[tid].loose[weapon_size(weapon, templates)] += n
+    for tid, n in (Unit.objects.filter(territory_id__in=tids, pilot__isnull=True,
+                                       status=Unit.Status.READY, model__in=EXO_MODELS)
+                   .order_by().values("territory_id").annotate(n=Count("pk"))
+                   .values_list("territory_id", "n")):
+        result[tid].loose["armor"] += n
     return result
 
 
