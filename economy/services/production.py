@@ -14,12 +14,15 @@ not produced is written to the player's private journal entry `production`.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from django.db import transaction
-from django.db.models import F, Model
+from django.db.models import F, Model, TextField
+from django.db.models.functions import Cast
 
 from campaign.bulk import bulk_set
 from campaign.dice import Dice, campaign_dice
@@ -56,7 +59,7 @@ from economy.models import (
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
 from economy.services.names import default_unit_name, name_lists
-from economy.services.rows import insert_rows, json_value
+from economy.services.rows import insert_rows, json_value, update_rows
 from economy.services.storage import StockBook, load_holdings_many
 from territories.models import Exploration, Territory
 
@@ -210,6 +213,12 @@ def parse_product(value: object) -> ProductLine:
     return ProductLine(items)
 
 
+@functools.lru_cache(maxsize=256)
+def _stored_line(codes: tuple[str, ...] | str) -> ProductLine:
+    """A factory's stored line parsed (most of a league's factories share a few lines)."""
+    return parse_product(codes if isinstance(codes, str) else list(codes))
+
+
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
@@ -223,14 +232,19 @@ class _Building:
     kind: str
     active: bool
     hit_points: int
+    refit_turn: int | None
+    missiles: int
     upgrades: list[str]
     product: list[str]
     next_product: list[str]
-    refit_turn: int | None
-    missiles: int
 
-    FIELDS = ("pk", "territory_id", "kind", "active", "hit_points", "upgrades", "product",
-              "next_product", "refit_turn", "missiles")
+    PLAIN = ("pk", "territory_id", "kind", "active", "hit_points", "refit_turn", "missiles")
+    LISTS = ("upgrades", "product", "next_product")
+
+
+def _json_list(text: str | None) -> Any:
+    """A JSON list column read as text (None or empty: []), as Django decodes it."""
+    return [] if text is None or text == "[]" else json.loads(text)
 
 
 class _Exploration(NamedTuple):
@@ -260,9 +274,13 @@ class _World:
             self.territories[owner_id][tid] = name
         owned = [tid for ts in self.territories.values() for tid in ts]
         self.buildings: dict[int, list[_Building]] = defaultdict(list)
+        # The list columns as text, decoded here: most are empty, and Django's JSON
+        # converter costs more than the rest of a row (thousands of buildings a turn).
+        lists = {f"{name}_text": Cast(name, TextField()) for name in _Building.LISTS}
         for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
-                    .values_list(*_Building.FIELDS)):
-            b = _Building(*row)
+                    .annotate(**lists).values_list(*_Building.PLAIN, *lists)):
+            b = _Building(*row[:len(_Building.PLAIN)],
+                          *(_json_list(text) for text in row[len(_Building.PLAIN):]))
             self.buildings[b.territory_id].append(b)
         self.stock = StockBook(owned)
         self.holdings = load_holdings_many(owned, stock=self.stock)
@@ -327,13 +345,12 @@ class _World:
         self.credits.flush()
         if self.missiles:
             Building.objects.filter(pk__in=self.missiles).update(missiles=F("missiles") + 1)
-        if self.research:
-            changed = []
-            for pid, points in sorted(self.research.items()):
-                player = self.players[pid]
-                player.research_points += points
-                changed.append(player)
-            bulk_set(changed, ["research_points"])
+        changed = []
+        for pid, points in sorted(self.research.items()):
+            player = self.players[pid]
+            player.research_points += points
+            changed.append((pid, player.research_points))
+        update_rows(Player, ["research_points"], changed)
 
 
 class _Run:
@@ -479,7 +496,8 @@ class _Run:
             self.note(kind="factory_idle", building=factory.pk, territory=tid,
                       reason="no product line chosen")
             return
-        line = parse_product(factory.product)
+        stored = factory.product
+        line = _stored_line(stored if isinstance(stored, str) else tuple(stored))
         limit = factory_limit(factory.upgrades)
         refined_total: Counter[str] = Counter()
         for hold in self.holdings.values():
