@@ -13,7 +13,7 @@ existed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 #: The longest name a player may give (after trimming).
@@ -71,6 +71,11 @@ class TakenNames(Collection[str]):
         self._names: list[str] = []
         self.folded: set[str] = set()
         self.numbered: dict[str, int] = {}  # a base's last "... n" found free
+        # Per kind of draw (what `candidate` answers): the candidates hashed so far (a
+        # draw tries counter, counter + 1, ...: the next draw would hash most of them
+        # again), and whether all of its space is taken (then it stays so).
+        self.drawn: dict[Hashable, dict[int, str]] = {}
+        self.full: set[Hashable] = set()
         for name in names:
             self.add(name)
 
@@ -88,15 +93,34 @@ class TakenNames(Collection[str]):
         return isinstance(name, str) and name.casefold() in self.folded
 
 
+def _remembered(candidate: Callable[[int], str], answers: dict[int, str]
+                ) -> Callable[[int], str]:
+    def remembered(n: int) -> str:
+        name = answers.get(n)
+        if name is None:
+            name = answers[n] = candidate(n)
+        return name
+    return remembered
+
+
 def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
-          space: Collection[str] = ()) -> str:
+          space: Callable[[], Collection[str]] | None = None, kind: Hashable = None) -> str:
     """The first candidate (counter, counter + 1, ...) not in `taken` (case ignored); after
     `_TRIES` duplicates, the first candidate with a number ("... 2"). `space`, when given,
-    is every name `candidate` can answer: once all of it is taken, no draw can succeed,
-    so the tries are skipped (the same answer, without 64 hashes: a factory building a
-    big force names each unit in constant time)."""
+    answers every name `candidate` can answer: once all of it is taken, no draw can
+    succeed, so the tries are skipped (the same answer, without 64 hashes: a factory
+    building a big force names each unit in constant time). `kind` names what
+    `candidate` answers, for `TakenNames` to keep its answers between draws."""
     seen = taken.folded if isinstance(taken, TakenNames) else {t.casefold() for t in taken}
-    exhausted = bool(space) and all(name.casefold() in seen for name in space)
+    book = taken if isinstance(taken, TakenNames) and kind is not None else None
+    if book is not None:
+        candidate = _remembered(candidate, book.drawn.setdefault(kind, {}))
+    if book is not None and kind in book.full:
+        exhausted = True
+    else:
+        exhausted = space is not None and all(name.casefold() in seen for name in space())
+        if exhausted and book is not None:
+            book.full.add(kind)
     for step in range(0 if exhausted else _TRIES):
         name = candidate(counter + step)
         if name.casefold() not in seen:
@@ -143,7 +167,9 @@ def unit_name(lists: NameLists, model: str, *, campaign_id: int, player_id: int,
 
     def candidate(n: int) -> str:
         return named(_pick(scope, "unit", n, "nickname", lists.nicknames))
-    return _draw(counter, taken, candidate, space={named(n) for n in lists.nicknames})
+    return _draw(counter, taken, candidate,
+                 space=lambda: {named(n) for n in lists.nicknames},
+                 kind=("unit", scope, model, lists.nicknames))
 
 
 def lists_from(raw: Mapping[str, Sequence[str]] | None) -> NameLists:

@@ -14,10 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 
-from campaign.bulk import bulk_set
 from campaign.errors import InvalidInput
 from campaign.models import Player
 from economy.models import LedgerEntry
+from economy.services.rows import update_rows
 
 # Reasons that create credits (from outside the players' economy) or destroy them.
 CREATING_REASONS = frozenset({"starting_credits", "shipping", "discovery", "umpire_grant",
@@ -152,6 +152,6 @@ class CreditBook:
     def flush(self) -> None:
         if self.entries:
             LedgerEntry.objects.bulk_create(self.entries)
-        if self.changed:
-            bulk_set([self.players[pk] for pk in sorted(self.changed)], ["credits"])
+        update_rows(Player, ["credits"], [(pk, self.players[pk].credits)
+                                          for pk in sorted(self.changed)])
         self.entries, self.changed = [], set()

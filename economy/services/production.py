@@ -14,14 +14,17 @@ not produced is written to the player's private journal entry `production`.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple
 
 from django.db import transaction
-from django.db.models import F, Model
+from django.db.models import F, Model, TextField
+from django.db.models.functions import Cast
 
-from campaign.bulk import bulk_insert, bulk_set
+from campaign.bulk import bulk_set
 from campaign.dice import Dice, campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
@@ -56,6 +59,7 @@ from economy.models import (
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
 from economy.services.names import default_unit_name, name_lists
+from economy.services.rows import insert_rows, json_value, update_rows
 from economy.services.storage import StockBook, load_holdings_many
 from territories.models import Exploration, Territory
 
@@ -68,8 +72,12 @@ LINE_WORDS = {"vehicles": "two vehicle models", "kinds":
               "five kinds of exo armour, weapons or equipment", "building": "one building"}
 
 
-#: a row production makes (a unit, a weapon, a kit)
-M = TypeVar("M", bound=Model)
+#: the columns of a row production makes (a unit, a kit, a weapon), its id first
+MADE_FIELDS: dict[type[Model], tuple[str, ...]] = {
+    Unit: ("id", "player_id", "territory_id", "model", "name"),
+    BuildingKit: ("id", "player_id", "territory_id", "kind", "made_turn"),
+    Weapon: ("id", "player_id", "territory_id", "weapon", "templates"),
+}
 
 
 @dataclass(frozen=True)
@@ -205,6 +213,12 @@ def parse_product(value: object) -> ProductLine:
     return ProductLine(items)
 
 
+@functools.lru_cache(maxsize=256)
+def _stored_line(codes: tuple[str, ...] | str) -> ProductLine:
+    """A factory's stored line parsed (most of a league's factories share a few lines)."""
+    return parse_product(codes if isinstance(codes, str) else list(codes))
+
+
 def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
@@ -218,14 +232,30 @@ class _Building:
     kind: str
     active: bool
     hit_points: int
+    refit_turn: int | None
+    missiles: int
     upgrades: list[str]
     product: list[str]
     next_product: list[str]
-    refit_turn: int | None
-    missiles: int
 
-    FIELDS = ("pk", "territory_id", "kind", "active", "hit_points", "upgrades", "product",
-              "next_product", "refit_turn", "missiles")
+    PLAIN = ("pk", "territory_id", "kind", "active", "hit_points", "refit_turn", "missiles")
+    LISTS = ("upgrades", "product", "next_product")
+
+
+def _json_list(text: str | None) -> Any:
+    """A JSON list column read as text (None or empty: []), as Django decodes it."""
+    return [] if text is None or text == "[]" else json.loads(text)
+
+
+class _Exploration(NamedTuple):
+    """What production reads of a territory's exploration roll."""
+
+    territory_id: int
+    resource: str
+    pure: bool
+    unstable: bool
+    units_per_shaft: int
+    discovery: str
 
 
 class _World:
@@ -236,20 +266,27 @@ class _World:
         from economy.services.artifacts import ensure_artifacts  # noqa: PLC0415 (cycle: economy.services.production -> economy.services.artifacts -> economy.services.buildings -> economy.services.production)
 
         self.campaign = campaign
-        self.territories: dict[int, dict[int, Territory]] = defaultdict(dict)
-        for t in Territory.objects.filter(campaign=campaign, owner__isnull=False
-                                          ).order_by("pk"):
-            self.territories[cast(int, t.owner_id)][t.pk] = t  # owned: filtered above
+        # player -> territory id -> its name, for every owned territory
+        self.territories: dict[int, dict[int, str]] = defaultdict(dict)
+        for tid, owner_id, name in (Territory.objects.filter(campaign=campaign,
+                                                             owner__isnull=False)
+                                    .order_by("pk").values_list("pk", "owner_id", "name")):
+            self.territories[owner_id][tid] = name
         owned = [tid for ts in self.territories.values() for tid in ts]
         self.buildings: dict[int, list[_Building]] = defaultdict(list)
+        # The list columns as text, decoded here: most are empty, and Django's JSON
+        # converter costs more than the rest of a row (thousands of buildings a turn).
+        lists = {f"{name}_text": Cast(name, TextField()) for name in _Building.LISTS}
         for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
-                    .values_list(*_Building.FIELDS)):
-            b = _Building(*row)
+                    .annotate(**lists).values_list(*_Building.PLAIN, *lists)):
+            b = _Building(*row[:len(_Building.PLAIN)],
+                          *(_json_list(text) for text in row[len(_Building.PLAIN):]))
             self.buildings[b.territory_id].append(b)
         self.stock = StockBook(owned)
         self.holdings = load_holdings_many(owned, stock=self.stock)
-        self.explorations = {e.territory_id: e for e in
-                             Exploration.objects.filter(territory_id__in=owned)}
+        self.explorations = {e.territory_id: e for e in (
+            _Exploration(*row) for row in Exploration.objects.filter(territory_id__in=owned)
+            .values_list(*_Exploration._fields))}
         ensure_artifacts(campaign.pk)
         self.kept_artifacts = list(Artifact.objects.filter(campaign_id=campaign.pk,
                                                            status=Artifact.Status.KEPT))
@@ -265,7 +302,7 @@ class _World:
         self.stopped: list[int] = []  # buildings stopped by a power failure
         self.refits: list[_Building] = []
         self.missiles: list[int] = []  # silos that made a missile
-        self.made: dict[type[Model], list[Model]] = defaultdict(list)
+        self.made: dict[type[Model], list[tuple[Any, ...]]] = defaultdict(list)
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
         self.unit_names: dict[int, TakenNames] | None = None  # read on the first vehicle
         self.name_lists: Any = None  # the campaign's name lists, read with them
@@ -286,10 +323,13 @@ class _World:
         taken.add(name)
         return name
 
-    def create(self, row: M) -> M:
-        """A unit, weapon or kit made now: inserted with its kind at `flush`."""
-        self.made[type(row)].append(row)
-        return row
+    def create(self, model: type[Model], row: tuple[Any, ...]) -> int:
+        """A unit, weapon or kit made now, as the values of its model's `MADE_FIELDS`
+        after its id (a random id, drawn here: R-SEC-1): inserted with its kind at
+        `flush`, as plain rows (thousands a turn). Returns the id."""
+        pk = next(self.ids)
+        self.made[model].append((pk, *row))
+        return pk
 
     def flush(self) -> None:
         self.stock.flush()
@@ -301,17 +341,16 @@ class _World:
                                refit_turn=b.refit_turn) for b in self.refits],
                      ["product", "next_product", "refit_turn"])
         for model in (Unit, BuildingKit, Weapon):
-            bulk_insert(self.made[model])
+            insert_rows(model, MADE_FIELDS[model], self.made[model])
         self.credits.flush()
         if self.missiles:
             Building.objects.filter(pk__in=self.missiles).update(missiles=F("missiles") + 1)
-        if self.research:
-            changed = []
-            for pid, points in sorted(self.research.items()):
-                player = self.players[pid]
-                player.research_points += points
-                changed.append(player)
-            bulk_set(changed, ["research_points"])
+        changed = []
+        for pid, points in sorted(self.research.items()):
+            player = self.players[pid]
+            player.research_points += points
+            changed.append((pid, player.research_points))
+        update_rows(Player, ["research_points"], changed)
 
 
 class _Run:
@@ -370,7 +409,7 @@ class _Run:
     # -- mines ---------------------------------------------------------------------
     def mines(self) -> None:
         explorations = self.world.explorations
-        for tid, territory in self.territories.items():
+        for tid, territory in self.territories.items():  # its name
             shafts = self.active(tid, "mine_shaft")
             if not shafts:
                 continue
@@ -394,7 +433,7 @@ class _Run:
                       pure=exploration.pure, shafts=len(shafts), produced=stored,
                       not_produced_no_room=produced - stored)
             if produced - stored:
-                self.note(kind="no_room", territory=tid, name=territory.name,
+                self.note(kind="no_room", territory=tid, name=territory,
                           lost=produced - stored, resource=exploration.resource)
 
     # -- foundries and refineries ------------------------------------------------------
@@ -437,7 +476,7 @@ class _Run:
                   limited_by_room=blocked)
         if blocked:
             self.note(kind="no_room", territory=tid, building=building.pk,
-                      name=self.territories[tid].name)
+                      name=self.territories[tid])
 
     # -- factories -----------------------------------------------------------------
     def factories(self) -> None:
@@ -457,7 +496,8 @@ class _Run:
             self.note(kind="factory_idle", building=factory.pk, territory=tid,
                       reason="no product line chosen")
             return
-        line = parse_product(factory.product)
+        stored = factory.product
+        line = _stored_line(stored if isinstance(stored, str) else tuple(stored))
         limit = factory_limit(factory.upgrades)
         refined_total: Counter[str] = Counter()
         for hold in self.holdings.values():
@@ -508,27 +548,19 @@ class _Run:
                     self.take(src, key, amount)
                     need -= amount
         made: list[dict[str, Any]] = []
+        pid = self.player.pk
         for item in chosen:
-            # The rows are inserted at the end; their ids are chosen now (random ids) or
-            # filled in then (`_fill_ids`).
             if item.kind == "vehicle":
-                unit = self.world.create(Unit(id=next(self.world.ids),
-                                              player_id=self.player.pk, territory_id=tid,
-                                              model=item.key,
-                                              name=self.world.unit_name(self.player,
-                                                                        item.key)))
-                made.append({"unit": unit, "product": item.code})
+                pk = self.world.create(Unit, (pid, tid, item.key,
+                                              self.world.unit_name(self.player, item.key)))
+                made.append({"unit": pk, "product": item.code})
             elif item.kind == "building":
-                kit = self.world.create(BuildingKit(id=next(self.world.ids),
-                                                    player_id=self.player.pk,
-                                                    territory_id=tid, kind=item.key,
-                                                    made_turn=self.campaign.turn))
-                made.append({"kit": kit, "product": item.code})
+                pk = self.world.create(BuildingKit, (pid, tid, item.key, self.campaign.turn))
+                made.append({"kit": pk, "product": item.code})
             else:
-                w = self.world.create(Weapon(id=next(self.world.ids),
-                                             player_id=self.player.pk, territory_id=tid,
-                                             weapon=item.key, templates=list(item.templates)))
-                made.append({"weapon": w, "product": item.code})
+                pk = self.world.create(Weapon, (pid, tid, item.key,
+                                                json_value(list(item.templates))))
+                made.append({"weapon": pk, "product": item.code})
             if item.container_kind:
                 self.holdings[tid].loose[item.container_kind] += 1
         self.note(kind="factory_built", building=factory.pk, territory=tid,
@@ -618,14 +650,4 @@ def production_run(*, campaign: Campaign, dice: Dice | None = None) -> None:
             run.silos()
             journal.append((player, "production", {"turn": campaign.turn, "lines": run.log}))
         world.flush()
-        for _player, _kind, data in journal:
-            _fill_ids(data["lines"])
         record_private_many(campaign=campaign, entries=journal)
-
-
-def _fill_ids(lines: list[dict[str, Any]]) -> None:
-    """The journal names what a factory made by id, known once the rows are inserted."""
-    for line in lines:
-        if line.get("kind") == "factory_built":
-            line["items"] = [{k: (v.pk if isinstance(v, Unit | BuildingKit | Weapon) else v)
-                              for k, v in item.items()} for item in line["items"]]

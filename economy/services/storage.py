@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, F
 
-from campaign.bulk import bulk_set
 from campaign.errors import InvalidInput
 from campaign.rules.tables import (
     CONTAINER_ITEM_CAPACITY,
@@ -37,6 +36,7 @@ from campaign.rules.tables import (
     weapon_size,
 )
 from economy.models import Building, Stock, Unit, Weapon
+from economy.services.rows import insert_rows, update_rows
 from territories.models import Territory
 
 ResourceKey = tuple[str, bool, bool]  # (resource, refined, pure)
@@ -89,6 +89,11 @@ def item_kind_of_weapon(weapon: Weapon) -> str:
     return weapon_size(weapon.weapon, weapon.templates)
 
 
+#: the vehicle models that are exo armour (`is_exo`)
+EXO_MODELS = tuple(sorted(key for key, spec in VEHICLES.items()
+                          if spec.category == "exo_armor"))
+
+
 def is_exo(model: str) -> bool:
     spec = VEHICLES.get(model)
     return spec is not None and spec.category == "exo_armor"
@@ -136,15 +141,18 @@ def load_holdings_many(territory_ids: Iterable[int], stock: StockBook | None = N
                 territory_id__in=tids, units__gt=0).values_list(
                 "territory_id", "resource", "refined", "pure", "units"):
             result[tid].resources[(resource, refined, pure)] += units
-    for tid, weapon, templates in Weapon.objects.filter(
-            territory_id__in=tids, unit__isnull=True, turret__isnull=True,
-    ).values_list("territory_id", "weapon", "templates"):
-        result[tid].loose[weapon_size(weapon, templates)] += 1
-    for tid, model in Unit.objects.filter(territory_id__in=tids, pilot__isnull=True,
-                                          status=Unit.Status.READY
-                                          ).values_list("territory_id", "model"):
-        if is_exo(model):
-            result[tid].loose["armor"] += 1
+    # Counted in the database: the items a league piles up in its warehouses must not
+    # be read one by one every turn (issue 32); only exo armour takes a container.
+    for tid, weapon, templates, n in (Weapon.objects.filter(
+            territory_id__in=tids, unit__isnull=True, turret__isnull=True).order_by()
+            .values("territory_id", "weapon", "templates").annotate(n=Count("pk"))
+            .values_list("territory_id", "weapon", "templates", "n")):
+        result[tid].loose[weapon_size(weapon, templates)] += n
+    for tid, n in (Unit.objects.filter(territory_id__in=tids, pilot__isnull=True,
+                                       status=Unit.Status.READY, model__in=EXO_MODELS)
+                   .order_by().values("territory_id").annotate(n=Count("pk"))
+                   .values_list("territory_id", "n")):
+        result[tid].loose["armor"] += n
     return result
 
 
@@ -188,24 +196,25 @@ class StockBook:
         self.touched.add(slot)
 
     def flush(self) -> None:
-        create, update, delete = [], [], []
+        """Write what changed as plain rows (a few thousand a turn, no model instance
+        each): one delete, one update of `units` by id, one insert."""
+        create: list[tuple[int, str, bool, bool, int]] = []
+        update: list[tuple[int, int]] = []
+        delete: list[int] = []
         for slot in sorted(self.touched, key=lambda s: (s[0], s[1])):
             units = self.units[slot]
             row = self.rows.get(slot)
             if units > 0 and row is None:
                 tid, (resource, refined, pure) = slot
-                create.append(Stock(territory_id=tid, resource=resource, refined=refined,
-                                    pure=pure, units=units))
+                create.append((tid, resource, refined, pure, units))
             elif units > 0 and row is not None and self.was[slot] != units:
-                update.append(Stock(id=row, units=units))
+                update.append((row, units))
             elif units <= 0 and row is not None:
                 delete.append(row)
         if delete:
             Stock.objects.filter(pk__in=delete).delete()
-        if update:
-            bulk_set(update, ["units"])
-        if create:
-            Stock.objects.bulk_create(create)
+        update_rows(Stock, ["units"], update)
+        insert_rows(Stock, ["territory_id", "resource", "refined", "pure", "units"], create)
         self.touched.clear()
 
 
