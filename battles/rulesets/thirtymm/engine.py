@@ -179,6 +179,9 @@ class Battle:
     fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]] = (
         field(default_factory=dict))
     standing_structures: frozenset[H.Hex] = frozenset()
+    #: The hexes above the ground (hills), with their height: the board's shape, which
+    #: never changes (`policy.destination` looks for high ground near a unit).
+    hills: list[tuple[H.Hex, int]] = field(default_factory=list)
     _by_id: dict[int, Unit] = field(default_factory=dict)
 
     def unit(self, uid: int) -> Unit | None:
@@ -234,7 +237,8 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True,
                   keep_log=keep_log, edges=cache.setdefault("edges", {}),
                   sights=cache.setdefault("sights", {}),
                   fronts=cache.setdefault("fronts", {}),
-                  standing_structures=frozenset(structures))
+                  standing_structures=frozenset(structures),
+                  hills=[(h, e) for h, e in height.items() if e > 0])
 
 
 # -- geometry ----------------------------------------------------------------------------
@@ -346,49 +350,60 @@ def _aim(target: Unit, dmg: int) -> Json:
 def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
             basic: bool = False, aim: str | None = None) -> None:
     """One attack (the layer has checked it is allowed): `aim` the section the attacker
-    targets ("Select Core Part ... to target"; None: R-30-14's choice, `_aim`)."""
+    targets ("Select Core Part ... to target"; None: R-30-14's choice, `_aim`). The
+    log's entry and text are written only when the battle keeps its log."""
     unit.ap -= int(w["ap"]) if basic else _weapon_ap(unit, w)
     atk, ev = _modifiers(b, unit, target, melee)
     stat = unit.stats["assault" if melee else "accuracy"]
     roll = R.attack_roll(b.dice, stat=stat, modifier=atk, basic=basic)
-    entry: Json = {"side": unit.side, "unit": unit.id, "target": target.id,
-                   "weapon": w["key"], "action": "melee" if melee else "ranged",
-                   "attack": roll["roll"], "need": stat - atk, "hit": roll["hit"],
-                   "critical": roll["critical"]}
-    text = f"{unit.name} {'strikes' if melee else 'fires'} {w['name']} at {target.name}: " \
-           f"rolls {roll['roll']} (needs {stat - atk}+)"
+    evade: Json | None = None
+    part: Json | None = None
+    before = dmg = 0
+    after: Json | None = None
     if roll["hit"]:
         can_evade = "hold" not in target.status and "grounded" not in target.status
         evade = R.evasion_roll(b.dice, stat=target.stats["evasion"], modifier=ev,
                                critical=roll["critical"], can_evade=can_evade)
-        entry["evasion"] = evade["roll"]
-        need = target.stats["evasion"] - ev
-        if evade["evaded"]:
-            text += f", hit; evaded ({evade['roll']}, needs {need}+)"
-        else:
-            if evade["roll"] is not None:
-                text += f", hit; evasion {evade['roll']} fails (needs {need}+)"
+        if not evade["evaded"]:
             dmg = R.damage(int(w["damage"]), roll["critical"])
             part = target.section(aim) if aim else _aim(target, dmg)
             before = int(part["durability"])
             after = R.apply_damage(before, dmg)
             part["durability"] = after["durability"]
-            entry.update(section=part["key"], damage=dmg, durability=after["durability"])
-            text += (", critical hit" if roll["critical"] else
-                     "" if evade["roll"] is not None else ", hit") + \
-                f": {dmg} damage to the {part['key'].replace('_', ' ')} " \
-                f"({before} -> {after['durability']})"
-            if after["destroyed"]:
-                text += ", destroyed"
-    else:
-        text += ", critical miss" if roll["critical_miss"] else ", miss"
-    entry["text"] = text
-    b.note(**entry)
-    _after_loss(b, target)
+    if b.keep_log:
+        entry: Json = {"side": unit.side, "unit": unit.id, "target": target.id,
+                       "weapon": w["key"], "action": "melee" if melee else "ranged",
+                       "attack": roll["roll"], "need": stat - atk, "hit": roll["hit"],
+                       "critical": roll["critical"]}
+        text = f"{unit.name} {'strikes' if melee else 'fires'} {w['name']} at " \
+               f"{target.name}: rolls {roll['roll']} (needs {stat - atk}+)"
+        if evade is not None:
+            entry["evasion"] = evade["roll"]
+            need = target.stats["evasion"] - ev
+            if evade["evaded"]:
+                text += f", hit; evaded ({evade['roll']}, needs {need}+)"
+            elif part is not None and after is not None:
+                if evade["roll"] is not None:
+                    text += f", hit; evasion {evade['roll']} fails (needs {need}+)"
+                entry.update(section=part["key"], damage=dmg, durability=after["durability"])
+                text += (", critical hit" if roll["critical"] else
+                         "" if evade["roll"] is not None else ", hit") + \
+                    f": {dmg} damage to the {part['key'].replace('_', ' ')} " \
+                    f"({before} -> {after['durability']})"
+                if after["destroyed"]:
+                    text += ", destroyed"
+        else:
+            text += ", critical miss" if roll["critical_miss"] else ", miss"
+        entry["text"] = text
+        b.note(**entry)
+    _after_loss(b, target, refresh=after is not None and after["destroyed"])
 
 
-def _after_loss(b: Battle, target: Unit) -> None:
-    target.refresh()
+def _after_loss(b: Battle, target: Unit, refresh: bool = True) -> None:
+    """The target's condition and penalties after damage (`refresh`: False when no
+    section fell, which changes neither), and its going out of the fight."""
+    if refresh:
+        target.refresh()
     if not target.operative and target.out_round is None:
         target.out_round = b.round
         if b.first_out is None:
