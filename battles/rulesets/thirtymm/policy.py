@@ -261,7 +261,21 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
         if not any(e > here and H.distance(at, h) <= points for h, e in b.hills):
             return None
     taken = frozenset(o.at for o in b.units if o.alive and o is not u)
+    key = (u.utype, u.systems, at, u.facing, points, want, target, taken,
+           b.standing_structures)
+    if key in b.destinations:  # the board's colours are those of its standing structures
+        return b.destinations[key]
+    b.destinations[key] = found = _destination(b, u, points, target, want, taken, swims,
+                                               cover)
+    return found
+
+
+def _destination(b: E.Battle, u: E.Unit, points: int, target: H.Hex, want: int,
+                 taken: frozenset[H.Hex], swims: bool, cover: bool
+                 ) -> tuple[H.Hex, list[H.Hex]] | None:
+    """`destination` worked out: the movement search and the choice of a hex."""
     reach, came = E.reachable(b, u, points, u.facing, taken)
+    colours, heights = b.colour, b.height
 
     # The lowest (hazard, beyond the wanted range + in a shadow, -height, points, offset
     # coordinates), the first reached on a tie: `min` with the key inlined.
