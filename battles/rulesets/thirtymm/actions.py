@@ -280,7 +280,9 @@ def _set(play: Play, setup: Json) -> None:
 
 def _unit(b: E.Battle, uid: Any) -> E.Unit:
     found = None
-    if isinstance(uid, int | str) and not isinstance(uid, bool):
+    if type(uid) is int:  # the usual case, checked first
+        found = b.unit(uid)
+    elif isinstance(uid, int | str) and not isinstance(uid, bool):
         try:
             found = b.unit(int(uid))
         except ValueError:

@@ -394,7 +394,7 @@ def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
             after = R.apply_damage(before, dmg)
             part["durability"] = after["durability"]
     if b.keep_log:
-        entry: Json = {"side": unit.side, "unit": unit.id, "target": target.id,
+        entry: Json = {"round": b.round, "side": unit.side, "unit": unit.id, "target": target.id,
                        "weapon": w["key"], "action": "melee" if melee else "ranged",
                        "attack": roll["roll"], "need": stat - atk, "hit": roll["hit"],
                        "critical": roll["critical"]}
@@ -418,7 +418,7 @@ def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
         else:
             text += ", critical miss" if roll["critical_miss"] else ", miss"
         entry["text"] = text
-        b.note(**entry)
+        b.log.append(entry)  # `note`, with its round already first
     _after_loss(b, target, refresh=after is not None and after["destroyed"])
 
 

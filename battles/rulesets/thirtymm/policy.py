@@ -30,7 +30,7 @@ def choose(play: A.Play) -> Json:
     if side is None:
         raise A.refuse("battle_over", "The battle is over.", A.Q_OVER)
     turn = play.turn
-    plan = play.plans.get(str(side))
+    plan = play.plans.get(str(side)) if play.plans else None
     leaving = plan is not None and withdrawing(play, str(side), plan)
     if turn is None:
         if leaving:
