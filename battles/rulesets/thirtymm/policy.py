@@ -414,7 +414,7 @@ def _ranked_now(b: E.Battle, turn: A.Turn, melee: bool) -> list[Attack]:
     one phase the unit neither moves nor turns nor is hurt, and its targets neither move
     nor change status (only a structure falling changes a sight line: it is worked out
     again then), so the ranking stands and only the AP and the targets left filter it."""
-    key = ("ranked", melee, turn.phase)
+    key = f"ranked {'melee' if melee else 'ranged'} in {turn.phase}"
     kept = turn.memo.get(key)
     if kept is None or kept[0] is not b.standing_structures:
         kept = turn.memo[key] = (b.standing_structures,
