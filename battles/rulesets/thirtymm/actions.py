@@ -280,7 +280,9 @@ def _set(play: Play, setup: Json) -> None:
 
 def _unit(b: E.Battle, uid: Any) -> E.Unit:
     found = None
-    if isinstance(uid, int | str) and not isinstance(uid, bool):
+    if type(uid) is int:  # the usual case, checked first
+        found = b.unit(uid)
+    elif isinstance(uid, int | str) and not isinstance(uid, bool):
         try:
             found = b.unit(int(uid))
         except ValueError:
@@ -547,16 +549,17 @@ def _walk(b: E.Battle, u: E.Unit, turn: Turn, path: list[H.Hex], dest: H.Hex) ->
     enemies = enemy_hexes(b, u)
     at, spent = u.at, 0
     for h in path:
-        step = next(((d, c) for d, n, c in E.steps_from(b, u, at) if n == h), None)
-        if step is None:
-            raise refuse("impassable", f"{u.name} cannot step from {list(H.to_offset(at))} "
-                         f"to {list(H.to_offset(h))}.", Q_STANDARD)
-        if (step[0] - u.facing) % 6 not in E.FRONT:
+        cost = next((c for n, c, _o in E.front_steps(b, u, u.facing, at) if n == h), None)
+        if cost is None:
+            if not any(n == h for _d, n, _c in E.steps_from(b, u, at)):
+                raise refuse("impassable", f"{u.name} cannot step from "
+                             f"{list(H.to_offset(at))} to {list(H.to_offset(h))}.",
+                             Q_STANDARD)
             raise refuse("not_in_view", f"{list(H.to_offset(h))} is not one of the three "
                          f"hexes in front of {u.name}: rotate first.", Q_MOVE_FOV)
         if h in enemies:
             raise refuse("hex_held_by_enemy", "An enemy unit stands in the way.", Q_OPPOSING)
-        spent += step[1]
+        spent += cost
         at = h
     if spent > turn.points:
         raise refuse("out_of_reach", f"That path costs {spent} movement points; {u.name} has "

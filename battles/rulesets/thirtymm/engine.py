@@ -31,10 +31,11 @@ def on_board(h: H.Hex) -> bool:
 
 
 #: The board's hexes in offset coordinates (the movement search's tie-break), and each
-#: hex's neighbours on the board as (direction, hex): pure functions of the board's shape.
+#: hex's neighbours by direction (None: off the board): pure functions of the board's
+#: shape.
 _OFFSET: dict[H.Hex, tuple[int, int]] = {h: H.to_offset(h) for h in BOARD}
-_NEIGHBOURS: dict[H.Hex, tuple[tuple[int, H.Hex], ...]] = {
-    h: tuple((d, n) for d, n in enumerate(H.neighbours(h)) if n in BOARD) for h in BOARD}
+_AROUND: dict[H.Hex, tuple[H.Hex | None, ...]] = {
+    h: tuple(n if n in BOARD else None for n in H.neighbours(h)) for h in BOARD}
 #: direction_to by (dq, dr): the same few hundred differences come up all battle long.
 _DIRECTIONS: dict[tuple[int, int], int] = {}
 
@@ -178,7 +179,14 @@ class Battle:
     #: `edges` kept to the three hexes in front of each facing (`_front_steps`).
     fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]] = (
         field(default_factory=dict))
+    #: The default policy's movement choices by everything they depend on
+    #: (`policy.destination`), shared like `edges`.
+    destinations: dict[tuple[Any, ...], tuple[H.Hex, list[H.Hex]] | None] = field(
+        default_factory=dict)
     standing_structures: frozenset[H.Hex] = frozenset()
+    #: The hexes above the ground (hills), with their height: the board's shape, which
+    #: never changes (`policy.destination` looks for high ground near a unit).
+    hills: list[tuple[H.Hex, int]] = field(default_factory=list)
     _by_id: dict[int, Unit] = field(default_factory=dict)
 
     def unit(self, uid: int) -> Unit | None:
@@ -220,21 +228,40 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True,
                 elevation=int(u.get("elevation", 0))))
     for u in units:
         u.refresh()
-    board = battle_input["board"]
-    colour = {H.to_axial(int(c), int(r)): str(k) for c, r, k, _e in board["terrain"]}
-    height = {H.to_axial(int(c), int(r)): int(e) for c, r, _k, e in board["terrain"]}
-    structures = {H.to_axial(*s["at"]): dict(s) for s in board.get("structures") or ()}
+    if cache is None:
+        cache = {}
+        colour, height, structures, hills = _board(battle_input["board"])
+    else:  # the simulations of one battle input start from copies of one board
+        kept = cache.get("board")
+        if kept is None:
+            kept = cache["board"] = _board(battle_input["board"])
+        colour = dict(kept[0])
+        height, hills = kept[1], kept[3]  # never change
+        structures = {h: dict(s) for h, s in kept[2].items()}
     sides = [str(s) for s in battle_input["sides"]]
     defender = battle_input.get("defender")
     attacker = next((s for s in sides if s != defender), sides[0])
-    cache = cache if cache is not None else {}
     return Battle(sides=sides, defender=defender, attacker=attacker, units=units,
                   colour=colour, height=height, structures=structures,
                   options=dict(battle_input.get("options") or {}), dice=dice,
                   keep_log=keep_log, edges=cache.setdefault("edges", {}),
                   sights=cache.setdefault("sights", {}),
                   fronts=cache.setdefault("fronts", {}),
-                  standing_structures=frozenset(structures))
+                  destinations=cache.setdefault("destinations", {}),
+                  standing_structures=frozenset(structures), hills=hills)
+
+
+def _board(board: Json) -> tuple[dict[H.Hex, str], dict[H.Hex, int], dict[H.Hex, Json],
+                                 list[tuple[H.Hex, int]]]:
+    """The board input's colours, heights, structures and hills, by axial hex."""
+    colour: dict[H.Hex, str] = {}
+    height: dict[H.Hex, int] = {}
+    for c, r, k, e in board["terrain"]:
+        h = H.to_axial(int(c), int(r))
+        colour[h] = str(k)
+        height[h] = int(e)
+    structures = {H.to_axial(*s["at"]): dict(s) for s in board.get("structures") or ()}
+    return colour, height, structures, [(h, e) for h, e in height.items() if e > 0]
 
 
 # -- geometry ----------------------------------------------------------------------------
@@ -346,49 +373,60 @@ def _aim(target: Unit, dmg: int) -> Json:
 def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
             basic: bool = False, aim: str | None = None) -> None:
     """One attack (the layer has checked it is allowed): `aim` the section the attacker
-    targets ("Select Core Part ... to target"; None: R-30-14's choice, `_aim`)."""
+    targets ("Select Core Part ... to target"; None: R-30-14's choice, `_aim`). The
+    log's entry and text are written only when the battle keeps its log."""
     unit.ap -= int(w["ap"]) if basic else _weapon_ap(unit, w)
     atk, ev = _modifiers(b, unit, target, melee)
     stat = unit.stats["assault" if melee else "accuracy"]
     roll = R.attack_roll(b.dice, stat=stat, modifier=atk, basic=basic)
-    entry: Json = {"side": unit.side, "unit": unit.id, "target": target.id,
-                   "weapon": w["key"], "action": "melee" if melee else "ranged",
-                   "attack": roll["roll"], "need": stat - atk, "hit": roll["hit"],
-                   "critical": roll["critical"]}
-    text = f"{unit.name} {'strikes' if melee else 'fires'} {w['name']} at {target.name}: " \
-           f"rolls {roll['roll']} (needs {stat - atk}+)"
+    evade: Json | None = None
+    part: Json | None = None
+    before = dmg = 0
+    after: Json | None = None
     if roll["hit"]:
         can_evade = "hold" not in target.status and "grounded" not in target.status
         evade = R.evasion_roll(b.dice, stat=target.stats["evasion"], modifier=ev,
                                critical=roll["critical"], can_evade=can_evade)
-        entry["evasion"] = evade["roll"]
-        need = target.stats["evasion"] - ev
-        if evade["evaded"]:
-            text += f", hit; evaded ({evade['roll']}, needs {need}+)"
-        else:
-            if evade["roll"] is not None:
-                text += f", hit; evasion {evade['roll']} fails (needs {need}+)"
+        if not evade["evaded"]:
             dmg = R.damage(int(w["damage"]), roll["critical"])
             part = target.section(aim) if aim else _aim(target, dmg)
             before = int(part["durability"])
             after = R.apply_damage(before, dmg)
             part["durability"] = after["durability"]
-            entry.update(section=part["key"], damage=dmg, durability=after["durability"])
-            text += (", critical hit" if roll["critical"] else
-                     "" if evade["roll"] is not None else ", hit") + \
-                f": {dmg} damage to the {part['key'].replace('_', ' ')} " \
-                f"({before} -> {after['durability']})"
-            if after["destroyed"]:
-                text += ", destroyed"
-    else:
-        text += ", critical miss" if roll["critical_miss"] else ", miss"
-    entry["text"] = text
-    b.note(**entry)
-    _after_loss(b, target)
+    if b.keep_log:
+        entry: Json = {"round": b.round, "side": unit.side, "unit": unit.id, "target": target.id,
+                       "weapon": w["key"], "action": "melee" if melee else "ranged",
+                       "attack": roll["roll"], "need": stat - atk, "hit": roll["hit"],
+                       "critical": roll["critical"]}
+        text = f"{unit.name} {'strikes' if melee else 'fires'} {w['name']} at " \
+               f"{target.name}: rolls {roll['roll']} (needs {stat - atk}+)"
+        if evade is not None:
+            entry["evasion"] = evade["roll"]
+            need = target.stats["evasion"] - ev
+            if evade["evaded"]:
+                text += f", hit; evaded ({evade['roll']}, needs {need}+)"
+            elif part is not None and after is not None:
+                if evade["roll"] is not None:
+                    text += f", hit; evasion {evade['roll']} fails (needs {need}+)"
+                entry.update(section=part["key"], damage=dmg, durability=after["durability"])
+                text += (", critical hit" if roll["critical"] else
+                         "" if evade["roll"] is not None else ", hit") + \
+                    f": {dmg} damage to the {part['key'].replace('_', ' ')} " \
+                    f"({before} -> {after['durability']})"
+                if after["destroyed"]:
+                    text += ", destroyed"
+        else:
+            text += ", critical miss" if roll["critical_miss"] else ", miss"
+        entry["text"] = text
+        b.log.append(entry)  # `note`, with its round already first
+    _after_loss(b, target, refresh=after is not None and after["destroyed"])
 
 
-def _after_loss(b: Battle, target: Unit) -> None:
-    target.refresh()
+def _after_loss(b: Battle, target: Unit, refresh: bool = True) -> None:
+    """The target's condition and penalties after damage (`refresh`: False when no
+    section fell, which changes neither), and its going out of the fight."""
+    if refresh:
+        target.refresh()
     if not target.operative and target.out_round is None:
         target.out_round = b.round
         if b.first_out is None:
@@ -399,26 +437,39 @@ def _after_loss(b: Battle, target: Unit) -> None:
 
 # -- movement ----------------------------------------------------------------------------
 
-#: R.step_cost of (colour entered, climb, leaving water, entering water, unit type,
-#: systems): a pure function of a small domain, kept for every battle.
-_STEP_COSTS: dict[tuple[Any, ...], int | None] = {}
+#: R.step_cost per kind of mover (unit type, systems), by (colour left, colour entered,
+#: climb): a pure function of a small domain, kept for every battle.
+_MOVER_COSTS: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str, int], int | None]] = {}
 
 
-def _cost(b: Battle, unit: Unit, a: H.Hex, h: H.Hex) -> int | None:
-    """Movement points from a to h for this kind of unit (None: it may not enter h);
-    `steps_from` keeps the answers per board."""
-    if h not in BOARD or h in b.structures:
-        return None
-    colours = T.HEX_COLOURS
-    here, to = b.colour.get(a, "grey"), b.colour.get(h, "grey")
-    key = (to, b.height.get(h, 0) - b.height.get(a, 0), colours[here].water,
-           colours[to].water, unit.utype, unit.systems)
-    cost = _STEP_COSTS.get(key, -1)
-    if cost == -1:
-        cost = _STEP_COSTS[key] = R.step_cost(
-            colour=to, climb=key[1], in_water=key[2], to_water=key[3], unit_type=unit.utype,
-            systems=unit.systems)
-    return cost
+def _steps(b: Battle, unit: Unit, h: H.Hex, directions: tuple[int, ...]
+           ) -> list[tuple[int, H.Hex, int]]:
+    """The hexes this unit may step into from h in these directions: (direction, hex,
+    movement points)."""
+    around = _AROUND.get(h)
+    if around is None:  # off the board: its neighbours that are on it
+        around = tuple(n if n in BOARD else None for n in H.neighbours(h))
+    utype, systems = unit.utype, unit.systems
+    costs = _MOVER_COSTS.get((utype, systems))
+    if costs is None:
+        costs = _MOVER_COSTS[(utype, systems)] = {}
+    structures, colour, height = b.structures, b.colour, b.height
+    here, level = colour.get(h, "grey"), height.get(h, 0)
+    steps = []
+    for d in directions:
+        n = around[d]
+        if n is None or n in structures:
+            continue
+        to = colour.get(n, "grey")
+        key = (here, to, height.get(n, 0) - level)
+        c = costs.get(key, -1)
+        if c == -1:
+            c = costs[key] = R.step_cost(
+                colour=to, climb=key[2], in_water=T.HEX_COLOURS[here].water,
+                to_water=T.HEX_COLOURS[to].water, unit_type=utype, systems=systems)
+        if c is not None:
+            steps.append((d, n, c))
+    return steps
 
 
 def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
@@ -432,41 +483,29 @@ def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
     return table
 
 
+_ALL_DIRECTIONS = (0, 1, 2, 3, 4, 5)
+
+
 def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, H.Hex, int]]:
     """The hexes this unit may step into from h: (direction, hex, movement points)."""
     table = _edges(b, unit)
     steps = table.get(h)
     if steps is None:
-        around = _NEIGHBOURS.get(h)
-        if around is None:  # off the board: its neighbours that are on it
-            around = tuple((d, n) for d, n in enumerate(H.neighbours(h)) if n in BOARD)
-        structures, colour, height = b.structures, b.colour, b.height
-        colours, utype, systems = T.HEX_COLOURS, unit.utype, unit.systems
-        level, in_water = height.get(h, 0), colours[colour.get(h, "grey")].water
-        steps = table[h] = []
-        for d, n in around:  # `_cost`, inlined: the search's inner loop
-            if n in structures:
-                continue
-            to = colour.get(n, "grey")
-            key = (to, height.get(n, 0) - level, in_water, colours[to].water, utype, systems)
-            c = _STEP_COSTS.get(key, -1)
-            if c == -1:
-                c = _STEP_COSTS[key] = R.step_cost(
-                    colour=to, climb=key[1], in_water=in_water, to_water=key[3],
-                    unit_type=utype, systems=systems)
-            if c is not None:
-                steps.append((d, n, c))
+        steps = table[h] = _steps(b, unit, h, _ALL_DIRECTIONS)
     return steps
 
 
 #: "A unit may move onto one of the three hexes within the Units Field of View": the
 #: front-left, front-centre and front-right directions, relative to its facing.
 FRONT = frozenset((5, 0, 1))
+#: Those directions for each facing, in ascending order.
+_FRONT_DIRECTIONS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted((facing + k) % 6 for k in FRONT)) for facing in range(6))
 
 
 def _front_steps(b: Battle, unit: Unit, facing: int
                  ) -> dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]:
-    """`steps_from` kept to the three hexes in front of `facing` (with each hex's offset
+    """The steps into the three hexes in front of `facing` (with each hex's offset
     coordinates, the search's tie-break), per kind of mover, facing and standing
     structures: the board's, shared like the steps themselves."""
     key = (unit.utype, unit.systems, b.standing_structures, facing)
@@ -474,6 +513,18 @@ def _front_steps(b: Battle, unit: Unit, facing: int
     if table is None:
         table = b.fronts[key] = {}
     return table
+
+
+def front_steps(b: Battle, unit: Unit, facing: int, h: H.Hex
+                ) -> list[tuple[H.Hex, int, tuple[int, int]]]:
+    """The hexes this unit may step into from h facing `facing`: (hex, movement points,
+    its offset coordinates)."""
+    front = _front_steps(b, unit, facing)
+    steps = front.get(h)
+    if steps is None:
+        steps = front[h] = [(n, c, _OFFSET[n])
+                            for _d, n, c in _steps(b, unit, h, _FRONT_DIRECTIONS[facing])]
+    return steps
 
 
 def reachable(b: Battle, unit: Unit, points: int, facing: int,
@@ -487,6 +538,7 @@ def reachable(b: Battle, unit: Unit, points: int, facing: int,
     queue = [(0, _OFFSET.get(start) or H.to_offset(start), start)]
     far = 1 << 30
     front = _front_steps(b, unit, facing)
+    directions = _FRONT_DIRECTIONS[facing]
     get = best.get
     pop, push = heapq.heappop, heapq.heappush
     while queue:
@@ -495,8 +547,8 @@ def reachable(b: Battle, unit: Unit, points: int, facing: int,
             continue
         steps = front.get(h)
         if steps is None:
-            steps = front[h] = [(n, c, _OFFSET[n]) for d, n, c in steps_from(b, unit, h)
-                                if (d - facing) % 6 in FRONT]
+            steps = front[h] = [(n, c, _OFFSET[n])
+                                for _d, n, c in _steps(b, unit, h, directions)]
         for n, c, o in steps:
             total = spent + c
             if total > points or total >= get(n, far) or n in avoid:

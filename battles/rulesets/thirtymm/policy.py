@@ -30,7 +30,7 @@ def choose(play: A.Play) -> Json:
     if side is None:
         raise A.refuse("battle_over", "The battle is over.", A.Q_OVER)
     turn = play.turn
-    plan = play.plans.get(str(side))
+    plan = play.plans.get(str(side)) if play.plans else None
     leaving = plan is not None and withdrawing(play, str(side), plan)
     if turn is None:
         if leaving:
@@ -248,14 +248,37 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
     if points <= 0:
         return None
     want = wanted_range(u)
-    taken = frozenset(o.at for o in b.units if o.alive and o is not u)
-    reach, came = E.reachable(b, u, points, u.facing, taken)
     swims = bool({"cruise", "swim"} & set(u.systems))
     cover = want > 1 and bool(b.structures)
+    target, colours, heights = goal.at, b.colour, b.height
+    at = u.at
+    colour = colours.get(at, "grey")
+    if not (colour == "red" or (colour == "dark_blue" and not swims)) and \
+            H.distance(at, target) <= want and not (cover and E._blocked(b, at, target)):
+        # Where it stands is off the hazards, in range and out of a shadow: only higher
+        # ground within its points (every step costs one at least) could be better.
+        here = heights.get(at, 0)
+        if not any(e > here and H.distance(at, h) <= points for h, e in b.hills):
+            return None
+    taken = frozenset(o.at for o in b.units if o.alive and o is not u)
+    key = (u.utype, u.systems, at, u.facing, points, want, target, taken,
+           b.standing_structures)
+    if key in b.destinations:  # the board's colours are those of its standing structures
+        return b.destinations[key]
+    b.destinations[key] = found = _destination(b, u, points, target, want, taken, swims,
+                                               cover)
+    return found
+
+
+def _destination(b: E.Battle, u: E.Unit, points: int, target: H.Hex, want: int,
+                 taken: frozenset[H.Hex], swims: bool, cover: bool
+                 ) -> tuple[H.Hex, list[H.Hex]] | None:
+    """`destination` worked out: the movement search and the choice of a hex."""
+    reach, came = E.reachable(b, u, points, u.facing, taken)
+    colours, heights = b.colour, b.height
 
     # The lowest (hazard, beyond the wanted range + in a shadow, -height, points, offset
     # coordinates), the first reached on a tie: `min` with the key inlined.
-    target, colours, heights = goal.at, b.colour, b.height
     best: tuple[int, int, int, int, tuple[int, int]] | None = None
     dest = u.at
     for h, spent in reach.items():
@@ -316,31 +339,40 @@ def best_attack(b: E.Battle, u: E.Unit, melee: bool, focus: E.Unit | None = None
                 ) -> Attack | None:
     """The attack with the most expected damage per AP this phase allows (R-30-14); on
     the plan's `focus` when any attack can reach it (R-30-27)."""
+    return pick(ranked_attacks(b, u, melee, b.enemies(u)), u.ap, focus)
+
+
+def pick(ranked: list[Attack], ap: int, focus: E.Unit | None) -> Attack | None:
+    """The best of `ranked_attacks` the AP covers on an enemy still on the field; on the
+    `focus` first when one of them reaches it (R-30-27)."""
     if focus is not None and focus.alive:
-        found = _best_on(b, u, melee, [focus])
-        if found is not None:
+        for found in ranked:
+            if found[2] is focus and -found[0][1] <= ap:
+                return found
+    for found in ranked:
+        target = found[2]
+        if -found[0][1] <= ap and target.condition != "destroyed" and not target.left:
             return found
-    return _best_on(b, u, melee, b.enemies(u))
+    return None
 
 
-def _best_on(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]) -> Attack | None:
-    """The attack with the most expected damage per AP on one of `targets`: what
+def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
+                   ) -> list[Attack]:
+    """Every attack on one of `targets`, the most expected damage per AP first (then the
+    cheaper, the weapon key, the lower target id), whatever the AP left: what
     `E._reach`/`E._melee_reach` and `E._expected` say of each weapon and target, with
     what does not depend on the weapon (distance, view, sight, modifiers) worked out once
-    per target and the weapons the AP does not cover left out first."""
-    best: tuple[float, int, str, int] | None = None
-    choice: tuple[Json, E.Unit] | None = None
+    per target. The key's second item is minus the AP the attack costs."""
     if melee and "hold" in u.status:
-        return None  # a held unit "cannot make Assault Rolls"
+        return []  # a held unit "cannot make Assault Rolls"
     options = [*u.usable("melee"), A.BASIC] if melee else u.usable("ranged")
     costed = []
     for w in options:
         basic = w["key"] == "basic"
-        cost = int(w["ap"]) if basic else E._weapon_ap(u, w)
-        if cost <= u.ap:
-            costed.append((w, basic, cost))
+        costed.append((w, basic, int(w["ap"]) if basic else E._weapon_ap(u, w)))
+    found: list[Attack] = []
     if not costed:
-        return None
+        return found
     at, utype = u.at, u.utype
     stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
@@ -368,12 +400,27 @@ def _best_on(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]) -> Atta
                     if blocked:
                         continue
             value = E.expected_damage(stat, atk, p_evade, int(w["damage"]), basic) / cost
-            key = (value, -cost, w["key"], -target.id)
-            if best is None or key > best:
-                best, choice = key, (w, target)
-    if best is None or choice is None:
-        return None
-    return best, choice[0], choice[1]
+            found.append(((value, -cost, w["key"], -target.id), w, target))
+    found.sort(key=_attack_key, reverse=True)
+    return found
+
+
+def _attack_key(attack: Attack) -> tuple[float, int, str, int]:
+    return attack[0]
+
+
+def _ranked_now(b: E.Battle, turn: A.Turn, melee: bool) -> list[Attack]:
+    """`ranked_attacks` on the unit's enemies, worked out once per combat phase: within
+    one phase the unit neither moves nor turns nor is hurt, and its targets neither move
+    nor change status (only a structure falling changes a sight line: it is worked out
+    again then), so the ranking stands and only the AP and the targets left filter it."""
+    key = f"ranked {'melee' if melee else 'ranged'} in {turn.phase}"
+    kept = turn.memo.get(key)
+    if kept is None or kept[0] is not b.standing_structures:
+        kept = turn.memo[key] = (b.standing_structures,
+                                 ranked_attacks(b, turn.unit, melee, b.enemies(turn.unit)))
+    ranked: list[Attack] = kept[1]
+    return ranked
 
 
 def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
@@ -385,9 +432,9 @@ def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
         found = None
         if u.alive and u.ap > 0 and not (turn.attacks["ranged"] and len(b.standing()) < 2):
             focus = turn.memo.get("focus")
-            found = best_attack(b, u, melee=False, focus=focus)
+            found = pick(_ranked_now(b, turn, False), u.ap, focus)
             if found is not None:
-                close = best_attack(b, u, melee=True, focus=focus)
+                close = pick(_ranked_now(b, turn, True), u.ap, focus)
                 if close is not None and close[0][0] > found[0][0]:
                     found = None
         if found is not None:
