@@ -179,9 +179,29 @@ def _shield(unit: UnitInput) -> BT.ShieldSpec | None:
     return BF.shield_for(size)
 
 
+#: Cards already built, by (unit, will bonus, row): a card is immutable and depends on
+#: nothing else (like `weapon_card`'s cache), and Monte Carlo odds deploy the same units
+#: for every simulation.
+_CARDS: dict[tuple[UnitInput, int, str], UnitCard] = {}
+_CARDS_MAX = 4096
+
+
 def build_card(unit: UnitInput, *, will_bonus: int = 0,
                bandit_level8_row: str = "corrected") -> UnitCard:
     """The unit card of `unit` (raises `campaign.rules.tables.RuleViolation` on bad keys)."""
+    key = (unit, will_bonus, bandit_level8_row)
+    try:
+        card = _CARDS.get(key)
+    except TypeError:  # a unit built with a list somewhere (not hashable): no cache
+        return _build_card(unit, will_bonus, bandit_level8_row)
+    if card is None:
+        card = _build_card(unit, will_bonus, bandit_level8_row)
+        if len(_CARDS) < _CARDS_MAX:
+            _CARDS[key] = card
+    return card
+
+
+def _build_card(unit: UnitInput, will_bonus: int, bandit_level8_row: str) -> UnitCard:
     spec = T.vehicle(unit.vehicle)
     line = T.skill_line(unit.pilot_class, unit.pilot_level, bandit_level8_row=bandit_level8_row)
     armed = [w for w in unit.weapons if w.key not in ("shield", "designator")]

@@ -149,7 +149,8 @@ class DefaultPolicy:
                 away = self._carry_off(state, unit)
                 if away is not None:
                     return away
-        best_value, best_action = 0.0, None
+        best_value = 0.0
+        best_action: Action | None = None
         targets: list[Target] = list(state.targetable_enemies(side))
         targets += [b for b in state.live_buildings()
                     if state.hostile(side, b.controller) and self._building_target(state, b)]
@@ -159,10 +160,14 @@ class DefaultPolicy:
             planned = self._planned_attack(state, ready, targets, infos, plan)
             if planned is not None:
                 return planned
+        best_pick: tuple[UnitState, _Pick] | None = None
         for unit in ready:
-            value, action = self._best_attack(state, unit, targets, infos)
-            if action is not None and value > best_value and _keeps_stance(action, plan):
-                best_value, best_action = value, action
+            value, pick = self._best_pick(state, unit, targets, infos)
+            if pick is not None and value > best_value and (
+                    pick[0] != "ram" or _keeps_stance_moving(plan)):
+                best_value, best_pick = value, (unit, pick)
+        if best_pick is not None:  # built once, for the best unit only
+            best_action = _pick_action(best_pick[0], best_pick[1])
         for unit in ready:
             value, action = self._special(state, unit, ready, targets, infos, best_value)
             if action is not None and value > best_value and _keeps_stance(action, plan):
@@ -345,28 +350,31 @@ class DefaultPolicy:
                   if a is not unit and a.card.level < level and a.card.ranged_weapons]
         if len(allies) < 2:
             return 0.0, None
-        best: tuple[float, str, Action | None] = (0.0, "", None)
+        best: tuple[float, str] = (0.0, "")
+        best_orders: list[tuple[UnitState, str]] = []
+        best_target: _TargetInfo | None = None
         for target in targets:
             info = infos[id(target)]
-            orders: list[Action] = []
+            orders: list[tuple[UnitState, str]] = []  # (ally, weapon): built for the best
             total = 0.0
             for ally in allies:
                 shot = max(((self._ally_shot(state, ally, w, target, info), w.key)
                             for w in ally.card.ranged_weapons), default=(0.0, ""))
                 if shot[0] >= self.MIN_VALUE:
                     total += shot[0]
-                    orders.append(RangedAttack(ally.id, shot[1], target.id, info.kind))
+                    orders.append((ally, shot[1]))
             if len(orders) < 2:
                 continue
-            haywire = 5 if unit.haywire or any(
-                state.units[o.unit].haywire for o in orders) else 0
+            haywire = 5 if unit.haywire or any(a.haywire for a, _key in orders) else 0
             p = p_success(unit.card.skills["will"], 3 * len(orders) + haywire)
             value = p * total
-            if p >= 0.6 and value > best_value * 1.5 and (value, str(target.id)) > best[:2]:
-                best = (value, str(target.id), Order(
-                    unit.id, "cohesion", tuple(o.unit for o in orders),
-                    orders=tuple(orders)))
-        return best[0], best[2]
+            if p >= 0.6 and value > best_value * 1.5 and (value, str(target.id)) > best:
+                best, best_orders, best_target = (value, str(target.id)), orders, info
+        if best_target is None:
+            return 0.0, None
+        target_id, kind = best_target.target.id, best_target.kind
+        shots = tuple(RangedAttack(a.id, key, target_id, kind) for a, key in best_orders)
+        return best[0], Order(unit.id, "cohesion", tuple(o.unit for o in shots), orders=shots)
 
     def _tackle(self, state: BattleState, unit: UnitState,
                 targets: list[Target]) -> tuple[float, Action | None]:
@@ -570,6 +578,14 @@ class DefaultPolicy:
                      targets: list[Target],
                      infos: dict[int, _TargetInfo] | None = None
                      ) -> tuple[float, Action | None]:
+        """The most valuable attack of `unit` and its value (`_best_pick`, as an action)."""
+        value, pick = self._best_pick(state, unit, targets, infos)
+        return value, (None if pick is None else _pick_action(unit, pick))
+
+    def _best_pick(self, state: BattleState, unit: UnitState,
+                   targets: list[Target],
+                   infos: dict[int, _TargetInfo] | None = None
+                   ) -> tuple[float, _Pick | None]:
         """The most valuable attack of `unit` (value rounded to 6 places; ties go to the
         greatest "target/weapon" label). Candidates are compared before any action object
         is built, and a candidate clearly below the best is dropped before it is rounded
@@ -605,7 +621,7 @@ class DefaultPolicy:
                     continue
                 if value < floor:
                     continue
-                value = round(value, 6)
+                value = _round6(value)
                 if value < best_value:
                     continue
                 if value > best_value:
@@ -622,7 +638,7 @@ class DefaultPolicy:
                 value = self._ram_value(state, unit, target, info)
                 if value < floor:
                     continue
-                value = round(value, 6)
+                value = _round6(value)
                 if value < best_value:
                     continue
                 if value > best_value:
@@ -634,19 +650,7 @@ class DefaultPolicy:
                     best_label = _label(best)
                 if label > best_label:
                     best_value, best_label, best = value, label, ("ram", target, None)
-        if best is None:
-            return best_value, None
-        how, target, chosen = best
-        action: Action
-        if how == "ram":
-            action = Ram(unit.id, target.id)
-        elif how == "ranged":
-            assert chosen is not None
-            action = RangedAttack(unit.id, chosen.key, target.id, _kind(target))
-        else:
-            assert chosen is not None
-            action = CloseCombat(unit.id, chosen.key, target.id, _kind(target))
-        return best_value, action
+        return best_value, best
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
                    info: _TargetInfo | None = None) -> float:
@@ -814,6 +818,41 @@ def _label(best: tuple[str, Target, WeaponCard | None] | None) -> str:
         return ""
     _how, target, weapon = best
     return f"{target.id}/{'ram' if weapon is None else weapon.key}"
+
+
+#: A best attack before its action is built: ("ranged" | "close" | "ram", target, weapon).
+_Pick = tuple[str, Target, WeaponCard | None]
+
+
+def _pick_action(unit: UnitState, pick: _Pick) -> Action:
+    how, target, chosen = pick
+    if how == "ram":
+        return Ram(unit.id, target.id)
+    assert chosen is not None
+    if how == "ranged":
+        return RangedAttack(unit.id, chosen.key, target.id, _kind(target))
+    return CloseCombat(unit.id, chosen.key, target.id, _kind(target))
+
+
+def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
+    """`_keeps_stance` of a moving action (a ram): only without a plan to hold."""
+    return not plan or plan.get("stance") != "hold"
+
+
+#: round(value, 6) of the values `_best_pick` compares, kept once worked out: the same
+#: few hundred values come back on every turn, and `round` to 6 places formats a string.
+_ROUNDED: dict[float, float] = {}
+
+
+def _round6(value: float) -> float:
+    if value == 0.0:
+        return value  # round keeps the sign of a zero; so does this (no key for -0.0)
+    rounded = _ROUNDED.get(value)
+    if rounded is None:
+        rounded = round(value, 6)
+        if len(_ROUNDED) < 65536:
+            _ROUNDED[value] = rounded
+    return rounded
 
 
 def _kind(target: Target) -> str:
