@@ -52,21 +52,24 @@ class WeaponCard:
     cdt_to_target: int
     builtin: bool = False  # exo armour's own light grappling arms
 
-    @cached_property
+    # The few-comparison tests below are plain properties: compiled, a property is a
+    # native call, while a `cached_property` is a generic attribute lookup through the
+    # instance dict on every read (the policy reads them for every candidate shot).
+    @property
     def is_contact(self) -> bool:
         return self.type == "contact"
 
-    @cached_property
+    @property
     def is_ranged(self) -> bool:
         """Fires at a distance with a damage line (not contact weapons nor equipment)."""
         return (self.range_increment is not None and self.base_damage is not None
                 and self.type != "contact" and self.type != "equipment")
 
-    @cached_property
+    @property
     def no_line_of_sight(self) -> bool:
         return "no_line_of_sight" in self.special
 
-    @cached_property
+    @property
     def is_projectile(self) -> bool:
         """Missiles and grenades: stopped by force fields."""
         return self.type == "projectile"
@@ -136,12 +139,12 @@ class UnitCard:
         return next((w for w in self.weapons
                      if w.key == "grappling_arms" and w.size in ("M", "H")), None)
 
-    @cached_property
+    @property
     def is_infantry(self) -> bool:
         """Exo armour: the seed's infantry (2" range increments, moves max move inches)."""
         return self.category == "exo_armor"
 
-    @cached_property
+    @property
     def max_move_inches(self) -> float:
         """Seed, "Move": "A vehicle can move up to its max move x 2 inches in a turn, an exo
         armor can move up to its max move inches." """

@@ -44,13 +44,31 @@ def clamp(p: Point) -> Point:
     return (min(max(p[0], MIN_XY), MAX_XY), min(max(p[1], MIN_XY), MAX_XY))
 
 
+#: `toward`'s rounded answers, kept once worked out (policies ask the same of units that
+#: have not moved, every turn; `round` to 4 places formats a string). Not kept when a
+#: coordinate or the distance is zero: 0.0 and -0.0 are equal keys, and the sign could
+#: show in the answer.
+_TOWARD: dict[tuple[Point, Point, float], Point] = {}
+_TOWARD_MAX = 65536
+
+
 def toward(a: Point, b: Point, dist: float) -> Point:
     """The point `dist` inches from a toward b (never past b)."""
     d = distance(a, b)
     if d <= dist or d == 0:
         return b
-    f = dist / d
-    return (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
+    if a[0] == 0.0 or a[1] == 0.0 or b[0] == 0.0 or b[1] == 0.0 or dist == 0.0:
+        f = dist / d
+        return (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
+    key = (a, b, dist)
+    found = _TOWARD.get(key)
+    if found is None:
+        f = dist / d
+        found = (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
+        if len(_TOWARD) >= _TOWARD_MAX:
+            _TOWARD.clear()
+        _TOWARD[key] = found
+    return found
 
 
 def stop_short(a: Point, b: Point, max_dist: float, keep: float) -> Point:

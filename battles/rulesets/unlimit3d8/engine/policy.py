@@ -382,9 +382,7 @@ class DefaultPolicy:
         it cannot move, ram, warp or retreat (worth more on a container carrier)."""
         best: tuple[float, str, Action | None] = (0.0, "", None)
         fight = unit.card.skills["fight"]
-        base = max((w.base_damage or 0 for w in unit.card.contact_weapons
-                    if not (w.key == "grappling_arms" and unit.carrying is not None)),
-                   default=0)
+        base = -1  # its best contact weapon's base damage, once a foe is in reach
         reach = state.options["contact_distance"] + 1e-9
         upos = unit.pos
         for foe in targets:
@@ -392,6 +390,10 @@ class DefaultPolicy:
                     or foe.card.is_infantry
                     or math.hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
                 continue
+            if base < 0:
+                base = max((w.base_damage or 0 for w in unit.card.contact_weapons
+                            if not (w.key == "grappling_arms" and unit.carrying is not None)),
+                           default=0)
             p = p_success(fight, foe.close_defense + BT.IMMOBILIZE_EXTRA_DIFFICULTY)
             dealt = max(0.0, (base + MEAN_DIE) / 2 - foe.armor)
             value = p * (min(dealt, foe.hp_left + foe.shield_hp) + 3
