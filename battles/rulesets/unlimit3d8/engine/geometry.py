@@ -15,6 +15,7 @@ concrete barricade, +2 instead (seed: "two additional range increments").
 from __future__ import annotations
 
 import math
+from math import hypot
 
 SQUARE = 2.0
 MAP_SIZE = 16 * SQUARE  # 32 inches
@@ -32,7 +33,7 @@ DIRECTIONS: tuple[Point, ...] = tuple(
 
 
 def distance(a: Point, b: Point) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
+    return hypot(a[0] - b[0], a[1] - b[1])
 
 
 def square_centre(x: int, y: int) -> Point:

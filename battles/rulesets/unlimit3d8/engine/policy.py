@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from math import hypot
 from typing import Any, Protocol
 
 from battles.rulesets.unlimit3d8 import rules as BF
@@ -266,7 +267,7 @@ class DefaultPolicy:
         foe: UnitState | None = None
         for t in targets:
             if isinstance(t, UnitState):
-                key = (math.hypot(upos[0] - t.pos[0], upos[1] - t.pos[1]), str(t.id))
+                key = (hypot(upos[0] - t.pos[0], upos[1] - t.pos[1]), str(t.id))
                 if near is None or key < near:
                     near, foe = key, t
         if foe is None or near is None or near[0] < BT.RANGE_INCREMENT_INCHES:
@@ -388,7 +389,7 @@ class DefaultPolicy:
         for foe in targets:
             if (not isinstance(foe, UnitState) or foe.immobilized_by is not None
                     or foe.card.is_infantry
-                    or math.hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
+                    or hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
                 continue
             if base < 0:
                 base = max((w.base_damage or 0 for w in unit.card.contact_weapons
@@ -545,7 +546,7 @@ class DefaultPolicy:
             return 0.0
         tpos = target.pos
         spos = shooter.pos
-        dist = math.hypot(spos[0] - tpos[0], spos[1] - tpos[1])
+        dist = hypot(spos[0] - tpos[0], spos[1] - tpos[1])
         if isinstance(shooter, UnitState):
             step = (BT.RANGE_INCREMENT_INCHES_INFANTRY if shooter.card.is_infantry
                     else BT.RANGE_INCREMENT_INCHES)
@@ -607,7 +608,7 @@ class DefaultPolicy:
         for target in targets:
             info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
             tpos = target.pos
-            contact = math.hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
+            contact = hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
             for weapon in weapons:
                 if weapon.is_ranged:
                     value = self._shot_value(state, unit, weapon, target, fight, info)

@@ -10,22 +10,34 @@ from battles.rulesets.unlimit3d8.engine.card import score
 SUM_COUNTS: dict[int, int] = dict(Counter(a + b + c for a, b, c in product(range(1, 9),
                                                                           repeat=3)))
 
-#: (skill value, difficulty) -> probability, kept once worked out. A plain dict read from
-#: the compiled policy costs far less than a call through `functools.lru_cache` (the
-#: policy asks on every candidate shot); the pairs are few (skills 0..~30, difficulties
-#: of one battle), bounded below all the same.
-_KNOWN: dict[tuple[int, int], float] = {}
-_KNOWN_MAX = 8192
+#: p_success of skills 0..63 against difficulties -64..191, filled in once worked out
+#: (-1.0: not yet): read from the compiled policy on every candidate shot, a list index
+#: costs far less than a call through `functools.lru_cache` or a tuple-keyed dict.
+_SKILLS = 64
+_LOW, _SPAN = -64, 256
+_TABLE: list[float] = [-1.0] * (_SKILLS * _SPAN)
+#: Pairs outside the table (none in the seed's ranges), kept too.
+_OTHERS: dict[tuple[int, int], float] = {}
 
 
 def p_success(skill_value: int, difficulty: int) -> float:
     """Probability that a 3d8 roll of this skill reaches the difficulty."""
+    column = difficulty - _LOW
+    if 0 <= skill_value < _SKILLS and 0 <= column < _SPAN:
+        index = skill_value * _SPAN + column
+        p = _TABLE[index]
+        if p < 0.0:
+            p = _TABLE[index] = _exact(skill_value, difficulty)
+        return p
     key = (skill_value, difficulty)
-    p = _KNOWN.get(key)
-    if p is None:
-        good = sum(n for total, n in SUM_COUNTS.items()
-                   if score(skill_value, total) >= difficulty)
-        p = good / 512
-        if len(_KNOWN) < _KNOWN_MAX:
-            _KNOWN[key] = p
-    return p
+    found = _OTHERS.get(key)
+    if found is None:
+        found = _exact(skill_value, difficulty)
+        if len(_OTHERS) < 4096:
+            _OTHERS[key] = found
+    return found
+
+
+def _exact(skill_value: int, difficulty: int) -> float:
+    good = sum(n for total, n in SUM_COUNTS.items() if score(skill_value, total) >= difficulty)
+    return good / 512

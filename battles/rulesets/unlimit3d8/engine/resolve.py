@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from math import hypot
 from typing import Any
 
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -373,7 +374,7 @@ class _Stalemate:
             best = math.inf
             for _eid, other, (ex, ey) in active:
                 if other != side and (side == defender or other == defender):  # hostile
-                    d = math.hypot(ux - ex, uy - ey)
+                    d = hypot(ux - ex, uy - ey)
                     if d < best:
                         best = d
             if best < math.inf:
