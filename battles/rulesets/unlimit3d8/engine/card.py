@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Final
 
 from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -185,8 +186,8 @@ def _shield(unit: UnitInput) -> BT.ShieldSpec | None:
 #: Cards already built, by (unit, will bonus, row): a card is immutable and depends on
 #: nothing else (like `weapon_card`'s cache), and Monte Carlo odds deploy the same units
 #: for every simulation.
-_CARDS: dict[tuple[UnitInput, int, str], UnitCard] = {}
-_CARDS_MAX = 4096
+_CARDS: Final[dict[tuple[UnitInput, int, str], UnitCard]] = {}
+_CARDS_MAX: Final = 4096
 
 
 def build_card(unit: UnitInput, *, will_bonus: int = 0,

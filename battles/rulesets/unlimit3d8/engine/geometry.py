@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 from math import hypot
+from typing import Final
 
-SQUARE = 2.0
-MAP_SIZE = 16 * SQUARE  # 32 inches
-CORRIDOR = 4.0
-MIN_XY = -CORRIDOR
-MAX_XY = MAP_SIZE + CORRIDOR
+SQUARE: Final = 2.0
+MAP_SIZE: Final = 16 * SQUARE  # 32 inches
+CORRIDOR: Final = 4.0
+MIN_XY: Final = -CORRIDOR
+MAX_XY: Final = MAP_SIZE + CORRIDOR
 
 Point = tuple[float, float]
 
@@ -49,8 +50,8 @@ def clamp(p: Point) -> Point:
 #: have not moved, every turn; `round` to 4 places formats a string). Not kept when a
 #: coordinate or the distance is zero: 0.0 and -0.0 are equal keys, and the sign could
 #: show in the answer.
-_TOWARD: dict[tuple[Point, Point, float], Point] = {}
-_TOWARD_MAX = 65536
+_TOWARD: Final[dict[tuple[Point, Point, float], Point]] = {}
+_TOWARD_MAX: Final = 65536
 
 
 def toward(a: Point, b: Point, dist: float) -> Point:
@@ -86,7 +87,18 @@ def increments(dist: float, step: float) -> int:
 
 def edge_distance(p: Point) -> float:
     """Inches to the outer edge of the retreat corridor (where units leave the battle)."""
-    return min(p[0] - MIN_XY, MAX_XY - p[0], p[1] - MIN_XY, MAX_XY - p[1])
+    # min() of the four, written out (the first of equal ones, as min gives)
+    best = p[0] - MIN_XY
+    other = MAX_XY - p[0]
+    if other < best:
+        best = other
+    other = p[1] - MIN_XY
+    if other < best:
+        best = other
+    other = MAX_XY - p[1]
+    if other < best:
+        best = other
+    return best
 
 
 def nearest_exit(p: Point) -> Point:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from math import hypot
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -263,14 +263,15 @@ class DefaultPolicy:
                 or not unit.card.ranged_weapons or unit.max_move_inches < 2):
             return 0.0, None
         upos = unit.pos
-        near: tuple[float, str] | None = None
+        near = 0.0  # the nearest enemy unit, ties to the least str(id)
+        near_id = ""
         foe: UnitState | None = None
         for t in targets:
             if isinstance(t, UnitState):
-                key = (hypot(upos[0] - t.pos[0], upos[1] - t.pos[1]), str(t.id))
-                if near is None or key < near:
-                    near, foe = key, t
-        if foe is None or near is None or near[0] < BT.RANGE_INCREMENT_INCHES:
+                d = hypot(upos[0] - t.pos[0], upos[1] - t.pos[1])
+                if foe is None or d < near or (d == near and str(t.id) < near_id):
+                    near, near_id, foe = d, str(t.id), t
+        if foe is None or near < BT.RANGE_INCREMENT_INCHES:
             return 0.0, None  # no enemy unit, or already at point blank
         reach = state.options["contact_distance"]
         end = stop_short(unit.pos, foe.pos, unit.max_move_inches, reach + 0.5)
@@ -844,7 +845,7 @@ def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
 
 #: round(value, 6) of the values `_best_pick` compares, kept once worked out: the same
 #: few hundred values come back on every turn, and `round` to 6 places formats a string.
-_ROUNDED: dict[float, float] = {}
+_ROUNDED: Final[dict[float, float]] = {}
 
 
 def _round6(value: float) -> float:

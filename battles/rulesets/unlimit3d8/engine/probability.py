@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import product
+from typing import Final
 
 from battles.rulesets.unlimit3d8.engine.card import score
 
@@ -13,11 +14,12 @@ SUM_COUNTS: dict[int, int] = dict(Counter(a + b + c for a, b, c in product(range
 #: p_success of skills 0..63 against difficulties -64..191, filled in once worked out
 #: (-1.0: not yet): read from the compiled policy on every candidate shot, a list index
 #: costs far less than a call through `functools.lru_cache` or a tuple-keyed dict.
-_SKILLS = 64
-_LOW, _SPAN = -64, 256
-_TABLE: list[float] = [-1.0] * (_SKILLS * _SPAN)
+_SKILLS: Final = 64
+_LOW: Final = -64
+_SPAN: Final = 256
+_TABLE: Final[list[float]] = [-1.0] * (_SKILLS * _SPAN)
 #: Pairs outside the table (none in the seed's ranges), kept too.
-_OTHERS: dict[tuple[int, int], float] = {}
+_OTHERS: Final[dict[tuple[int, int], float]] = {}
 
 
 def p_success(skill_value: int, difficulty: int) -> float:
