@@ -141,7 +141,7 @@ class DefaultPolicy:
         state = view.state
         ready = sorted((u for u in view.units(side) if u.cdt == 0), key=lambda u: str(u.id))
         if not ready:
-            return Pass(unit="")
+            return _PASS
         plan = state.plans.get(side)
         if self._retreats(view, side, plan):
             return self._retreat(ready)
@@ -180,7 +180,7 @@ class DefaultPolicy:
             if support is not None and _keeps_stance(support, plan):
                 return support
         if plan and plan.get("stance") == "hold":
-            return best_action or Pass(unit="")
+            return best_action or _PASS
         for unit in ready:
             close = self._close_moves(state, unit)
             if close is not None:
@@ -193,7 +193,7 @@ class DefaultPolicy:
             move = self._advance(state, unit)
             if move is not None:
                 return move
-        return best_action or Pass(unit="")
+        return best_action or _PASS
 
     def begin_choice(self, view: BattleView, side: str) -> None:
         """Once a turn, before the choice: a side that is beaten (or whose sealed plan
@@ -534,7 +534,7 @@ class DefaultPolicy:
             if unit.immobilized_by is None and unit.max_move_inches > 0:
                 return Move(unit=unit.id, to=toward(unit.pos, nearest_exit(unit.pos),
                                                     unit.max_move_inches))
-        return Pass(unit="")
+        return _PASS
 
     def _shot_value(self, state: BattleState, shooter: UnitState | BuildingState,
                     weapon: WeaponCard, target: Target, skill: int,
@@ -594,7 +594,8 @@ class DefaultPolicy:
         greatest "target/weapon" label). Candidates are compared before any action object
         is built, and a candidate clearly below the best is dropped before it is rounded
         (rounding moves a value by 5e-7 at most) or labelled (labels are only compared on
-        a tie): this runs for every ready unit on every turn."""
+        a tie; an attack worth 0 is never a pick, as no caller takes one): this runs for
+        every ready unit on every turn."""
         best_value = 0.0
         best_label: str | None = ""
         best: tuple[str, Target, WeaponCard | None] | None = None
@@ -632,6 +633,8 @@ class DefaultPolicy:
                     best_value, best_label, best = value, None, (how, target, weapon)
                     floor = value - 1e-6
                     continue
+                if value == 0.0:
+                    continue  # a tie at nothing: no caller takes an attack worth 0
                 label = f"{target.id}/{weapon.key}"
                 if best_label is None:
                     best_label = _label(best)
@@ -648,6 +651,8 @@ class DefaultPolicy:
                 if value > best_value:
                     best_value, best_label, best = value, None, ("ram", target, None)
                     floor = value - 1e-6
+                    continue
+                if value == 0.0:
                     continue
                 label = f"{target.id}/ram"
                 if best_label is None:
@@ -804,6 +809,9 @@ def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
     return min(spots)[2] if spots else None
 
 
+#: The policies' "do nothing" (immutable: one for every pass).
+_PASS: Final = Pass(unit="")
+
 #: R-PLAN-3: what a side holding its ground does not do (anything that moves it).
 _MOVING = (Move, Assault, Warp, Ram, Tackle, Retreat)
 
@@ -924,7 +932,7 @@ class HoldPolicy:
         return None
 
     def choose(self, view: BattleView, side: str) -> Action:
-        return Pass(unit="")
+        return _PASS
 
     def turret_target(self, view: BattleView, turret: BuildingState) -> Target | None:
         return None
