@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Final
 
 from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -52,21 +53,24 @@ class WeaponCard:
     cdt_to_target: int
     builtin: bool = False  # exo armour's own light grappling arms
 
-    @cached_property
+    # The few-comparison tests below are plain properties: compiled, a property is a
+    # native call, while a `cached_property` is a generic attribute lookup through the
+    # instance dict on every read (the policy reads them for every candidate shot).
+    @property
     def is_contact(self) -> bool:
         return self.type == "contact"
 
-    @cached_property
+    @property
     def is_ranged(self) -> bool:
         """Fires at a distance with a damage line (not contact weapons nor equipment)."""
         return (self.range_increment is not None and self.base_damage is not None
                 and self.type != "contact" and self.type != "equipment")
 
-    @cached_property
+    @property
     def no_line_of_sight(self) -> bool:
         return "no_line_of_sight" in self.special
 
-    @cached_property
+    @property
     def is_projectile(self) -> bool:
         """Missiles and grenades: stopped by force fields."""
         return self.type == "projectile"
@@ -136,12 +140,12 @@ class UnitCard:
         return next((w for w in self.weapons
                      if w.key == "grappling_arms" and w.size in ("M", "H")), None)
 
-    @cached_property
+    @property
     def is_infantry(self) -> bool:
         """Exo armour: the seed's infantry (2" range increments, moves max move inches)."""
         return self.category == "exo_armor"
 
-    @cached_property
+    @property
     def max_move_inches(self) -> float:
         """Seed, "Move": "A vehicle can move up to its max move x 2 inches in a turn, an exo
         armor can move up to its max move inches." """
@@ -179,9 +183,29 @@ def _shield(unit: UnitInput) -> BT.ShieldSpec | None:
     return BF.shield_for(size)
 
 
+#: Cards already built, by (unit, will bonus, row): a card is immutable and depends on
+#: nothing else (like `weapon_card`'s cache), and Monte Carlo odds deploy the same units
+#: for every simulation.
+_CARDS: Final[dict[tuple[UnitInput, int, str], UnitCard]] = {}
+_CARDS_MAX: Final = 4096
+
+
 def build_card(unit: UnitInput, *, will_bonus: int = 0,
                bandit_level8_row: str = "corrected") -> UnitCard:
     """The unit card of `unit` (raises `campaign.rules.tables.RuleViolation` on bad keys)."""
+    key = (unit, will_bonus, bandit_level8_row)
+    try:
+        card = _CARDS.get(key)
+    except TypeError:  # a unit built with a list somewhere (not hashable): no cache
+        return _build_card(unit, will_bonus, bandit_level8_row)
+    if card is None:
+        card = _build_card(unit, will_bonus, bandit_level8_row)
+        if len(_CARDS) < _CARDS_MAX:
+            _CARDS[key] = card
+    return card
+
+
+def _build_card(unit: UnitInput, will_bonus: int, bandit_level8_row: str) -> UnitCard:
     spec = T.vehicle(unit.vehicle)
     line = T.skill_line(unit.pilot_class, unit.pilot_level, bandit_level8_row=bandit_level8_row)
     armed = [w for w in unit.weapons if w.key not in ("shield", "designator")]

@@ -15,12 +15,14 @@ concrete barricade, +2 instead (seed: "two additional range increments").
 from __future__ import annotations
 
 import math
+from math import hypot
+from typing import Final
 
-SQUARE = 2.0
-MAP_SIZE = 16 * SQUARE  # 32 inches
-CORRIDOR = 4.0
-MIN_XY = -CORRIDOR
-MAX_XY = MAP_SIZE + CORRIDOR
+SQUARE: Final = 2.0
+MAP_SIZE: Final = 16 * SQUARE  # 32 inches
+CORRIDOR: Final = 4.0
+MIN_XY: Final = -CORRIDOR
+MAX_XY: Final = MAP_SIZE + CORRIDOR
 
 Point = tuple[float, float]
 
@@ -32,7 +34,7 @@ DIRECTIONS: tuple[Point, ...] = tuple(
 
 
 def distance(a: Point, b: Point) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
+    return hypot(a[0] - b[0], a[1] - b[1])
 
 
 def square_centre(x: int, y: int) -> Point:
@@ -44,13 +46,31 @@ def clamp(p: Point) -> Point:
     return (min(max(p[0], MIN_XY), MAX_XY), min(max(p[1], MIN_XY), MAX_XY))
 
 
+#: `toward`'s rounded answers, kept once worked out (policies ask the same of units that
+#: have not moved, every turn; `round` to 4 places formats a string). Not kept when a
+#: coordinate or the distance is zero: 0.0 and -0.0 are equal keys, and the sign could
+#: show in the answer.
+_TOWARD: Final[dict[tuple[Point, Point, float], Point]] = {}
+_TOWARD_MAX: Final = 65536
+
+
 def toward(a: Point, b: Point, dist: float) -> Point:
     """The point `dist` inches from a toward b (never past b)."""
     d = distance(a, b)
     if d <= dist or d == 0:
         return b
-    f = dist / d
-    return (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
+    if a[0] == 0.0 or a[1] == 0.0 or b[0] == 0.0 or b[1] == 0.0 or dist == 0.0:
+        f = dist / d
+        return (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
+    key = (a, b, dist)
+    found = _TOWARD.get(key)
+    if found is None:
+        f = dist / d
+        found = (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
+        if len(_TOWARD) >= _TOWARD_MAX:
+            _TOWARD.clear()
+        _TOWARD[key] = found
+    return found
 
 
 def stop_short(a: Point, b: Point, max_dist: float, keep: float) -> Point:
@@ -67,7 +87,18 @@ def increments(dist: float, step: float) -> int:
 
 def edge_distance(p: Point) -> float:
     """Inches to the outer edge of the retreat corridor (where units leave the battle)."""
-    return min(p[0] - MIN_XY, MAX_XY - p[0], p[1] - MIN_XY, MAX_XY - p[1])
+    # min() of the four, written out (the first of equal ones, as min gives)
+    best = p[0] - MIN_XY
+    other = MAX_XY - p[0]
+    if other < best:
+        best = other
+    other = p[1] - MIN_XY
+    if other < best:
+        best = other
+    other = MAX_XY - p[1]
+    if other < best:
+        best = other
+    return best
 
 
 def nearest_exit(p: Point) -> Point:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, Protocol
+from math import hypot
+from typing import Any, Final, Protocol
 
 from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -140,7 +141,7 @@ class DefaultPolicy:
         state = view.state
         ready = sorted((u for u in view.units(side) if u.cdt == 0), key=lambda u: str(u.id))
         if not ready:
-            return Pass(unit="")
+            return _PASS
         plan = state.plans.get(side)
         if self._retreats(view, side, plan):
             return self._retreat(ready)
@@ -149,7 +150,8 @@ class DefaultPolicy:
                 away = self._carry_off(state, unit)
                 if away is not None:
                     return away
-        best_value, best_action = 0.0, None
+        best_value = 0.0
+        best_action: Action | None = None
         targets: list[Target] = list(state.targetable_enemies(side))
         targets += [b for b in state.live_buildings()
                     if state.hostile(side, b.controller) and self._building_target(state, b)]
@@ -159,10 +161,14 @@ class DefaultPolicy:
             planned = self._planned_attack(state, ready, targets, infos, plan)
             if planned is not None:
                 return planned
+        best_pick: tuple[UnitState, _Pick] | None = None
         for unit in ready:
-            value, action = self._best_attack(state, unit, targets, infos)
-            if action is not None and value > best_value and _keeps_stance(action, plan):
-                best_value, best_action = value, action
+            value, pick = self._best_pick(state, unit, targets, infos)
+            if pick is not None and value > best_value and (
+                    pick[0] != "ram" or _keeps_stance_moving(plan)):
+                best_value, best_pick = value, (unit, pick)
+        if best_pick is not None:  # built once, for the best unit only
+            best_action = _pick_action(best_pick[0], best_pick[1])
         for unit in ready:
             value, action = self._special(state, unit, ready, targets, infos, best_value)
             if action is not None and value > best_value and _keeps_stance(action, plan):
@@ -174,7 +180,7 @@ class DefaultPolicy:
             if support is not None and _keeps_stance(support, plan):
                 return support
         if plan and plan.get("stance") == "hold":
-            return best_action or Pass(unit="")
+            return best_action or _PASS
         for unit in ready:
             close = self._close_moves(state, unit)
             if close is not None:
@@ -187,7 +193,7 @@ class DefaultPolicy:
             move = self._advance(state, unit)
             if move is not None:
                 return move
-        return best_action or Pass(unit="")
+        return best_action or _PASS
 
     def begin_choice(self, view: BattleView, side: str) -> None:
         """Once a turn, before the choice: a side that is beaten (or whose sealed plan
@@ -257,14 +263,15 @@ class DefaultPolicy:
                 or not unit.card.ranged_weapons or unit.max_move_inches < 2):
             return 0.0, None
         upos = unit.pos
-        near: tuple[float, str] | None = None
+        near = 0.0  # the nearest enemy unit, ties to the least str(id)
+        near_id = ""
         foe: UnitState | None = None
         for t in targets:
             if isinstance(t, UnitState):
-                key = (math.hypot(upos[0] - t.pos[0], upos[1] - t.pos[1]), str(t.id))
-                if near is None or key < near:
-                    near, foe = key, t
-        if foe is None or near is None or near[0] < BT.RANGE_INCREMENT_INCHES:
+                d = hypot(upos[0] - t.pos[0], upos[1] - t.pos[1])
+                if foe is None or d < near or (d == near and str(t.id) < near_id):
+                    near, near_id, foe = d, str(t.id), t
+        if foe is None or near < BT.RANGE_INCREMENT_INCHES:
             return 0.0, None  # no enemy unit, or already at point blank
         reach = state.options["contact_distance"]
         end = stop_short(unit.pos, foe.pos, unit.max_move_inches, reach + 0.5)
@@ -345,28 +352,31 @@ class DefaultPolicy:
                   if a is not unit and a.card.level < level and a.card.ranged_weapons]
         if len(allies) < 2:
             return 0.0, None
-        best: tuple[float, str, Action | None] = (0.0, "", None)
+        best: tuple[float, str] = (0.0, "")
+        best_orders: list[tuple[UnitState, str]] = []
+        best_target: _TargetInfo | None = None
         for target in targets:
             info = infos[id(target)]
-            orders: list[Action] = []
+            orders: list[tuple[UnitState, str]] = []  # (ally, weapon): built for the best
             total = 0.0
             for ally in allies:
                 shot = max(((self._ally_shot(state, ally, w, target, info), w.key)
                             for w in ally.card.ranged_weapons), default=(0.0, ""))
                 if shot[0] >= self.MIN_VALUE:
                     total += shot[0]
-                    orders.append(RangedAttack(ally.id, shot[1], target.id, info.kind))
+                    orders.append((ally, shot[1]))
             if len(orders) < 2:
                 continue
-            haywire = 5 if unit.haywire or any(
-                state.units[o.unit].haywire for o in orders) else 0
+            haywire = 5 if unit.haywire or any(a.haywire for a, _key in orders) else 0
             p = p_success(unit.card.skills["will"], 3 * len(orders) + haywire)
             value = p * total
-            if p >= 0.6 and value > best_value * 1.5 and (value, str(target.id)) > best[:2]:
-                best = (value, str(target.id), Order(
-                    unit.id, "cohesion", tuple(o.unit for o in orders),
-                    orders=tuple(orders)))
-        return best[0], best[2]
+            if p >= 0.6 and value > best_value * 1.5 and (value, str(target.id)) > best:
+                best, best_orders, best_target = (value, str(target.id)), orders, info
+        if best_target is None:
+            return 0.0, None
+        target_id, kind = best_target.target.id, best_target.kind
+        shots = tuple(RangedAttack(a.id, key, target_id, kind) for a, key in best_orders)
+        return best[0], Order(unit.id, "cohesion", tuple(o.unit for o in shots), orders=shots)
 
     def _tackle(self, state: BattleState, unit: UnitState,
                 targets: list[Target]) -> tuple[float, Action | None]:
@@ -374,16 +384,18 @@ class DefaultPolicy:
         it cannot move, ram, warp or retreat (worth more on a container carrier)."""
         best: tuple[float, str, Action | None] = (0.0, "", None)
         fight = unit.card.skills["fight"]
-        base = max((w.base_damage or 0 for w in unit.card.contact_weapons
-                    if not (w.key == "grappling_arms" and unit.carrying is not None)),
-                   default=0)
+        base = -1  # its best contact weapon's base damage, once a foe is in reach
         reach = state.options["contact_distance"] + 1e-9
         upos = unit.pos
         for foe in targets:
             if (not isinstance(foe, UnitState) or foe.immobilized_by is not None
                     or foe.card.is_infantry
-                    or math.hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
+                    or hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
                 continue
+            if base < 0:
+                base = max((w.base_damage or 0 for w in unit.card.contact_weapons
+                            if not (w.key == "grappling_arms" and unit.carrying is not None)),
+                           default=0)
             p = p_success(fight, foe.close_defense + BT.IMMOBILIZE_EXTRA_DIFFICULTY)
             dealt = max(0.0, (base + MEAN_DIE) / 2 - foe.armor)
             value = p * (min(dealt, foe.hp_left + foe.shield_hp) + 3
@@ -522,7 +534,7 @@ class DefaultPolicy:
             if unit.immobilized_by is None and unit.max_move_inches > 0:
                 return Move(unit=unit.id, to=toward(unit.pos, nearest_exit(unit.pos),
                                                     unit.max_move_inches))
-        return Pass(unit="")
+        return _PASS
 
     def _shot_value(self, state: BattleState, shooter: UnitState | BuildingState,
                     weapon: WeaponCard, target: Target, skill: int,
@@ -535,7 +547,7 @@ class DefaultPolicy:
             return 0.0
         tpos = target.pos
         spos = shooter.pos
-        dist = math.hypot(spos[0] - tpos[0], spos[1] - tpos[1])
+        dist = hypot(spos[0] - tpos[0], spos[1] - tpos[1])
         if isinstance(shooter, UnitState):
             step = (BT.RANGE_INCREMENT_INCHES_INFANTRY if shooter.card.is_infantry
                     else BT.RANGE_INCREMENT_INCHES)
@@ -570,11 +582,20 @@ class DefaultPolicy:
                      targets: list[Target],
                      infos: dict[int, _TargetInfo] | None = None
                      ) -> tuple[float, Action | None]:
+        """The most valuable attack of `unit` and its value (`_best_pick`, as an action)."""
+        value, pick = self._best_pick(state, unit, targets, infos)
+        return value, (None if pick is None else _pick_action(unit, pick))
+
+    def _best_pick(self, state: BattleState, unit: UnitState,
+                   targets: list[Target],
+                   infos: dict[int, _TargetInfo] | None = None
+                   ) -> tuple[float, _Pick | None]:
         """The most valuable attack of `unit` (value rounded to 6 places; ties go to the
         greatest "target/weapon" label). Candidates are compared before any action object
         is built, and a candidate clearly below the best is dropped before it is rounded
         (rounding moves a value by 5e-7 at most) or labelled (labels are only compared on
-        a tie): this runs for every ready unit on every turn."""
+        a tie; an attack worth 0 is never a pick, as no caller takes one): this runs for
+        every ready unit on every turn."""
         best_value = 0.0
         best_label: str | None = ""
         best: tuple[str, Target, WeaponCard | None] | None = None
@@ -589,7 +610,7 @@ class DefaultPolicy:
         for target in targets:
             info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
             tpos = target.pos
-            contact = math.hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
+            contact = hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
             for weapon in weapons:
                 if weapon.is_ranged:
                     value = self._shot_value(state, unit, weapon, target, fight, info)
@@ -605,13 +626,15 @@ class DefaultPolicy:
                     continue
                 if value < floor:
                     continue
-                value = round(value, 6)
+                value = _round6(value)
                 if value < best_value:
                     continue
                 if value > best_value:
                     best_value, best_label, best = value, None, (how, target, weapon)
                     floor = value - 1e-6
                     continue
+                if value == 0.0:
+                    continue  # a tie at nothing: no caller takes an attack worth 0
                 label = f"{target.id}/{weapon.key}"
                 if best_label is None:
                     best_label = _label(best)
@@ -622,31 +645,21 @@ class DefaultPolicy:
                 value = self._ram_value(state, unit, target, info)
                 if value < floor:
                     continue
-                value = round(value, 6)
+                value = _round6(value)
                 if value < best_value:
                     continue
                 if value > best_value:
                     best_value, best_label, best = value, None, ("ram", target, None)
                     floor = value - 1e-6
                     continue
+                if value == 0.0:
+                    continue
                 label = f"{target.id}/ram"
                 if best_label is None:
                     best_label = _label(best)
                 if label > best_label:
                     best_value, best_label, best = value, label, ("ram", target, None)
-        if best is None:
-            return best_value, None
-        how, target, chosen = best
-        action: Action
-        if how == "ram":
-            action = Ram(unit.id, target.id)
-        elif how == "ranged":
-            assert chosen is not None
-            action = RangedAttack(unit.id, chosen.key, target.id, _kind(target))
-        else:
-            assert chosen is not None
-            action = CloseCombat(unit.id, chosen.key, target.id, _kind(target))
-        return best_value, action
+        return best_value, best
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
                    info: _TargetInfo | None = None) -> float:
@@ -796,6 +809,9 @@ def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
     return min(spots)[2] if spots else None
 
 
+#: The policies' "do nothing" (immutable: one for every pass).
+_PASS: Final = Pass(unit="")
+
 #: R-PLAN-3: what a side holding its ground does not do (anything that moves it).
 _MOVING = (Move, Assault, Warp, Ram, Tackle, Retreat)
 
@@ -814,6 +830,41 @@ def _label(best: tuple[str, Target, WeaponCard | None] | None) -> str:
         return ""
     _how, target, weapon = best
     return f"{target.id}/{'ram' if weapon is None else weapon.key}"
+
+
+#: A best attack before its action is built: ("ranged" | "close" | "ram", target, weapon).
+_Pick = tuple[str, Target, WeaponCard | None]
+
+
+def _pick_action(unit: UnitState, pick: _Pick) -> Action:
+    how, target, chosen = pick
+    if how == "ram":
+        return Ram(unit.id, target.id)
+    assert chosen is not None
+    if how == "ranged":
+        return RangedAttack(unit.id, chosen.key, target.id, _kind(target))
+    return CloseCombat(unit.id, chosen.key, target.id, _kind(target))
+
+
+def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
+    """`_keeps_stance` of a moving action (a ram): only without a plan to hold."""
+    return not plan or plan.get("stance") != "hold"
+
+
+#: round(value, 6) of the values `_best_pick` compares, kept once worked out: the same
+#: few hundred values come back on every turn, and `round` to 6 places formats a string.
+_ROUNDED: Final[dict[float, float]] = {}
+
+
+def _round6(value: float) -> float:
+    if value == 0.0:
+        return value  # round keeps the sign of a zero; so does this (no key for -0.0)
+    rounded = _ROUNDED.get(value)
+    if rounded is None:
+        rounded = round(value, 6)
+        if len(_ROUNDED) < 65536:
+            _ROUNDED[value] = rounded
+    return rounded
 
 
 def _kind(target: Target) -> str:
@@ -881,7 +932,7 @@ class HoldPolicy:
         return None
 
     def choose(self, view: BattleView, side: str) -> Action:
-        return Pass(unit="")
+        return _PASS
 
     def turret_target(self, view: BattleView, turret: BuildingState) -> Target | None:
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from math import hypot
 from typing import Any
 
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -367,18 +368,22 @@ class _Stalemate:
         """Each active unit's distance to its nearest enemy unit, and to the corridor's
         outer edge (a unit heading out to retreat is not idle either)."""
         result: dict[Any, float] = {}
-        active = [(u.id, u.side, u.pos) for u in state.units.values() if u.active]
+        active = [u for u in state.units.values() if u.active]
         defender = state.defender
-        for uid, side, (ux, uy) in active:
+        for u in active:
+            side = u.side
+            ux, uy = u.pos
             best = math.inf
-            for _eid, other, (ex, ey) in active:
+            for e in active:
+                other = e.side
                 if other != side and (side == defender or other == defender):  # hostile
-                    d = math.hypot(ux - ex, uy - ey)
+                    ex, ey = e.pos
+                    d = hypot(ux - ex, uy - ey)
                     if d < best:
                         best = d
             if best < math.inf:
-                result[uid] = best
-            result[("edge", uid)] = edge_distance((ux, uy))
+                result[u.id] = best
+            result[("edge", u.id)] = edge_distance(u.pos)
         return result
 
 

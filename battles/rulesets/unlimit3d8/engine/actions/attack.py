@@ -8,7 +8,7 @@ nemesis die determines if something special happens."
 
 from __future__ import annotations
 
-import math
+from math import hypot
 from typing import Any
 
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -68,7 +68,7 @@ def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingS
         if b.destroyed:
             continue
         bx, by = b.pos
-        if not math.hypot(x - bx, y - by) <= reach:  # `in_contact`
+        if not hypot(x - bx, y - by) <= reach:  # `in_contact`
             continue
         if b.kind == "concrete_barricade":
             if best < BT.BARRICADE_EXTRA_RANGE_INCREMENTS:
