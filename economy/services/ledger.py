@@ -14,10 +14,10 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 
+from campaign.bulk import update_rows
 from campaign.errors import InvalidInput
 from campaign.models import Player
 from economy.models import LedgerEntry
-from economy.services.rows import update_rows
 
 # Reasons that create credits (from outside the players' economy) or destroy them.
 CREATING_REASONS = frozenset({"starting_credits", "shipping", "discovery", "umpire_grant",

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import F, Model, TextField
 from django.db.models.functions import Cast
 
-from campaign.bulk import bulk_set
+from campaign.bulk import bulk_set, insert_rows, json_value, update_rows
 from campaign.dice import Dice, campaign_dice
 from campaign.errors import InvalidInput
 from campaign.models import Campaign, Player
@@ -59,7 +59,6 @@ from economy.models import (
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
 from economy.services.names import default_unit_name, name_lists
-from economy.services.rows import insert_rows, json_value, update_rows
 from economy.services.storage import StockBook, load_holdings_many
 from territories.models import Exploration, Territory
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, F
 
+from campaign.bulk import insert_rows, update_rows
 from campaign.errors import InvalidInput
 from campaign.rules.tables import (
     CONTAINER_ITEM_CAPACITY,
@@ -36,7 +37,6 @@ from campaign.rules.tables import (
     weapon_size,
 )
 from economy.models import Building, Stock, Unit, Weapon
-from economy.services.rows import insert_rows, update_rows
 from territories.models import Territory
 
 ResourceKey = tuple[str, bool, bool]  # (resource, refined, pure)

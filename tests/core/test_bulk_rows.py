@@ -1,4 +1,4 @@
-"""Production's plain-row writes (economy/services/rows.py, issue 32) leave the rows as
+"""Production's plain-row writes (campaign/bulk.py, issue 32) leave the rows as
 Django's bulk_create would, every column not given at its default, in one statement for
 the query counters, on SQLite and on PostgreSQL."""
 
@@ -8,9 +8,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from campaign.bulk import insert_rows, json_value, update_rows
 from campaign.models import Player
 from economy.models import RandomIds, Stock, Unit, Weapon
-from economy.services.rows import insert_rows, json_value, update_rows
 from territories.models import Territory
 
 
