@@ -19,8 +19,10 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_init, worker_ready
 from django.db import connections
+
+from campaign.startup import settle
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "campaign.settings")
 
@@ -42,3 +44,13 @@ def _recycle_connections(task: Any = None, **_kwargs: Any) -> None:
 
 task_prerun.connect(_recycle_connections, weak=False)
 task_postrun.connect(_recycle_connections, weak=False)
+
+
+def _settle(**_kwargs: Any) -> None:
+    """Once the worker has loaded the project (a solo worker when ready, each prefork
+    child when it starts): see campaign/startup.py."""
+    settle()
+
+
+worker_ready.connect(_settle, weak=False)
+worker_process_init.connect(_settle, weak=False)
