@@ -61,7 +61,10 @@ class Dice:
     def roll(self, sides: int) -> int:
         """One die with `sides` faces, 1..sides."""
         self.count += 1
-        return self._rng.randint(1, sides)
+        # randrange(n) + 1 draws exactly what randint(1, n) draws (randint is
+        # randrange(1, n + 1), the same single draw below n) for a quarter less CPU:
+        # every seeded battle replays as before (tests/rulesets/test_golden_battles.py).
+        return self._rng.randrange(sides) + 1
 
     def d6(self) -> int:
         """One six-sided die, 1..6."""
@@ -70,7 +73,7 @@ class Dice:
     def d8(self) -> int:
         """One eight-sided die, 1..8."""
         self.count += 1
-        return self._rng.randint(1, 8)
+        return self._rng.randrange(8) + 1
 
     def roll_3d8(self) -> Roll:
         """Active, passive and nemesis dice, drawn in that order."""

@@ -51,3 +51,17 @@ def test_a_battles_seeded_dice_roll_the_campaign_dices_faces():
         assert faces == [fast.d8() for _ in range(300)] + [fast.roll_3d8() for _ in range(100)]
         assert plain.count == fast.count == 600
         assert plain._rng.random() == fast._rng.random()
+
+
+def test_the_campaign_dice_draw_what_randint_draws() -> None:
+    """campaign.rules.dice draws with randrange(n) + 1 for speed: the faces of a seed are
+    those randint(1, n) gives, so every seeded battle and recorded roll replays as before."""
+    import random
+
+    from campaign.rules.dice import Dice
+
+    for seed in (0, 1, 7, 2026):
+        dice, reference = Dice(seed), random.Random(seed)
+        for sides in [6, 8, 10, 20, 3, 2, 12] * 300:
+            assert dice.roll(sides) == reference.randint(1, sides)
+            assert dice.d8() == reference.randint(1, 8)
