@@ -129,10 +129,12 @@ class Play:
     mine: list[Unit] = field(default_factory=list)
     mine_of: int = -1
     cursor: int = 0
+    #: Whose turn it is: `b.order[side_i]` (kept with `side_i`: `turn_to`).
+    side: str = ""
 
-    @property
-    def side(self) -> str:
-        return self.b.order[self.side_i]
+    def turn_to(self, side_i: int) -> None:
+        self.side_i = side_i
+        self.side = self.b.order[side_i]
 
 
 def refuse(code: str, message: str, rule: str) -> ActionRefused:
@@ -148,7 +150,8 @@ class MobiusActions:
         b = E.build(battle_input, dice, keep_log)
         E.opening(b)
         rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
-        p = Play(b=b, rounds=rounds, side_i=len(b.order) - 1)
+        p = Play(b=b, rounds=rounds)
+        p.turn_to(len(b.order) - 1)
         _next_turn(p)
         if setup:
             _setup(p, setup)
@@ -207,14 +210,16 @@ def _next_turn(p: Play) -> None:
     the end of the battle."""
     b = p.b
     while True:
-        p.side_i += 1
-        if p.side_i >= len(b.order):
+        if p.side_i + 1 >= len(b.order):
             if (b.round > 0 and len(b.standing()) < 2) or b.round >= p.rounds \
                     or b.winner is not None:
+                p.side_i += 1  # past the last side, as the battle ends
                 _finish(p)
                 return
             b.round += 1
-            p.side_i = 0
+            p.turn_to(0)
+        else:
+            p.turn_to(p.side_i + 1)
         if len(b.standing()) < 2 or b.winner is not None:
             _finish(p)
             return
@@ -840,7 +845,7 @@ def _setup(p: Play, setup: Json) -> None:
     for sid in setup.get("had_turn") or ():
         b.had_turn.add(str(sid))
     if setup.get("side") is not None:
-        p.side_i = b.order.index(str(setup["side"]))
+        p.turn_to(b.order.index(str(setup["side"])))
         _open(p, "movement")
     for uid, values in (setup.get("units") or {}).items():
         u = b.unit(int(uid))

@@ -189,9 +189,9 @@ def pick_for(u: Unit) -> R.Pick:
 def targetable(b: Battle, shooter: Unit, target: Unit) -> bool:
     """The First Turn Curse; "Units may not target enemies in Melee Lock"; Combat in the
     Air: a flyer "may only be targeted for Ranged Commands and Attacks" (R-MOB-3)."""
-    if not target.on_table:
+    if target.destroyed or target.routed or target.reserve:  # not on the table
         return False
-    if not R.first_turn_curse(owner_has_had_turn=target.side in b.had_turn):
+    if target.side not in b.had_turn:  # `R.first_turn_curse`
         return False
     return not (target.locked and not target.vehicle)
 
@@ -416,6 +416,7 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
     start = u.x
     if do == "howl":
         u.howling = u.howl_used = u.skip_turn = True
+        b.howled = True
         if b.keep_log:
             b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
                    text=f"{u.name} skips its turn for a War Howl")
@@ -632,11 +633,12 @@ def _weapon_ak(u: Unit, w: dict[str, Any], phase_movement: str) -> int:
 
 
 def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: bool) -> int:
+    w_rules = w.get("rules") or ()
     mod = R.flying_modifier(target_flying=target.flying, firer_flying=u.flying,
                             target_rapid=target.movement == "rapid",
-                            anti_air="anti_air" in u.rules or "anti_air" in (
-                                w.get("rules") or ()))
-    if "unwieldy" in (w.get("rules") or ()):
+                            anti_air="anti_air" in u.rules or "anti_air" in w_rules
+                            ) if target.flying else 0
+    if "unwieldy" in w_rules:
         mod -= 1
     if "spg" in u.subtypes:
         mod += R.spg_modifier(stationary=u.movement == "stationary")
@@ -646,7 +648,7 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
     if overwatch:
         mod -= 1
     howlers = ([dist(u, e) for e in b.enemies(u) if e.howling]
-               if any(e.howling for e in b.units) else [])
+               if b.howled and any(e.howling for e in b.units) else [])
     mod += int(R.war_howl(howlers)["modifier"]) if howlers else 0
     return mod
 
@@ -657,16 +659,37 @@ def firing_movement(u: Unit, hero: bool) -> str:
     return "standard" if (hero and u.movement == "rapid") else u.movement
 
 
+def _firing(u: Unit, movement: str) -> list[dict[str, Any]]:
+    """The unit's ranged weapons that may fire after `movement` (whatever the range: a pure
+    function of the unit and the movement, kept on the unit for the battle)."""
+    found = u.firing.get(movement)
+    if found is None:
+        found = u.firing[movement] = [w for w in u.ranged() if _weapon_ak(u, w, movement) > 0]
+    return found
+
+
+def firing_reach(u: Unit, movement: str) -> float:
+    """The longest range among the weapons the unit may fire after `movement` (-1: none)."""
+    return max((w["rng"] for w in _firing(u, movement)), default=-1)
+
+
 def usable_weapons(u: Unit, target: Unit, hero: bool = False, *, ranked: bool = True
                    ) -> list[dict[str, Any]]:
     """The unit's ranged weapons that reach `target` and may fire after its movement, the
     best expected damage first (R-MOB-19) when `ranked`."""
     d = dist(u, target)
     movement = firing_movement(u, hero)
-    usable = [w for w in u.ranged() if w["rng"] >= d and _weapon_ak(u, w, movement) > 0]
-    if ranked:
-        usable.sort(key=lambda w: (-_expected(u, w, target, movement), w["key"]))
-    return usable
+    if not ranked:
+        return [w for w in _firing(u, movement) if w["rng"] >= d]
+    # The ranking of every weapon that may fire at this target is a pure function of the
+    # two units and the movement: sorted once, then cut to the weapons in range (a stable
+    # sort, so the order is the one sorting the weapons in range would give).
+    key = (movement, target.id)
+    best = u.ranked.get(key)
+    if best is None:
+        best = u.ranked[key] = sorted(
+            _firing(u, movement), key=lambda w: (-_expected(u, w, target, movement), w["key"]))
+    return [w for w in best if w["rng"] >= d]
 
 
 def weapon_limit(u: Unit, hero: bool) -> int | None:

@@ -103,12 +103,20 @@ def weapons_for(b: Battle, u: Unit, target: Unit, *, hero: bool = False) -> list
 def shooting_target(b: Battle, u: Unit, *, hero: bool = False) -> Unit | None:
     """The nearest enemy the unit may target and reach with a weapon (the Hero Phase looks
     at the nearest only)."""
-    targets = sorted((e for e in b.enemies(u) if E.targetable(b, u, e)),
-                     key=_focus_key(b, u))
-    for t in targets[:1] if hero else targets:
-        if u.rc is not None and E.usable_weapons(u, t, hero, ranked=False):
-            return t
-    return None
+    if u.rc is None:
+        return None
+    targets = [e for e in b.enemies(u) if E.targetable(b, u, e)]
+    if not targets:
+        return None
+    # The first target in focus order that a weapon able to fire reaches: the first in
+    # that order among those within the longest such range.
+    reach = E.firing_reach(u, E.firing_movement(u, hero))
+    key = _focus_key(b, u)
+    if hero:
+        first = min(targets, key=key)
+        return first if dist(u, first) <= reach else None
+    within = [e for e in targets if dist(u, e) <= reach]
+    return min(within, key=key) if within else None
 
 
 # --- one unit's choice in each phase ----------------------------------------------------------
