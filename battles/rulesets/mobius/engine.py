@@ -68,6 +68,7 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                limits={str(k): int(v) for k, v in (battle_input.get("limits") or {}).items()},
                keep_log=keep_log)
     b.plans = PL.read(battle_input)
+    b.fearsome = any("terrifying" in u.rules for u in units)
     b.strength = {side: PL.strength(units, side) for side in order}
     for side in order:
         mine = sorted((u for u in units if u.side == side),
@@ -208,29 +209,36 @@ def _move(b: Battle, u: Unit, goal: float, budget: float, *, stop_short: float =
     if budget <= 0:
         return 0.0
     step = -_toward(u, goal) if away else _toward(u, goal)
-    start = u.x
+    start = x = u.x
     left = budget
     ignore = u.flying or "hover" in u.subtypes or "teleport" in u.rules
+    sure_footed = bool({"all_terrain", "climb"} & u.rules)
     cap = budget
-    nxt = b.terrain_at(u.x)
-    while left >= 1 and (away or abs(goal - u.x) > stop_short + 0.5):
+    # `b.terrain_at` step by step, read here (the open ground is neither closed nor
+    # difficult to anyone)
+    strips, last, gap = b.terrain, len(b.terrain) - 1, b.gap
+    nxt = b.terrain_at(x)
+    far, near = gap + EDGE_BEHIND, -EDGE_BEHIND
+    while left >= 1 and (away or abs(goal - x) > stop_short + 0.5):
         here = nxt  # where the last step ended
-        nxt = b.terrain_at(u.x + step)
-        if not ignore:
+        ahead = x + step
+        nxt = "open" if ahead < 0 or ahead > gap else strips[min(last, int(ahead // STRIP))]
+        if not ignore and nxt != "open":
             if not R.can_enter(nxt, vehicle=u.vehicle):
                 break
-            if T.TERRAIN[nxt].difficult and not {"all_terrain", "climb"} & u.rules:
+            if T.TERRAIN[nxt].difficult and not sure_footed:
                 cap = min(cap, float(u.move))
-                if abs(u.x + step - start) > cap:
+                if abs(ahead - start) > cap:
                     break
-        u.x += step
+        x = ahead
         left -= 1
         if not ignore and (here == "trench") != (nxt == "trench"):
             u.movement = "rapid"
             break
-        if (u.x <= -EDGE_BEHIND or u.x >= b.gap + EDGE_BEHIND) and away:
+        if (x <= near or x >= far) and away:
             break
-    return abs(u.x - start)
+    u.x = x
+    return abs(x - start)
 
 
 def _dangerous(b: Battle, u: Unit, where: float) -> None:
@@ -924,20 +932,23 @@ def _terror(b: Battle, u: Unit, fearsome: bool) -> list[float]:
 
 
 def _end(b: Battle, active: str) -> None:
-    fearsome = any("terrifying" in e.rules for e in b.units)
+    fearsome = b.fearsome
     for u in b.units:
         u.unpanicked_now = False
         if u.side == active and u.panicked and u.on_table:
             u.panicked = False
             u.unpanicked_now = True
-    for u in b.units:
-        if not u.on_table:
-            continue
-        terror = _terror(b, u, fearsome)
-        if terror and R.terrifying_penalty(terror)["must_test"]:
-            u.must_panic = True
+    if fearsome:  # no Terrifying unit in the battle: nobody is made to test by one
+        for u in b.units:
+            if not u.on_table:
+                continue
+            terror = _terror(b, u, fearsome)
+            if terror and R.terrifying_penalty(terror)["must_test"]:
+                u.must_panic = True
     for side in b.order:
-        for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
+        # only a unit told to test may test (no test sets another's `must_panic`)
+        for u in sorted((x for x in b.units if x.side == side and x.must_panic),
+                        key=lambda x: x.id):
             if not (u.on_table and u.must_panic):
                 continue
             u.must_panic = False
@@ -1035,7 +1046,8 @@ def _hero_duels(b: Battle, active: str) -> None:
     may choose to move outside of the Melee Lock and fight amongst themselves" (R-MOB-37:
     the active player's single-model HQ or Hero challenges the enemy one locked with it,
     and the challenge is always taken up)."""
-    for u in sorted((x for x in b.units if x.side == active), key=lambda x: x.id):
+    # (a duel only ever unlocks: a unit not locked as the phase opens has no rival)
+    for u in sorted((x for x in b.units if x.side == active and x.locked), key=lambda x: x.id):
         if not (u.on_table and u.hero and not u.vehicle and len(u.hp) == 1):
             continue
         foes = [b.unit(i) for i in sorted(u.locked)]

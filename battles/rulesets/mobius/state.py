@@ -187,6 +187,8 @@ class Battle:
     withdrawing: set[str] = field(default_factory=set)
     #: Some unit has made a War Howl in this battle (none has: no need to look for one).
     howled: bool = False
+    #: Some unit of the battle is Terrifying (its rules never change).
+    fearsome: bool = False
 
     def note(self, **entry: Any) -> None:
         if self.keep_log:
