@@ -529,9 +529,8 @@ def _actor_fit(p: Play, u: Unit, *, hero: bool) -> None:
     if u.inside is not None:
         raise refuse("inside_transport", f"{u.name} is inside a transport.", Q_PASSENGER)
     if hero:
-        blitz = R.blitz(rules=u.rules_list, vehicle=u.vehicle,
-                        turn=p.b.turns_played[u.side])
-        if not (u.hero or blitz):
+        if not (u.hero or R.blitz(rules=u.rules_list, vehicle=u.vehicle,
+                                  turn=p.b.turns_played[u.side])):
             raise refuse("not_a_hero", f"{u.name} is neither a Hero nor an HQ.", Q_HERO)
         if u.blip:
             raise refuse("blip_no_hero_phase", f"{u.name} is still a Blip.", Q_BLIP_HERO)
@@ -558,7 +557,7 @@ def _check_fire(p: Play, u: Unit, a: Json, *, hero: bool = False) -> None:
     if not keys:
         raise refuse("no_weapon", "Name the weapon (`weapon`) or weapons (`weapons`) to fire.",
                      "All Unit members must choose one Ranged Weapon or Attack to use each.")
-    mine = {w["key"]: w for w in u.ranged()}
+    mine = u.ranged_by_key
     for k in keys:
         if k not in mine:
             raise refuse("no_such_weapon", f"{u.name} has no ranged weapon {k!r}.",
@@ -745,10 +744,10 @@ def _eligible(p: Play, u: Unit) -> bool:
     """Whether the default policy has this unit act in the phase (the units the seed lets
     act; the others sit the phase out)."""
     b = p.b
-    if u.id in p.acted or not u.on_table:
+    if u.id in p.acted or u.destroyed or u.routed or u.reserve:  # acted, or not on the table
         return False
     if p.phase == "movement":
-        return not b.shielded_by_host(u)
+        return u.joined is None or not b.shielded_by_host(u)
     if u.panicked or u.skip_turn or u.inside is not None:
         return False
     if p.phase == "action":

@@ -308,7 +308,7 @@ def _bail_out(b: Battle, v: Unit) -> None:
 # --- phases -------------------------------------------------------------------------------
 def _start(b: Battle, side: str) -> None:
     for u in b.units:
-        if u.side != side or not u.on_table:
+        if u.side != side or u.destroyed or u.routed or u.reserve:  # not on the table
             continue
         u.dug_in = False
         u.charged = False
@@ -341,8 +341,19 @@ def _start(b: Battle, side: str) -> None:
 
 def plan_target(b: Battle, u: Unit) -> Unit | None:
     """The nearest enemy on the table (moving toward a unit is not targeting it)."""
-    foes = b.enemies(u)
-    return min(foes, key=lambda e: (dist(u, e), e.id)) if foes else None
+    return nearest(u, b.enemies(u))
+
+
+def nearest(u: Unit, foes: list[Unit]) -> Unit | None:
+    """The first of `foes` in (distance from `u`, id) order (None: no foes)."""
+    best: Unit | None = None
+    best_d = 0.0
+    x = u.x
+    for e in foes:
+        d = abs(e.x - x)
+        if best is None or d < best_d or (d == best_d and e.id < best.id):
+            best, best_d = e, d
+    return best
 
 
 def _cursed(b: Battle, target: Unit) -> bool:
@@ -371,12 +382,13 @@ def begin_movement(b: Battle, side: str) -> None:
     cid = b.commander.get(side)
     b.reserve_room[side] = R.reserves_allowed(
         commander_present=cid is not None and b.unit(cid).on_table)
-    for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if not u.on_table or b.shielded_by_host(u):
+    for u in b.units:  # (each unit on its own: no order needed)
+        if u.side != side or not u.on_table or (u.joined is not None
+                                                and b.shielded_by_host(u)):
             continue
         u.movement = "stationary"
         u.fired = False
-        if u.panicked:
+        if u.panicked or not u.locked:
             continue
         u.locked = {i for i in u.locked if b.unit(i).on_table
                     and dist(u, b.unit(i)) <= T.MELEE_REACH}
@@ -458,9 +470,9 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
     if u.x != start and not u.charged and u.on_table:
         for p in b.passengers(u):
             p.x = u.x
-        where = (f" ({dist(u, target):g}\" from {target.name})" if target is not None
-                 else "")
         if b.keep_log:
+            where = (f" ({dist(u, target):g}\" from {target.name})" if target is not None
+                     else "")
             b.note(side=u.side, unit=u.id, phase="movement", action=u.movement + "_move",
                    to=u.x, text=f"{u.name} makes a {u.movement} move of "
                    f"{abs(u.x - start):g}\"{where}")
@@ -545,8 +557,8 @@ def disembark(b: Battle, u: Unit, toward: Unit | None) -> None:
     if toward is not None:
         _move(b, u, toward.x, float(T.DISEMBARK), stop_short=T.UNIT_GAP)
     u.movement = "standard"
-    where = f" ({dist(u, toward):g}\" from {toward.name})" if toward is not None else ""
     if b.keep_log:
+        where = f" ({dist(u, toward):g}\" from {toward.name})" if toward is not None else ""
         b.note(side=u.side, unit=u.id, phase="movement", action="disembark", target=v.id,
                text=f"{u.name} gets out of {v.name}{where}")
 
@@ -612,11 +624,19 @@ def escape(b: Battle, u: Unit) -> None:
                     + ("escapes" if roll["escaped"] else "stays locked"))
 
 
+#: `R.cover_level` by (terrain, dug in, vehicle, camouflage): a pure function of the four.
+_COVER: dict[tuple[str, bool, bool, int], int] = {}
+
+
 def _cover_for(b: Battle, target: Unit) -> int:
     if target.flying:
         return 0
-    return R.cover_level(b.terrain_at(target.x), dug_in=target.dug_in, vehicle=target.vehicle,
-                         camouflage=target.camouflage)
+    key = (b.terrain_at(target.x), target.dug_in, target.vehicle, target.camouflage)
+    level = _COVER.get(key)
+    if level is None:
+        level = _COVER[key] = R.cover_level(key[0], dug_in=key[1], vehicle=key[2],
+                                            camouflage=key[3])
+    return level
 
 
 #: `R.can_fire`'s answer (which AK stat fires, None: it cannot) by weapon type, movement
@@ -893,7 +913,7 @@ def _melee(b: Battle, active: str) -> None:
     _hero_duels(b, active)
     seen: set[int] = set()
     rotation = b.order[b.order.index(active):] + b.order[:b.order.index(active)]
-    for start in sorted((u for u in b.units if u.on_table and u.locked), key=lambda u: u.id):
+    for start in sorted((u for u in b.units if u.locked and u.on_table), key=lambda u: u.id):
         if start.id in seen:
             continue
         fight: set[int] = set()

@@ -30,14 +30,15 @@ def target_of(b: Battle, u: Unit) -> Unit | None:
 
 
 def _focus_key(b: Battle, u: Unit) -> Any:
-    """How a unit ranks the enemies (R-MOB-43): nearest first; the fewest HP left first
-    (`weakest`) or the most (`strongest`), the nearer first among equals."""
+    """How a unit ranks the enemies (R-MOB-43): nearest first (None: `engine.nearest`,
+    by distance and id); the fewest HP left first (`weakest`) or the most (`strongest`),
+    the nearer first among equals."""
     focus = PL.focus(b, u.side) if b.plans else "nearest"
     if focus == "weakest":
         return lambda e: (e.hp_left, dist(u, e), e.id)
     if focus == "strongest":
         return lambda e: (-e.hp_left, dist(u, e), e.id)
-    return lambda e: (dist(u, e), e.id)
+    return None
 
 
 def wants_escape(u: Unit) -> bool:
@@ -105,17 +106,21 @@ def shooting_target(b: Battle, u: Unit, *, hero: bool = False) -> Unit | None:
     at the nearest only)."""
     if u.rc is None:
         return None
-    targets = [e for e in b.enemies(u) if E.targetable(b, u, e)]
+    had_turn = b.had_turn  # `E.targetable` of an enemy on the table
+    targets = [e for e in b.enemies(u) if e.side in had_turn and not (e.locked and not e.vehicle)]
     if not targets:
         return None
     # The first target in focus order that a weapon able to fire reaches: the first in
     # that order among those within the longest such range.
     reach = E.firing_reach(u, E.firing_movement(u, hero))
     key = _focus_key(b, u)
+    x = u.x
     if hero:
-        first = min(targets, key=key)
-        return first if dist(u, first) <= reach else None
-    within = [e for e in targets if dist(u, e) <= reach]
+        first = min(targets, key=key) if key is not None else E.nearest(u, targets)
+        return first if first is not None and abs(first.x - x) <= reach else None
+    within = [e for e in targets if abs(e.x - x) <= reach]
+    if key is None:
+        return E.nearest(u, within)
     return min(within, key=key) if within else None
 
 

@@ -87,6 +87,8 @@ class Unit:
         self._ranged: list[dict[str, Any]] = [] if self.rc is None else [
             w for w in self.weapons
             if w["type"] != "melee" and "bomb" not in (w.get("rules") or ())]
+        #: Its ranged weapons by key (the last of a key, as the layer reads a choice).
+        self.ranged_by_key: dict[str, dict[str, Any]] = {w["key"]: w for w in self._ranged}
         #: Its melee weapons.
         self._melee_weapons: list[dict[str, Any]] = [
             w for w in self.weapons if w["type"] == "melee"
@@ -210,15 +212,23 @@ class Battle:
         return self.terrain[min(len(self.terrain) - 1, int(x // STRIP))]
 
     def standing(self) -> list[str]:
-        return [s for s in self.order if any(u.in_play and u.side == s for u in self.units)]
+        """The sides with a unit still in play, in turn order."""
+        playing = set()
+        for u in self.units:
+            if not (u.destroyed or u.routed):  # in play
+                playing.add(u.side)
+        return [s for s in self.order if s in playing]
 
     def enemies(self, u: Unit) -> list[Unit]:
         """Enemy units on the table and not inside a transport ("the Unit cannot be
         targeted until either the Vehicle is destroyed or they leave")."""
         side = u.side
+        if len(self.by_id) != len(self.units):
+            self.by_id = {x.id: x for x in self.units}
+        by_id = self.by_id
         return [e for e in self.units if e.side != side and e.inside is None
                 and not (e.destroyed or e.routed or e.reserve)
-                and (e.joined is None or not self.unit(e.joined).on_table)]
+                and (e.joined is None or not by_id[e.joined].on_table)]
 
     def shielded_by_host(self, u: Unit) -> bool:
         """Independents: "an enemy trying to target an Independent must get past the whole
