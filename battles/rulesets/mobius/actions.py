@@ -129,12 +129,14 @@ class Play:
     mine: list[Unit] = field(default_factory=list)
     mine_of: int = -1
     cursor: int = 0
-    #: Whose turn it is: `b.order[side_i]` (kept with `side_i`: `turn_to`).
+    #: Whose turn it is: `b.order[side_i]` (kept with `side_i`: `turn_to`), and as a number.
     side: str = ""
+    side_no: int = 0
 
     def turn_to(self, side_i: int) -> None:
         self.side_i = side_i
         self.side = self.b.order[side_i]
+        self.side_no = int(self.side)
 
 
 def refuse(code: str, message: str, rule: str) -> ActionRefused:
@@ -189,7 +191,7 @@ class MobiusActions:
         if policy not in (None, "default"):
             raise RulesetError(f"Mobius has no policy {policy!r}.")
         act = _default(state)
-        act["side"] = int(state.side)
+        act["side"] = state.side_no
         return act
 
     def view(self, state: Play) -> Json:

@@ -362,14 +362,23 @@ def _cursed(b: Battle, target: Unit) -> bool:
 
 
 def allowance(b: Battle, u: Unit, kind: str) -> int:
-    bonus = None
-    if kind.endswith("rapid") and "heavy" in u.subtypes:
+    rapid = kind.endswith("rapid")
+    if rapid and "heavy" in u.subtypes:
         bonus = R.rapid_bonus(u.subtypes_list, b.dice)["bonus"]
-    a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=bonus,
-                         flying=u.flying, move_flying=u.move_flying,
-                         start_terrain=b.terrain_at(u.x), rules=u.rules_list)
-    return int(a["inches"]) if a["allowed"] else (0 if kind.endswith("rapid") else
-                                                   int(a["inches"]))
+        a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=bonus,
+                             flying=u.flying, move_flying=u.move_flying,
+                             start_terrain=b.terrain_at(u.x), rules=u.rules_list)
+        return int(a["inches"]) if a["allowed"] else 0
+    # no die: a pure function of the unit, the move, its flight and the ground it starts on
+    key = (kind, u.flying, b.terrain_at(u.x))
+    found = u.allowances.get(key)
+    if found is None:
+        a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=None,
+                             flying=u.flying, move_flying=u.move_flying,
+                             start_terrain=key[2], rules=u.rules_list)
+        found = u.allowances[key] = int(a["inches"]) if a["allowed"] else (
+            0 if rapid else int(a["inches"]))
+    return found
 
 
 def begin_movement(b: Battle, side: str) -> None:
@@ -670,9 +679,11 @@ def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: 
         mod -= 1
     if "spg" in u.subtypes:
         mod += R.spg_modifier(stationary=u.movement == "stationary")
-    mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
-    mod += int(R.stand_together(rules=u.rules_list, rank=u.rank,
-                                moved=u.movement != "stationary", fired=u.fired)["hit"])
+    if "hatred_echidnas" in u.rules:  # (without the rule, no modifier: no need to ask)
+        mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
+    if "stand_together" in u.rules:
+        mod += int(R.stand_together(rules=u.rules_list, rank=u.rank,
+                                    moved=u.movement != "stationary", fired=u.fired)["hit"])
     if overwatch:
         mod -= 1
     howlers = ([dist(u, e) for e in b.enemies(u) if e.howling]
@@ -766,6 +777,10 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
     if only is not None:
         volleys = volleys[:only]
     fired = False
+    # the same for every volley (no volley moves the firer or changes the target's cover)
+    in_trench = b.terrain_at(u.x) == "trench" and not u.flying
+    cover = _cover_for(b, target)
+    pick = pick_for(target)
     for w, models in volleys:
         if not target.on_table:
             break
@@ -778,15 +793,15 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
         if w.get("blast"):
             # Blast (X): AK times the members within X" of the marked model (R-MOB-30)
             ak = R.blast_pool(ak, R.blast_members(target.alive, int(w["blast"])))
-        if b.terrain_at(u.x) == "trench" and not u.flying:
+        if in_trench:
             total = R.trench_attacks(ak * models)
             ak, models = total, 1
         rules = list(w.get("rules") or ())
         shot = R.ranged_attack(
             b.dice, models=models, ak=ak, rc=int(u.rc), st=int(w["st"]), dam=w["dam"],
-            target_hp=target.hp, target_def=target.dfc, cover=_cover_for(b, target),
+            target_hp=target.hp, target_def=target.dfc, cover=cover,
             hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch) + bonus,
-            power=int(w.get("power") or 0), rules=rules, pick=pick_for(target),
+            power=int(w.get("power") or 0), rules=rules, pick=pick,
             steel_skin="steel_skin" in target.rules, shielded=target.shielded,
             target_vehicle=target.vehicle, target_arm=target.arm,
             target_start_hp=target.hp_start, heavy="heavy" in target.subtypes,
@@ -884,10 +899,12 @@ def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
     extra = max(0, len(u.melee_weapons()) - 1)
     ak = R.melee_ak(int(w["ak"]), extra_melee_weapons=extra, charged=u.charged,
                     furious_charge="furious_charge" in u.rules)
-    ak += R.stand_together(rules=u.rules_list, rank=u.rank, moved=True,
-                           fired=u.fired)["ak"]
-    mod = (1 if u.charged and "furious_charge" in u.rules else 0) + R.hatred(
-        rules=u.rules_list, target_faction=target.faction)
+    if "stand_together" in u.rules:  # (without the rule, no bonus: no need to ask)
+        ak += R.stand_together(rules=u.rules_list, rank=u.rank, moved=True,
+                               fired=u.fired)["ak"]
+    mod = 1 if u.charged and "furious_charge" in u.rules else 0
+    if "hatred_echidnas" in u.rules:
+        mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
     models = min(u.alive, T.BUILDING_FIGHT_ATTACKERS) if b.terrain_at(u.x) == "building" \
         else u.alive
     blow = R.melee_attack(

@@ -79,12 +79,14 @@ def reserve_to_bring(b: Battle, side: str) -> Unit | None:
     Ambush unit from its army's second turn (R-MOB-34, R-MOB-36)."""
     if b.reserve_room.get(side, 0) <= 0 or PL.stance(b, side) == "withdraw":
         return None
-    for u in sorted((x for x in b.units if x.reserve and x.side == side and x.in_play),
-                    key=lambda x: x.id):
-        if "ambush" in u.rules and b.turns_played[side] < 2:
+    first: Unit | None = None  # the first in id order that may come
+    early = b.turns_played[side] < 2
+    for u in b.units:
+        if not (u.reserve and u.side == side and u.in_play) or (early and "ambush" in u.rules):
             continue
-        return u
-    return None
+        if first is None or u.id < first.id:
+            first = u
+    return first
 
 
 def weapons_for(b: Battle, u: Unit, target: Unit, *, hero: bool = False) -> list[str]:

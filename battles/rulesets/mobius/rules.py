@@ -373,7 +373,7 @@ def ranged_attack(dice: Dice, *, models: int, ak: int, rc: int, st: int, dam: in
     Unit loses a quarter of their total HP from a single volley"."""
     pool = ak * models
     hit = roll_to_hit(dice, pool, rc, modifier=hit_modifier,
-                      reroll_misses=bool(T.REROLL_MISSES & set(rules)),
+                      reroll_misses=not T.REROLL_MISSES.isdisjoint(rules),
                       instant_hit="instant_hit" in rules)
     covered = roll_for_cover(dice, hit["hits"], cover, ignores_cover="ignores_cover" in rules)
     answer: Json = {"pool": pool, "hit_rolls": hit["rolls"] + hit["rerolls"],
@@ -499,7 +499,7 @@ def melee_attack(dice: Dice, *, models: int, ak: int, cqc: int, target_cqc: int,
     needed_hit = T.melee_hit_needed(cqc, t_cqc)
     pool = ak * models
     hit = roll_to_hit(dice, pool, needed_hit, modifier=hit_modifier,
-                      reroll_misses=bool(T.REROLL_MISSES & set(rules)))
+                      reroll_misses=not T.REROLL_MISSES.isdisjoint(rules))
     answer: Json = {"pool": pool, "to_hit": needed_hit,
                     "hit_rolls": hit["rolls"] + hit["rerolls"], "hits": hit["hits"]}
     if target_vehicle:

@@ -76,6 +76,8 @@ class Unit:
     #: fire after each movement, and their ranking against each target (`engine.py`).
     firing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     ranked: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    #: Its move allowances without a die, by (move, in flight, the ground it starts on).
+    allowances: dict[tuple[str, bool, str], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # What never changes in a battle (its rules, subtypes and weapons), worked out once
