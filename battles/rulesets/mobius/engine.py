@@ -709,7 +709,11 @@ def _firing(u: Unit, movement: str) -> list[dict[str, Any]]:
 
 def firing_reach(u: Unit, movement: str) -> float:
     """The longest range among the weapons the unit may fire after `movement` (-1: none)."""
-    return max((w["rng"] for w in _firing(u, movement)), default=-1)
+    found = u.firing_reach.get(movement)
+    if found is None:
+        found = u.firing_reach[movement] = max((w["rng"] for w in _firing(u, movement)),
+                                               default=-1)
+    return found
 
 
 def usable_weapons(u: Unit, target: Unit, hero: bool = False, *, ranked: bool = True

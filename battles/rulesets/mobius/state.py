@@ -75,6 +75,7 @@ class Unit:
     #: The engine's look-ups that never change in a battle: the ranged weapons that may
     #: fire after each movement, and their ranking against each target (`engine.py`).
     firing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    firing_reach: dict[str, float] = field(default_factory=dict)
     ranked: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
     #: Its move allowances without a die, by (move, in flight, the ground it starts on).
     allowances: dict[tuple[str, bool, str], int] = field(default_factory=dict)
