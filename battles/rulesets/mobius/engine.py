@@ -149,8 +149,10 @@ def _deploy_specials(b: Battle) -> None:
                 b.note(side=u.side, unit=u.id, action="reserve",
                        text=f"{u.name} waits in Reserve to ambush")
             continue
+        if "vanguard" not in u.rules:
+            continue
         foes = [e for e in b.units if e.side != u.side]
-        if "vanguard" not in u.rules or not foes:
+        if not foes:
             continue
         foe = min(foes, key=lambda e: (abs(e.x - u.x), e.id))
         gap = abs(foe.x - u.x)
