@@ -896,11 +896,20 @@ def hero_fight(b: Battle, u: Unit) -> None:
 def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
     """One unit's round of melee attacks against the weakest enemy locked with it (R-MOB-19);
     answers the HP it took."""
-    foes = [b.unit(i) for i in sorted(u.locked) if b.unit(i).on_table]
-    foes = [f for f in foes if dist(u, f) <= T.MELEE_REACH]
-    if not foes or u.vehicle or u.alive == 0:
+    if u.vehicle or u.alive == 0:
         return 0
-    target = min(foes, key=lambda f: (f.hp_left, f.id))
+    # the first enemy locked with it, on the table and within reach, in (HP left, id) order
+    target: Unit | None = None
+    least = 0
+    for i in u.locked:
+        f = b.unit(i)
+        if not f.on_table or abs(u.x - f.x) > T.MELEE_REACH:
+            continue
+        left = f.hp_left
+        if target is None or left < least or (left == least and f.id < target.id):
+            target, least = f, left
+    if target is None:
+        return 0
     w = u.best_melee()
     extra = max(0, len(u.melee_weapons()) - 1)
     ak = R.melee_ak(int(w["ak"]), extra_melee_weapons=extra, charged=u.charged,
