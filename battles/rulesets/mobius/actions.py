@@ -129,10 +129,14 @@ class Play:
     mine: list[Unit] = field(default_factory=list)
     mine_of: int = -1
     cursor: int = 0
+    #: Whose turn it is: `b.order[side_i]` (kept with `side_i`: `turn_to`), and as a number.
+    side: str = ""
+    side_no: int = 0
 
-    @property
-    def side(self) -> str:
-        return self.b.order[self.side_i]
+    def turn_to(self, side_i: int) -> None:
+        self.side_i = side_i
+        self.side = self.b.order[side_i]
+        self.side_no = int(self.side)
 
 
 def refuse(code: str, message: str, rule: str) -> ActionRefused:
@@ -148,7 +152,8 @@ class MobiusActions:
         b = E.build(battle_input, dice, keep_log)
         E.opening(b)
         rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
-        p = Play(b=b, rounds=rounds, side_i=len(b.order) - 1)
+        p = Play(b=b, rounds=rounds)
+        p.turn_to(len(b.order) - 1)
         _next_turn(p)
         if setup:
             _setup(p, setup)
@@ -186,7 +191,7 @@ class MobiusActions:
         if policy not in (None, "default"):
             raise RulesetError(f"Mobius has no policy {policy!r}.")
         act = _default(state)
-        act["side"] = int(state.side)
+        act["side"] = state.side_no
         return act
 
     def view(self, state: Play) -> Json:
@@ -207,14 +212,16 @@ def _next_turn(p: Play) -> None:
     the end of the battle."""
     b = p.b
     while True:
-        p.side_i += 1
-        if p.side_i >= len(b.order):
+        if p.side_i + 1 >= len(b.order):
             if (b.round > 0 and len(b.standing()) < 2) or b.round >= p.rounds \
                     or b.winner is not None:
+                p.side_i += 1  # past the last side, as the battle ends
                 _finish(p)
                 return
             b.round += 1
-            p.side_i = 0
+            p.turn_to(0)
+        else:
+            p.turn_to(p.side_i + 1)
         if len(b.standing()) < 2 or b.winner is not None:
             _finish(p)
             return
@@ -524,9 +531,8 @@ def _actor_fit(p: Play, u: Unit, *, hero: bool) -> None:
     if u.inside is not None:
         raise refuse("inside_transport", f"{u.name} is inside a transport.", Q_PASSENGER)
     if hero:
-        blitz = R.blitz(rules=u.rules_list, vehicle=u.vehicle,
-                        turn=p.b.turns_played[u.side])
-        if not (u.hero or blitz):
+        if not (u.hero or R.blitz(rules=u.rules_list, vehicle=u.vehicle,
+                                  turn=p.b.turns_played[u.side])):
             raise refuse("not_a_hero", f"{u.name} is neither a Hero nor an HQ.", Q_HERO)
         if u.blip:
             raise refuse("blip_no_hero_phase", f"{u.name} is still a Blip.", Q_BLIP_HERO)
@@ -553,7 +559,7 @@ def _check_fire(p: Play, u: Unit, a: Json, *, hero: bool = False) -> None:
     if not keys:
         raise refuse("no_weapon", "Name the weapon (`weapon`) or weapons (`weapons`) to fire.",
                      "All Unit members must choose one Ranged Weapon or Attack to use each.")
-    mine = {w["key"]: w for w in u.ranged()}
+    mine = u.ranged_by_key
     for k in keys:
         if k not in mine:
             raise refuse("no_such_weapon", f"{u.name} has no ranged weapon {k!r}.",
@@ -740,10 +746,10 @@ def _eligible(p: Play, u: Unit) -> bool:
     """Whether the default policy has this unit act in the phase (the units the seed lets
     act; the others sit the phase out)."""
     b = p.b
-    if u.id in p.acted or not u.on_table:
+    if u.id in p.acted or u.destroyed or u.routed or u.reserve:  # acted, or not on the table
         return False
     if p.phase == "movement":
-        return not b.shielded_by_host(u)
+        return u.joined is None or not b.shielded_by_host(u)
     if u.panicked or u.skip_turn or u.inside is not None:
         return False
     if p.phase == "action":
@@ -840,7 +846,7 @@ def _setup(p: Play, setup: Json) -> None:
     for sid in setup.get("had_turn") or ():
         b.had_turn.add(str(sid))
     if setup.get("side") is not None:
-        p.side_i = b.order.index(str(setup["side"]))
+        p.turn_to(b.order.index(str(setup["side"])))
         _open(p, "movement")
     for uid, values in (setup.get("units") or {}).items():
         u = b.unit(int(uid))

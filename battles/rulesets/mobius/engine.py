@@ -68,6 +68,7 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                limits={str(k): int(v) for k, v in (battle_input.get("limits") or {}).items()},
                keep_log=keep_log)
     b.plans = PL.read(battle_input)
+    b.fearsome = any("terrifying" in u.rules for u in units)
     b.strength = {side: PL.strength(units, side) for side in order}
     for side in order:
         mine = sorted((u for u in units if u.side == side),
@@ -148,8 +149,10 @@ def _deploy_specials(b: Battle) -> None:
                 b.note(side=u.side, unit=u.id, action="reserve",
                        text=f"{u.name} waits in Reserve to ambush")
             continue
+        if "vanguard" not in u.rules:
+            continue
         foes = [e for e in b.units if e.side != u.side]
-        if "vanguard" not in u.rules or not foes:
+        if not foes:
             continue
         foe = min(foes, key=lambda e: (abs(e.x - u.x), e.id))
         gap = abs(foe.x - u.x)
@@ -189,9 +192,9 @@ def pick_for(u: Unit) -> R.Pick:
 def targetable(b: Battle, shooter: Unit, target: Unit) -> bool:
     """The First Turn Curse; "Units may not target enemies in Melee Lock"; Combat in the
     Air: a flyer "may only be targeted for Ranged Commands and Attacks" (R-MOB-3)."""
-    if not target.on_table:
+    if target.destroyed or target.routed or target.reserve:  # not on the table
         return False
-    if not R.first_turn_curse(owner_has_had_turn=target.side in b.had_turn):
+    if target.side not in b.had_turn:  # `R.first_turn_curse`
         return False
     return not (target.locked and not target.vehicle)
 
@@ -208,29 +211,36 @@ def _move(b: Battle, u: Unit, goal: float, budget: float, *, stop_short: float =
     if budget <= 0:
         return 0.0
     step = -_toward(u, goal) if away else _toward(u, goal)
-    start = u.x
+    start = x = u.x
     left = budget
     ignore = u.flying or "hover" in u.subtypes or "teleport" in u.rules
+    sure_footed = bool({"all_terrain", "climb"} & u.rules)
     cap = budget
-    nxt = b.terrain_at(u.x)
-    while left >= 1 and (away or abs(goal - u.x) > stop_short + 0.5):
+    # `b.terrain_at` step by step, read here (the open ground is neither closed nor
+    # difficult to anyone)
+    strips, last, gap = b.terrain, len(b.terrain) - 1, b.gap
+    nxt = b.terrain_at(x)
+    far, near = gap + EDGE_BEHIND, -EDGE_BEHIND
+    while left >= 1 and (away or abs(goal - x) > stop_short + 0.5):
         here = nxt  # where the last step ended
-        nxt = b.terrain_at(u.x + step)
-        if not ignore:
+        ahead = x + step
+        nxt = "open" if ahead < 0 or ahead > gap else strips[min(last, int(ahead // STRIP))]
+        if not ignore and nxt != "open":
             if not R.can_enter(nxt, vehicle=u.vehicle):
                 break
-            if T.TERRAIN[nxt].difficult and not {"all_terrain", "climb"} & u.rules:
+            if T.TERRAIN[nxt].difficult and not sure_footed:
                 cap = min(cap, float(u.move))
-                if abs(u.x + step - start) > cap:
+                if abs(ahead - start) > cap:
                     break
-        u.x += step
+        x = ahead
         left -= 1
         if not ignore and (here == "trench") != (nxt == "trench"):
             u.movement = "rapid"
             break
-        if (u.x <= -EDGE_BEHIND or u.x >= b.gap + EDGE_BEHIND) and away:
+        if (x <= near or x >= far) and away:
             break
-    return abs(u.x - start)
+    u.x = x
+    return abs(x - start)
 
 
 def _dangerous(b: Battle, u: Unit, where: float) -> None:
@@ -300,7 +310,7 @@ def _bail_out(b: Battle, v: Unit) -> None:
 # --- phases -------------------------------------------------------------------------------
 def _start(b: Battle, side: str) -> None:
     for u in b.units:
-        if u.side != side or not u.on_table:
+        if u.side != side or u.destroyed or u.routed or u.reserve:  # not on the table
             continue
         u.dug_in = False
         u.charged = False
@@ -333,8 +343,19 @@ def _start(b: Battle, side: str) -> None:
 
 def plan_target(b: Battle, u: Unit) -> Unit | None:
     """The nearest enemy on the table (moving toward a unit is not targeting it)."""
-    foes = b.enemies(u)
-    return min(foes, key=lambda e: (dist(u, e), e.id)) if foes else None
+    return nearest(u, b.enemies(u))
+
+
+def nearest(u: Unit, foes: list[Unit]) -> Unit | None:
+    """The first of `foes` in (distance from `u`, id) order (None: no foes)."""
+    best: Unit | None = None
+    best_d = 0.0
+    x = u.x
+    for e in foes:
+        d = abs(e.x - x)
+        if best is None or d < best_d or (d == best_d and e.id < best.id):
+            best, best_d = e, d
+    return best
 
 
 def _cursed(b: Battle, target: Unit) -> bool:
@@ -343,14 +364,23 @@ def _cursed(b: Battle, target: Unit) -> bool:
 
 
 def allowance(b: Battle, u: Unit, kind: str) -> int:
-    bonus = None
-    if kind.endswith("rapid") and "heavy" in u.subtypes:
+    rapid = kind.endswith("rapid")
+    if rapid and "heavy" in u.subtypes:
         bonus = R.rapid_bonus(u.subtypes_list, b.dice)["bonus"]
-    a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=bonus,
-                         flying=u.flying, move_flying=u.move_flying,
-                         start_terrain=b.terrain_at(u.x), rules=u.rules_list)
-    return int(a["inches"]) if a["allowed"] else (0 if kind.endswith("rapid") else
-                                                   int(a["inches"]))
+        a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=bonus,
+                             flying=u.flying, move_flying=u.move_flying,
+                             start_terrain=b.terrain_at(u.x), rules=u.rules_list)
+        return int(a["inches"]) if a["allowed"] else 0
+    # no die: a pure function of the unit, the move, its flight and the ground it starts on
+    key = (kind, u.flying, b.terrain_at(u.x))
+    found = u.allowances.get(key)
+    if found is None:
+        a = R.move_allowance(move=u.move, kind=kind, subtypes=u.subtypes_list, bonus=None,
+                             flying=u.flying, move_flying=u.move_flying,
+                             start_terrain=key[2], rules=u.rules_list)
+        found = u.allowances[key] = int(a["inches"]) if a["allowed"] else (
+            0 if rapid else int(a["inches"]))
+    return found
 
 
 def begin_movement(b: Battle, side: str) -> None:
@@ -363,12 +393,13 @@ def begin_movement(b: Battle, side: str) -> None:
     cid = b.commander.get(side)
     b.reserve_room[side] = R.reserves_allowed(
         commander_present=cid is not None and b.unit(cid).on_table)
-    for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
-        if not u.on_table or b.shielded_by_host(u):
+    for u in b.units:  # (each unit on its own: no order needed)
+        if u.side != side or not u.on_table or (u.joined is not None
+                                                and b.shielded_by_host(u)):
             continue
         u.movement = "stationary"
         u.fired = False
-        if u.panicked:
+        if u.panicked or not u.locked:
             continue
         u.locked = {i for i in u.locked if b.unit(i).on_table
                     and dist(u, b.unit(i)) <= T.MELEE_REACH}
@@ -416,6 +447,7 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
     start = u.x
     if do == "howl":
         u.howling = u.howl_used = u.skip_turn = True
+        b.howled = True
         if b.keep_log:
             b.note(side=u.side, unit=u.id, phase="movement", action="war_howl",
                    text=f"{u.name} skips its turn for a War Howl")
@@ -449,9 +481,9 @@ def move_unit(b: Battle, u: Unit, act: dict[str, Any]) -> None:
     if u.x != start and not u.charged and u.on_table:
         for p in b.passengers(u):
             p.x = u.x
-        where = (f" ({dist(u, target):g}\" from {target.name})" if target is not None
-                 else "")
         if b.keep_log:
+            where = (f" ({dist(u, target):g}\" from {target.name})" if target is not None
+                     else "")
             b.note(side=u.side, unit=u.id, phase="movement", action=u.movement + "_move",
                    to=u.x, text=f"{u.name} makes a {u.movement} move of "
                    f"{abs(u.x - start):g}\"{where}")
@@ -536,8 +568,8 @@ def disembark(b: Battle, u: Unit, toward: Unit | None) -> None:
     if toward is not None:
         _move(b, u, toward.x, float(T.DISEMBARK), stop_short=T.UNIT_GAP)
     u.movement = "standard"
-    where = f" ({dist(u, toward):g}\" from {toward.name})" if toward is not None else ""
     if b.keep_log:
+        where = f" ({dist(u, toward):g}\" from {toward.name})" if toward is not None else ""
         b.note(side=u.side, unit=u.id, phase="movement", action="disembark", target=v.id,
                text=f"{u.name} gets out of {v.name}{where}")
 
@@ -603,11 +635,19 @@ def escape(b: Battle, u: Unit) -> None:
                     + ("escapes" if roll["escaped"] else "stays locked"))
 
 
+#: `R.cover_level` by (terrain, dug in, vehicle, camouflage): a pure function of the four.
+_COVER: dict[tuple[str, bool, bool, int], int] = {}
+
+
 def _cover_for(b: Battle, target: Unit) -> int:
     if target.flying:
         return 0
-    return R.cover_level(b.terrain_at(target.x), dug_in=target.dug_in, vehicle=target.vehicle,
-                         camouflage=target.camouflage)
+    key = (b.terrain_at(target.x), target.dug_in, target.vehicle, target.camouflage)
+    level = _COVER.get(key)
+    if level is None:
+        level = _COVER[key] = R.cover_level(key[0], dug_in=key[1], vehicle=key[2],
+                                            camouflage=key[3])
+    return level
 
 
 #: `R.can_fire`'s answer (which AK stat fires, None: it cannot) by weapon type, movement
@@ -632,21 +672,24 @@ def _weapon_ak(u: Unit, w: dict[str, Any], phase_movement: str) -> int:
 
 
 def _hit_mod(b: Battle, u: Unit, target: Unit, w: dict[str, Any], *, overwatch: bool) -> int:
+    w_rules = w.get("rules") or ()
     mod = R.flying_modifier(target_flying=target.flying, firer_flying=u.flying,
                             target_rapid=target.movement == "rapid",
-                            anti_air="anti_air" in u.rules or "anti_air" in (
-                                w.get("rules") or ()))
-    if "unwieldy" in (w.get("rules") or ()):
+                            anti_air="anti_air" in u.rules or "anti_air" in w_rules
+                            ) if target.flying else 0
+    if "unwieldy" in w_rules:
         mod -= 1
     if "spg" in u.subtypes:
         mod += R.spg_modifier(stationary=u.movement == "stationary")
-    mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
-    mod += int(R.stand_together(rules=u.rules_list, rank=u.rank,
-                                moved=u.movement != "stationary", fired=u.fired)["hit"])
+    if "hatred_echidnas" in u.rules:  # (without the rule, no modifier: no need to ask)
+        mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
+    if "stand_together" in u.rules:
+        mod += int(R.stand_together(rules=u.rules_list, rank=u.rank,
+                                    moved=u.movement != "stationary", fired=u.fired)["hit"])
     if overwatch:
         mod -= 1
     howlers = ([dist(u, e) for e in b.enemies(u) if e.howling]
-               if any(e.howling for e in b.units) else [])
+               if b.howled and any(e.howling for e in b.units) else [])
     mod += int(R.war_howl(howlers)["modifier"]) if howlers else 0
     return mod
 
@@ -657,16 +700,41 @@ def firing_movement(u: Unit, hero: bool) -> str:
     return "standard" if (hero and u.movement == "rapid") else u.movement
 
 
+def _firing(u: Unit, movement: str) -> list[dict[str, Any]]:
+    """The unit's ranged weapons that may fire after `movement` (whatever the range: a pure
+    function of the unit and the movement, kept on the unit for the battle)."""
+    found = u.firing.get(movement)
+    if found is None:
+        found = u.firing[movement] = [w for w in u.ranged() if _weapon_ak(u, w, movement) > 0]
+    return found
+
+
+def firing_reach(u: Unit, movement: str) -> float:
+    """The longest range among the weapons the unit may fire after `movement` (-1: none)."""
+    found = u.firing_reach.get(movement)
+    if found is None:
+        found = u.firing_reach[movement] = max((w["rng"] for w in _firing(u, movement)),
+                                               default=-1)
+    return found
+
+
 def usable_weapons(u: Unit, target: Unit, hero: bool = False, *, ranked: bool = True
                    ) -> list[dict[str, Any]]:
     """The unit's ranged weapons that reach `target` and may fire after its movement, the
     best expected damage first (R-MOB-19) when `ranked`."""
     d = dist(u, target)
     movement = firing_movement(u, hero)
-    usable = [w for w in u.ranged() if w["rng"] >= d and _weapon_ak(u, w, movement) > 0]
-    if ranked:
-        usable.sort(key=lambda w: (-_expected(u, w, target, movement), w["key"]))
-    return usable
+    if not ranked:
+        return [w for w in _firing(u, movement) if w["rng"] >= d]
+    # The ranking of every weapon that may fire at this target is a pure function of the
+    # two units and the movement: sorted once, then cut to the weapons in range (a stable
+    # sort, so the order is the one sorting the weapons in range would give).
+    key = (movement, target.id)
+    best = u.ranked.get(key)
+    if best is None:
+        best = u.ranked[key] = sorted(
+            _firing(u, movement), key=lambda w: (-_expected(u, w, target, movement), w["key"]))
+    return [w for w in best if w["rng"] >= d]
 
 
 def weapon_limit(u: Unit, hero: bool) -> int | None:
@@ -715,6 +783,10 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
     if only is not None:
         volleys = volleys[:only]
     fired = False
+    # the same for every volley (no volley moves the firer or changes the target's cover)
+    in_trench = b.terrain_at(u.x) == "trench" and not u.flying
+    cover = _cover_for(b, target)
+    pick = pick_for(target)
     for w, models in volleys:
         if not target.on_table:
             break
@@ -727,15 +799,15 @@ def _shoot(b: Battle, u: Unit, target: Unit, *, overwatch: bool = False,
         if w.get("blast"):
             # Blast (X): AK times the members within X" of the marked model (R-MOB-30)
             ak = R.blast_pool(ak, R.blast_members(target.alive, int(w["blast"])))
-        if b.terrain_at(u.x) == "trench" and not u.flying:
+        if in_trench:
             total = R.trench_attacks(ak * models)
             ak, models = total, 1
         rules = list(w.get("rules") or ())
         shot = R.ranged_attack(
             b.dice, models=models, ak=ak, rc=int(u.rc), st=int(w["st"]), dam=w["dam"],
-            target_hp=target.hp, target_def=target.dfc, cover=_cover_for(b, target),
+            target_hp=target.hp, target_def=target.dfc, cover=cover,
             hit_modifier=_hit_mod(b, u, target, w, overwatch=overwatch) + bonus,
-            power=int(w.get("power") or 0), rules=rules, pick=pick_for(target),
+            power=int(w.get("power") or 0), rules=rules, pick=pick,
             steel_skin="steel_skin" in target.rules, shielded=target.shielded,
             target_vehicle=target.vehicle, target_arm=target.arm,
             target_start_hp=target.hp_start, heavy="heavy" in target.subtypes,
@@ -824,19 +896,30 @@ def hero_fight(b: Battle, u: Unit) -> None:
 def _fight_unit(b: Battle, u: Unit, *, hero: bool = False) -> int:
     """One unit's round of melee attacks against the weakest enemy locked with it (R-MOB-19);
     answers the HP it took."""
-    foes = [b.unit(i) for i in sorted(u.locked) if b.unit(i).on_table]
-    foes = [f for f in foes if dist(u, f) <= T.MELEE_REACH]
-    if not foes or u.vehicle or u.alive == 0:
+    if u.vehicle or u.alive == 0:
         return 0
-    target = min(foes, key=lambda f: (f.hp_left, f.id))
+    # the first enemy locked with it, on the table and within reach, in (HP left, id) order
+    target: Unit | None = None
+    least = 0
+    for i in u.locked:
+        f = b.unit(i)
+        if not f.on_table or abs(u.x - f.x) > T.MELEE_REACH:
+            continue
+        left = f.hp_left
+        if target is None or left < least or (left == least and f.id < target.id):
+            target, least = f, left
+    if target is None:
+        return 0
     w = u.best_melee()
     extra = max(0, len(u.melee_weapons()) - 1)
     ak = R.melee_ak(int(w["ak"]), extra_melee_weapons=extra, charged=u.charged,
                     furious_charge="furious_charge" in u.rules)
-    ak += R.stand_together(rules=u.rules_list, rank=u.rank, moved=True,
-                           fired=u.fired)["ak"]
-    mod = (1 if u.charged and "furious_charge" in u.rules else 0) + R.hatred(
-        rules=u.rules_list, target_faction=target.faction)
+    if "stand_together" in u.rules:  # (without the rule, no bonus: no need to ask)
+        ak += R.stand_together(rules=u.rules_list, rank=u.rank, moved=True,
+                               fired=u.fired)["ak"]
+    mod = 1 if u.charged and "furious_charge" in u.rules else 0
+    if "hatred_echidnas" in u.rules:
+        mod += R.hatred(rules=u.rules_list, target_faction=target.faction)
     models = min(u.alive, T.BUILDING_FIGHT_ATTACKERS) if b.terrain_at(u.x) == "building" \
         else u.alive
     blow = R.melee_attack(
@@ -862,7 +945,7 @@ def _melee(b: Battle, active: str) -> None:
     _hero_duels(b, active)
     seen: set[int] = set()
     rotation = b.order[b.order.index(active):] + b.order[:b.order.index(active)]
-    for start in sorted((u for u in b.units if u.on_table and u.locked), key=lambda u: u.id):
+    for start in sorted((u for u in b.units if u.locked and u.on_table), key=lambda u: u.id):
         if start.id in seen:
             continue
         fight: set[int] = set()
@@ -901,20 +984,23 @@ def _terror(b: Battle, u: Unit, fearsome: bool) -> list[float]:
 
 
 def _end(b: Battle, active: str) -> None:
-    fearsome = any("terrifying" in e.rules for e in b.units)
+    fearsome = b.fearsome
     for u in b.units:
         u.unpanicked_now = False
         if u.side == active and u.panicked and u.on_table:
             u.panicked = False
             u.unpanicked_now = True
-    for u in b.units:
-        if not u.on_table:
-            continue
-        terror = _terror(b, u, fearsome)
-        if terror and R.terrifying_penalty(terror)["must_test"]:
-            u.must_panic = True
+    if fearsome:  # no Terrifying unit in the battle: nobody is made to test by one
+        for u in b.units:
+            if not u.on_table:
+                continue
+            terror = _terror(b, u, fearsome)
+            if terror and R.terrifying_penalty(terror)["must_test"]:
+                u.must_panic = True
     for side in b.order:
-        for u in sorted((x for x in b.units if x.side == side), key=lambda x: x.id):
+        # only a unit told to test may test (no test sets another's `must_panic`)
+        for u in sorted((x for x in b.units if x.side == side and x.must_panic),
+                        key=lambda x: x.id):
             if not (u.on_table and u.must_panic):
                 continue
             u.must_panic = False
@@ -1012,7 +1098,8 @@ def _hero_duels(b: Battle, active: str) -> None:
     may choose to move outside of the Melee Lock and fight amongst themselves" (R-MOB-37:
     the active player's single-model HQ or Hero challenges the enemy one locked with it,
     and the challenge is always taken up)."""
-    for u in sorted((x for x in b.units if x.side == active), key=lambda x: x.id):
+    # (a duel only ever unlocks: a unit not locked as the phase opens has no rival)
+    for u in sorted((x for x in b.units if x.side == active and x.locked), key=lambda x: x.id):
         if not (u.on_table and u.hero and not u.vehicle and len(u.hp) == 1):
             continue
         foes = [b.unit(i) for i in sorted(u.locked)]

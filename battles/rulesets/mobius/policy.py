@@ -30,14 +30,15 @@ def target_of(b: Battle, u: Unit) -> Unit | None:
 
 
 def _focus_key(b: Battle, u: Unit) -> Any:
-    """How a unit ranks the enemies (R-MOB-43): nearest first; the fewest HP left first
-    (`weakest`) or the most (`strongest`), the nearer first among equals."""
+    """How a unit ranks the enemies (R-MOB-43): nearest first (None: `engine.nearest`,
+    by distance and id); the fewest HP left first (`weakest`) or the most (`strongest`),
+    the nearer first among equals."""
     focus = PL.focus(b, u.side) if b.plans else "nearest"
     if focus == "weakest":
         return lambda e: (e.hp_left, dist(u, e), e.id)
     if focus == "strongest":
         return lambda e: (-e.hp_left, dist(u, e), e.id)
-    return lambda e: (dist(u, e), e.id)
+    return None
 
 
 def wants_escape(u: Unit) -> bool:
@@ -78,12 +79,14 @@ def reserve_to_bring(b: Battle, side: str) -> Unit | None:
     Ambush unit from its army's second turn (R-MOB-34, R-MOB-36)."""
     if b.reserve_room.get(side, 0) <= 0 or PL.stance(b, side) == "withdraw":
         return None
-    for u in sorted((x for x in b.units if x.reserve and x.side == side and x.in_play),
-                    key=lambda x: x.id):
-        if "ambush" in u.rules and b.turns_played[side] < 2:
+    first: Unit | None = None  # the first in id order that may come
+    early = b.turns_played[side] < 2
+    for u in b.units:
+        if not (u.reserve and u.side == side and u.in_play) or (early and "ambush" in u.rules):
             continue
-        return u
-    return None
+        if first is None or u.id < first.id:
+            first = u
+    return first
 
 
 def weapons_for(b: Battle, u: Unit, target: Unit, *, hero: bool = False) -> list[str]:
@@ -103,12 +106,24 @@ def weapons_for(b: Battle, u: Unit, target: Unit, *, hero: bool = False) -> list
 def shooting_target(b: Battle, u: Unit, *, hero: bool = False) -> Unit | None:
     """The nearest enemy the unit may target and reach with a weapon (the Hero Phase looks
     at the nearest only)."""
-    targets = sorted((e for e in b.enemies(u) if E.targetable(b, u, e)),
-                     key=_focus_key(b, u))
-    for t in targets[:1] if hero else targets:
-        if u.rc is not None and E.usable_weapons(u, t, hero, ranked=False):
-            return t
-    return None
+    if u.rc is None:
+        return None
+    had_turn = b.had_turn  # `E.targetable` of an enemy on the table
+    targets = [e for e in b.enemies(u) if e.side in had_turn and not (e.locked and not e.vehicle)]
+    if not targets:
+        return None
+    # The first target in focus order that a weapon able to fire reaches: the first in
+    # that order among those within the longest such range.
+    reach = E.firing_reach(u, E.firing_movement(u, hero))
+    key = _focus_key(b, u)
+    x = u.x
+    if hero:
+        first = min(targets, key=key) if key is not None else E.nearest(u, targets)
+        return first if first is not None and abs(first.x - x) <= reach else None
+    within = [e for e in targets if abs(e.x - x) <= reach]
+    if key is None:
+        return E.nearest(u, within)
+    return min(within, key=key) if within else None
 
 
 # --- one unit's choice in each phase ----------------------------------------------------------

@@ -249,12 +249,20 @@ def roll_to_hit(dice: Dice, pool: int, rc: int, *, modifier: int = 0,
     "automatically passes every Roll to Hit"."""
     if instant_hit:
         return {"rolls": [], "rerolls": [], "hits": pool}
-    rolls = [dice.d6() for _ in range(pool)]
-    n = sum(1 for f in rolls if hits(f, rc, modifier))
+    # `hits` for every face at once: 6 hits, 1 misses, else the modified face must reach
+    least = rc - modifier
+    roll = dice.roll
+    rolls = [roll(6) for _ in range(pool)]
+    n = 0
+    for f in rolls:
+        if f == 6 or (f != 1 and f >= least):
+            n += 1
     rerolls: list[int] = []
     if reroll_misses:
-        rerolls = [dice.d6() for _ in range(pool - n)]
-        n += sum(1 for f in rerolls if hits(f, rc, modifier))
+        rerolls = [roll(6) for _ in range(pool - n)]
+        for f in rerolls:
+            if f == 6 or (f != 1 and f >= least):
+                n += 1
     return {"rolls": rolls, "rerolls": rerolls, "hits": n}
 
 
@@ -264,8 +272,13 @@ def roll_for_cover(dice: Dice, pool: int, level: int, *, ignores_cover: bool = F
     every Roll for Cover"."""
     if level <= 0 or ignores_cover or pool == 0:
         return {"rolls": [], "passed": pool}
-    rolls = [dice.d6() for _ in range(pool)]
-    return {"rolls": rolls, "passed": sum(1 for f in rolls if f == 6 or f > level)}
+    roll = dice.roll
+    rolls = [roll(6) for _ in range(pool)]
+    passed = 0
+    for f in rolls:
+        if f == 6 or f > level:
+            passed += 1
+    return {"rolls": rolls, "passed": passed}
 
 
 def save_needed(defence: int, strength: int, *, power: int = 0, steel_skin: bool = False) -> int:
@@ -281,13 +294,14 @@ def defence_saves(dice: Dice, pool: int, needed: int, *, shielded: int | None = 
     their Saving Throws if they roll X or higher" (Power does not touch a Shield Save)."""
     if needed > 6 and shielded is None:
         return {"rolls": [], "needed": needed, "failed": pool}
-    rolls = [dice.d6() for _ in range(pool)]
+    roll = dice.roll
+    rolls = [roll(6) for _ in range(pool)]
     failed = 0
+    least = max(2, needed) if needed <= 6 else 7  # 7: no face saves
+    shield = 7 if shielded is None else shielded
     for f in rolls:
-        ok = needed <= 6 and f >= max(2, needed)
-        if shielded is not None and f >= shielded:
-            ok = True
-        failed += not ok
+        if f < least and f < shield:
+            failed += 1
     return {"rolls": rolls, "needed": needed, "failed": failed}
 
 
@@ -305,21 +319,23 @@ def allocate(dice: Dice, hp: Sequence[int], failed: int, dam: int | str,
     each failed save once its damage is rolled; without one, the model with the fewest HP
     left takes it (a wounded model first). No die is rolled once the unit is gone."""
     models = [h for h in hp if h > 0]
+    before = len(models)
     damage_rolls: list[int] = []
     lost = 0
+    choose = pick or wounded_first
     for _ in range(failed):
         if not models:
             break
-        amount = roll_damage(dice, dam)
+        amount = dam if isinstance(dam, int) else roll_damage(dice, dam)
         damage_rolls.append(amount)
-        index = (pick or wounded_first)(models, amount)
+        index = choose(models, amount)
         taken = min(models[index], amount)
         lost += taken
         models[index] -= taken
         if models[index] <= 0:
             models.pop(index)
-    return {"hp": models, "hp_lost": lost, "casualties": len([h for h in hp if h > 0])
-            - len(models), "damage_rolls": damage_rolls}
+    return {"hp": models, "hp_lost": lost, "casualties": before - len(models),
+            "damage_rolls": damage_rolls}
 
 
 def mixed_saves(dice: Dice, pool: int, groups: Sequence[Json]) -> Json:
@@ -357,7 +373,7 @@ def ranged_attack(dice: Dice, *, models: int, ak: int, rc: int, st: int, dam: in
     Unit loses a quarter of their total HP from a single volley"."""
     pool = ak * models
     hit = roll_to_hit(dice, pool, rc, modifier=hit_modifier,
-                      reroll_misses=bool(T.REROLL_MISSES & set(rules)),
+                      reroll_misses=not T.REROLL_MISSES.isdisjoint(rules),
                       instant_hit="instant_hit" in rules)
     covered = roll_for_cover(dice, hit["hits"], cover, ignores_cover="ignores_cover" in rules)
     answer: Json = {"pool": pool, "hit_rolls": hit["rolls"] + hit["rerolls"],
@@ -483,7 +499,7 @@ def melee_attack(dice: Dice, *, models: int, ak: int, cqc: int, target_cqc: int,
     needed_hit = T.melee_hit_needed(cqc, t_cqc)
     pool = ak * models
     hit = roll_to_hit(dice, pool, needed_hit, modifier=hit_modifier,
-                      reroll_misses=bool(T.REROLL_MISSES & set(rules)))
+                      reroll_misses=not T.REROLL_MISSES.isdisjoint(rules))
     answer: Json = {"pool": pool, "to_hit": needed_hit,
                     "hit_rolls": hit["rolls"] + hit["rerolls"], "hits": hit["hits"]}
     if target_vehicle:

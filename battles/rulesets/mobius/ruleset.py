@@ -498,9 +498,13 @@ class _Layer(MobiusActions):
 
 def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:
     fates = []
+    entered: dict[str, dict[int, Json]] = {}  # each side's units as entered, by id
+    for side, roster in battle_input["sides"].items():
+        mine = entered[side] = {}
+        for x in roster:
+            mine.setdefault(int(x["id"]), x)  # the first with an id, as a search finds
     for u in b.units:
-        start = [int(h) for h in next(x for x in battle_input["sides"][u.side]
-                                      if int(x["id"]) == u.id)["hp"]]
+        start = [int(h) for h in entered[u.side][u.id]["hp"]]
         hp = [h for h in u.hp if h > 0]
         fate = ("destroyed" if u.destroyed else "retreated" if u.routed
                 else "damaged" if sum(hp) < sum(start) else "intact")

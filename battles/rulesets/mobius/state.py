@@ -4,7 +4,6 @@ record the engine keeps. Pure data and a few questions about it."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
 from battles.rulesets.base import Plan
@@ -73,20 +72,44 @@ class Unit:
     allocation: str = "keep_alive"
     #: Left the table because its side's battle plan withdrew it (R-MOB-40).
     withdrew: bool = False
+    #: The engine's look-ups that never change in a battle: the ranged weapons that may
+    #: fire after each movement, and their ranking against each target (`engine.py`).
+    firing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    firing_reach: dict[str, float] = field(default_factory=dict)
+    ranked: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
+    #: Its move allowances without a die, by (move, in flight, the ground it starts on).
+    allowances: dict[tuple[str, bool, str], int] = field(default_factory=dict)
 
-    @cached_property
-    def rules_list(self) -> list[str]:
-        """Its special rules, sorted (they never change in a battle)."""
-        return sorted(self.rules)
-
-    @cached_property
-    def subtypes_list(self) -> list[str]:
-        """Its subtypes, sorted (they never change in a battle)."""
-        return sorted(self.subtypes)
+    def __post_init__(self) -> None:
+        # What never changes in a battle (its rules, subtypes and weapons), worked out once
+        # as the unit is built instead of at every look.
+        #: Its special rules and subtypes, sorted.
+        self.rules_list: list[str] = sorted(self.rules)
+        self.subtypes_list: list[str] = sorted(self.subtypes)
+        #: Its ranged weapons.
+        self._ranged: list[dict[str, Any]] = [] if self.rc is None else [
+            w for w in self.weapons
+            if w["type"] != "melee" and "bomb" not in (w.get("rules") or ())]
+        #: Its ranged weapons by key (the last of a key, as the layer reads a choice).
+        self.ranged_by_key: dict[str, dict[str, Any]] = {w["key"]: w for w in self._ranged}
+        #: Its melee weapons.
+        self._melee_weapons: list[dict[str, Any]] = [
+            w for w in self.weapons if w["type"] == "melee"
+            or "combined" in (w.get("rules") or ())]
+        options = self._melee_weapons or [UNARMED]
+        self._best_melee: dict[str, Any] = max(
+            options, key=lambda w: (w["st"] * w["ak"] * avg_dam(w["dam"]), w["key"]))
+        self._melee_minded: bool = self._minds_melee()
+        #: The longest range of its ranged weapons (0: none).
+        self.reach: int = max((w["rng"] for w in self._ranged), default=0)
 
     @property
     def alive(self) -> int:
-        return len([h for h in self.hp if h > 0])
+        n = 0
+        for h in self.hp:
+            if h > 0:
+                n += 1
+        return n
 
     @property
     def on_table(self) -> bool:
@@ -99,54 +122,40 @@ class Unit:
 
     @property
     def hp_left(self) -> int:
-        return sum([h for h in self.hp if h > 0])
+        n = 0
+        for h in self.hp:
+            if h > 0:
+                n += h
+        return n
 
     @property
     def hero(self) -> bool:
         return self.rank in ("hq", "heroes")
 
     def ranged(self) -> list[dict[str, Any]]:
+        """Its ranged weapons (a unit's weapons never change in a battle)."""
         return self._ranged
 
-    @cached_property
-    def _ranged(self) -> list[dict[str, Any]]:
-        """Its ranged weapons (a unit's weapons never change in a battle)."""
-        if self.rc is None:
-            return []
-        return [w for w in self.weapons if w["type"] != "melee" and "bomb" not in
-                (w.get("rules") or ())]
-
     def melee_weapons(self) -> list[dict[str, Any]]:
-        return self._melee_weapons
-
-    @cached_property
-    def _melee_weapons(self) -> list[dict[str, Any]]:
         """Its melee weapons (a unit's weapons never change in a battle)."""
-        return [w for w in self.weapons if w["type"] == "melee"
-                or "combined" in (w.get("rules") or ())]
+        return self._melee_weapons
 
     def best_melee(self) -> dict[str, Any]:
         return self._best_melee
-
-    @cached_property
-    def _best_melee(self) -> dict[str, Any]:
-        options = self.melee_weapons() or [UNARMED]
-        return max(options, key=lambda w: (w["st"] * w["ak"] * avg_dam(w["dam"]), w["key"]))
 
     def melee_minded(self) -> bool:
         """R-MOB-19: a unit charges when its melee is worth at least its shooting."""
         return self._melee_minded
 
-    @cached_property
-    def _melee_minded(self) -> bool:
+    def _minds_melee(self) -> bool:
         if self.vehicle:
             return False
-        if not self.ranged():
+        if not self._ranged:
             return True
-        m = self.best_melee()
+        m = self._best_melee
         melee = int(m["ak"]) * int(m["st"]) * (self.cqc + 1)
         shot = max(int(w.get("ak2", w["ak"])) * int(w["st"]) * (7 - (self.rc or 6))
-                   for w in self.ranged())
+                   for w in self._ranged)
         return melee >= shot * 2
 
 
@@ -181,6 +190,10 @@ class Battle:
     strength: dict[str, int] = field(default_factory=dict)
     #: The sides whose plan has made them leave the field (R-MOB-40).
     withdrawing: set[str] = field(default_factory=set)
+    #: Some unit has made a War Howl in this battle (none has: no need to look for one).
+    howled: bool = False
+    #: Some unit of the battle is Terrifying (its rules never change).
+    fearsome: bool = False
 
     def note(self, **entry: Any) -> None:
         if self.keep_log:
@@ -202,15 +215,23 @@ class Battle:
         return self.terrain[min(len(self.terrain) - 1, int(x // STRIP))]
 
     def standing(self) -> list[str]:
-        return [s for s in self.order if any(u.in_play and u.side == s for u in self.units)]
+        """The sides with a unit still in play, in turn order."""
+        playing = set()
+        for u in self.units:
+            if not (u.destroyed or u.routed):  # in play
+                playing.add(u.side)
+        return [s for s in self.order if s in playing]
 
     def enemies(self, u: Unit) -> list[Unit]:
         """Enemy units on the table and not inside a transport ("the Unit cannot be
         targeted until either the Vehicle is destroyed or they leave")."""
         side = u.side
+        if len(self.by_id) != len(self.units):
+            self.by_id = {x.id: x for x in self.units}
+        by_id = self.by_id
         return [e for e in self.units if e.side != side and e.inside is None
                 and not (e.destroyed or e.routed or e.reserve)
-                and (e.joined is None or not self.unit(e.joined).on_table)]
+                and (e.joined is None or not by_id[e.joined].on_table)]
 
     def shielded_by_host(self, u: Unit) -> bool:
         """Independents: "an enemy trying to target an Independent must get past the whole

@@ -238,12 +238,25 @@ def _row(table: tuple[tuple[str, int, int], ...], diff: int) -> int:
     return next(score for _, least, score in table if diff >= least)
 
 
+#: The two tables read once for every difference a battle meets (a pure function of it).
+_SAVE_BY_DIFF: dict[int, int] = {}
+_MELEE_BY_DIFF: dict[int, int] = {}
+
+
 def defence_save_needed(defence: int, strength: int) -> int:
-    return _row(DEFENCE_SAVES, defence - strength)
+    diff = defence - strength
+    found = _SAVE_BY_DIFF.get(diff)
+    if found is None:
+        found = _SAVE_BY_DIFF[diff] = _row(DEFENCE_SAVES, diff)
+    return found
 
 
 def melee_hit_needed(attacker_cqc: int, target_cqc: int) -> int:
-    return _row(MELEE_TO_HIT, attacker_cqc - target_cqc)
+    diff = attacker_cqc - target_cqc
+    found = _MELEE_BY_DIFF.get(diff)
+    if found is None:
+        found = _MELEE_BY_DIFF[diff] = _row(MELEE_TO_HIT, diff)
+    return found
 
 
 #: Vehicle Shooting/Movement: "Remained Stationary All Weapons / Standard Move 1 Weapon /
