@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
+import copy
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from casebook import runner
 from casebook.case import case_files, load_case
+from casebook.management.commands import casebook as casebook_command
+from casebook.management.commands import compliance as compliance_command
 
 BOOK = Path(__file__).parent / "casebook"
 
@@ -24,7 +29,31 @@ def _run(*paths: str | Path) -> tuple[str, BaseException | None]:
     return out.getvalue(), None
 
 
+@pytest.fixture(scope="module")
+def book_played_once() -> Iterator[None]:
+    """Both `casebook BOOK` and `compliance BOOK` play the whole book through
+    `casebook.runner.run_paths` on a fresh test database (each case in a rolled-back
+    transaction), which is a third of this module's CPU. Within the module the book's
+    outcomes are played once and handed (as a copy) to the second command that asks for
+    exactly the same paths; any other paths are played as usual."""
+    played: dict[tuple[tuple[Path, ...], bool], runner.Summary] = {}
+    real = runner.run_paths
+
+    def run_paths_once(paths, *, run_pending: bool = False) -> runner.Summary:
+        paths = list(paths)
+        key = (tuple(Path(p).resolve() for p in paths), run_pending)
+        if key not in played:
+            played[key] = real(paths, run_pending=run_pending)
+        return copy.deepcopy(played[key])
+
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (casebook_command, compliance_command):
+            patch.setattr(module, "run_paths", run_paths_once)
+        yield
+
+
 @pytest.mark.django_db
+@pytest.mark.usefixtures("book_played_once")
 def test_the_whole_book_passes() -> None:
     """Every case of the book passes (pending cases are reported, never counted)."""
     output, error = _run(BOOK)
@@ -186,6 +215,7 @@ def test_the_report_counts_refusal_cases_per_ruleset(tmp_path: Path) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.usefixtures("book_played_once")
 def test_the_compliance_page_covers_every_section(tmp_path: Path) -> None:
     """Issue 8: every rule section of the seed has a case or says why it is not
     applicable; the page and its JSON are written."""
