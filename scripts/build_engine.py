@@ -38,7 +38,8 @@ import sys
 from setuptools import setup
 from mypyc.build import mypycify
 paths, group, target, lib, temp, opt = sys.argv[1].split(","), *sys.argv[2:7]
-open(temp + ".ini", "w").write("[mypy]\\n")
+# a mypy cache of its own (builds run side by side; the project's mypy keeps its own)
+open(temp + ".ini", "w").write("[mypy]\\ncache_dir = " + temp + ".mypy_cache\\n")
 setup(name="engine-native", script_args=["build_ext", "--build-lib", lib, "--build-temp", temp],
       # the engine's own mypy settings, not the project's: its overrides name every app,
       # which would stop mypyc with "unused section" for the modules it does not compile
