@@ -8,7 +8,9 @@ else, or with `ENGINE_PURE=1`, the source runs.
 
 from campaign.rules.native import NativeBuild
 
-#: The modules compiled together (they call one another natively, so all or none).
+#: The modules compiled together (they call one another natively, so all or none). Not
+#: `actions`: `ruleset._Layer` subclasses its `MobiusActions`, and an interpreted class
+#: cannot inherit from a compiled one.
 NATIVE = NativeBuild("mobius", __name__, ("state", "rules", "allocation", "plans", "missions",
-                                          "engine", "policy", "actions"))
+                                          "engine", "policy"))
 NATIVE.install(__path__)
