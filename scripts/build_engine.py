@@ -72,6 +72,7 @@ def build(native: NativeBuild) -> tuple[int, str]:
     hashes = native.source_hashes()
     native.build.parent.mkdir(parents=True, exist_ok=True)
     fresh = Path(tempfile.mkdtemp(prefix=f"{native.name}.", dir=native.build.parent))
+    fresh.chmod(0o755)  # mkdtemp's 0700 would hide the build from another user (a server's)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             setup = Path(tmp) / "setup_engine.py"
