@@ -192,8 +192,8 @@ def _count(command: list[str]) -> tuple[int, str] | None:
 
 def main() -> None:
     every = benches()
-    print("engines: " + ", ".join(
-        f"{name} {'compiled (mypyc build of its source)' if build.compiled() else 'source'}"
+    print("engines (compiled: the mypyc build of its source): " + ", ".join(
+        f"{name} {'compiled' if build.compiled() else 'source'}"
         for name, build in DECLARED.items()))
     counted = instructions(list(every))
     for name, bench in every.items():
