@@ -1,6 +1,6 @@
-# The engine's hot modules compiled by mypyc (issue 15) in a stage of their own, with the
-# same Python as the image below: the engine uses that build only while it matches its
-# source and this Python, and runs from source otherwise (a failed build is no failure).
+# Every ruleset's hot modules compiled by mypyc (issues 15 and 32) in a stage of their own,
+# with the same Python as the image below: a ruleset uses its build only while it matches
+# its source and this Python, and runs from source otherwise (a failed build is no failure).
 FROM python:3.11-slim AS engine
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app

@@ -18,13 +18,17 @@ $(STAMP): pyproject.toml
 	$(PIP) install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-# The engine's hot modules compiled by mypyc from their source (issue 15), rebuilt when it
-# changes; the engine uses the build only while it matches its source (else, or without a
-# C compiler, it runs from source: `ENGINE_PURE=1` forces that).
-ENGINE := battles/rulesets/unlimit3d8/engine
-NATIVE := build/engine-native/manifest.json
-$(NATIVE): $(STAMP) $(wildcard $(ENGINE)/*.py $(ENGINE)/actions/*.py) scripts/build_engine.py
+# Each ruleset's hot modules compiled by mypyc from their source (issues 15 and 32): a group
+# and a manifest per ruleset (`NATIVE` in its package, `campaign.rules.native`); after an
+# edit the script rebuilds only the rulesets whose source changed, two at a time. A ruleset
+# uses its build only while it matches its source (else, or without a C compiler, it runs
+# from source: `ENGINE_PURE=1` forces that).
+NATIVE := build/engine-native/.built
+NATIVE_SOURCES := $(wildcard battles/rulesets/*/*.py battles/rulesets/*/*/*.py \
+                             battles/rulesets/*/*/*/*.py)
+$(NATIVE): $(STAMP) $(NATIVE_SOURCES) scripts/build_engine.py
 	$(PY) scripts/build_engine.py
+	@mkdir -p $(@D) && touch $@
 
 engine-native: $(NATIVE)
 

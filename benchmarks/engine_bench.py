@@ -27,7 +27,6 @@ from battles.rulesets.unlimit3d8.engine import (
     BuildingInput,
     UnitInput,
     WeaponInput,
-    compiled,
     resolve_battle,
 )
 from battles.rulesets.unlimit3d8.engine.montecarlo import (
@@ -35,6 +34,7 @@ from battles.rulesets.unlimit3d8.engine.montecarlo import (
     estimate_odds,
     run_chunk,
 )
+from campaign.rules.native import DECLARED
 
 
 def typical_battle(seed: int = 1) -> BattleInput:
@@ -191,9 +191,10 @@ def _count(command: list[str]) -> tuple[int, str] | None:
 
 
 def main() -> None:
-    print(f"engine (Unlimit3d 8): "
-          f"{'compiled (mypyc build of its source)' if compiled() else 'source'}")
     every = benches()
+    print("engines (compiled: the mypyc build of its source): " + ", ".join(
+        f"{name} {'compiled' if build.compiled() else 'source'}"
+        for name, build in DECLARED.items()))
     counted = instructions(list(every))
     for name, bench in every.items():
         floor_rate, floor_odds = FLOORS.get(name, (0.0, 0.0))

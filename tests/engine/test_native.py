@@ -15,6 +15,7 @@ import pytest
 
 import battles.rulesets.unlimit3d8.engine as engine
 from battles.rulesets.unlimit3d8.engine import native
+from campaign.rules.native import DECLARED, NativeBuild, abi
 from tests.integration.conftest import ROOT
 
 CODE = """
@@ -53,7 +54,7 @@ def _env():
     return dict(os.environ)
 
 
-@pytest.mark.skipif(native.native_dir() is None,
+@pytest.mark.skipif(native.NATIVE.native_dir() is None,
                     reason="the engine is not compiled here (make engine-native)")
 def test_the_compiled_engine_replays_the_source_bit_for_bit():
     compiled, source = run(pure=False), run(pure=True)
@@ -62,27 +63,46 @@ def test_the_compiled_engine_replays_the_source_bit_for_bit():
 
 
 def test_a_build_that_does_not_match_the_source_is_not_used(tmp_path, monkeypatch):
-    monkeypatch.delitem(sys.modules, "battles.rulesets.unlimit3d8.engine._native__mypyc",
-                        raising=False)
-    assert not native._loads(tmp_path)  # no shared library there: not loadable
+    monkeypatch.setattr("campaign.rules.native.DECLARED", {})  # the probe is declared there
+    build = NativeBuild("probe", native.NATIVE.package, native.COMPILED,
+                        tree=native.NATIVE.package.rsplit(".", 1)[0], builds=tmp_path)
+    library = f"{build.group}__mypyc"
+    monkeypatch.delitem(sys.modules, library, raising=False)
+    assert not build.loads(tmp_path)  # no shared library there: not loadable
     (tmp_path / "_native__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"not ELF")
-    assert not native._loads(tmp_path)  # one this machine cannot load
-    monkeypatch.setattr(native, "MANIFEST", tmp_path / "manifest.json")
-    monkeypatch.setattr(native, "_loads", lambda directory: True)  # as if this one loads
+    assert not build.loads(tmp_path)  # one this machine cannot load
+    monkeypatch.setattr(build, "loads", lambda directory: True)  # as if this one loads
     monkeypatch.delenv("ENGINE_PURE", raising=False)
-    assert native.native_dir() is None  # no build
-    hashes = native.source_hashes()
-    (tmp_path / "manifest.json").write_text(json.dumps({"abi": native.abi(), "sources": hashes}))
-    assert native.native_dir() is not None
-    (tmp_path / "manifest.json").write_text(json.dumps(
-        {"abi": native.abi(), "sources": {**hashes, "policy": "0" * 64}}))  # policy edited
-    assert native.native_dir() is None
-    (tmp_path / "manifest.json").write_text(json.dumps({"abi": "cpython-27", "sources": hashes}))
-    assert native.native_dir() is None  # built by another Python (a copied build)
-    (tmp_path / "manifest.json").write_text(json.dumps({"abi": native.abi(), "sources": hashes}))
+    assert build.native_dir() is None  # no build
+    build.build.mkdir()
+    hashes = build.source_hashes()
+    assert {"engine/policy.py", "tables.py", "ruleset.py"} <= set(hashes)
+    build.manifest.write_text(json.dumps({"abi": abi(), "sources": hashes}))
+    assert build.native_dir() is not None
+    build.manifest.write_text(json.dumps(
+        {"abi": abi(), "sources": {**hashes, "engine/policy.py": "0" * 64}}))  # edited
+    assert build.native_dir() is None
+    build.manifest.write_text(json.dumps(
+        {"abi": abi(), "sources": {**hashes, "tables.py": "0" * 64}}))  # a constant edited
+    assert build.native_dir() is None
+    build.manifest.write_text(json.dumps({"abi": "cpython-27", "sources": hashes}))
+    assert build.native_dir() is None  # built by another Python (a copied build)
+    build.manifest.write_text(json.dumps({"abi": abi(), "sources": hashes}))
     monkeypatch.setenv("ENGINE_PURE", "1")
-    assert native.native_dir() is None
+    assert build.native_dir() is None
     monkeypatch.delenv("ENGINE_PURE")
-    monkeypatch.setattr(native, "_loads", lambda directory: False)  # cannot load here
-    assert native.native_dir() is None
+    monkeypatch.setattr(build, "loads", lambda directory: False)  # cannot load here
+    assert build.native_dir() is None
     assert engine.compiled() in (True, False)
+
+
+def test_every_ruleset_declares_one_compiled_group_of_its_own_modules():
+    from battles.rulesets.registry import all_rulesets
+
+    names = {r.name for r in all_rulesets()}
+    assert names <= set(DECLARED)
+    for build in DECLARED.values():
+        assert build.modules and all((ROOT / path).is_file() for path in build.paths)
+        assert build.source.is_relative_to(build.tree)
+        assert build.build.name == build.name  # a directory and manifest per ruleset
+    assert len({b.group for b in DECLARED.values()}) == len(DECLARED)

@@ -381,9 +381,9 @@ def _effect_text(target: Unit, effect: dict[str, Any]) -> str:
         return (f"; {target.name}: " + ", ".join(effect["damage"]["effects"])
                 + (f"; its passengers lose {lost} figure(s)" if riders else ""))
     if "losses" in effect:
-        lost = effect["losses"]
-        return (f"; {target.name} loses {lost['casualties']} figure(s), "
-                f"{lost['suppressed']} suppressed")
+        losses = effect["losses"]  # not `lost` (an int above): mypyc keeps one type
+        return (f"; {target.name} loses {losses['casualties']} figure(s), "
+                f"{losses['suppressed']} suppressed")
     return ""
 
 

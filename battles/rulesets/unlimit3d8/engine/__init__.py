@@ -7,11 +7,9 @@ The hot modules may run compiled (`native`: built by mypyc from this source, use
 while it matches the source): the compiled directory then comes first in `__path__`.
 """
 
-from battles.rulesets.unlimit3d8.engine.native import native_dir
+from battles.rulesets.unlimit3d8.engine.native import NATIVE
 
-_NATIVE = native_dir()
-if _NATIVE is not None:
-    __path__.insert(0, _NATIVE)
+NATIVE.install(__path__)
 
 # After the path is set (E402): these imports load the compiled modules when fresh.
 from battles.rulesets.unlimit3d8.engine.dice import (  # noqa: E402
@@ -40,4 +38,4 @@ __all__ = [
 
 def compiled() -> bool:
     """Whether the engine runs its compiled build (else its source)."""
-    return _NATIVE is not None
+    return NATIVE.compiled()

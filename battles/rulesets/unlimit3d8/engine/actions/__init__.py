@@ -4,13 +4,9 @@ Some run compiled, as the engine's hot modules do (`engine.native`): the compile
 directory then comes first in `__path__`.
 """
 
-import os
+from battles.rulesets.unlimit3d8.engine.native import NATIVE
 
-from battles.rulesets.unlimit3d8.engine.native import native_dir
-
-_NATIVE = native_dir()
-if _NATIVE is not None:
-    __path__.insert(0, os.path.join(_NATIVE, "actions"))
+NATIVE.install(__path__, "actions")
 
 # After the path is set (E402): these imports load the compiled modules when fresh.
 from battles.rulesets.unlimit3d8.engine.actions.base import (  # noqa: E402
