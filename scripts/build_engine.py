@@ -31,7 +31,7 @@ import battles.rulesets.registry as registry  # noqa: E402  (pure, no Django)
 from campaign.rules.native import BUILDS, DECLARED, NativeBuild, abi  # noqa: E402
 
 #: mypyc's optimisation level (measured for issue 32: see docs/ARCHITECTURE.md).
-OPT_LEVEL = os.environ.get("ENGINE_OPT_LEVEL", "3")
+OPT_LEVEL = os.environ.get("ENGINE_OPT_LEVEL", "1")
 
 SETUP = """
 import sys
