@@ -30,10 +30,13 @@ from territories.models import Exploration, Territory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_two_recordings_crediting_their_winners_do_not_deadlock():
+def _two_recordings(name: str, pay) -> tuple[Campaign, Player, Player]:
+    """Two recordings side by side: each writes its journal (KEY SHARE on both players),
+    waits for the other to have done so, then pays its winner 10 credits with `pay`
+    (winner). Fails on a deadlock or a recording still waiting."""
     users = [get_user_model().objects.create_user(username=n, password="x" * 12)
              for n in ("uma", "alice", "bob")]
-    campaign = Campaign.objects.create(name="Deadlock", umpire=users[0],
+    campaign = Campaign.objects.create(name=name, umpire=users[0],
                                        status=Campaign.Status.RUNNING, turn=1,
                                        phase="tactical")
     alice, bob = (Player.objects.create(campaign=campaign, user=u) for u in users[1:])
@@ -50,7 +53,7 @@ def test_two_recordings_crediting_their_winners_do_not_deadlock():
                     Entry(kind="xp_awarded", data={}, visibility=Event.Visibility.PRIVATE,
                           viewers=(loser.pk,))])
                 journal_written.wait()  # both hold KEY SHARE on both players now
-                ledger.post(player=Player(pk=winner.pk), amount=10, reason="discovery")
+                pay(campaign, Player(pk=winner.pk))
         except BaseException as exc:  # a deadlock (40P01) lands here
             errors.append(exc)
         finally:
@@ -67,6 +70,13 @@ def test_two_recordings_crediting_their_winners_do_not_deadlock():
     alice.refresh_from_db()
     bob.refresh_from_db()
     assert (alice.credits, bob.credits) == (10, 10)
+    return campaign, alice, bob
+
+
+def test_two_recordings_crediting_their_winners_do_not_deadlock():
+    campaign, _alice, _bob = _two_recordings(
+        "Deadlock", lambda campaign, winner: ledger.post(player=winner, amount=10,
+                                                         reason="discovery"))
     assert LedgerEntry.objects.filter(player__campaign=campaign,
                                       reason="discovery").count() == 2
 
@@ -75,42 +85,8 @@ def test_two_recordings_paying_their_winners_discoveries_do_not_deadlock():
     """The same interleaving through a discovery's credits (`discoveries_found`), which
     locked the paid players FOR UPDATE: phase_bench's 1-in-10 deadlock ("while locking
     tuple ... in relation campaign_player", issue 32)."""
-    users = [get_user_model().objects.create_user(username=n, password="x" * 12)
-             for n in ("uma", "alice", "bob")]
-    campaign = Campaign.objects.create(name="Discoveries", umpire=users[0],
-                                       status=Campaign.Status.RUNNING, turn=1,
-                                       phase="tactical")
-    alice, bob = (Player.objects.create(campaign=campaign, user=u) for u in users[1:])
-    journal_written = threading.Barrier(2, timeout=30)
-    errors: list[BaseException] = []
-
-    def recording(winner: Player, loser: Player) -> None:
-        try:
-            with transaction.atomic():
-                record_many(campaign=campaign, entries=[
-                    Entry(kind="xp_awarded", data={}, visibility=Event.Visibility.PRIVATE,
-                          viewers=(winner.pk,)),
-                    Entry(kind="xp_awarded", data={}, visibility=Event.Visibility.PRIVATE,
-                          viewers=(loser.pk,))])
-                journal_written.wait()  # both hold KEY SHARE on both players now
-                discoveries_found(campaign, [(Territory(name="Found"), Player(pk=winner.pk),
-                                              Exploration(credits_awarded=10))])
-        except BaseException as exc:  # a deadlock (40P01) lands here
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=recording, args=pair)
-               for pair in ((alice, bob), (bob, alice))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(t.is_alive() for t in threads), "a recording is still waiting"
-    assert errors == [], errors
-    alice.refresh_from_db()
-    bob.refresh_from_db()
-    assert (alice.credits, bob.credits) == (10, 10)
+    _two_recordings("Discoveries", lambda campaign, winner: discoveries_found(
+        campaign, [(Territory(name="Found"), winner, Exploration(credits_awarded=10))]))
 
 
 def test_two_postings_to_one_balance_still_queue():
