@@ -23,7 +23,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-import apprise
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 
@@ -71,8 +70,17 @@ def _allow_local() -> bool:
     return bool(getattr(settings, "CHANNELS_ALLOW_LOCAL", False))
 
 
+def _apprise() -> Any:
+    """Apprise, loaded by the process that first checks or sends a channel address rather
+    than by every web worker at start (it and its plugins are a few MB; memory_bench,
+    issue 32)."""
+    import apprise  # noqa: PLC0415 (memory, see the docstring)
+
+    return apprise
+
+
 def _instantiate(url: str) -> Any:
-    return apprise.Apprise.instantiate(url, suppress_exceptions=True)
+    return _apprise().Apprise.instantiate(url, suppress_exceptions=True)
 
 
 def check_address(url: str, resolver: webhooks.Resolver | None = None) -> CheckedAddress:
@@ -152,6 +160,7 @@ def send(address: str, title: str, body: str) -> bool:
         check_address(address)
     except UnsafeChannel:
         return False
+    apprise = _apprise()
     plugin = apprise.Apprise.instantiate(address, suppress_exceptions=True,
                                          asset=apprise.AppriseAsset(http_redirects=False))
     if plugin is None:

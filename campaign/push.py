@@ -16,11 +16,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-import requests
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
 from py_vapid import Vapid, b64urlencode
-from pywebpush import WebPushException, webpush
 
 from campaign import webhooks
 from campaign.models import VapidKey
@@ -98,6 +96,8 @@ def check_endpoint(endpoint: str) -> None:
 def _session() -> Any:
     """A requests session that follows no redirect (the checked endpoint is the one
     called)."""
+    import requests  # noqa: PLC0415 (memory: only the process that sends loads it)
+
     class NoRedirects(requests.Session):
         def request(self, *args: Any, **kwargs: Any) -> Any:
             kwargs["allow_redirects"] = False
@@ -115,6 +115,10 @@ def send(*, endpoint: str, p256dh: str, auth: str, payload: dict[str, Any]) -> i
     except UnsafeEndpoint as exc:
         log.warning("push endpoint refused: %s", exc)
         return 0
+    # pywebpush (with requests and http_ece, ~15 MB) is loaded by the process that sends
+    # a push, not by every web worker that never does (memory_bench, issue 32)
+    from pywebpush import WebPushException, webpush  # noqa: PLC0415 (memory, see above)
+
     keys = vapid_keys()
     try:
         with _session() as session:
