@@ -14,8 +14,6 @@ from jsonschema import Draft202012Validator
 
 from campaign.models import PhaseSeed
 from campaign.services import clock
-from campaign.services.campaigns import campaign_join
-from campaign.services.setup import campaign_start
 from economy.models import Unit
 from orders.models import Order
 from territories.models import Territory
@@ -26,13 +24,8 @@ SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "export.schema.json").
 
 
 @pytest.fixture
-def league(make_campaign, uma, alice, bob, settings):
-    settings.DICE_SECRETS = "random"
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
-                             seed=4)
-    for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
-    campaign_start(campaign_id=campaign.pk)
+def league(league):
+    campaign = league  # the core's started two-player league (tests/core/conftest.py)
     clock.advance(campaign_id=campaign.pk, by="umpire")
     clock.advance(campaign_id=campaign.pk, by="umpire")  # -> move
     campaign.refresh_from_db()

@@ -14,10 +14,8 @@ from django.test import Client
 from battles.models import Battle
 from campaign.models import Campaign, Event, PhaseSeed, Player
 from campaign.services import clock
-from campaign.services.campaigns import campaign_join
 from campaign.services.rollback import rollback
 from campaign.services.seats import seat_handover
-from campaign.services.setup import campaign_start
 from economy.models import Operative, Unit, Weapon
 from territories.models import Territory
 
@@ -25,15 +23,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def league(make_campaign, uma, alice, bob, charlie, settings):
-    settings.DICE_SECRETS = "random"
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
-                             seed=4)
-    for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
-    campaign_start(campaign_id=campaign.pk)
-    campaign.refresh_from_db()
-    return campaign
+def league(league, charlie):
+    """The core's started two-player league (tests/core/conftest.py), charlie also signed up."""
+    return league
 
 
 def _armed(league, owner, where):

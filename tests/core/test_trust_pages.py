@@ -9,20 +9,13 @@ from django.test import Client
 
 from campaign.models import Campaign, Event, Player
 from campaign.services import clock
-from campaign.services.campaigns import campaign_join
-from campaign.services.setup import campaign_start
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def league(make_campaign, uma, alice, bob, settings):
-    settings.DICE_SECRETS = "random"
-    campaign = make_campaign(uma, map_spec={"generator": "hex", "territories": 6, "seed": 4},
-                             seed=4)
-    for user in (alice, bob):
-        campaign_join(campaign_id=campaign.pk, user=user, invite=campaign.invite_code)
-    campaign_start(campaign_id=campaign.pk)
+def league(league):
+    campaign = league  # the core's started two-player league (tests/core/conftest.py)
     clock.advance(campaign_id=campaign.pk, by="umpire")  # -> activity
     campaign.refresh_from_db()
     return campaign
