@@ -5,9 +5,14 @@ can forget one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from django.http import HttpResponse, HttpResponseBase
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
 
 
 class AnyObject(serializers.Serializer):
@@ -71,3 +76,36 @@ def add_error_responses(result: dict[str, Any], generator: Any, request: Any,
                     "description": description,
                     "content": {"application/json": {"schema": ref}}})
     return result
+
+
+class SchemaView(SpectacularAPIView):
+    """`GET /api/schema/`: the OpenAPI document, generated and rendered once per process
+    for each format (YAML, JSON), API version and language it is asked in.
+
+    The document depends only on the code (`SERVE_PUBLIC`: the same for every caller), and
+    generating it walks every view and serializer: ~0.5 s of CPU, which an anonymous caller
+    could otherwise make the server spend on every request (issue 32)."""
+
+    _rendered: ClassVar[dict[tuple[str, str | None, str | None, str | None],
+                             tuple[bytes, dict[str, str]]]] = {}
+
+    def _key(self, request: Request) -> tuple[str, str | None, str | None, str | None]:
+        return (request.accepted_media_type, request.version,
+                request.GET.get("version"), request.GET.get("lang"))
+
+    @extend_schema(exclude=True)  # SERVE_INCLUDE_SCHEMA is off, as on the view it extends
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        cached = self._rendered.get(self._key(request))
+        if cached is None:
+            return super().get(request, *args, **kwargs)
+        content, headers = cached
+        return HttpResponse(content, headers=headers)
+
+    def finalize_response(self, request: Request, response: HttpResponseBase, *args: Any,
+                          **kwargs: Any) -> HttpResponseBase:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if isinstance(response, Response) and response.status_code == 200:
+            response.render()
+            self._rendered[self._key(request)] = (response.content, {
+                name: response[name] for name in ("Content-Type", "Content-Disposition")})
+        return response

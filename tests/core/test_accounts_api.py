@@ -79,6 +79,36 @@ def test_the_openapi_schema_is_served(anon_client):
     assert b"/api/campaigns/" in response.content
 
 
+def test_the_schema_is_generated_once_per_format_and_served_alike(anon_client, monkeypatch):
+    """Generating the document costs ~0.5 s of CPU: an anonymous caller must not be able
+    to make the server pay it on every request (issue 32). Each format is generated once
+    and then served as it was rendered, with its own media type."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    from campaign.schema import SchemaView
+
+    monkeypatch.setattr(SchemaView, "_rendered", {})
+    generated = []
+    real = SchemaGenerator.get_schema
+
+    def counting(self, *args, **kwargs):
+        generated.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SchemaGenerator, "get_schema", counting)
+    yaml_first = anon_client.get("/api/schema/")
+    yaml_again = anon_client.get("/api/schema/")
+    as_json = anon_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    json_again = anon_client.get("/api/schema/?format=json")
+    assert len(generated) == 2  # once for YAML, once for JSON
+    assert yaml_again.content == yaml_first.content
+    assert yaml_again["Content-Type"] == yaml_first["Content-Type"]
+    assert yaml_first["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert as_json.json()["paths"]["/api/campaigns/"]
+    assert json_again.json() == as_json.json()
+    assert "/api/schema/" not in as_json.json()["paths"]  # the document leaves itself out
+
+
 def test_the_first_page_renders(client):
     response = client.get("/")
     assert response.status_code == 200
