@@ -12,7 +12,6 @@ from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework import serializers
 from rest_framework.request import Request
-from rest_framework.response import Response
 
 
 class AnyObject(serializers.Serializer):
@@ -95,17 +94,18 @@ class SchemaView(SpectacularAPIView):
 
     @extend_schema(exclude=True)  # SERVE_INCLUDE_SCHEMA is off, as on the view it extends
     def get(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        cached = self._rendered.get(self._key(request))
-        if cached is None:
-            return super().get(request, *args, **kwargs)
-        content, headers = cached
-        return HttpResponse(content, headers=headers)
-
-    def finalize_response(self, request: Request, response: HttpResponseBase, *args: Any,
-                          **kwargs: Any) -> HttpResponseBase:
-        response = super().finalize_response(request, response, *args, **kwargs)
-        if isinstance(response, Response) and response.status_code == 200:
+        key = self._key(request)
+        cached = self._rendered.get(key)
+        if cached is not None:
+            content, headers = cached
+            return HttpResponse(content, headers=headers)
+        response = super().get(request, *args, **kwargs)
+        if response.status_code == 200:
+            # Rendered here rather than on the way out, so the bytes can be kept.
+            response.accepted_renderer = request.accepted_renderer
+            response.accepted_media_type = request.accepted_media_type
+            response.renderer_context = self.get_renderer_context()
             response.render()
-            self._rendered[self._key(request)] = (response.content, {
+            self._rendered[key] = (response.content, {
                 name: response[name] for name in ("Content-Type", "Content-Disposition")})
         return response
