@@ -39,7 +39,7 @@ from orders.models import Order
 from orders.selectors import TurnPlans
 from territories.models import Territory
 from territories.services.exploration import change_owners
-from territories.services.graph import campaign_graph
+from territories.services.graph import MapHops, campaign_graph
 
 if TYPE_CHECKING:
     from territories.models import Territory
@@ -303,28 +303,6 @@ def _battle_order(campaign: Campaign, contests: list[Contest],
     return ordered
 
 
-def _hops_to(graph: Mapping[int, Iterable[int]], start: int, targets: set[int]
-             ) -> dict[int, int]:
-    """Hops from `start` to each of `targets` it reaches (breadth first, stopping once all
-    are found: the same distances as a full search, without walking the whole map)."""
-    if not targets:
-        return {}
-    dist = {start: 0}
-    found = {start: 0} if start in targets else {}
-    frontier = [start]
-    while frontier and len(found) < len(targets):
-        nxt = []
-        for node in frontier:
-            for neighbour in graph.get(node, ()):
-                if neighbour not in dist:
-                    dist[neighbour] = dist[node] + 1
-                    if neighbour in targets:
-                        found[neighbour] = dist[neighbour]
-                    nxt.append(neighbour)
-        frontier = nxt
-    return found
-
-
 @dataclass(frozen=True)
 class _Silo:
     pk: int
@@ -364,27 +342,25 @@ class _Silos:
                 self.fights[pid].add(territory_id)
         self._from.clear()
 
-    def _hops(self, silo_territory: int, graph: Mapping[int, Iterable[int]]
-              ) -> dict[int, int]:
+    def _hops(self, silo_territory: int, map_hops: MapHops) -> dict[int, int]:
         """Hops from a silo's territory to the battlefields where its holder fights: one
         search per territory holding silos, shared by every battle (issue 32: a search
         from each battlefield walked the map once per battle; hops are symmetric), that
         stops once those are found (not every battlefield of the turn)."""
         found = self._from.get(silo_territory)
         if found is None:
-            found = self._from[silo_territory] = _hops_to(
-                graph, silo_territory, self.fights.get(self._holder[silo_territory], set()))
+            found = self._from[silo_territory] = map_hops.hops_to(
+                silo_territory, self.fights.get(self._holder[silo_territory], set()))
         return found
 
-    def listed(self, territory_id: int, players: Iterable[int],
-               graph: Mapping[int, Iterable[int]], reserved: Counter[int]
-               ) -> dict[str, list[dict[str, Any]]]:
+    def listed(self, territory_id: int, players: Iterable[int], map_hops: MapHops,
+               reserved: Counter[int]) -> dict[str, list[dict[str, Any]]]:
         """`_missiles` of one battle."""
         players = list(players)
         if any(territory_id not in self.fights[pid] for pid in players):
             self.announce([(territory_id, players)])  # not announced: the searches again
         dist = {b.territory_id: hops for pid in players for b in self.of_player.get(pid, [])
-                if (hops := self._hops(b.territory_id, graph).get(territory_id)) is not None}
+                if (hops := self._hops(b.territory_id, map_hops).get(territory_id)) is not None}
         result: dict[str, list[dict[str, Any]]] = {}
         for pid in players:
             silos = [b for b in self.of_player.get(pid, []) if b.territory_id in dist]
@@ -422,9 +398,9 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
     # a ruleset with factions learns each side's (issue 14), read once
     factions = dict(Player.objects.filter(campaign=campaign).values_list("pk", "faction")) \
         if ruleset.factions else {}
-    # The map as plain lists, once (a networkx view per step costs more than the step).
-    adjacency = ({node: list(nbrs) for node, nbrs in graph.items()}
-                 if silos is not None and silos.of_player else {})
+    # The map indexed once for every silo's search (a networkx view per step costs more
+    # than the step).
+    map_hops = MapHops(graph if silos is not None and silos.of_player else {})
     reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
     plans = TurnPlans(campaign_id=campaign.pk, turn=campaign.turn)  # issue 29, one query
     battles: list[Battle] = []
@@ -443,7 +419,7 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                                            [b for b in here if b.kind == "warehouse"])
         if silos is not None:
             extras["missiles"] = silos.listed(territory.pk, sorted(contest.forces),
-                                              adjacency, reserved)
+                                              map_hops, reserved)
         if factions:
             extras["factions"] = {pid: factions[pid] for pid in sorted(contest.forces)}
         seed = battle_seed_from(secret, int(campaign.seed), campaign.turn, territory.name)
