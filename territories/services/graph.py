@@ -125,24 +125,26 @@ class MapHops:
         search reaches that the other has seen closes a shortest path: until then the two
         balls are disjoint, so no path is shorter than both radii together."""
         neighbours = self._neighbours
-        near: dict[int, int] = {start: 0}
-        far: dict[int, int] = {target: 0}
+        # Each side's hops + 1 by territory (0: not seen), as lists: a list is read
+        # faster than a dict, and one per search costs less than the search.
+        near, far = [0] * len(neighbours), [0] * len(neighbours)
+        near[start] = far[target] = 1
         near_frontier, far_frontier = [start], [target]
-        near_hops = far_hops = 0
+        near_level = far_level = 1
         while near_frontier and far_frontier:
             if len(far_frontier) < len(near_frontier):
                 near, far = far, near
                 near_frontier, far_frontier = far_frontier, near_frontier
-                near_hops, far_hops = far_hops, near_hops
-            near_hops += 1
+                near_level, far_level = far_level, near_level
+            near_level += 1
             following = []
             for node in near_frontier:
                 for n in neighbours[node]:
-                    if n not in near:
-                        other = far.get(n)
-                        if other is not None:
-                            return near_hops + other
-                        near[n] = near_hops
+                    if not near[n]:
+                        other = far[n]
+                        if other:
+                            return near_level + other - 2
+                        near[n] = near_level
                         following.append(n)
             near_frontier = following
         return None
