@@ -21,7 +21,7 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
@@ -375,6 +375,35 @@ class _Silos:
         return result
 
 
+class _Fitted(NamedTuple):
+    """A turret's fitted weapon, as `inputs.building_data` reads it."""
+
+    weapon: str
+    templates: list[str]
+
+
+class _BuildingRow(NamedTuple):
+    """A standing building of a battlefield, as its battle reads it
+    (`inputs.building_data`, `inputs.cargo_inputs`): a row, not a model instance with
+    its three JSON columns decoded (thousands at 8,000 territories, issue 32)."""
+
+    pk: int
+    territory_id: int
+    kind: str
+    x: int
+    y: int
+    hit_points: int
+    active: bool
+    upgrades: list[str]
+    weapon_id: int | None
+    weapon: _Fitted | None
+
+
+#: what a `_BuildingRow` is read from (the fitted weapon's two columns last)
+_BUILDING_COLUMNS = ("pk", "territory_id", "kind", "x", "y", "hit_points", "active",
+                     "upgrades", "weapon_id", "weapon__weapon", "weapon__templates")
+
+
 def _create_battles(campaign: Campaign, order: list[Contest], *,
                     graph: Mapping[int, Iterable[int]], secret: str | None) -> list[Battle]:
     """`_create_battle` for every battle of the turn, in order of play, with the same
@@ -386,9 +415,12 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
     buildings: dict[int, list[Any]] = defaultdict(list)
     stock: dict[int, list[Any]] = defaultdict(list)
     if held:
-        for b in (Building.objects.filter(territory_id__in=held, hit_points__gt=0)
-                  .select_related("weapon")):
-            buildings[b.territory_id].append(b)
+        for (pk, tid, kind, x, y, hit_points, active, upgrades, weapon_id, weapon,
+             templates) in (Building.objects.filter(territory_id__in=held, hit_points__gt=0)
+                            .values_list(*_BUILDING_COLUMNS)):
+            buildings[tid].append(_BuildingRow(
+                pk, tid, kind, x, y, hit_points, active, upgrades, weapon_id,
+                _Fitted(weapon, templates) if weapon_id else None))
         if "cargo" in ruleset.effects:
             for row in Stock.objects.filter(territory_id__in=held, units__gt=0):
                 stock[row.territory_id].append(row)
