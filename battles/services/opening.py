@@ -30,7 +30,7 @@ from battles.services.experience import award_discovery_xp, bonus_kinds, discove
 from battles.services.inputs import battlefield, cargo_inputs, side_key
 from battles.services.jobs import schedule_battles
 from battles.services.ownership import taken_entry, taking
-from campaign.bulk import bulk_set
+from campaign.bulk import bulk_set, insert_rows
 from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Player
 from campaign.services.journal import Entry, record_event, record_many
@@ -473,10 +473,11 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
             sides=sides, defender_id=defender, seed=seed, input=engine_input,
             mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version))
     battles = Battle.objects.bulk_create(battles)
-    BattleParticipant.objects.bulk_create([
-        BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
-                          pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,
-                          origin=contest.reinforcements.get(u.pk))
+    # As plain rows (hundreds a turn, no model instance each).
+    insert_rows(BattleParticipant, ("battle_id", "turn", "unit_id", "player_id", "pilot_id",
+                                    "reinforcement", "origin_id"), [
+        (battle.pk, campaign.turn, u.pk, pid, u.pilot_id, u.pk in contest.reinforcements,
+         origin.pk if (origin := contest.reinforcements.get(u.pk)) is not None else None)
         for battle, contest in zip(battles, order, strict=True)
         for pid, us in contest.forces.items() for u in us
     ])
