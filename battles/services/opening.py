@@ -21,7 +21,7 @@ import logging
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from battles.models import Battle, BattleParticipant
 from battles.rulesets.registry import find_ruleset
@@ -30,7 +30,7 @@ from battles.services.experience import award_discovery_xp, bonus_kinds, discove
 from battles.services.inputs import battlefield, cargo_inputs, side_key
 from battles.services.jobs import schedule_battles
 from battles.services.ownership import taken_entry, taking
-from campaign.bulk import bulk_set
+from campaign.bulk import bulk_set, insert_rows
 from campaign.dice import battle_seed_from, derived_random, phase_secret
 from campaign.models import Campaign, Player
 from campaign.services.journal import Entry, record_event, record_many
@@ -39,7 +39,7 @@ from orders.models import Order
 from orders.selectors import TurnPlans
 from territories.models import Territory
 from territories.services.exploration import change_owners
-from territories.services.graph import campaign_graph
+from territories.services.graph import MapHops, campaign_graph
 
 if TYPE_CHECKING:
     from territories.models import Territory
@@ -303,28 +303,6 @@ def _battle_order(campaign: Campaign, contests: list[Contest],
     return ordered
 
 
-def _hops_to(graph: Mapping[int, Iterable[int]], start: int, targets: set[int]
-             ) -> dict[int, int]:
-    """Hops from `start` to each of `targets` it reaches (breadth first, stopping once all
-    are found: the same distances as a full search, without walking the whole map)."""
-    if not targets:
-        return {}
-    dist = {start: 0}
-    found = {start: 0} if start in targets else {}
-    frontier = [start]
-    while frontier and len(found) < len(targets):
-        nxt = []
-        for node in frontier:
-            for neighbour in graph.get(node, ()):
-                if neighbour not in dist:
-                    dist[neighbour] = dist[node] + 1
-                    if neighbour in targets:
-                        found[neighbour] = dist[neighbour]
-                    nxt.append(neighbour)
-        frontier = nxt
-    return found
-
-
 @dataclass(frozen=True)
 class _Silo:
     pk: int
@@ -364,27 +342,25 @@ class _Silos:
                 self.fights[pid].add(territory_id)
         self._from.clear()
 
-    def _hops(self, silo_territory: int, graph: Mapping[int, Iterable[int]]
-              ) -> dict[int, int]:
+    def _hops(self, silo_territory: int, map_hops: MapHops) -> dict[int, int]:
         """Hops from a silo's territory to the battlefields where its holder fights: one
         search per territory holding silos, shared by every battle (issue 32: a search
         from each battlefield walked the map once per battle; hops are symmetric), that
         stops once those are found (not every battlefield of the turn)."""
         found = self._from.get(silo_territory)
         if found is None:
-            found = self._from[silo_territory] = _hops_to(
-                graph, silo_territory, self.fights.get(self._holder[silo_territory], set()))
+            found = self._from[silo_territory] = map_hops.hops_to(
+                silo_territory, self.fights.get(self._holder[silo_territory], set()))
         return found
 
-    def listed(self, territory_id: int, players: Iterable[int],
-               graph: Mapping[int, Iterable[int]], reserved: Counter[int]
-               ) -> dict[str, list[dict[str, Any]]]:
+    def listed(self, territory_id: int, players: Iterable[int], map_hops: MapHops,
+               reserved: Counter[int]) -> dict[str, list[dict[str, Any]]]:
         """`_missiles` of one battle."""
         players = list(players)
         if any(territory_id not in self.fights[pid] for pid in players):
             self.announce([(territory_id, players)])  # not announced: the searches again
         dist = {b.territory_id: hops for pid in players for b in self.of_player.get(pid, [])
-                if (hops := self._hops(b.territory_id, graph).get(territory_id)) is not None}
+                if (hops := self._hops(b.territory_id, map_hops).get(territory_id)) is not None}
         result: dict[str, list[dict[str, Any]]] = {}
         for pid in players:
             silos = [b for b in self.of_player.get(pid, []) if b.territory_id in dist]
@@ -399,6 +375,35 @@ class _Silos:
         return result
 
 
+class _Fitted(NamedTuple):
+    """A turret's fitted weapon, as `inputs.building_data` reads it."""
+
+    weapon: str
+    templates: list[str]
+
+
+class _BuildingRow(NamedTuple):
+    """A standing building of a battlefield, as its battle reads it
+    (`inputs.building_data`, `inputs.cargo_inputs`): a row, not a model instance with
+    its three JSON columns decoded (thousands at 8,000 territories, issue 32)."""
+
+    pk: int
+    territory_id: int
+    kind: str
+    x: int
+    y: int
+    hit_points: int
+    active: bool
+    upgrades: list[str]
+    weapon_id: int | None
+    weapon: _Fitted | None
+
+
+#: what a `_BuildingRow` is read from (the fitted weapon's two columns last)
+_BUILDING_COLUMNS = ("pk", "territory_id", "kind", "x", "y", "hit_points", "active",
+                     "upgrades", "weapon_id", "weapon__weapon", "weapon__templates")
+
+
 def _create_battles(campaign: Campaign, order: list[Contest], *,
                     graph: Mapping[int, Iterable[int]], secret: str | None) -> list[Battle]:
     """`_create_battle` for every battle of the turn, in order of play, with the same
@@ -410,9 +415,12 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
     buildings: dict[int, list[Any]] = defaultdict(list)
     stock: dict[int, list[Any]] = defaultdict(list)
     if held:
-        for b in (Building.objects.filter(territory_id__in=held, hit_points__gt=0)
-                  .select_related("weapon")):
-            buildings[b.territory_id].append(b)
+        for (pk, tid, kind, x, y, hit_points, active, upgrades, weapon_id, weapon,
+             templates) in (Building.objects.filter(territory_id__in=held, hit_points__gt=0)
+                            .values_list(*_BUILDING_COLUMNS)):
+            buildings[tid].append(_BuildingRow(
+                pk, tid, kind, x, y, hit_points, active, upgrades, weapon_id,
+                _Fitted(weapon, templates) if weapon_id else None))
         if "cargo" in ruleset.effects:
             for row in Stock.objects.filter(territory_id__in=held, units__gt=0):
                 stock[row.territory_id].append(row)
@@ -422,9 +430,9 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
     # a ruleset with factions learns each side's (issue 14), read once
     factions = dict(Player.objects.filter(campaign=campaign).values_list("pk", "faction")) \
         if ruleset.factions else {}
-    # The map as plain lists, once (a networkx view per step costs more than the step).
-    adjacency = ({node: list(nbrs) for node, nbrs in graph.items()}
-                 if silos is not None and silos.of_player else {})
+    # The map indexed once for every silo's search (a networkx view per step costs more
+    # than the step).
+    map_hops = MapHops(graph if silos is not None and silos.of_player else {})
     reserved: Counter[int] = Counter()  # silo id -> missiles listed for earlier battles
     plans = TurnPlans(campaign_id=campaign.pk, turn=campaign.turn)  # issue 29, one query
     battles: list[Battle] = []
@@ -443,7 +451,7 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
                                            [b for b in here if b.kind == "warehouse"])
         if silos is not None:
             extras["missiles"] = silos.listed(territory.pk, sorted(contest.forces),
-                                              adjacency, reserved)
+                                              map_hops, reserved)
         if factions:
             extras["factions"] = {pid: factions[pid] for pid in sorted(contest.forces)}
         seed = battle_seed_from(secret, int(campaign.seed), campaign.turn, territory.name)
@@ -465,10 +473,11 @@ def _create_battles(campaign: Campaign, order: list[Contest], *,
             sides=sides, defender_id=defender, seed=seed, input=engine_input,
             mode=mode, ruleset_name=ruleset.name, ruleset_version=ruleset.version))
     battles = Battle.objects.bulk_create(battles)
-    BattleParticipant.objects.bulk_create([
-        BattleParticipant(battle=battle, turn=campaign.turn, unit=u, player_id=pid,
-                          pilot_id=u.pilot_id, reinforcement=u.pk in contest.reinforcements,
-                          origin=contest.reinforcements.get(u.pk))
+    # As plain rows (hundreds a turn, no model instance each).
+    insert_rows(BattleParticipant, ("battle_id", "turn", "unit_id", "player_id", "pilot_id",
+                                    "reinforcement", "origin_id"), [
+        (battle.pk, campaign.turn, u.pk, pid, u.pilot_id, u.pk in contest.reinforcements,
+         origin.pk if (origin := contest.reinforcements.get(u.pk)) is not None else None)
         for battle, contest in zip(battles, order, strict=True)
         for pid, us in contest.forces.items() for u in us
     ])

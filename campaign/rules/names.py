@@ -76,6 +76,9 @@ class TakenNames(Collection[str]):
         # again), and whether all of its space is taken (then it stays so).
         self.drawn: dict[Hashable, dict[int, str]] = {}
         self.full: set[Hashable] = set()
+        # ... and all of its space, case-folded (checked against the names at each draw
+        # until it is full: one subset test instead of formatting the space again).
+        self.spaces: dict[Hashable, frozenset[str]] = {}
         for name in names:
             self.add(name)
 
@@ -117,10 +120,15 @@ def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
         candidate = _remembered(candidate, book.drawn.setdefault(kind, {}))
     if book is not None and kind in book.full:
         exhausted = True
+    elif book is not None and space is not None:
+        folded = book.spaces.get(kind)
+        if folded is None:
+            folded = book.spaces[kind] = frozenset(name.casefold() for name in space())
+        exhausted = folded <= seen
+        if exhausted:
+            book.full.add(kind)
     else:
         exhausted = space is not None and all(name.casefold() in seen for name in space())
-        if exhausted and book is not None:
-            book.full.add(kind)
     for step in range(0 if exhausted else _TRIES):
         name = candidate(counter + step)
         if name.casefold() not in seen:

@@ -82,18 +82,19 @@ MADE_FIELDS: dict[type[Model], tuple[str, ...]] = {
 @dataclass(frozen=True)
 class Product:
     """One item of a product line: a vehicle model, a weapon/equipment with templates,
-    or a building kind."""
+    or a building kind. Its derived values are computed once (a line's items are shared
+    by every factory making it: `_stored_line`, thousands of items a turn)."""
 
     kind: str  # "vehicle", "weapon" or "building"
     key: str
     templates: tuple[str, ...] = ()
 
-    @property
+    @functools.cached_property
     def code(self) -> str:
         return ":".join([self.kind, self.key, *([",".join(self.templates)]
                                                  if self.templates else [])])
 
-    @property
+    @functools.cached_property
     def price(self) -> int:
         if self.kind == "vehicle":
             return VEHICLES[self.key].cost
@@ -101,7 +102,7 @@ class Product:
             return BUILDINGS[self.key].cost
         return weapon_price(self.key, self.templates)
 
-    @property
+    @functools.cached_property
     def group(self) -> str:
         """Which of the seed's three kinds of line this item belongs to."""
         if self.kind == "building":
@@ -110,7 +111,7 @@ class Product:
             return "vehicles"
         return "kinds"
 
-    @property
+    @functools.cached_property
     def container_kind(self) -> str | None:
         """What container room one item needs where it is produced."""
         if self.kind == "building":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
 import networkx as nx
@@ -64,3 +65,86 @@ def forget(campaign_id: int) -> None:
     with _lock:
         for key in [k for k in _cache if k[0] == campaign_id]:
             del _cache[key]
+
+
+class MapHops:
+    """Hops between territories of one map, for many searches in a row (the silos of a
+    tactical phase, R-BJ-11): the adjacency copied once as lists over compact indices,
+    which a search walks several times faster than a networkx view or a dict of ids
+    (issue 32: the silo search was a fifth of the advance into the tactical phase at
+    8,000 territories)."""
+
+    def __init__(self, adjacency: Mapping[int, Iterable[int]]) -> None:
+        self._ids = list(adjacency)
+        self._index = {tid: i for i, tid in enumerate(self._ids)}
+        index = self._index
+        self._neighbours = [[index[n] for n in adjacency[tid]] for tid in self._ids]
+
+    def hops_to(self, start: int, targets: Collection[int]) -> dict[int, int]:
+        """Hops from `start` to each of `targets` it reaches (the same as a full
+        breadth-first search from it, without walking the whole map): one target is met
+        halfway by a search from each end; several are found by one search from `start`
+        that stops once all are."""
+        index = self._index
+        found = {start: 0} if start in targets else {}
+        wanted = {index[t] for t in targets if t != start and t in index}
+        if start not in index or not wanted:
+            return found
+        if len(wanted) == 1:
+            (target,) = wanted
+            hops = self._meet(index[start], target)
+            reached = {target: hops} if hops is not None else {}
+        else:
+            reached = self._search(index[start], wanted)
+        found.update((self._ids[i], hops) for i, hops in reached.items())
+        return found
+
+    def _search(self, start: int, wanted: set[int]) -> dict[int, int]:
+        """Breadth first from `start` until every one of `wanted` is found."""
+        neighbours = self._neighbours
+        seen = [False] * len(neighbours)
+        seen[start] = True
+        reached: dict[int, int] = {}
+        frontier, hops = [start], 0
+        while frontier and len(reached) < len(wanted):
+            hops += 1
+            following = []
+            for node in frontier:
+                for n in neighbours[node]:
+                    if not seen[n]:
+                        seen[n] = True
+                        following.append(n)
+                        if n in wanted:
+                            reached[n] = hops
+            frontier = following
+        return reached
+
+    def _meet(self, start: int, target: int) -> int | None:
+        """Hops from `start` to `target` (None: not connected), searching from both ends
+        a level at a time, always from the smaller frontier. The first territory one
+        search reaches that the other has seen closes a shortest path: until then the two
+        balls are disjoint, so no path is shorter than both radii together."""
+        neighbours = self._neighbours
+        # Each side's hops + 1 by territory (0: not seen), as lists: a list is read
+        # faster than a dict, and one per search costs less than the search.
+        near, far = [0] * len(neighbours), [0] * len(neighbours)
+        near[start] = far[target] = 1
+        near_frontier, far_frontier = [start], [target]
+        near_level = far_level = 1
+        while near_frontier and far_frontier:
+            if len(far_frontier) < len(near_frontier):
+                near, far = far, near
+                near_frontier, far_frontier = far_frontier, near_frontier
+                near_level, far_level = far_level, near_level
+            near_level += 1
+            following = []
+            for node in near_frontier:
+                for n in neighbours[node]:
+                    if not near[n]:
+                        other = far[n]
+                        if other:
+                            return near_level + other - 2
+                        near[n] = near_level
+                        following.append(n)
+            near_frontier = following
+        return None
