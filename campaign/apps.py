@@ -18,10 +18,10 @@ class CoreConfig(AppConfig):
 
 
 def _outbox_job_finished(task_id: str | None = None, state: str | None = None,
-                         **_kwargs: object) -> None:
+                         sender: object = None, **_kwargs: object) -> None:
     """A worker finished a job the outbox sent (a retry is not finished)."""
     if state == "RETRY":
         return
     from campaign.services import outbox
 
-    outbox.mark_done(task_id)
+    outbox.mark_done(task_id, task=str(getattr(sender, "name", "") or ""))

@@ -120,8 +120,23 @@ def award_discovery_xp(*, exploration: Exploration, operatives: Iterable[Operati
     """One XP to each explorer whose class lists what the exploration found (R-XP-3):
     the pilots of the units that took the territory. Call inside a transaction with the
     operatives' rows as the caller holds them (they are saved here)."""
+    granted = grant_discovery_xp(exploration=exploration, operatives=operatives,
+                                 campaign=campaign, context=context)
+    for operative, _award, data in granted:
+        save_experience(operative)
+        record_private(player=operative.player, kind="xp_awarded", data=data)
+    return [award for _, award, _ in granted]
+
+
+def grant_discovery_xp(*, exploration: Exploration, operatives: Iterable[Operative],
+                       campaign: Campaign, context: dict[str, Any] | None = None
+                       ) -> list[tuple[Operative, Award, dict[str, Any]]]:
+    """`award_discovery_xp` without the writes: each earning explorer's XP and level are
+    raised in memory; returns, in the explorers' order, each one with its award and the
+    data of its player's private `xp_awarded` entry. The caller saves the operatives and
+    writes the entries (a battle's recording does both with the rest, in bulk)."""
     found = discovery_kinds(exploration)
-    awards = []
+    granted = []
     seen: set[int] = set()
     for op in operatives:
         if op is None or op.pk in seen or not op.alive:
@@ -129,8 +144,9 @@ def award_discovery_xp(*, exploration: Exploration, operatives: Iterable[Operati
         seen.add(op.pk)
         kinds = [k for k in found if k in bonus_kinds(op.klass.lower())]
         if kinds:
-            awards.append(award_xp(operative=op, kinds=kinds, campaign=campaign,
+            award, data = grant_xp(operative=op, kinds=kinds, campaign=campaign,
                                    context={"exploration": exploration.pk,
                                             "territory": exploration.territory_id,
-                                            **(context or {})}))
-    return awards
+                                            **(context or {})})
+            granted.append((op, award, data))
+    return granted

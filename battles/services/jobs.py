@@ -136,6 +136,9 @@ def _claim(battle_id: int, claim: str = "") -> tuple[dict[str, Any], str] | None
     job, but the job that holds it takes it back at once when it is delivered again (a
     retry after a database error, a redelivery after its worker was killed), so a battle
     is recorded within seconds of a recovery instead of after the lease (issue 30)."""
+    first = _claim_first_delivery(battle_id, claim)
+    if first is not None:
+        return first
     with transaction.atomic():
         # The battle's row only (`of`): not the campaign's, which every job shares.
         battle = (Battle.objects.select_for_update(of=("self",)).select_related("campaign")
@@ -168,6 +171,26 @@ def _claim(battle_id: int, claim: str = "") -> tuple[dict[str, Any], str] | None
         battle.claim = claim
         battle.save(update_fields=["attempts", "status", "started_at", "claim"])
         return battle.input, battle.ruleset_name
+
+
+def _claim_first_delivery(battle_id: int, claim: str) -> tuple[dict[str, Any], str] | None:
+    """The claim of a job's first delivery (every battle of a phase but the rare retry):
+    a queued engine battle never attempted is taken by one conditional UPDATE, its input
+    read after -- two statements, no transaction, no campaign row (a first attempt is
+    within `battle_max_attempts`, whose minimum is 1). None when the battle is in any other
+    state: `_claim` then decides under the row lock. The UPDATE takes the same row lock
+    the locked path does, so a recording or a second job in flight is waited for, and the
+    WHERE is evaluated again after it (a battle it finished is not taken)."""
+    taken = Battle.objects.filter(
+        pk=battle_id, status=Battle.Status.QUEUED, attempts=0, quarantined=False,
+        mode=Battle.Mode.ENGINE).update(attempts=1, status=Battle.Status.RUNNING,
+                                        started_at=timezone.now(), claim=claim)
+    if not taken:
+        return None
+    row = Battle.objects.filter(pk=battle_id).values_list("input", "ruleset_name").first()
+    if row is None:  # deleted meanwhile (a rollback): nothing to run
+        return None
+    return row[0], row[1]
 
 
 def _quarantine(battle: Battle, campaign: Campaign, *, reason: str) -> None:

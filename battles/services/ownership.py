@@ -13,14 +13,16 @@ from economy.services.battle_effects import turrets_change_hands
 from territories.services.exploration import change_owner
 
 
-def taking(*, territory: Any, player: Player, reason: str) -> tuple[Any, Entry]:
+def taking(*, territory: Any, player: Player, reason: str,
+           journal: list[Entry] | None = None) -> tuple[Any, Entry]:
     """The rows of one take (`take_territory`): the owner changed (and the exploration
     of a never-owned territory made), the turrets' weapons handed over; returns the
     exploration made now (or None) and the journal entry, for the caller to write (a
-    battle's recording writes it with the rest of its journal)."""
+    battle's recording writes it with the rest of its journal, where it also passes
+    `journal` for the exploration's entry, which comes first)."""
     previous = territory.owner_id
     explored_now = not territory.ever_owned
-    exploration = change_owner(territory=territory, player=player)
+    exploration = change_owner(territory=territory, player=player, journal=journal)
     turrets_change_hands(territory_id=territory.pk, player_id=player.pk)
     return exploration, taken_entry(territory, player, previous, explored_now, reason)
 

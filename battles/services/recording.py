@@ -32,7 +32,7 @@ from battles.rulesets.base import Outcome, Ruleset, UnitFate, XpAward
 from battles.rulesets.registry import find_ruleset
 from battles.services.battle_options import ruleset_options
 from battles.services.effects import Recording, apply_effects
-from battles.services.experience import award_discovery_xp, battle_xp_kinds, grant_xp
+from battles.services.experience import battle_xp_kinds, grant_discovery_xp, grant_xp
 from battles.services.ownership import taking
 from campaign.models import Campaign, Event, Player
 from campaign.services.journal import Entry, record_many
@@ -173,7 +173,7 @@ def _take_the_field(scene: Scene) -> None:
         for uid, o in scene.outcomes.items())
     if standing_winner and winner_id is not None and winner_id != territory.owner_id:
         exploration, entry = taking(territory=territory, player=scene.players[winner_id],
-                                    reason="battle")
+                                    reason="battle", journal=scene.journal)
         scene.journal.append(entry)
         scene.exploration = exploration
         scene.owned[territory.pk] = winner_id
@@ -275,21 +275,24 @@ def _save_units_and_pilots(scene: Scene) -> None:
 
 
 def _explore(scene: Scene) -> None:
-    """R-XP-3: the winner's pilots standing on a territory explored now explored it."""
+    """R-XP-3: the winner's pilots standing on a territory explored now explored it. Their
+    XP is granted in memory, after their battle's, and saved with the other pilots; the
+    entries follow the battle's XP entries in the recording's journal (issue 32: no
+    write of their own)."""
     if scene.exploration is None or scene.winner_id is None:
         return
     territory, units = scene.territory, scene.units
-
     explorers = [scene.pilots[p.pilot_id] for uid, p in scene.participants.items()
                  if p.player_id == scene.winner_id and p.pilot_id in scene.pilots
                  and units[uid].status == Unit.Status.READY
                  and units[uid].territory_id == territory.pk]
-    for op in explorers:
-        op.player = scene.players[scene.winner_id]
-    record_many(campaign=scene.campaign, entries=scene.journal)  # before the discovery's
-    scene.journal.clear()
-    award_discovery_xp(exploration=scene.exploration, operatives=explorers,
-                       campaign=scene.campaign, context={"battle": scene.battle.pk})
+    for pilot, _award, data in grant_discovery_xp(
+            exploration=scene.exploration, operatives=explorers, campaign=scene.campaign,
+            context={"battle": scene.battle.pk}):
+        scene.changed_pilots[pilot.pk] = pilot
+        scene.journal.append(Entry(kind="xp_awarded", data=data,
+                                   visibility=Event.Visibility.PRIVATE,
+                                   viewers=(scene.winner_id,)))
 
 
 def _ruleset_effects(scene: Scene) -> None:
@@ -312,10 +315,11 @@ def _buildings(scene: Scene) -> None:
 
 #: The order of a recording's steps, stated once: locks first (in the lock order), then
 #: ownership before the units' fates (a retreat goes where the player still holds), the
-#: units and pilots saved before the exploration's XP, the ruleset's effects, buildings.
+#: exploration's XP after the battle's (both in memory), the units and pilots saved once,
+#: the ruleset's effects, buildings.
 STEPS: tuple[Callable[[Scene], None], ...] = (
     _lock_the_field, _take_the_field, _settle_the_units, _retreat_the_unpiloted,
-    _save_units_and_pilots, _explore, _ruleset_effects, _buildings)
+    _explore, _save_units_and_pilots, _ruleset_effects, _buildings)
 
 
 def _apply(campaign: Campaign, battle: Battle, outcome: Outcome, ruleset: Ruleset,

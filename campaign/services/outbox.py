@@ -180,9 +180,12 @@ def _dispatch_one_by_one(pks: list[int]) -> int:
     return sent
 
 
-def mark_done(task_id: str | None) -> None:
-    """A worker finished the job sent with `task_id` (Celery's task_postrun signal)."""
-    if not task_id or not task_id.startswith(TASK_ID_PREFIX):
+def mark_done(task_id: str | None, *, task: str = "") -> None:
+    """A worker finished the job sent with `task_id` (Celery's task_postrun signal).
+    A job swept elsewhere (`task` in SWEPT_ELSEWHERE: a battle job, whose battle's status
+    is its done mark) writes nothing: the outbox sweeper never re-sends it, so the mark
+    would be one more statement per battle of a phase that nothing reads (issue 32)."""
+    if not task_id or not task_id.startswith(TASK_ID_PREFIX) or task in SWEPT_ELSEWHERE:
         return
     pk = task_id[len(TASK_ID_PREFIX):].split("-", 1)[0]
     if pk.isdigit():

@@ -72,13 +72,14 @@ def explore(*, territory: Territory, player: Player, dice: Dice | None = None
     return exploration
 
 
-def _explore(*, territory: Territory, player: Player, dice: Dice | None = None
-             ) -> tuple[Exploration, bool]:
+def _explore(*, territory: Territory, player: Player, dice: Dice | None = None,
+             journal: list[Entry] | None = None) -> tuple[Exploration, bool]:
     """`explore` without marking the territory explored (the caller does, with the
     owner: `change_owner`): the exploration and whether it was made now. Inside a
     transaction; a savepoint only where a parallel exploration can collide (a discovery
     unique to the campaign), so a battle's recording pays no savepoint per exploration
-    (issue 32)."""
+    (issue 32). With `journal`, its entry is appended there for the caller to write with
+    its own (a battle's recording: one write for all), else written now."""
     campaign = player.campaign
     existing = Exploration.objects.filter(territory=territory).first()
     if existing is not None:
@@ -106,14 +107,15 @@ def _explore(*, territory: Territory, player: Player, dice: Dice | None = None
     data = exploration_data(exploration, territory)
     data["xeno_craft_became_artifact"] = downgraded
     data["purpose"] = exploration_purpose(territory)
-    # One entry through `record_many`: two statements (a fresh entry's viewers need no
-    # read of the ones it has, as `viewers.set` does).
-    if campaign.settings.deposits_public:
-        record_many(campaign=campaign, entries=[Entry(kind="territory_explored", data=data)])
+    entry = (Entry(kind="territory_explored", data=data) if campaign.settings.deposits_public
+             else Entry(kind="territory_explored", data=data,
+                        visibility=Event.Visibility.PRIVATE, viewers=(player,)))
+    if journal is not None:
+        journal.append(entry)
     else:
-        record_many(campaign=campaign, entries=[Entry(
-            kind="territory_explored", data=data, visibility=Event.Visibility.PRIVATE,
-            viewers=(player,))])
+        # One entry through `record_many`: two statements (a fresh entry's viewers need
+        # no read of the ones it has, as `viewers.set` does).
+        record_many(campaign=campaign, entries=[entry])
     return exploration, True
 
 
@@ -174,11 +176,13 @@ def exploration_data(exploration: Exploration, territory: Territory | None = Non
     }
 
 
-def change_owner(*, territory: Territory, player: Player) -> Any:
+def change_owner(*, territory: Territory, player: Player,
+                 journal: list[Entry] | None = None) -> Any:
     """`player` takes possession of `territory` (a battle won, a territory entered
     unopposed); a never-owned one gets its exploration roll ("When you take control of a
     territory no-one owned before, you make an exploration roll"). Returns that
-    exploration, or None. Updates the instance too. Call inside a transaction."""
+    exploration, or None. Updates the instance too. Call inside a transaction. With
+    `journal`, the exploration's entry is appended there (`_explore`)."""
     explored_now = not territory.ever_owned
     # The owner and the explored mark in one statement.
     Territory.objects.filter(pk=territory.pk).update(
@@ -189,7 +193,7 @@ def change_owner(*, territory: Territory, player: Player) -> Any:
         return None
     territory.ever_owned = True
     with transaction.atomic(savepoint=False):
-        exploration, _made = _explore(territory=territory, player=player)
+        exploration, _made = _explore(territory=territory, player=player, journal=journal)
     return exploration
 
 

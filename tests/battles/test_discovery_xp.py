@@ -8,6 +8,9 @@ depot of mineral." Rulings R-XP-3 (who explores; what counts as xenotech) and R-
 
 from __future__ import annotations
 
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
 from battles.services.opening import open_battles
 from campaign.dice import forced_dice
 from campaign.models import Event
@@ -117,3 +120,31 @@ def test_a_starting_territory_has_no_explorers(world):
     assert Exploration.objects.get(territory=w.t["Gamma"]).discovery == "xenotech"
     assert pilot(sci).xp == 0
     assert not Event.objects.filter(kind="xp_awarded").exists()
+
+
+def test_a_battle_for_a_never_owned_territory_writes_its_journal_in_order_at_once(world):
+    """The exploration's entry, the take, the battle's XP, then the explorer's discovery
+    XP (private to the winner) and the result, in that order; written with the rest of
+    the recording's journal in one write, and the explorer's XP saved once (issue 32)."""
+    w = world()
+    mine = w.unit("alice", "Beta", klass="scientist")
+    w.unit("bob", "Beta", klass="scientist")
+    w.campaign.phase = "tactical"
+    w.campaign.save()
+    (battle,) = open_battles(campaign=w.campaign)
+    first = Event.objects.order_by("-id").values_list("id", flat=True).first() or 0
+    with forced_dice(XENOTECH), CaptureQueriesContext(connection) as queries:
+        assert run_with(battle, winner=side(w, "alice")) == "recorded"
+    events = list(Event.objects.filter(id__gt=first).order_by("id"))
+    assert [e.kind for e in events] == ["territory_explored", "territory_taken",
+                                        "xp_awarded", "xp_awarded", "xp_awarded",
+                                        "battle_result"]
+    discovery = events[4]
+    assert discovery.data["kinds"] == ["xenotech_discovery"]
+    assert discovery.data["operative"] == mine.pilot_id
+    assert discovery.data["battle"] == battle.pk and discovery.data["total"] == 2
+    assert list(discovery.viewers.values_list("id", flat=True)) == [w.players["alice"].pk]
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len([q for q in sql if q.startswith('INSERT INTO "campaign_event" ')]) == 1
+    assert len([q for q in sql if q.startswith('UPDATE "economy_operative"')]) == 1
+    assert pilot(mine).xp == 2

@@ -144,3 +144,21 @@ def test_a_recording_does_not_lock_the_campaign_row(world):
     finally:
         release.set()
         other.join(10)
+
+
+def test_a_first_delivery_claims_its_battle_in_two_statements_without_a_transaction(world):
+    """Every battle of a phase is claimed once: a conditional UPDATE and the input's read,
+    no savepoint (no transaction) and no campaign row; the claim is what the locked path
+    writes (issue 32)."""
+    _w, battle, *_ = _battle(world, 0)
+    with CaptureQueriesContext(connection) as queries:
+        claimed = jobs._claim(battle.pk, "job-1")
+    assert claimed == (battle.input, battle.ruleset_name)
+    sql = [q["sql"] for q in queries]
+    assert len(sql) == 2 and sql[0].startswith("UPDATE") and sql[1].startswith("SELECT")
+    battle.refresh_from_db()
+    assert (battle.status, battle.attempts, battle.claim) == (Battle.Status.RUNNING, 1, "job-1")
+    assert battle.started_at is not None
+    assert jobs._claim(battle.pk, "job-2") is None  # a duplicate: the live claim holds
+    battle.refresh_from_db()
+    assert (battle.attempts, battle.claim) == (1, "job-1")

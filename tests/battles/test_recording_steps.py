@@ -14,7 +14,7 @@ from battles.services.effects import handled_kinds
 def test_the_steps_run_in_the_order_stated_once():
     names = [step.__name__ for step in recording.STEPS]
     assert names == ["_lock_the_field", "_take_the_field", "_settle_the_units",
-                     "_retreat_the_unpiloted", "_save_units_and_pilots", "_explore",
+                     "_retreat_the_unpiloted", "_explore", "_save_units_and_pilots",
                      "_ruleset_effects", "_buildings"]
     # `_apply` runs STEPS and nothing else changes rows: no step is called by name there.
     source = inspect.getsource(recording._apply)

@@ -131,3 +131,16 @@ def test_a_sent_job_no_worker_finished_is_sent_again_after_the_lease(
     assert message.attempts == 2 and message.done_at is not None
     battle_job.refresh_from_db()
     assert battle_job.attempts == 0  # sweep_battles decides for battles
+
+
+def test_a_finished_battle_job_writes_no_done_mark_its_battle_is_the_mark(
+        world, django_capture_on_commit_callbacks):
+    """The outbox's done mark is what its sweeper reads; battles are swept by their own
+    status, so a battle job pays no statement for it (issue 32), a notification still
+    does (above)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        _w, battle = one_battle(world)
+    message = OutboxMessage.objects.get(task="battles.tasks.run_battle", args=[battle.pk])
+    battle.refresh_from_db()
+    assert battle.status == Battle.Status.FINISHED  # the job ran (eager) ...
+    assert message.sent_at is not None and message.done_at is None  # ... and wrote no mark
