@@ -120,6 +120,15 @@ class DefaultPolicy:
         self.retreating = False
         self._settled = -1  # the state's turn `begin_choice` settled `retreating` for
         self._shots: dict[tuple[Any, str, int], float] = {}  # this decision's shot values
+        # What does not change during a battle, worked out on its first decision: the
+        # units in the order ties break on (str(id)), read for every decision.
+        self._units_of: dict[Any, UnitState] | None = None  # the `state.units` they are of
+        self._order: list[UnitState] = []
+        # Cover (R-BAT-6) of a unit at a position while the same buildings stand: enemies
+        # that did not move are shot at turn after turn from the same spot.
+        self._covers: dict[Point, int] = {}
+        self._covers_of: dict[Any, BuildingState] | None = None  # the `state.buildings`
+        self._covers_live = -1  # how many of them stood when `_covers` was filled
 
     # --- turrets -----------------------------------------------------------------
     def turret_target(self, view: BattleView, turret: BuildingState) -> Target | None:
@@ -139,7 +148,8 @@ class DefaultPolicy:
     # --- units ---------------------------------------------------------------------
     def choose(self, view: BattleView, side: str) -> Action:
         state = view.state
-        ready = sorted((u for u in view.units(side) if u.cdt == 0), key=lambda u: str(u.id))
+        ready = [u for u in self._units_in_order(state)
+                 if u.cdt == 0 and u.active and u.side == side]
         if not ready:
             return _PASS
         plan = state.plans.get(side)
@@ -153,9 +163,11 @@ class DefaultPolicy:
         best_value = 0.0
         best_action: Action | None = None
         targets: list[Target] = list(state.targetable_enemies(side))
-        targets += [b for b in state.live_buildings()
+        live = state.live_buildings()
+        targets += [b for b in live
                     if state.hostile(side, b.controller) and self._building_target(state, b)]
-        infos = {id(t): _TargetInfo(state, t) for t in targets}
+        covers = self._covers_now(state, len(live))
+        infos = {id(t): _TargetInfo(state, t, covers) for t in targets}
         self._shots = {}
         if plan:
             planned = self._planned_attack(state, ready, targets, infos, plan)
@@ -194,6 +206,23 @@ class DefaultPolicy:
             if move is not None:
                 return move
         return best_action or _PASS
+
+    def _units_in_order(self, state: BattleState) -> list[UnitState]:
+        """Every unit of the battle, sorted on str(id) (`sorted` keeps the table's order
+        among equal keys, so filtering this list orders as sorting the filtered units)."""
+        units = state.units
+        if units is not self._units_of or len(self._order) != len(units):
+            self._units_of = units  # a refused action's restore puts a copy in its place
+            self._order = sorted(units.values(), key=lambda u: str(u.id))
+        return self._order
+
+    def _covers_now(self, state: BattleState, live: int) -> dict[Point, int]:
+        """The cover cache, emptied when a building fell (or the buildings were replaced)."""
+        if state.buildings is not self._covers_of or live != self._covers_live:
+            self._covers_of = state.buildings
+            self._covers_live = live
+            self._covers = {}
+        return self._covers
 
     def begin_choice(self, view: BattleView, side: str) -> None:
         """Once a turn, before the choice: a side that is beaten (or whose sealed plan
@@ -273,21 +302,39 @@ class DefaultPolicy:
                     near, near_id, foe = d, str(t.id), t
         if foe is None or near < BT.RANGE_INCREMENT_INCHES:
             return 0.0, None  # no enemy unit, or already at point blank
-        reach = state.options["contact_distance"]
-        end = stop_short(unit.pos, foe.pos, unit.max_move_inches, reach + 0.5)
-        moved = distance(unit.pos, end)
-        if moved < 2.0:
-            return 0.0, None
         info = infos[id(foe)]
         fight = unit.card.skills["fight"]
-        steps = increments(distance(end, foe.pos), BT.ASSAULT_RANGE_INCREMENT_INCHES)
-        best: tuple[float, Action | None] = (0.0, None)
+        reach = state.options["contact_distance"]
+        max_move = unit.max_move_inches
+        # What `stop_short` below will give, give or take its rounding to 1e-4: the move
+        # is `travel` inches long and ends at least `closest` inches from the foe.
+        travel = max(0.0, min(max_move, near - (reach + 0.5)))
+        closest = min(near, max(near - max_move, reach + 0.5)) - 1e-3  # near - travel
+        steps_min = increments(closest, BT.ASSAULT_RANGE_INCREMENT_INCHES) if closest > 0 else 0
+        tokens_min = move_cdt(unit, travel - 1e-3) if travel > 1e-3 else 0
+        bounded = unit.card.move_increment >= 0  # tokens grow with the distance moved
+        worth: list[tuple[WeaponCard, float]] = []  # (weapon, its shot from here)
         for weapon in unit.card.ranged_weapons:
-            if weapon.blast_radius or projectile_blocked(state, end, weapon, foe):
+            if weapon.blast_radius:
                 continue
             here = self._shots.get((unit.id, weapon.key, id(foe)))
             if here is None:
                 here = self._shot_value(state, unit, weapon, foe, fight, info)
+            if bounded and not self._assault_may_pay(unit, weapon, info, fight, here,
+                                                     steps_min, tokens_min):
+                continue
+            worth.append((weapon, here))
+        if not worth:
+            return 0.0, None  # where the move ends cannot matter: not worked out
+        end = stop_short(unit.pos, foe.pos, max_move, reach + 0.5)
+        moved = distance(unit.pos, end)
+        if moved < 2.0:
+            return 0.0, None
+        steps = increments(distance(end, foe.pos), BT.ASSAULT_RANGE_INCREMENT_INCHES)
+        best: tuple[float, Action | None] = (0.0, None)
+        for weapon, here in worth:
+            if projectile_blocked(state, end, weapon, foe):
+                continue
             cover = 0 if weapon.no_line_of_sight else info.cover
             difficulty = info.defense + ((weapon.range_increment or 0) + unit.corroded) * (
                 steps + cover)  # as `range_difficulty(..., assault=True, pos=end)`
@@ -297,6 +344,23 @@ class DefaultPolicy:
             if there > here * 1.25 + 0.5 and there > best[0]:
                 best = (there, Assault(unit.id, end, weapon.key, foe.id))
         return best
+
+    @staticmethod
+    def _assault_may_pay(unit: UnitState, weapon: WeaponCard, info: _TargetInfo, fight: int,
+                         here: float, steps_min: int, tokens_min: int) -> bool:
+        """Whether an assault with `weapon` could beat firing from here by `_assault`'s
+        margin at best: from the fewest range steps the move can leave (the test only
+        gets harder with more, and the value rises with its odds) and with the fewest
+        tokens it can cost. False only where `_assault` would turn the weapon down."""
+        inc = (weapon.range_increment or 0) + unit.corroded
+        if inc < 0:
+            return True  # more steps would make it easier: no bound from the fewest
+        cover = 0 if weapon.no_line_of_sight else info.cover
+        p = p_success(fight, info.defense + inc * (steps_min + cover)) * (
+            1 - misfire_threshold(unit, weapon) / 8)
+        best_case = info.value((weapon.base_damage or 0) + MEAN_DIE, weapon.ignore_armor, p)
+        best_case -= tokens_min / 4
+        return best_case > here * 1.25 + 0.5
 
     def _designate(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
         """Call a missile on the enemy cluster worth most, no friend within 6" of it."""
@@ -875,11 +939,13 @@ class _TargetInfo:
     """What a decision reads of one target, computed once per decision (positions, cover,
     armour and hit points do not change while a policy thinks)."""
 
-    __slots__ = ("_armor", "_cover", "_state", "close_defense", "defense", "hp",
+    __slots__ = ("_armor", "_cover", "_covers", "_state", "close_defense", "defense", "hp",
                  "is_building", "kind", "target")
 
-    def __init__(self, state: BattleState, target: Target) -> None:
+    def __init__(self, state: BattleState, target: Target,
+                 covers: dict[Point, int] | None = None) -> None:
         self._state = state
+        self._covers = covers  # the policy's cover of a unit by position, if it keeps one
         self.target = target
         self.is_building = isinstance(target, BuildingState)
         self.kind = "building" if self.is_building else "unit"
@@ -891,9 +957,19 @@ class _TargetInfo:
 
     @property
     def cover(self) -> int:
-        if self._cover is None:
-            self._cover = cover_increments(self._state, self.target)[0]
-        return self._cover
+        cover = self._cover
+        if cover is None:
+            target = self.target
+            covers = self._covers
+            if covers is None or not isinstance(target, UnitState):
+                cover = cover_increments(self._state, target)[0]
+            else:
+                found = covers.get(target.pos)
+                if found is None:
+                    found = covers[target.pos] = cover_increments(self._state, target)[0]
+                cover = found
+            self._cover = cover
+        return cover
 
     def armor(self, ignore: str | None) -> int:
         armor = self._armor.get(ignore)
