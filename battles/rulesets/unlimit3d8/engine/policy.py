@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from math import hypot
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, final
 
 from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -57,6 +57,11 @@ from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
 MEAN_DIE = 4.5
+#: The tables' range steps, read for every candidate shot (a compiled module reads its
+#: own final names directly, another module's through its attribute dictionary).
+_RANGE_STEP: Final = BT.RANGE_INCREMENT_INCHES
+_RANGE_STEP_INFANTRY: Final = BT.RANGE_INCREMENT_INCHES_INFANTRY
+_ASSAULT_STEP: Final = BT.ASSAULT_RANGE_INCREMENT_INCHES
 
 
 class BattleView:
@@ -276,7 +281,7 @@ class DefaultPolicy:
         if card.has_piracy:
             candidates.append(self._piracy(state, unit))
         if unit.in_bunker is None:
-            candidates.append(self._tackle(state, unit, targets))
+            candidates.append(self._tackle(state, unit, targets, infos))
         if card.is_character and len(ready) > 2:
             candidates.append(self._cohesion(state, unit, ready, targets, infos, best_value))
         for value, action in candidates:
@@ -291,26 +296,24 @@ class DefaultPolicy:
         if (unit.immobilized_by is not None or unit.in_bunker is not None
                 or not unit.card.ranged_weapons or unit.max_move_inches < 2):
             return 0.0, None
-        upos = unit.pos
         near = 0.0  # the nearest enemy unit, ties to the least str(id)
-        near_id = ""
         foe: UnitState | None = None
         for t in targets:
             if isinstance(t, UnitState):
-                d = hypot(upos[0] - t.pos[0], upos[1] - t.pos[1])
-                if foe is None or d < near or (d == near and str(t.id) < near_id):
-                    near, near_id, foe = d, str(t.id), t
-        if foe is None or near < BT.RANGE_INCREMENT_INCHES:
+                d = infos[id(t)].distance_from(unit)
+                if foe is None or d < near or (d == near and str(t.id) < str(foe.id)):
+                    near, foe = d, t
+        if foe is None or near < _RANGE_STEP:
             return 0.0, None  # no enemy unit, or already at point blank
         info = infos[id(foe)]
         fight = unit.card.skills["fight"]
-        reach = state.options["contact_distance"]
+        reach = float(state.options["contact_distance"])
         max_move = unit.max_move_inches
         # What `stop_short` below will give, give or take its rounding to 1e-4: the move
         # is `travel` inches long and ends at least `closest` inches from the foe.
         travel = max(0.0, min(max_move, near - (reach + 0.5)))
         closest = min(near, max(near - max_move, reach + 0.5)) - 1e-3  # near - travel
-        steps_min = increments(closest, BT.ASSAULT_RANGE_INCREMENT_INCHES) if closest > 0 else 0
+        steps_min = increments(closest, _ASSAULT_STEP) if closest > 0 else 0
         tokens_min = move_cdt(unit, travel - 1e-3) if travel > 1e-3 else 0
         bounded = unit.card.move_increment >= 0  # tokens grow with the distance moved
         worth: list[tuple[WeaponCard, float]] = []  # (weapon, its shot from here)
@@ -330,7 +333,7 @@ class DefaultPolicy:
         moved = distance(unit.pos, end)
         if moved < 2.0:
             return 0.0, None
-        steps = increments(distance(end, foe.pos), BT.ASSAULT_RANGE_INCREMENT_INCHES)
+        steps = increments(distance(end, foe.pos), _ASSAULT_STEP)
         best: tuple[float, Action | None] = (0.0, None)
         for weapon, here in worth:
             if projectile_blocked(state, end, weapon, foe):
@@ -442,19 +445,17 @@ class DefaultPolicy:
         shots = tuple(RangedAttack(a.id, key, target_id, kind) for a, key in best_orders)
         return best[0], Order(unit.id, "cohesion", tuple(o.unit for o in shots), orders=shots)
 
-    def _tackle(self, state: BattleState, unit: UnitState,
-                targets: list[Target]) -> tuple[float, Action | None]:
+    def _tackle(self, state: BattleState, unit: UnitState, targets: list[Target],
+                infos: dict[int, _TargetInfo]) -> tuple[float, Action | None]:
         """An aggressive tackle on an enemy vehicle in contact: half the contact damage and
         it cannot move, ram, warp or retreat (worth more on a container carrier)."""
         best: tuple[float, str, Action | None] = (0.0, "", None)
         fight = unit.card.skills["fight"]
         base = -1  # its best contact weapon's base damage, once a foe is in reach
-        reach = state.options["contact_distance"] + 1e-9
-        upos = unit.pos
+        reach = float(state.options["contact_distance"]) + 1e-9
         for foe in targets:
             if (not isinstance(foe, UnitState) or foe.immobilized_by is not None
-                    or foe.card.is_infantry
-                    or hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
+                    or foe.card.is_infantry or infos[id(foe)].distance_from(unit) > reach):
                 continue
             if base < 0:
                 base = max((w.base_damage or 0 for w in unit.card.contact_weapons
@@ -610,16 +611,16 @@ class DefaultPolicy:
         if weapon.is_projectile and projectile_blocked(state, shooter.pos, weapon, target):
             return 0.0
         tpos = target.pos
-        spos = shooter.pos
-        dist = hypot(spos[0] - tpos[0], spos[1] - tpos[1])
         if isinstance(shooter, UnitState):
-            step = (BT.RANGE_INCREMENT_INCHES_INFANTRY if shooter.card.is_infantry
-                    else BT.RANGE_INCREMENT_INCHES)
+            dist = info.distance_from(shooter)
+            step = _RANGE_STEP_INFANTRY if shooter.card.is_infantry else _RANGE_STEP
             inc = (weapon.range_increment or 0) + shooter.corroded
             side = shooter.side
             haywire = shooter.haywire
         else:
-            step = BT.RANGE_INCREMENT_INCHES
+            spos = shooter.pos
+            dist = hypot(spos[0] - tpos[0], spos[1] - tpos[1])
+            step = _RANGE_STEP
             inc = weapon.range_increment or 0
             side = shooter.controller
             haywire = False
@@ -660,86 +661,54 @@ class DefaultPolicy:
         (rounding moves a value by 5e-7 at most) or labelled (labels are only compared on
         a tie; an attack worth 0 is never a pick, as no caller takes one): this runs for
         every ready unit on every turn."""
-        best_value = 0.0
-        best_label: str | None = ""
-        best: tuple[str, Target, WeaponCard | None] | None = None
-        floor = -1e-6  # best_value - 1e-6: anything below cannot reach the best
+        ranking = _Ranking()
         fight = unit.card.skills["fight"]
-        reach = state.options["contact_distance"] + 1e-9
+        reach = float(state.options["contact_distance"]) + 1e-9
         ram = not unit.card.is_infantry and unit.immobilized_by is None
-        upos = unit.pos
         shots = self._shots
         uid = unit.id
         weapons = unit.card.weapons
         for target in targets:
             info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
-            tpos = target.pos
-            contact = hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
+            contact = info.distance_from(unit) <= reach
             for weapon in weapons:
                 if weapon.is_ranged:
                     value = self._shot_value(state, unit, weapon, target, fight, info)
                     shots[(uid, weapon.key, id(target))] = value
-                    how = "ranged"
+                    ranking.offer(value, "ranged", target, weapon)
                 elif weapon.is_contact and contact:
                     p = p_success(fight, info.close_defense)
                     p *= 1 - weapon.misfire / 8
                     value = info.value((weapon.base_damage or 0) + MEAN_DIE,
                                        weapon.ignore_armor, p)
-                    how = "close"
-                else:
-                    continue
-                if value < floor:
-                    continue
-                value = _round6(value)
-                if value < best_value:
-                    continue
-                if value > best_value:
-                    best_value, best_label, best = value, None, (how, target, weapon)
-                    floor = value - 1e-6
-                    continue
-                if value == 0.0:
-                    continue  # a tie at nothing: no caller takes an attack worth 0
-                label = f"{target.id}/{weapon.key}"
-                if best_label is None:
-                    best_label = _label(best)
-                if label > best_label:
-                    best_value, best_label, best = value, label, (how, target, weapon)
+                    ranking.offer(value, "close", target, weapon)
             if ram and not info.is_building:
                 assert isinstance(target, UnitState)
-                value = self._ram_value(state, unit, target, info)
-                if value < floor:
-                    continue
-                value = _round6(value)
-                if value < best_value:
-                    continue
-                if value > best_value:
-                    best_value, best_label, best = value, None, ("ram", target, None)
-                    floor = value - 1e-6
-                    continue
-                if value == 0.0:
-                    continue
-                label = f"{target.id}/ram"
-                if best_label is None:
-                    best_label = _label(best)
-                if label > best_label:
-                    best_value, best_label, best = value, label, ("ram", target, None)
-        return best_value, best
+                value = self._ram_value(state, unit, target, info, ranking.floor())
+                ranking.offer(value, "ram", target, None)
+        return ranking.value(), ranking.pick
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
-                   info: _TargetInfo | None = None) -> float:
+                   info: _TargetInfo | None = None, floor: float = -math.inf) -> float:
+        """The ram's worth; 0.0 (which no pick takes) out of reach, or when even its best
+        case (the longest run, no backlash, no move tokens) falls below `floor`."""
         max_move = unit.max_move_inches
         reach = state.options["contact_distance"]
         if distance(unit.pos, target.pos) - reach > max_move + 0.01:
             return 0.0  # out of reach (ram_path would say the same, without the rounding)
+        p = p_success(unit.card.skills["pilot"], target.card.base_defense)
+        if info is None:
+            info = _TargetInfo(state, target)
+        if unit.card.move_increment >= 0:  # move tokens are then never negative
+            longest = unit.card.weight + increments(max_move, 2) + MEAN_DIE
+            if info.value(longest, None, p) - RAM_CDT / 4 < floor:
+                return 0.0
         _end, crossed = ram_path(state, unit, target)
         if crossed > max_move:
             return 0.0
-        p = p_success(unit.card.skills["pilot"], target.card.base_defense)
         raw = unit.card.weight + increments(crossed, 2) + MEAN_DIE
         backlash = (raw - unit.armor) * (1 / 8 + 2 / 8 * 0.5)
         cost = (move_cdt(unit, crossed) + RAM_CDT) / 4
-        if info is None:
-            info = _TargetInfo(state, target)
         return info.value(raw, None, p) - max(0.0, backlash) - cost
 
     def _ram_charge(self, state: BattleState, unit: UnitState, targets: list[Target],
@@ -888,6 +857,57 @@ def _keeps_stance(action: Action, plan: dict[str, Any] | None) -> bool:
     return not isinstance(action, _MOVING)
 
 
+@final
+class _Ranking:
+    """The most valuable attack offered so far, as `_best_pick` ranks them: on the value
+    rounded to 6 places, ties to the greatest "target/weapon" label, an attack worth 0
+    never picked. A value more than 2e-6 from the best is ranked without rounding either
+    (rounding moves a value by 5e-7 at most, so it cannot swap or tie them); `round` only
+    settles near-ties, and the best value once, at the end."""
+
+    def __init__(self) -> None:
+        self.raw = 0.0  # the best value as offered
+        self.rounded = 0.0  # ... rounded (valid while `rounded_known`)
+        self.rounded_known = True
+        self.label: str | None = ""  # the best's label (None: not worked out yet)
+        self.pick: _Pick | None = None
+
+    def floor(self) -> float:
+        """Anything below cannot rank: an offer would be turned down."""
+        return self.raw - 2e-6
+
+    def value(self) -> float:
+        if not self.rounded_known:
+            self.rounded = _round6(self.raw)
+            self.rounded_known = True
+        return self.rounded
+
+    def offer(self, value: float, how: str, target: Target, weapon: WeaponCard | None) -> None:
+        raw = self.raw
+        if value < raw - 2e-6:
+            return
+        if value > raw + 2e-6:
+            self.raw, self.rounded_known = value, False
+            self.label, self.pick = None, (how, target, weapon)
+            return
+        rounded = _round6(value)
+        best = self.value()
+        if rounded < best:
+            return
+        if rounded > best:
+            self.raw, self.rounded = value, rounded
+            self.label, self.pick = None, (how, target, weapon)
+            return
+        if rounded == 0.0:
+            return  # a tie at nothing: no caller takes an attack worth 0
+        label = f"{target.id}/{'ram' if weapon is None else weapon.key}"
+        if self.label is None:
+            self.label = _label(self.pick)
+        if label > self.label:
+            self.raw, self.rounded = value, rounded
+            self.label, self.pick = label, (how, target, weapon)
+
+
 def _label(best: tuple[str, Target, WeaponCard | None] | None) -> str:
     """The "target/weapon" (or "target/ram") label a best attack is tie-broken on."""
     if best is None:
@@ -915,20 +935,23 @@ def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
     return not plan or plan.get("stance") != "hold"
 
 
-#: round(value, 6) of the values `_best_pick` compares, kept once worked out: the same
-#: few hundred values come back on every turn, and `round` to 6 places formats a string.
-_ROUNDED: Final[dict[float, float]] = {}
-
-
 def _round6(value: float) -> float:
+    """`round(value, 6)`, bit for bit, without the string `round` formats: `round` gives
+    the float nearest to n / 10**6, n the integer nearest to the exact value x 10**6 (never
+    a tie: no float is an odd multiple of 5e-7), and so does n / 1e6 (1e6 and n are exact,
+    the division is correctly rounded). `value * 1e6` is off by at most one part in 2**53,
+    so n is read from it wherever its fraction is not within 1e-3 of one half; `round`
+    itself settles the rest (and huge values)."""
     if value == 0.0:
-        return value  # round keeps the sign of a zero; so does this (no key for -0.0)
-    rounded = _ROUNDED.get(value)
-    if rounded is None:
-        rounded = round(value, 6)
-        if len(_ROUNDED) < 65536:
-            _ROUNDED[value] = rounded
-    return rounded
+        return value  # round keeps the sign of a zero; so does this
+    scaled = value * 1e6
+    if -1e12 < scaled < 1e12:
+        whole = math.floor(scaled)
+        fraction = scaled - whole
+        if abs(fraction - 0.5) > 1e-3:
+            n = whole + 1 if fraction > 0.5 else whole
+            return n / 1e6 if n != 0 else math.copysign(0.0, value)
+    return round(value, 6)
 
 
 def _kind(target: Target) -> str:
@@ -939,8 +962,8 @@ class _TargetInfo:
     """What a decision reads of one target, computed once per decision (positions, cover,
     armour and hit points do not change while a policy thinks)."""
 
-    __slots__ = ("_armor", "_cover", "_covers", "_state", "close_defense", "defense", "hp",
-                 "is_building", "kind", "target")
+    __slots__ = ("_armor", "_cover", "_covers", "_distance", "_from", "_full_armor", "_state",
+                 "close_defense", "defense", "hp", "is_building", "kind", "target")
 
     def __init__(self, state: BattleState, target: Target,
                  covers: dict[Point, int] | None = None) -> None:
@@ -953,7 +976,19 @@ class _TargetInfo:
         self.defense = defense_of(target, close=False)
         self.close_defense = defense_of(target, close=True)
         self.hp = target.hp_left + (target.shield_hp if isinstance(target, UnitState) else 0)
-        self._armor: dict[str | None, int] = {}
+        self._armor: dict[str | None, int] = {}  # by armour-piercing ("half", "all")
+        self._full_armor = -1  # ... and without (-1: not worked out yet)
+        self._from: UnitState | None = None  # the unit `_distance` is from
+        self._distance = 0.0
+
+    def distance_from(self, unit: UnitState) -> float:
+        """Inches from `unit` (kept for the last unit asked: they ask one after another)."""
+        if self._from is not unit:
+            upos = unit.pos
+            tpos = self.target.pos
+            self._distance = hypot(upos[0] - tpos[0], upos[1] - tpos[1])
+            self._from = unit
+        return self._distance
 
     @property
     def cover(self) -> int:
@@ -972,6 +1007,10 @@ class _TargetInfo:
         return cover
 
     def armor(self, ignore: str | None) -> int:
+        if ignore is None:
+            if self._full_armor < 0:
+                self._full_armor = effective_armor(self._state, self.target, None)
+            return self._full_armor
         armor = self._armor.get(ignore)
         if armor is None:
             armor = self._armor[ignore] = effective_armor(self._state, self.target, ignore)
