@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from math import hypot
 from typing import Any, Final, Protocol, final
 
 from battles.rulesets.unlimit3d8 import rules as BF
@@ -56,7 +55,9 @@ from battles.rulesets.unlimit3d8.engine.geometry import (
 from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
-MEAN_DIE = 4.5
+MEAN_DIE: Final = 4.5
+#: Distances (a final name: a compiled module calls it without a dictionary look-up).
+_HYPOT: Final = math.hypot
 #: The tables' range steps, read for every candidate shot (a compiled module reads its
 #: own final names directly, another module's through its attribute dictionary).
 _RANGE_STEP: Final = BT.RANGE_INCREMENT_INCHES
@@ -131,7 +132,7 @@ class DefaultPolicy:
         self._order: list[UnitState] = []
         # Cover (R-BAT-6) of a unit at a position while the same buildings stand: enemies
         # that did not move are shot at turn after turn from the same spot.
-        self._covers: dict[Point, int] = {}
+        self._covers: dict[int, tuple[Point, int]] = {}  # id(unit) -> (its position, cover)
         self._covers_of: dict[Any, BuildingState] | None = None  # the `state.buildings`
         self._covers_live = -1  # how many of them stood when `_covers` was filled
 
@@ -221,7 +222,7 @@ class DefaultPolicy:
             self._order = sorted(units.values(), key=lambda u: str(u.id))
         return self._order
 
-    def _covers_now(self, state: BattleState, live: int) -> dict[Point, int]:
+    def _covers_now(self, state: BattleState, live: int) -> dict[int, tuple[Point, int]]:
         """The cover cache, emptied when a building fell (or the buildings were replaced)."""
         if state.buildings is not self._covers_of or live != self._covers_live:
             self._covers_of = state.buildings
@@ -235,7 +236,8 @@ class DefaultPolicy:
         Only a turn with a ready unit decides it (a side with none passes unasked)."""
         state = view.state
         self._settled = state.turn
-        if self.retreating or not any(u.cdt == 0 for u in view.units(side)):
+        if self.retreating or not any(u.cdt == 0 and u.active and u.side == side
+                                      for u in state.units.values()):
             return
         plan = state.plans.get(side)
         if not plan:
@@ -619,7 +621,7 @@ class DefaultPolicy:
             haywire = shooter.haywire
         else:
             spos = shooter.pos
-            dist = hypot(spos[0] - tpos[0], spos[1] - tpos[1])
+            dist = _HYPOT(spos[0] - tpos[0], spos[1] - tpos[1])
             step = _RANGE_STEP
             inc = weapon.range_increment or 0
             side = shooter.controller
@@ -693,12 +695,12 @@ class DefaultPolicy:
         """The ram's worth; 0.0 (which no pick takes) out of reach, or when even its best
         case (the longest run, no backlash, no move tokens) falls below `floor`."""
         max_move = unit.max_move_inches
-        reach = state.options["contact_distance"]
-        if distance(unit.pos, target.pos) - reach > max_move + 0.01:
-            return 0.0  # out of reach (ram_path would say the same, without the rounding)
-        p = p_success(unit.card.skills["pilot"], target.card.base_defense)
+        reach = float(state.options["contact_distance"])
         if info is None:
             info = _TargetInfo(state, target)
+        if info.distance_from(unit) - reach > max_move + 0.01:
+            return 0.0  # out of reach (ram_path would say the same, without the rounding)
+        p = p_success(unit.card.skills["pilot"], target.card.base_defense)
         if unit.card.move_increment >= 0:  # move tokens are then never negative
             longest = unit.card.weight + increments(max_move, 2) + MEAN_DIE
             if info.value(longest, None, p) - RAM_CDT / 4 < floor:
@@ -762,8 +764,9 @@ class DefaultPolicy:
 
     def _support(self, state: BattleState, unit: UnitState) -> Action | None:
         """Repair a slashed ally in contact, or order a lower-level ally's CDT away."""
+        allies = [u for u in self._units_in_order(state) if u.active and u.side == unit.side]
         if unit.card.has_repair_tools:
-            for ally in sorted(state.active_units(unit.side), key=lambda u: str(u.id)):
+            for ally in allies:
                 if ally is unit or ally.repairable < 3 or not in_contact(state, unit.pos,
                                                                          ally.pos):
                     continue
@@ -771,7 +774,7 @@ class DefaultPolicy:
                 if p_success(unit.card.skills["tech"], 2 * hp) >= 0.7:
                     return Repair(unit.id, ally.id, hp)
         if unit.card.is_character:
-            for ally in sorted(state.active_units(unit.side), key=lambda u: str(u.id)):
+            for ally in allies:
                 # designation tokens cannot be ordered away (R-BAT-27): only the rest
                 free = ally.cdt - state.locked_cdt(ally)
                 if ally.card.level < unit.card.level and free >= 3:
@@ -966,9 +969,9 @@ class _TargetInfo:
                  "close_defense", "defense", "hp", "is_building", "kind", "target")
 
     def __init__(self, state: BattleState, target: Target,
-                 covers: dict[Point, int] | None = None) -> None:
+                 covers: dict[int, tuple[Point, int]] | None = None) -> None:
         self._state = state
-        self._covers = covers  # the policy's cover of a unit by position, if it keeps one
+        self._covers = covers  # the policy's cover of each unit where it was, if it keeps one
         self.target = target
         self.is_building = isinstance(target, BuildingState)
         self.kind = "building" if self.is_building else "unit"
@@ -976,7 +979,7 @@ class _TargetInfo:
         self.defense = defense_of(target, close=False)
         self.close_defense = defense_of(target, close=True)
         self.hp = target.hp_left + (target.shield_hp if isinstance(target, UnitState) else 0)
-        self._armor: dict[str | None, int] = {}  # by armour-piercing ("half", "all")
+        self._armor: dict[str | None, int] | None = None  # by piercing ("half", "all")
         self._full_armor = -1  # ... and without (-1: not worked out yet)
         self._from: UnitState | None = None  # the unit `_distance` is from
         self._distance = 0.0
@@ -986,7 +989,7 @@ class _TargetInfo:
         if self._from is not unit:
             upos = unit.pos
             tpos = self.target.pos
-            self._distance = hypot(upos[0] - tpos[0], upos[1] - tpos[1])
+            self._distance = _HYPOT(upos[0] - tpos[0], upos[1] - tpos[1])
             self._from = unit
         return self._distance
 
@@ -999,10 +1002,12 @@ class _TargetInfo:
             if covers is None or not isinstance(target, UnitState):
                 cover = cover_increments(self._state, target)[0]
             else:
-                found = covers.get(target.pos)
-                if found is None:
-                    found = covers[target.pos] = cover_increments(self._state, target)[0]
-                cover = found
+                kept = covers.get(id(target))
+                if kept is not None and kept[0] == target.pos:
+                    cover = kept[1]
+                else:
+                    cover = cover_increments(self._state, target)[0]
+                    covers[id(target)] = (target.pos, cover)
             self._cover = cover
         return cover
 
@@ -1011,9 +1016,12 @@ class _TargetInfo:
             if self._full_armor < 0:
                 self._full_armor = effective_armor(self._state, self.target, None)
             return self._full_armor
-        armor = self._armor.get(ignore)
+        pierced = self._armor
+        if pierced is None:
+            pierced = self._armor = {}
+        armor = pierced.get(ignore)
         if armor is None:
-            armor = self._armor[ignore] = effective_armor(self._state, self.target, ignore)
+            armor = pierced[ignore] = effective_armor(self._state, self.target, ignore)
         return armor
 
     def value(self, raw: float, ignore: str | None, p: float) -> float:
