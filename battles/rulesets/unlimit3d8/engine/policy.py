@@ -429,8 +429,12 @@ class DefaultPolicy:
             orders: list[tuple[UnitState, str]] = []  # (ally, weapon): built for the best
             total = 0.0
             for ally in allies:
-                shot = max(((self._ally_shot(state, ally, w, target, info), w.key)
-                            for w in ally.card.ranged_weapons), default=(0.0, ""))
+                shot = (0.0, "")  # its best (value, weapon), ties to the greatest key
+                first = True
+                for w in ally.card.ranged_weapons:
+                    candidate = (self._ally_shot(state, ally, w, target, info), w.key)
+                    if first or candidate > shot:
+                        shot, first = candidate, False
                 if shot[0] >= self.MIN_VALUE:
                     total += shot[0]
                     orders.append((ally, shot[1]))
@@ -804,16 +808,24 @@ class DefaultPolicy:
         enemies = state.enemies_of(unit.side)
         if not enemies:
             return None
-        foe = min(enemies, key=lambda e: (distance(unit.pos, e.pos), str(e.id)))
+        foe = enemies[0]  # the nearest, ties to the least str(id) (the first of equals)
+        near = distance(unit.pos, foe.pos)
+        for e in enemies:
+            d = distance(unit.pos, e.pos)
+            if d < near or (d == near and str(e.id) < str(foe.id)):
+                foe, near = e, d
         warp = self._warp(state, unit, foe)
         if warp is not None:
             return warp
         keep = 3.0 if unit.card.ranged_weapons else state.options["contact_distance"] * 0.9
         end = stop_short(unit.pos, foe.pos, unit.max_move_inches, keep)
         best_end, best_key = end, distance(end, foe.pos)
+        max_move = unit.max_move_inches
         for b in state.live_buildings():
             if state.hostile(unit.side, b.controller):
                 continue
+            if distance(unit.pos, b.pos) - 0.901 > max_move:
+                continue  # the spot (0.9" from it, give or take 1e-4) is out of reach
             spot = stop_short(b.pos, foe.pos, 0.9, 0.0)
             if distance(unit.pos, spot) <= unit.max_move_inches and distance(spot, foe.pos) >= keep:
                 key = distance(spot, foe.pos) - 2.0  # cover is worth 2 inches
