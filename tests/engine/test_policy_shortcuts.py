@@ -33,6 +33,7 @@ def test_round6_is_round_to_6_places_bit_for_bit():
     values += [rng.uniform(-1e-5, 1e-5) for _ in range(10_000)]  # zeros of either sign
     values += [k / 1e6 + 5e-7 + rng.uniform(-1e-9, 1e-9) for k in range(-2000, 2000)]
     values += [p / 512 * m for p in range(0, 513, 3) for m in (1.5, 4.5, 8.0, 12.5, 0.5)]
+    values += [k / 2**n for k in range(-3000, 3000, 7) for n in range(7, 16)]  # exact ties
     values += [rng.random() * 10.0 ** e for e in range(-9, 16) for _ in range(40)]
     for value in values:
         got, expected = _round6(value), round(value, 6)

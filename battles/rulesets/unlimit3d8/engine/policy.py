@@ -952,11 +952,11 @@ def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
 
 def _round6(value: float) -> float:
     """`round(value, 6)`, bit for bit, without the string `round` formats: `round` gives
-    the float nearest to n / 10**6, n the integer nearest to the exact value x 10**6 (never
-    a tie: no float is an odd multiple of 5e-7), and so does n / 1e6 (1e6 and n are exact,
-    the division is correctly rounded). `value * 1e6` is off by at most one part in 2**53,
-    so n is read from it wherever its fraction is not within 1e-3 of one half; `round`
-    itself settles the rest (and huge values)."""
+    the float nearest to n / 10**6, n the integer nearest to the exact value x 10**6 (an
+    exact tie to the even one), and so does n / 1e6 (1e6 and n are exact, the division is
+    correctly rounded). `value * 1e6` is off by at most one part in 2**53, so n is read
+    from it wherever its fraction is not within 1e-3 of one half, or is one half and the
+    product exact (a probability in 512ths often makes one); `round` settles the rest."""
     if value == 0.0:
         return value  # round keeps the sign of a zero; so does this
     scaled = value * 1e6
@@ -966,7 +966,18 @@ def _round6(value: float) -> float:
         if abs(fraction - 0.5) > 1e-3:
             n = whole + 1 if fraction > 0.5 else whole
             return n / 1e6 if n != 0 else math.copysign(0.0, value)
+        if fraction == 0.5 and _times_million_error(value, scaled) == 0.0:
+            return (whole if whole % 2 == 0 else whole + 1) / 1e6
     return round(value, 6)
+
+
+def _times_million_error(value: float, product: float) -> float:
+    """value x 10**6 - product, exactly (Dekker's product with Veltkamp's split; 1e6 has
+    14 significant bits, so its own split has no low part)."""
+    spread = 134217729.0 * value  # 2**27 + 1
+    high = spread - (spread - value)
+    low = value - high
+    return (high * 1e6 - product) + low * 1e6
 
 
 def _kind(target: Target) -> str:
