@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from math import hypot
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, final
 
 from battles.rulesets.unlimit3d8 import rules as BF
 from battles.rulesets.unlimit3d8 import tables as BT
@@ -56,7 +55,14 @@ from battles.rulesets.unlimit3d8.engine.geometry import (
 from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
-MEAN_DIE = 4.5
+MEAN_DIE: Final = 4.5
+#: Distances (a final name: a compiled module calls it without a dictionary look-up).
+_HYPOT: Final = math.hypot
+#: The tables' range steps, read for every candidate shot (a compiled module reads its
+#: own final names directly, another module's through its attribute dictionary).
+_RANGE_STEP: Final = BT.RANGE_INCREMENT_INCHES
+_RANGE_STEP_INFANTRY: Final = BT.RANGE_INCREMENT_INCHES_INFANTRY
+_ASSAULT_STEP: Final = BT.ASSAULT_RANGE_INCREMENT_INCHES
 
 
 class BattleView:
@@ -120,6 +126,15 @@ class DefaultPolicy:
         self.retreating = False
         self._settled = -1  # the state's turn `begin_choice` settled `retreating` for
         self._shots: dict[tuple[Any, str, int], float] = {}  # this decision's shot values
+        # What does not change during a battle, worked out on its first decision: the
+        # units in the order ties break on (str(id)), read for every decision.
+        self._units_of: dict[Any, UnitState] | None = None  # the `state.units` they are of
+        self._order: list[UnitState] = []
+        # Cover (R-BAT-6) of a unit at a position while the same buildings stand: enemies
+        # that did not move are shot at turn after turn from the same spot.
+        self._covers: dict[int, tuple[Point, int]] = {}  # id(unit) -> (its position, cover)
+        self._covers_of: dict[Any, BuildingState] | None = None  # the `state.buildings`
+        self._covers_live = -1  # how many of them stood when `_covers` was filled
 
     # --- turrets -----------------------------------------------------------------
     def turret_target(self, view: BattleView, turret: BuildingState) -> Target | None:
@@ -139,7 +154,8 @@ class DefaultPolicy:
     # --- units ---------------------------------------------------------------------
     def choose(self, view: BattleView, side: str) -> Action:
         state = view.state
-        ready = sorted((u for u in view.units(side) if u.cdt == 0), key=lambda u: str(u.id))
+        ready = [u for u in self._units_in_order(state)
+                 if u.cdt == 0 and u.active and u.side == side]
         if not ready:
             return _PASS
         plan = state.plans.get(side)
@@ -153,9 +169,11 @@ class DefaultPolicy:
         best_value = 0.0
         best_action: Action | None = None
         targets: list[Target] = list(state.targetable_enemies(side))
-        targets += [b for b in state.live_buildings()
+        live = state.live_buildings()
+        targets += [b for b in live
                     if state.hostile(side, b.controller) and self._building_target(state, b)]
-        infos = {id(t): _TargetInfo(state, t) for t in targets}
+        covers = self._covers_now(state, len(live))
+        infos = {id(t): _TargetInfo(state, t, covers) for t in targets}
         self._shots = {}
         if plan:
             planned = self._planned_attack(state, ready, targets, infos, plan)
@@ -195,13 +213,31 @@ class DefaultPolicy:
                 return move
         return best_action or _PASS
 
+    def _units_in_order(self, state: BattleState) -> list[UnitState]:
+        """Every unit of the battle, sorted on str(id) (`sorted` keeps the table's order
+        among equal keys, so filtering this list orders as sorting the filtered units)."""
+        units = state.units
+        if units is not self._units_of or len(self._order) != len(units):
+            self._units_of = units  # a refused action's restore puts a copy in its place
+            self._order = sorted(units.values(), key=lambda u: str(u.id))
+        return self._order
+
+    def _covers_now(self, state: BattleState, live: int) -> dict[int, tuple[Point, int]]:
+        """The cover cache, emptied when a building fell (or the buildings were replaced)."""
+        if state.buildings is not self._covers_of or live != self._covers_live:
+            self._covers_of = state.buildings
+            self._covers_live = live
+            self._covers = {}
+        return self._covers
+
     def begin_choice(self, view: BattleView, side: str) -> None:
         """Once a turn, before the choice: a side that is beaten (or whose sealed plan
         says to withdraw now, R-PLAN-2, recorded as `plan_withdraw`) retreats from now on.
         Only a turn with a ready unit decides it (a side with none passes unasked)."""
         state = view.state
         self._settled = state.turn
-        if self.retreating or not any(u.cdt == 0 for u in view.units(side)):
+        if self.retreating or not any(u.cdt == 0 and u.active and u.side == side
+                                      for u in state.units.values()):
             return
         plan = state.plans.get(side)
         if not plan:
@@ -247,7 +283,7 @@ class DefaultPolicy:
         if card.has_piracy:
             candidates.append(self._piracy(state, unit))
         if unit.in_bunker is None:
-            candidates.append(self._tackle(state, unit, targets))
+            candidates.append(self._tackle(state, unit, targets, infos))
         if card.is_character and len(ready) > 2:
             candidates.append(self._cohesion(state, unit, ready, targets, infos, best_value))
         for value, action in candidates:
@@ -262,32 +298,48 @@ class DefaultPolicy:
         if (unit.immobilized_by is not None or unit.in_bunker is not None
                 or not unit.card.ranged_weapons or unit.max_move_inches < 2):
             return 0.0, None
-        upos = unit.pos
         near = 0.0  # the nearest enemy unit, ties to the least str(id)
-        near_id = ""
         foe: UnitState | None = None
         for t in targets:
             if isinstance(t, UnitState):
-                d = hypot(upos[0] - t.pos[0], upos[1] - t.pos[1])
-                if foe is None or d < near or (d == near and str(t.id) < near_id):
-                    near, near_id, foe = d, str(t.id), t
-        if foe is None or near < BT.RANGE_INCREMENT_INCHES:
+                d = infos[id(t)].distance_from(unit)
+                if foe is None or d < near or (d == near and str(t.id) < str(foe.id)):
+                    near, foe = d, t
+        if foe is None or near < _RANGE_STEP:
             return 0.0, None  # no enemy unit, or already at point blank
-        reach = state.options["contact_distance"]
-        end = stop_short(unit.pos, foe.pos, unit.max_move_inches, reach + 0.5)
-        moved = distance(unit.pos, end)
-        if moved < 2.0:
-            return 0.0, None
         info = infos[id(foe)]
         fight = unit.card.skills["fight"]
-        steps = increments(distance(end, foe.pos), BT.ASSAULT_RANGE_INCREMENT_INCHES)
-        best: tuple[float, Action | None] = (0.0, None)
+        reach = float(state.options["contact_distance"])
+        max_move = unit.max_move_inches
+        # What `stop_short` below will give, give or take its rounding to 1e-4: the move
+        # is `travel` inches long and ends at least `closest` inches from the foe.
+        travel = max(0.0, min(max_move, near - (reach + 0.5)))
+        closest = min(near, max(near - max_move, reach + 0.5)) - 1e-3  # near - travel
+        steps_min = increments(closest, _ASSAULT_STEP) if closest > 0 else 0
+        tokens_min = move_cdt(unit, travel - 1e-3) if travel > 1e-3 else 0
+        bounded = unit.card.move_increment >= 0  # tokens grow with the distance moved
+        worth: list[tuple[WeaponCard, float]] = []  # (weapon, its shot from here)
         for weapon in unit.card.ranged_weapons:
-            if weapon.blast_radius or projectile_blocked(state, end, weapon, foe):
+            if weapon.blast_radius:
                 continue
             here = self._shots.get((unit.id, weapon.key, id(foe)))
             if here is None:
                 here = self._shot_value(state, unit, weapon, foe, fight, info)
+            if bounded and not self._assault_may_pay(unit, weapon, info, fight, here,
+                                                     steps_min, tokens_min):
+                continue
+            worth.append((weapon, here))
+        if not worth:
+            return 0.0, None  # where the move ends cannot matter: not worked out
+        end = stop_short(unit.pos, foe.pos, max_move, reach + 0.5)
+        moved = distance(unit.pos, end)
+        if moved < 2.0:
+            return 0.0, None
+        steps = increments(distance(end, foe.pos), _ASSAULT_STEP)
+        best: tuple[float, Action | None] = (0.0, None)
+        for weapon, here in worth:
+            if projectile_blocked(state, end, weapon, foe):
+                continue
             cover = 0 if weapon.no_line_of_sight else info.cover
             difficulty = info.defense + ((weapon.range_increment or 0) + unit.corroded) * (
                 steps + cover)  # as `range_difficulty(..., assault=True, pos=end)`
@@ -297,6 +349,23 @@ class DefaultPolicy:
             if there > here * 1.25 + 0.5 and there > best[0]:
                 best = (there, Assault(unit.id, end, weapon.key, foe.id))
         return best
+
+    @staticmethod
+    def _assault_may_pay(unit: UnitState, weapon: WeaponCard, info: _TargetInfo, fight: int,
+                         here: float, steps_min: int, tokens_min: int) -> bool:
+        """Whether an assault with `weapon` could beat firing from here by `_assault`'s
+        margin at best: from the fewest range steps the move can leave (the test only
+        gets harder with more, and the value rises with its odds) and with the fewest
+        tokens it can cost. False only where `_assault` would turn the weapon down."""
+        inc = (weapon.range_increment or 0) + unit.corroded
+        if inc < 0:
+            return True  # more steps would make it easier: no bound from the fewest
+        cover = 0 if weapon.no_line_of_sight else info.cover
+        p = p_success(fight, info.defense + inc * (steps_min + cover)) * (
+            1 - misfire_threshold(unit, weapon) / 8)
+        best_case = info.value((weapon.base_damage or 0) + MEAN_DIE, weapon.ignore_armor, p)
+        best_case -= tokens_min / 4
+        return best_case > here * 1.25 + 0.5
 
     def _designate(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
         """Call a missile on the enemy cluster worth most, no friend within 6" of it."""
@@ -360,8 +429,12 @@ class DefaultPolicy:
             orders: list[tuple[UnitState, str]] = []  # (ally, weapon): built for the best
             total = 0.0
             for ally in allies:
-                shot = max(((self._ally_shot(state, ally, w, target, info), w.key)
-                            for w in ally.card.ranged_weapons), default=(0.0, ""))
+                shot = (0.0, "")  # its best (value, weapon), ties to the greatest key
+                first = True
+                for w in ally.card.ranged_weapons:
+                    candidate = (self._ally_shot(state, ally, w, target, info), w.key)
+                    if first or candidate > shot:
+                        shot, first = candidate, False
                 if shot[0] >= self.MIN_VALUE:
                     total += shot[0]
                     orders.append((ally, shot[1]))
@@ -378,19 +451,17 @@ class DefaultPolicy:
         shots = tuple(RangedAttack(a.id, key, target_id, kind) for a, key in best_orders)
         return best[0], Order(unit.id, "cohesion", tuple(o.unit for o in shots), orders=shots)
 
-    def _tackle(self, state: BattleState, unit: UnitState,
-                targets: list[Target]) -> tuple[float, Action | None]:
+    def _tackle(self, state: BattleState, unit: UnitState, targets: list[Target],
+                infos: dict[int, _TargetInfo]) -> tuple[float, Action | None]:
         """An aggressive tackle on an enemy vehicle in contact: half the contact damage and
         it cannot move, ram, warp or retreat (worth more on a container carrier)."""
         best: tuple[float, str, Action | None] = (0.0, "", None)
         fight = unit.card.skills["fight"]
         base = -1  # its best contact weapon's base damage, once a foe is in reach
-        reach = state.options["contact_distance"] + 1e-9
-        upos = unit.pos
+        reach = float(state.options["contact_distance"]) + 1e-9
         for foe in targets:
             if (not isinstance(foe, UnitState) or foe.immobilized_by is not None
-                    or foe.card.is_infantry
-                    or hypot(upos[0] - foe.pos[0], upos[1] - foe.pos[1]) > reach):
+                    or foe.card.is_infantry or infos[id(foe)].distance_from(unit) > reach):
                 continue
             if base < 0:
                 base = max((w.base_damage or 0 for w in unit.card.contact_weapons
@@ -546,16 +617,16 @@ class DefaultPolicy:
         if weapon.is_projectile and projectile_blocked(state, shooter.pos, weapon, target):
             return 0.0
         tpos = target.pos
-        spos = shooter.pos
-        dist = hypot(spos[0] - tpos[0], spos[1] - tpos[1])
         if isinstance(shooter, UnitState):
-            step = (BT.RANGE_INCREMENT_INCHES_INFANTRY if shooter.card.is_infantry
-                    else BT.RANGE_INCREMENT_INCHES)
+            dist = info.distance_from(shooter)
+            step = _RANGE_STEP_INFANTRY if shooter.card.is_infantry else _RANGE_STEP
             inc = (weapon.range_increment or 0) + shooter.corroded
             side = shooter.side
             haywire = shooter.haywire
         else:
-            step = BT.RANGE_INCREMENT_INCHES
+            spos = shooter.pos
+            dist = _HYPOT(spos[0] - tpos[0], spos[1] - tpos[1])
+            step = _RANGE_STEP
             inc = weapon.range_increment or 0
             side = shooter.controller
             haywire = False
@@ -596,86 +667,54 @@ class DefaultPolicy:
         (rounding moves a value by 5e-7 at most) or labelled (labels are only compared on
         a tie; an attack worth 0 is never a pick, as no caller takes one): this runs for
         every ready unit on every turn."""
-        best_value = 0.0
-        best_label: str | None = ""
-        best: tuple[str, Target, WeaponCard | None] | None = None
-        floor = -1e-6  # best_value - 1e-6: anything below cannot reach the best
+        ranking = _Ranking()
         fight = unit.card.skills["fight"]
-        reach = state.options["contact_distance"] + 1e-9
+        reach = float(state.options["contact_distance"]) + 1e-9
         ram = not unit.card.is_infantry and unit.immobilized_by is None
-        upos = unit.pos
         shots = self._shots
         uid = unit.id
         weapons = unit.card.weapons
         for target in targets:
             info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
-            tpos = target.pos
-            contact = hypot(upos[0] - tpos[0], upos[1] - tpos[1]) <= reach
+            contact = info.distance_from(unit) <= reach
             for weapon in weapons:
                 if weapon.is_ranged:
                     value = self._shot_value(state, unit, weapon, target, fight, info)
                     shots[(uid, weapon.key, id(target))] = value
-                    how = "ranged"
+                    ranking.offer(value, "ranged", target, weapon)
                 elif weapon.is_contact and contact:
                     p = p_success(fight, info.close_defense)
                     p *= 1 - weapon.misfire / 8
                     value = info.value((weapon.base_damage or 0) + MEAN_DIE,
                                        weapon.ignore_armor, p)
-                    how = "close"
-                else:
-                    continue
-                if value < floor:
-                    continue
-                value = _round6(value)
-                if value < best_value:
-                    continue
-                if value > best_value:
-                    best_value, best_label, best = value, None, (how, target, weapon)
-                    floor = value - 1e-6
-                    continue
-                if value == 0.0:
-                    continue  # a tie at nothing: no caller takes an attack worth 0
-                label = f"{target.id}/{weapon.key}"
-                if best_label is None:
-                    best_label = _label(best)
-                if label > best_label:
-                    best_value, best_label, best = value, label, (how, target, weapon)
+                    ranking.offer(value, "close", target, weapon)
             if ram and not info.is_building:
                 assert isinstance(target, UnitState)
-                value = self._ram_value(state, unit, target, info)
-                if value < floor:
-                    continue
-                value = _round6(value)
-                if value < best_value:
-                    continue
-                if value > best_value:
-                    best_value, best_label, best = value, None, ("ram", target, None)
-                    floor = value - 1e-6
-                    continue
-                if value == 0.0:
-                    continue
-                label = f"{target.id}/ram"
-                if best_label is None:
-                    best_label = _label(best)
-                if label > best_label:
-                    best_value, best_label, best = value, label, ("ram", target, None)
-        return best_value, best
+                value = self._ram_value(state, unit, target, info, ranking.floor())
+                ranking.offer(value, "ram", target, None)
+        return ranking.value(), ranking.pick
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
-                   info: _TargetInfo | None = None) -> float:
+                   info: _TargetInfo | None = None, floor: float = -math.inf) -> float:
+        """The ram's worth; 0.0 (which no pick takes) out of reach, or when even its best
+        case (the longest run, no backlash, no move tokens) falls below `floor`."""
         max_move = unit.max_move_inches
-        reach = state.options["contact_distance"]
-        if distance(unit.pos, target.pos) - reach > max_move + 0.01:
+        reach = float(state.options["contact_distance"])
+        if info is None:
+            info = _TargetInfo(state, target)
+        if info.distance_from(unit) - reach > max_move + 0.01:
             return 0.0  # out of reach (ram_path would say the same, without the rounding)
+        p = p_success(unit.card.skills["pilot"], target.card.base_defense)
+        if unit.card.move_increment >= 0:  # move tokens are then never negative
+            longest = unit.card.weight + increments(max_move, 2) + MEAN_DIE
+            if info.value(longest, None, p) - RAM_CDT / 4 < floor:
+                return 0.0
         _end, crossed = ram_path(state, unit, target)
         if crossed > max_move:
             return 0.0
-        p = p_success(unit.card.skills["pilot"], target.card.base_defense)
         raw = unit.card.weight + increments(crossed, 2) + MEAN_DIE
         backlash = (raw - unit.armor) * (1 / 8 + 2 / 8 * 0.5)
         cost = (move_cdt(unit, crossed) + RAM_CDT) / 4
-        if info is None:
-            info = _TargetInfo(state, target)
         return info.value(raw, None, p) - max(0.0, backlash) - cost
 
     def _ram_charge(self, state: BattleState, unit: UnitState, targets: list[Target],
@@ -729,8 +768,9 @@ class DefaultPolicy:
 
     def _support(self, state: BattleState, unit: UnitState) -> Action | None:
         """Repair a slashed ally in contact, or order a lower-level ally's CDT away."""
+        allies = [u for u in self._units_in_order(state) if u.active and u.side == unit.side]
         if unit.card.has_repair_tools:
-            for ally in sorted(state.active_units(unit.side), key=lambda u: str(u.id)):
+            for ally in allies:
                 if ally is unit or ally.repairable < 3 or not in_contact(state, unit.pos,
                                                                          ally.pos):
                     continue
@@ -738,7 +778,7 @@ class DefaultPolicy:
                 if p_success(unit.card.skills["tech"], 2 * hp) >= 0.7:
                     return Repair(unit.id, ally.id, hp)
         if unit.card.is_character:
-            for ally in sorted(state.active_units(unit.side), key=lambda u: str(u.id)):
+            for ally in allies:
                 # designation tokens cannot be ordered away (R-BAT-27): only the rest
                 free = ally.cdt - state.locked_cdt(ally)
                 if ally.card.level < unit.card.level and free >= 3:
@@ -768,16 +808,24 @@ class DefaultPolicy:
         enemies = state.enemies_of(unit.side)
         if not enemies:
             return None
-        foe = min(enemies, key=lambda e: (distance(unit.pos, e.pos), str(e.id)))
+        foe = enemies[0]  # the nearest, ties to the least str(id) (the first of equals)
+        near = distance(unit.pos, foe.pos)
+        for e in enemies:
+            d = distance(unit.pos, e.pos)
+            if d < near or (d == near and str(e.id) < str(foe.id)):
+                foe, near = e, d
         warp = self._warp(state, unit, foe)
         if warp is not None:
             return warp
         keep = 3.0 if unit.card.ranged_weapons else state.options["contact_distance"] * 0.9
         end = stop_short(unit.pos, foe.pos, unit.max_move_inches, keep)
         best_end, best_key = end, distance(end, foe.pos)
+        max_move = unit.max_move_inches
         for b in state.live_buildings():
             if state.hostile(unit.side, b.controller):
                 continue
+            if distance(unit.pos, b.pos) - 0.901 > max_move:
+                continue  # the spot (0.9" from it, give or take 1e-4) is out of reach
             spot = stop_short(b.pos, foe.pos, 0.9, 0.0)
             if distance(unit.pos, spot) <= unit.max_move_inches and distance(spot, foe.pos) >= keep:
                 key = distance(spot, foe.pos) - 2.0  # cover is worth 2 inches
@@ -824,6 +872,57 @@ def _keeps_stance(action: Action, plan: dict[str, Any] | None) -> bool:
     return not isinstance(action, _MOVING)
 
 
+@final
+class _Ranking:
+    """The most valuable attack offered so far, as `_best_pick` ranks them: on the value
+    rounded to 6 places, ties to the greatest "target/weapon" label, an attack worth 0
+    never picked. A value more than 2e-6 from the best is ranked without rounding either
+    (rounding moves a value by 5e-7 at most, so it cannot swap or tie them); `round` only
+    settles near-ties, and the best value once, at the end."""
+
+    def __init__(self) -> None:
+        self.raw = 0.0  # the best value as offered
+        self.rounded = 0.0  # ... rounded (valid while `rounded_known`)
+        self.rounded_known = True
+        self.label: str | None = ""  # the best's label (None: not worked out yet)
+        self.pick: _Pick | None = None
+
+    def floor(self) -> float:
+        """Anything below cannot rank: an offer would be turned down."""
+        return self.raw - 2e-6
+
+    def value(self) -> float:
+        if not self.rounded_known:
+            self.rounded = _round6(self.raw)
+            self.rounded_known = True
+        return self.rounded
+
+    def offer(self, value: float, how: str, target: Target, weapon: WeaponCard | None) -> None:
+        raw = self.raw
+        if value < raw - 2e-6:
+            return
+        if value > raw + 2e-6:
+            self.raw, self.rounded_known = value, False
+            self.label, self.pick = None, (how, target, weapon)
+            return
+        rounded = _round6(value)
+        best = self.value()
+        if rounded < best:
+            return
+        if rounded > best:
+            self.raw, self.rounded = value, rounded
+            self.label, self.pick = None, (how, target, weapon)
+            return
+        if rounded == 0.0:
+            return  # a tie at nothing: no caller takes an attack worth 0
+        label = f"{target.id}/{'ram' if weapon is None else weapon.key}"
+        if self.label is None:
+            self.label = _label(self.pick)
+        if label > self.label:
+            self.raw, self.rounded = value, rounded
+            self.label, self.pick = label, (how, target, weapon)
+
+
 def _label(best: tuple[str, Target, WeaponCard | None] | None) -> str:
     """The "target/weapon" (or "target/ram") label a best attack is tie-broken on."""
     if best is None:
@@ -851,20 +950,34 @@ def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
     return not plan or plan.get("stance") != "hold"
 
 
-#: round(value, 6) of the values `_best_pick` compares, kept once worked out: the same
-#: few hundred values come back on every turn, and `round` to 6 places formats a string.
-_ROUNDED: Final[dict[float, float]] = {}
-
-
 def _round6(value: float) -> float:
+    """`round(value, 6)`, bit for bit, without the string `round` formats: `round` gives
+    the float nearest to n / 10**6, n the integer nearest to the exact value x 10**6 (an
+    exact tie to the even one), and so does n / 1e6 (1e6 and n are exact, the division is
+    correctly rounded). `value * 1e6` is off by at most one part in 2**53, so n is read
+    from it wherever its fraction is not within 1e-3 of one half, or is one half and the
+    product exact (a probability in 512ths often makes one); `round` settles the rest."""
     if value == 0.0:
-        return value  # round keeps the sign of a zero; so does this (no key for -0.0)
-    rounded = _ROUNDED.get(value)
-    if rounded is None:
-        rounded = round(value, 6)
-        if len(_ROUNDED) < 65536:
-            _ROUNDED[value] = rounded
-    return rounded
+        return value  # round keeps the sign of a zero; so does this
+    scaled = value * 1e6
+    if -1e12 < scaled < 1e12:
+        whole = math.floor(scaled)
+        fraction = scaled - whole
+        if abs(fraction - 0.5) > 1e-3:
+            n = whole + 1 if fraction > 0.5 else whole
+            return n / 1e6 if n != 0 else math.copysign(0.0, value)
+        if fraction == 0.5 and _times_million_error(value, scaled) == 0.0:
+            return (whole if whole % 2 == 0 else whole + 1) / 1e6
+    return round(value, 6)
+
+
+def _times_million_error(value: float, product: float) -> float:
+    """value x 10**6 - product, exactly (Dekker's product with Veltkamp's split; 1e6 has
+    14 significant bits, so its own split has no low part)."""
+    spread = 134217729.0 * value  # 2**27 + 1
+    high = spread - (spread - value)
+    low = value - high
+    return (high * 1e6 - product) + low * 1e6
 
 
 def _kind(target: Target) -> str:
@@ -875,11 +988,13 @@ class _TargetInfo:
     """What a decision reads of one target, computed once per decision (positions, cover,
     armour and hit points do not change while a policy thinks)."""
 
-    __slots__ = ("_armor", "_cover", "_state", "close_defense", "defense", "hp",
-                 "is_building", "kind", "target")
+    __slots__ = ("_armor", "_cover", "_covers", "_distance", "_from", "_full_armor", "_state",
+                 "close_defense", "defense", "hp", "is_building", "kind", "target")
 
-    def __init__(self, state: BattleState, target: Target) -> None:
+    def __init__(self, state: BattleState, target: Target,
+                 covers: dict[int, tuple[Point, int]] | None = None) -> None:
         self._state = state
+        self._covers = covers  # the policy's cover of each unit where it was, if it keeps one
         self.target = target
         self.is_building = isinstance(target, BuildingState)
         self.kind = "building" if self.is_building else "unit"
@@ -887,18 +1002,49 @@ class _TargetInfo:
         self.defense = defense_of(target, close=False)
         self.close_defense = defense_of(target, close=True)
         self.hp = target.hp_left + (target.shield_hp if isinstance(target, UnitState) else 0)
-        self._armor: dict[str | None, int] = {}
+        self._armor: dict[str | None, int] | None = None  # by piercing ("half", "all")
+        self._full_armor = -1  # ... and without (-1: not worked out yet)
+        self._from: UnitState | None = None  # the unit `_distance` is from
+        self._distance = 0.0
+
+    def distance_from(self, unit: UnitState) -> float:
+        """Inches from `unit` (kept for the last unit asked: they ask one after another)."""
+        if self._from is not unit:
+            upos = unit.pos
+            tpos = self.target.pos
+            self._distance = _HYPOT(upos[0] - tpos[0], upos[1] - tpos[1])
+            self._from = unit
+        return self._distance
 
     @property
     def cover(self) -> int:
-        if self._cover is None:
-            self._cover = cover_increments(self._state, self.target)[0]
-        return self._cover
+        cover = self._cover
+        if cover is None:
+            target = self.target
+            covers = self._covers
+            if covers is None or not isinstance(target, UnitState):
+                cover = cover_increments(self._state, target)[0]
+            else:
+                kept = covers.get(id(target))
+                if kept is not None and kept[0] == target.pos:
+                    cover = kept[1]
+                else:
+                    cover = cover_increments(self._state, target)[0]
+                    covers[id(target)] = (target.pos, cover)
+            self._cover = cover
+        return cover
 
     def armor(self, ignore: str | None) -> int:
-        armor = self._armor.get(ignore)
+        if ignore is None:
+            if self._full_armor < 0:
+                self._full_armor = effective_armor(self._state, self.target, None)
+            return self._full_armor
+        pierced = self._armor
+        if pierced is None:
+            pierced = self._armor = {}
+        armor = pierced.get(ignore)
         if armor is None:
-            armor = self._armor[ignore] = effective_armor(self._state, self.target, ignore)
+            armor = pierced[ignore] = effective_armor(self._state, self.target, ignore)
         return armor
 
     def value(self, raw: float, ignore: str | None, p: float) -> float:
