@@ -202,3 +202,40 @@ def test_the_battlefield_of_a_plan_is_what_the_orm_formulation_answers(world):
     assert answers[(bob, t["Gamma"].pk)] == ("Gamma", False)  # nothing of his
     assert answers[(bob, t["Epsilon"].pk)] == ("Epsilon", True)  # held
     assert answers[(alice, max(x.pk for x in t.values()) + 99)] is None
+
+
+def test_the_text_statements_are_prepared_on_postgresql_and_the_orms_are_not(world):
+    """`campaign.sql` binds on the server: PostgreSQL plans the seat's statement once per
+    connection (`DATABASE_PREPARE_THRESHOLD`); the ORM's cursors bind on the client and
+    are never prepared."""
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements exist on PostgreSQL only")
+    threshold = settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"]
+    user = world.users["alice"]
+    for _ in range(threshold + 1):
+        assert seat(user, world.campaign.pk).pk == world.alice.pk
+        assert Player.objects.filter(campaign=world.campaign, user=user).count() == 1
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any('FROM "campaign_player" p' in statement for statement in prepared)
+    assert not any("COUNT(*)" in statement for statement in prepared)
+
+
+def test_a_replaced_order_is_the_row_the_orm_reads_afterwards(world):
+    from orders.services.sealing import _replace_order
+
+    campaign, t = world.campaign, world.t
+    given = Order.objects.create(campaign=campaign, turn=campaign.turn, player=world.alice,
+                                 unit=world.a1, origin=t["Alpha"], destination=t["Beta"])
+    with transaction.atomic():
+        replaced = _replace_order(campaign, world.a1.pk, t["Alpha"].pk, t["Gamma"].pk)
+        assert _replace_order(campaign, world.a2.pk, t["Beta"].pk, t["Gamma"].pk) is None
+    assert replaced is not None and not replaced._state.adding
+    stored = Order.objects.get(pk=given.pk)
+    assert _fields(replaced) == _fields(stored)
+    assert (stored.public_id, stored.destination_id) == (given.public_id, t["Gamma"].pk)
+    assert stored.updated_at >= given.updated_at
