@@ -99,9 +99,11 @@ def _cursor() -> Any:
     PostgreSQL plans it once per connection instead of on every request: planning was
     about half of the database's CPU for a plan PUT. Django's own cursors bind on the
     client and never prepare, so only these few statements are prepared. Wrapped as
-    `connection.cursor()` wraps its own (errors translated, queries logged)."""
+    `connection.cursor()` wraps its own (errors translated). Where queries are logged
+    (DEBUG, a test counting them) Django's own cursor is used: a prepared statement's log
+    would show no text."""
     db = connections[DEFAULT_DB_ALIAS]  # the thread's own, looked up once
-    if db.vendor != "postgresql":
+    if db.vendor != "postgresql" or db.queries_logged:
         return db.cursor()
     db.close_if_health_check_failed()
     db.ensure_connection()
@@ -109,7 +111,7 @@ def _cursor() -> Any:
     with db.wrap_database_errors:
         # Any: django-stubs type make_cursor's argument as the wrapper it returns
         raw: Any = psycopg.Cursor(db.connection)
-    return db.make_debug_cursor(raw) if db.queries_logged else db.make_cursor(raw)
+    return db.make_cursor(raw)
 
 
 def fetch_one(sql: str, params: Sequence[Any]) -> tuple | None:
