@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from campaign.access import membership, require_player
+from campaign.api.flat import flat_data
 from campaign.api.views import int_param, validated
 from campaign.errors import InvalidInput
 from orders.models import BattlePlan, Order
@@ -123,7 +124,7 @@ class OrderListView(APIView):
         data = validated(OrderInSerializer, request.data)
         order = order_submit(player=player, unit_id=data["unit"],
                                     destination_id=data["destination"])
-        return Response(SealedOrderSerializer(order).data, status=status.HTTP_201_CREATED)
+        return Response(flat_data(SealedOrderSerializer, order), status=status.HTTP_201_CREATED)
 
 
 class OrderDetailView(APIView):
@@ -205,7 +206,7 @@ class StandingPlanView(APIView):
     def put(self, request: Request, campaign_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         plan = standing_plan_set(player=player, choice=_choice(request))
-        return Response(PlanOutSerializer(plan).data)
+        return Response(flat_data(PlanOutSerializer, plan))
 
     @extend_schema(responses={204: None}, description="Withdraw the standing plan.")
     def delete(self, request: Request, campaign_id: int) -> Response:
@@ -222,7 +223,7 @@ class PlanDetailView(APIView):
     def put(self, request: Request, campaign_id: int, territory_id: int) -> Response:
         player = require_player(membership(request.user, campaign_id))
         plan = plan_set(player=player, territory_id=territory_id, choice=_choice(request))
-        return Response(PlanOutSerializer(plan).data)
+        return Response(flat_data(PlanOutSerializer, plan))
 
     @extend_schema(responses={204: None},
                    description="Move phase: withdraw the plan for that territory.")

@@ -16,9 +16,12 @@ a gap); the orders are journaled, privately and sealed, at the reveal.
 
 from __future__ import annotations
 
+import functools
+
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from campaign import sql
 from campaign.errors import Conflict, InvalidInput, NotFound
 from campaign.models import Campaign, Phase, Player
 from campaign.services.locking import retry_on_conflict
@@ -99,17 +102,23 @@ def order_submit(*, player: Player, unit_id: int, destination_id: int) -> Order:
     return order
 
 
+@functools.cache
+def _replace_statement(vendor: str) -> str:
+    """`_replace_order`'s statement, built once per database vendor."""
+    return (f"UPDATE {sql.table(Order)} SET origin_id = %s, destination_id = %s, "
+            "updated_at = %s WHERE campaign_id = %s AND turn = %s AND unit_id = %s "
+            f"RETURNING {sql.columns(Order)}")
+
+
 def _replace_order(campaign: Campaign, unit_id: int, origin_id: int | None,
                    destination_id: int) -> Order | None:
     """The unit's order of this turn, given its new move in one statement (`UPDATE ...
-    RETURNING`: PostgreSQL, and SQLite from 3.35); None when it has none yet. The
-    caller holds the unit's row lock, so nobody else writes this order meanwhile."""
-    table = connection.ops.quote_name(Order._meta.db_table)
-    rows = list(Order.objects.raw(
-        f"UPDATE {table} SET origin_id = %s, destination_id = %s, updated_at = %s "
-        "WHERE campaign_id = %s AND turn = %s AND unit_id = %s RETURNING *",
-        [origin_id, destination_id, timezone.now(), campaign.pk, campaign.turn, unit_id]))
-    return rows[0] if rows else None
+    RETURNING`: PostgreSQL, and SQLite from 3.35), sent as text (`campaign.sql`); None
+    when it has none yet. The caller holds the unit's row lock, so nobody else writes
+    this order meanwhile."""
+    row = sql.fetch_one(_replace_statement(connection.vendor), [
+        origin_id, destination_id, timezone.now(), campaign.pk, campaign.turn, unit_id])
+    return sql.instance(Order, row) if row is not None else None
 
 
 @retry_on_conflict
