@@ -44,5 +44,5 @@ def test_a_serializer_with_a_nested_one_is_refused():
     class Nested(serializers.Serializer):
         inner = PlanOutSerializer()
 
-    with pytest.raises(TypeError, match="Nested.inner is not a flat field"):
+    with pytest.raises(TypeError, match=r"Nested\.inner is not a flat field"):
         flat_data(Nested, object())
