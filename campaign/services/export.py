@@ -175,6 +175,29 @@ def _sqlite_value(field: Any, column: str) -> str | None:
 def _rows_sqlite(qs: QuerySet[Any], fields: list[Any]) -> _SQLiteRows | None:
     """The rows of `rows` as SQLite's JSON text (an array of objects in id order), or
     None when a column is of a kind `_sqlite_value` does not spell."""
+    statement = _section_sqlite(qs, fields)
+    if statement is None:
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(*statement)
+        text: str = cursor.fetchone()[0]
+    return _SQLiteRows(text)
+
+
+class _SQLiteSection(_SQLRows):
+    """`rows` on SQLite for `export_campaign_sql`: the statement that has SQLite write the
+    section as JSON (`_rows_sqlite`'s, not run), so the document is built in the database
+    as on PostgreSQL."""
+
+
+#: Set while `export_campaign_sql` runs on SQLite: `rows` then returns statements.
+_in_sqlite_sql: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "export_in_sqlite_sql", default=False)
+
+
+def _section_sqlite(qs: QuerySet[Any], fields: list[Any]) -> tuple[str, list[Any]] | None:
+    """The SQLite statement of `_rows_sqlite` (a JSON array of the rows as objects, in id
+    order), or None when a column is of a kind `_sqlite_value` does not spell."""
     quote = connection.ops.quote_name
     pairs = []
     for field in fields:
@@ -184,13 +207,10 @@ def _rows_sqlite(qs: QuerySet[Any], fields: list[Any]) -> _SQLiteRows | None:
         pairs.append(f"'{field.attname}', {value}")
     sql, params = qs.order_by("pk").values(*[f.attname for f in fields]).query \
         .sql_with_params()
-    with connection.cursor() as cursor:
-        # The subquery's order is the array's (SQLite does not flatten an ordered
-        # subquery into an aggregate).
-        cursor.execute(f"SELECT json_group_array(json_object({', '.join(pairs)})) "
-                       f"FROM ({sql}) r", params)
-        text: str = cursor.fetchone()[0]
-    return _SQLiteRows(text)
+    # The subquery's order is the array's (SQLite does not flatten an ordered subquery
+    # into an aggregate).
+    return (f"SELECT json_group_array(json_object({', '.join(pairs)})) FROM ({sql}) r",
+            list(params))
 
 
 def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any]]:
@@ -199,6 +219,11 @@ def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any
     fields = [f for f in model._meta.concrete_fields if f.name not in exclude]
     if _in_database.get():
         return _rows_sql(qs, [f.attname for f in fields])
+    if _in_sqlite_sql.get():
+        statement = _section_sqlite(qs, fields)
+        if statement is not None:
+            return _SQLiteSection(f"({statement[0]})", tuple(statement[1]))
+        return [dict(r) for r in qs.order_by("pk").values(*[f.attname for f in fields])]
     if _in_sqlite.get():
         found = _rows_sqlite(qs, fields)
         if found is not None:
@@ -223,10 +248,11 @@ def rows(qs: QuerySet[Any], exclude: tuple[str, ...] = ()) -> list[dict[str, Any
 
 def _python_rows(qs: QuerySet[Any]) -> list[dict[str, Any]]:
     """`rows` read in Python whatever the export (rows a caller goes on working with)."""
-    token = _in_sqlite.set(False)
+    token, statements = _in_sqlite.set(False), _in_sqlite_sql.set(False)
     try:
         return rows(qs)
     finally:
+        _in_sqlite_sql.reset(statements)
         _in_sqlite.reset(token)
 
 
@@ -315,9 +341,10 @@ def _document(campaign: Campaign, *, complete: bool, journal: bool = True
         document["seats"] = rows(Player.objects.filter(campaign=campaign))
         found = rows(Campaign.objects.filter(pk=campaign.pk))
         document["campaign_row"] = (
-            _SQLRows(f"({found.sql}) -> 0", found.params) if isinstance(found, _SQLRows)
-            else _python_rows(Campaign.objects.filter(pk=campaign.pk))[0]
-            if isinstance(found, _SQLiteRows) else found[0])
+            _python_rows(Campaign.objects.filter(pk=campaign.pk))[0]
+            if isinstance(found, (_SQLiteRows, _SQLiteSection))
+            else _SQLRows(f"({found.sql}) -> 0", found.params) if isinstance(found, _SQLRows)
+            else found[0])
     token = _complete.set(complete)
     try:
         # By app name, as the document always was (the JSON keeps the sections' order).
@@ -330,10 +357,14 @@ def _document(campaign: Campaign, *, complete: bool, journal: bool = True
 
 def export_campaign_sql(campaign: Campaign, *, complete: bool = False, journal: bool = True
                         ) -> tuple[str, tuple[Any, ...]]:
-    """On PostgreSQL: an SQL expression (and its parameters) that builds the document of
-    `export_campaign` in the database, as jsonb, the rows never leaving it (the clock keeps
-    a complete one at every phase opening). Times come as PostgreSQL writes them (ISO 8601
-    with an offset), which every reader of the document parses alike."""
+    """An SQL expression (and its parameters) that builds the document of
+    `export_campaign` in the database, the rows never leaving it (the clock keeps a
+    complete one at every phase opening). On PostgreSQL as jsonb: times come as
+    PostgreSQL writes them (ISO 8601 with an offset), which every reader of the document
+    parses alike. On SQLite as JSON text, the document of `export_campaign_text` (`journal`
+    must be False there: the journal's readers are read in Python)."""
+    if connection.vendor == "sqlite":
+        return _export_sqlite_sql(campaign, complete=complete, journal=journal)
     token = _in_database.set(True)
     try:
         document = _document(campaign, complete=complete, journal=journal)
@@ -350,6 +381,41 @@ def export_campaign_sql(campaign: Campaign, *, complete: bool = False, journal: 
             params += [key, *section.params]
         parts.append(f"jsonb_build_object({', '.join(pairs)})")
     return "(%s::jsonb || " + " || ".join(parts) + ")", tuple(params)
+
+
+#: Pairs of one json_object call (SQLite takes at most 127 arguments a function).
+_SQLITE_PAIRS = 50
+
+
+def _export_sqlite_sql(campaign: Campaign, *, complete: bool, journal: bool
+                       ) -> tuple[str, tuple[Any, ...]]:
+    """`export_campaign_sql` on SQLite: one json_object of the document's keys in their
+    order, each section the statement that has SQLite write it (issue 32: a phase start's
+    rows never travel to Python and back as one parameter of megabytes)."""
+    if journal:
+        raise ValueError("On SQLite the journal is exported as text (export_campaign_text).")
+    token = _in_sqlite_sql.set(True)
+    try:
+        document = _document(campaign, complete=complete, journal=journal)
+    finally:
+        _in_sqlite_sql.reset(token)
+    parts = []
+    params: list[Any] = []
+    items = list(document.items())
+    for i in range(0, len(items), _SQLITE_PAIRS):
+        pairs = []
+        for key, value in items[i:i + _SQLITE_PAIRS]:
+            if isinstance(value, _SQLiteSection):
+                pairs.append(f"%s, {value.sql}")
+                params += [key, *value.params]
+            else:
+                pairs.append("%s, json(%s)")
+                params += [key, json.dumps(value, cls=ExportEncoder)]
+        parts.append(f"json_object({', '.join(pairs)})")
+    sql = parts[0]
+    for part in parts[1:]:  # the keys of the next object after those of the first
+        sql = f"json_patch({sql}, {part})"
+    return f"({sql})", tuple(params)
 
 
 def export_campaign_text(campaign: Campaign, *, complete: bool = False,

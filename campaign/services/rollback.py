@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, models, transaction
-from django.db.models import JSONField, Q, TextField, Value
+from django.db import models, transaction
+from django.db.models import JSONField, Q
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Cast
 from django.utils import timezone
 
 from campaign.errors import Conflict, InvalidInput
@@ -41,7 +40,7 @@ from campaign.models import (
     Player,
 )
 from campaign.services import notifications
-from campaign.services.export import export_campaign_sql, export_campaign_text
+from campaign.services.export import export_campaign_sql
 from campaign.services.imports import _timestamps, registered_tables
 from campaign.services.journal import record_event
 from campaign.sql import model_field
@@ -77,17 +76,12 @@ orders: forget the receipts of the orders undone).""")
 def remember_start(campaign: Campaign) -> None:
     """Keep the campaign as it stands at the opening of its current phase (and only the
     starts a rollback can reach)."""
-    # The document goes to the database as the JSON text it is made as (no decoding and
-    # encoding again of a document of every row of the campaign).
-    # On PostgreSQL the database builds it from its rows (they never travel).
+    # The database builds the document from its rows (they never travel: issue 32), on
+    # PostgreSQL and SQLite alike.
     # The journal is named by its last entry, not copied (issue 32: the cost of keeping a
     # start must not grow with the campaign's age; `PhaseStart.stored`).
-    if connection.vendor == "postgresql":
-        sql, params = export_campaign_sql(campaign, complete=True, journal=False)
-        document: Any = RawSQL(sql, params, output_field=JSONField())
-    else:
-        document = Cast(Value(export_campaign_text(campaign, complete=True, journal=False),
-                              output_field=TextField()), output_field=JSONField())
+    sql, params = export_campaign_sql(campaign, complete=True, journal=False)
+    document: Any = RawSQL(sql, params, output_field=JSONField())
     kept_here = PhaseStart.objects.filter(campaign=campaign, turn=campaign.turn,
                                           phase=campaign.phase)
     if not kept_here.update(stored=document):

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.db import connection
 from jsonschema import Draft202012Validator
 
 from campaign.models import PhaseSeed
@@ -250,7 +251,11 @@ def test_the_text_document_is_the_export_value_for_value(league, uma, alice):
     booleans, JSON columns, text that needs escaping."""
     import datetime
 
-    from campaign.services.export import export_campaign, export_campaign_text
+    from campaign.services.export import (
+        export_campaign,
+        export_campaign_sql,
+        export_campaign_text,
+    )
 
     home = Territory.objects.get(campaign=league, owner__user=alice)
     Territory.objects.filter(pk=home.pk).update(x=0.30000000000000004, y=1 / 3,
@@ -281,6 +286,17 @@ def test_the_text_document_is_the_export_value_for_value(league, uma, alice):
         text = json.loads(export_campaign_text(league, complete=complete))
         expected.pop("exported_at"), text.pop("exported_at")
         same(expected, text)
+        # A phase start's document, built by the database (issue 32), is the same.
+        sql, params = export_campaign_sql(league, complete=complete, journal=False)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {sql}", params)
+            built = cursor.fetchone()[0]
+        built = json.loads(built) if isinstance(built, str) else built
+        plain = json.loads(export_campaign_text(league, complete=complete, journal=False))
+        built.pop("exported_at"), plain.pop("exported_at")
+        if connection.vendor == "sqlite":  # PostgreSQL's jsonb spells times its own way
+            same(plain, built)
+        assert built.keys() == plain.keys() and built["units"] == plain["units"]
     seat = next(s for s in text["seats"] if s["user_id"] == alice.pk)
     assert seat["joined_at"] == "2026-01-02T03:04:05.999Z"
     place = next(t for t in text["territories"] if t["id"] == home.pk)
