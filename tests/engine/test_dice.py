@@ -4,7 +4,14 @@ import random
 
 import pytest
 
-from battles.rulesets.unlimit3d8.engine.dice import Dice, DiceExhaustedError, ForcedDice, Roll
+from battles.rulesets.unlimit3d8.engine.actions.attack import roll_3d8
+from battles.rulesets.unlimit3d8.engine.dice import (
+    Dice,
+    DiceExhaustedError,
+    ForcedDice,
+    Roll,
+    SeededDice,
+)
 
 
 def test_roll_has_three_named_dice_and_a_total():
@@ -65,3 +72,16 @@ def test_the_campaign_dice_draw_what_randint_draws() -> None:
         for sides in [6, 8, 10, 20, 3, 2, 12] * 300:
             assert dice.roll(sides) == reference.randint(1, sides)
             assert dice.d8() == reference.randint(1, 8)
+
+
+def test_a_skill_tests_roll_draws_what_the_seeded_dice_draw() -> None:
+    """`actions.attack.roll_3d8` draws a seeded roll itself (compiled, without the dice's
+    interpreted call): the same faces, the same count, the generator left where it was."""
+    ours, theirs = SeededDice(random.Random(7)), SeededDice(random.Random(7))
+    rolls = [roll_3d8(ours) for _ in range(2000)]
+    assert rolls == [theirs.roll_3d8() for _ in range(2000)]
+    assert len(set(rolls)) > 400  # most of the 512 faces came up, each its own
+    assert ours.count == theirs.count == 6000
+    assert ours.d8() == theirs.d8()
+    forced = ForcedDice([2, 7, 5])
+    assert roll_3d8(forced) == Roll(2, 7, 5)  # any other dice roll as they do

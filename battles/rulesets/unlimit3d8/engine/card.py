@@ -241,8 +241,22 @@ def turret_weapon_card(weapon: WeaponInput) -> WeaponCard:
     return weapon_card(weapon.key, tuple(weapon.templates), 0)
 
 
-@lru_cache(maxsize=4096)
+#: `score` of skills 0..63 for 3d8 sums 0..31, filled in once read (`_UNREAD`: not yet):
+#: every roll of a battle asks, and a list index costs far less than a call through
+#: `functools.lru_cache` (as `probability.p_success` does).
+_SCORE_SKILLS: Final = 64
+_SCORE_SUMS: Final = 32
+_UNREAD: Final = -(1 << 30)
+_SCORES: Final[list[int]] = [_UNREAD] * (_SCORE_SKILLS * _SCORE_SUMS)
+
+
 def score(skill_value: int, dice_sum: int) -> int:
     """The roll's result read on the card (J row column for the 3d8 sum); a table read,
     kept once read (every roll of a battle asks)."""
+    if 0 <= skill_value < _SCORE_SKILLS and 0 <= dice_sum < _SCORE_SUMS:
+        index = skill_value * _SCORE_SUMS + dice_sum
+        found = _SCORES[index]
+        if found == _UNREAD:
+            found = _SCORES[index] = BF.skill_score(skill_value, dice_sum)
+        return found
     return BF.skill_score(skill_value, dice_sum)

@@ -73,9 +73,10 @@ def _damage_unit(state: BattleState, target: UnitState, net: int, raw: int, armo
     target.unrepairable += crosses
     target.repairable += slashes
     destroyed = target.hp_left == 0 and not target.destroyed
-    state.record("damage", target=target.id, source=source, raw=raw, armor=armor,
-                 shield_absorbed=absorbed, lost=net, crosses=crosses, slashes=slashes,
-                 hp_left=target.hp_left, destroyed=destroyed)
+    if state.keep_log:
+        state.record("damage", target=target.id, source=source, raw=raw, armor=armor,
+                     shield_absorbed=absorbed, lost=net, crosses=crosses, slashes=slashes,
+                     hp_left=target.hp_left, destroyed=destroyed)
     if destroyed:
         target.destroyed = True
         target.cdt = 0
@@ -90,7 +91,7 @@ def _damage_unit(state: BattleState, target: UnitState, net: int, raw: int, armo
 
 
 def _release(state: BattleState, gone: UnitState) -> None:
-    for u in state.units.values():
+    for u in state.unit_list:
         if u.immobilized_by == gone.id:
             u.immobilized_by = None
     gone.immobilized_by = None
@@ -122,9 +123,10 @@ def _damage_building(state: BattleState, target: BuildingState, net: int, raw: i
     net = min(net, target.hp_left)
     target.lost += net
     destroyed = target.hp_left == 0 and not target.destroyed
-    state.record("damage", building=target.id, source=source, raw=raw, armor=armor,
-                 ablative_absorbed=absorbed, lost=net, hp_left=target.hp_left,
-                 destroyed=destroyed)
+    if state.keep_log:
+        state.record("damage", building=target.id, source=source, raw=raw, armor=armor,
+                     ablative_absorbed=absorbed, lost=net, hp_left=target.hp_left,
+                     destroyed=destroyed)
     if destroyed:
         target.destroyed = True
         target.active = False

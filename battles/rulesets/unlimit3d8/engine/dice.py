@@ -47,6 +47,12 @@ class SeededDice(Dice):
             r = rng.getrandbits(4)
         return 1 + r
 
+    def inline_generator(self) -> random.Random | None:
+        """The generator a compiled caller may draw a roll from as `roll_3d8` does inline
+        (`actions.attack.roll_3d8`: the caller counts its dice), or None: call `roll_3d8`."""
+        rng = self._rng
+        return rng if INLINE and type(rng) is random.Random else None
+
     def roll_3d8(self) -> Roll:
         """Active, passive and nemesis, drawn in that order as three `d8` calls would
         (inline: every skill test rolls, and a method call per die costs more than it)."""

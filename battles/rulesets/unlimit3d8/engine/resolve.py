@@ -13,7 +13,7 @@ import math
 import random
 from collections.abc import Callable
 from math import hypot
-from typing import Any
+from typing import Any, final
 
 from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.actions import Action
@@ -21,6 +21,7 @@ from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
 from battles.rulesets.unlimit3d8.engine.card import build_card, turret_weapon_card
 from battles.rulesets.unlimit3d8.engine.dice import DiceSource, SeededDice
 from battles.rulesets.unlimit3d8.engine.geometry import (
+    Point,
     attacker_slots,
     defender_slots,
     distance,
@@ -198,7 +199,7 @@ def _over(state: BattleState) -> bool:
     """No defender or no attacker left on the field."""
     defender = state.defender
     defender_alive = attackers_alive = False
-    for u in state.units.values():
+    for u in state.unit_list:
         if u.active:
             if u.side == defender:
                 defender_alive = True
@@ -246,9 +247,10 @@ class Fight:
         self.policies: dict[str, Policy] = {s: factory(s, state.options) for s in state.sides}
         self.view = BattleView(state)
         self.order = turn_order(state)
-        state.record("deploy", order=self.order,
-                     units={str(u.id): list(u.pos) for u in state.units.values()},
-                     buildings={str(b.id): list(b.pos) for b in state.buildings.values()})
+        if state.keep_log:
+            state.record("deploy", order=self.order,
+                         units={str(u.id): list(u.pos) for u in state.units.values()},
+                         buildings={str(b.id): list(b.pos) for b in state.buildings.values()})
         self.end_reason = "side_eliminated"
         self._max_rounds = int(state.options["max_rounds"])
         self._stalemate_rounds = int(state.options["stalemate_rounds"])
@@ -279,7 +281,7 @@ class Fight:
                 if _over(state):
                     self._next = len(self.order)
                     continue
-                if (any(u.active for u in state.units.values() if u.side == side)
+                if (state.has_active(side)
                         and begin_turn(state, side, self.policies[side], self.view)):
                     self.side = side
                     return
@@ -304,20 +306,46 @@ class Fight:
             self._next = 0
 
 
+@final
 class _Stalemate:
     """R-BAT-32: counts the rounds in a row in which nothing happened that could decide
     the battle: no hit point or shield point changed, no unit destroyed or gone, no
     building changed hands, no container moved, no missile on its way, no attack roll
-    (shot, close combat, ram), and no unit came closer to an enemy than it had ever been."""
+    (shot, close combat, ram), and no unit came closer to an enemy than it had ever been.
+
+    Asked once a round: what it remembers is kept in lists in the order of the battle's
+    own (units, buildings and containers are never added during a battle), compared and
+    updated in place. It reads the units from the state each time (the action layer may
+    put back a copy of the state after a refused action).
+    """
 
     def __init__(self, state: BattleState) -> None:
-        self.fingerprint = self._fingerprint(state)
-        self.closest: dict[Any, float] = self._nearest(state)
-        self.positions: dict[Any, Any] = {u.id: u.pos for u in state.units.values() if u.active}
+        count = len(state.unit_list)
+        # what the last round left: the "fingerprint" of anything that decides a battle
+        self.lost = [0] * count
+        self.shield = [0] * count
+        self.active = [False] * count
+        self.carrying: list[Any] = [None] * count
+        buildings = len(state.building_list)
+        self.building_lost = [0] * buildings
+        self.ablative = [0] * buildings
+        self.razed = [False] * buildings
+        self.controller = [""] * buildings
+        self.robbed = [0] * buildings
+        self.cargo_marks: list[tuple[Any, bool, Point, Point | None]] = []
+        self.missiles: tuple[int, ...] = ()
+        self._changed(state)
+        # where the active units stood when distances were last measured (None: inactive)
+        self.positions: list[Point | None] = [u.pos if u.active else None
+                                              for u in state.unit_list]
+        # the closest each unit ever came to an enemy (inf: never had one) and to the edge
+        self.closest = [math.inf] * count
+        self.closest_edge = [math.inf] * count
+        self._closer(state)
         self.rolls = state.attack_rolls
         self.rounds = 0
-        self.cdt = {u.id: u.cdt for u in state.units.values()}
-        self.chanced: set[Any] = set()  # units that could act during the quiet rounds
+        self.cdt = [u.cdt for u in state.unit_list]
+        self.chanced = [False] * count  # units that could act during the quiet rounds
 
     def quiet(self, state: BattleState) -> int:
         """Update after a round; the number of quiet rounds in a row in which every unit
@@ -325,72 +353,149 @@ class _Stalemate:
         e.g. a ram, may still strike: the count waits for it)."""
         progress = state.attack_rolls != self.rolls or bool(state.pending_missiles)
         self.rolls = state.attack_rolls
-        fingerprint = self._fingerprint(state)
-        if fingerprint != self.fingerprint:
+        if self._changed(state):
             progress = True
-            self.fingerprint = fingerprint
-        positions = {u.id: u.pos for u in state.units.values() if u.active}
-        if any(self.positions.get(uid) != pos for uid, pos in positions.items()):
+        units = state.unit_list
+        moved = False
+        positions = self.positions
+        for i, u in enumerate(units):
+            if u.active:
+                before = positions[i]
+                if before is None:
+                    moved = True
+                    break
+                x, y = u.pos
+                bx, by = before
+                if x != bx or y != by:
+                    moved = True
+                    break
+        if moved:
             # Somebody moved since the distances were last measured (when nobody did, no
             # distance can have shrunk: units only ever leave the field).
-            self.positions = positions
-            for key, dist in self._nearest(state).items():
-                best = self.closest.get(key)
-                if best is None or dist < best - 0.01:
-                    self.closest[key] = dist
-                    progress = True
+            self.positions = [u.pos if u.active else None for u in units]
+            if self._closer(state):
+                progress = True
+        chanced = self.chanced
         if progress:
             self.rounds = 0
-            self.chanced.clear()
+            for i in range(len(chanced)):
+                chanced[i] = False
         else:
             self.rounds += 1
-        active = [u for u in state.units.values() if u.active]
-        for u in active:
-            if not progress and (u.cdt == 0 or u.cdt > self.cdt.get(u.id, 0)):
-                self.chanced.add(u.id)  # ready, or it acted in a quiet round
-            self.cdt[u.id] = u.cdt
-        if any(u.id not in self.chanced for u in active):
+        cdts = self.cdt
+        waiting = False
+        for i, u in enumerate(units):
+            if u.active:
+                cdt = u.cdt
+                if not progress and (cdt == 0 or cdt > cdts[i]):
+                    chanced[i] = True  # ready, or it acted in a quiet round
+                cdts[i] = cdt
+                if not chanced[i]:
+                    waiting = True
+        if waiting:
             return 0  # somebody is still cooling down: not yet a stalemate
         return self.rounds
 
-    @staticmethod
-    def _fingerprint(state: BattleState) -> tuple[Any, ...]:
-        units = tuple((u.lost, u.shield_hp, u.active, u.carrying) for u in state.units.values())
-        buildings = tuple((b.lost, b.ablative_hp, b.destroyed, b.controller, len(b.robbed_by))
-                          for b in state.buildings.values())
-        cargo = tuple((c.carrier, c.lost, c.pos,
-                       state.units[c.carrier].pos if c.carrier in state.units else None)
-                      for c in state.cargo.values())
-        return units, buildings, cargo, tuple(state.missiles_used.values())
+    def _changed(self, state: BattleState) -> bool:
+        """Whether a hit point, shield point, unit's presence or load, building, container
+        or missile count changed since the last call (every value is remembered anew)."""
+        changed = False
+        lost, shield, active, carrying = self.lost, self.shield, self.active, self.carrying
+        for i, u in enumerate(state.unit_list):
+            value = u.repairable + u.unrepairable
+            if value != lost[i]:
+                lost[i] = value
+                changed = True
+            if u.shield_hp != shield[i]:
+                shield[i] = u.shield_hp
+                changed = True
+            if u.active != active[i]:
+                active[i] = u.active
+                changed = True
+            held = u.carrying
+            if held != carrying[i]:
+                carrying[i] = held
+                changed = True
+        building_lost, ablative, razed = self.building_lost, self.ablative, self.razed
+        controller, robbed = self.controller, self.robbed
+        for i, b in enumerate(state.building_list):
+            if b.lost != building_lost[i]:
+                building_lost[i] = b.lost
+                changed = True
+            if b.ablative_hp != ablative[i]:
+                ablative[i] = b.ablative_hp
+                changed = True
+            if b.destroyed != razed[i]:
+                razed[i] = b.destroyed
+                changed = True
+            if b.controller != controller[i]:
+                controller[i] = b.controller
+                changed = True
+            count = len(b.robbed_by)
+            if count != robbed[i]:
+                robbed[i] = count
+                changed = True
+        if state.cargo:
+            units = state.units
+            loads: list[tuple[Any, bool, Point, Point | None]] = []
+            for c in state.cargo.values():
+                carrier = units.get(c.carrier) if c.carrier is not None else None
+                loads.append((c.carrier, c.lost, c.pos,
+                              carrier.pos if carrier is not None else None))
+            if loads != self.cargo_marks:
+                self.cargo_marks = loads
+                changed = True
+        missiles = tuple(state.missiles_used.values())
+        if missiles != self.missiles:
+            self.missiles = missiles
+            changed = True
+        return changed
 
-    @staticmethod
-    def _nearest(state: BattleState) -> dict[Any, float]:
-        """Each active unit's distance to its nearest enemy unit, and to the corridor's
-        outer edge (a unit heading out to retreat is not idle either)."""
-        result: dict[Any, float] = {}
-        active = [u for u in state.units.values() if u.active]
+    def _closer(self, state: BattleState) -> bool:
+        """Whether an active unit came closer than ever to an enemy unit (by more than
+        0.01") or to the corridor's outer edge (a unit heading out to retreat is not idle
+        either); remembers the new closest distances."""
+        units = state.unit_list
+        count = len(units)
+        nearest = [math.inf] * count
         defender = state.defender
-        for u in active:
+        for i in range(count):
+            u = units[i]
+            if not u.active:
+                continue
             side = u.side
             ux, uy = u.pos
-            best = math.inf
-            for e in active:
+            for j in range(i + 1, count):
+                e = units[j]
                 other = e.side
-                if other != side and (side == defender or other == defender):  # hostile
+                if e.active and other != side and (side == defender or other == defender):
                     ex, ey = e.pos
-                    d = hypot(ux - ex, uy - ey)
-                    if d < best:
-                        best = d
-            if best < math.inf:
-                result[u.id] = best
-            result[("edge", u.id)] = edge_distance(u.pos)
-        return result
+                    d = hypot(ux - ex, uy - ey)  # hypot(-x, -y) == hypot(x, y): both ways
+                    if d < nearest[i]:
+                        nearest[i] = d
+                    if d < nearest[j]:
+                        nearest[j] = d
+        closer = False
+        closest, closest_edge = self.closest, self.closest_edge
+        for i in range(count):
+            u = units[i]
+            if not u.active:
+                continue
+            d = nearest[i]
+            if d < math.inf and d < closest[i] - 0.01:
+                closest[i] = d
+                closer = True
+            d = edge_distance(u.pos)
+            if d < closest_edge[i] - 0.01:
+                closest_edge[i] = d
+                closer = True
+        return closer
 
 
 def _defender_holds(state: BattleState, reason: str) -> None:
     """R-BAT-3 (round limit) and R-BAT-32 (stalemate): the defender holds the ground; the
     attackers still on the field withdraw."""
-    for u in state.units.values():
+    for u in state.unit_list:
         if u.active and u.side != state.defender:
             u.retreated = True
             state.record("withdraw", unit=u.id, reason=reason)

@@ -192,17 +192,32 @@ class BattleState:
     # The force fields among the buildings (buildings are never added during a battle):
     # armour and projectile checks look only at these.
     force_fields: list[BuildingState] = field(init=False, default_factory=list)
+    # Every unit and every building (units and buildings are never added during a
+    # battle), in the dicts' order: the queries below walk these (compiled, walking a
+    # list costs a fraction of walking a dict's values, and they run for every choice).
+    unit_list: list[UnitState] = field(init=False, default_factory=list)
+    building_list: list[BuildingState] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
         self.force_fields = [b for b in self.buildings.values() if b.kind == "force_field"]
+        self.unit_list = list(self.units.values())
+        self.building_list = list(self.buildings.values())
 
     # --- queries -------------------------------------------------------------------
     def active_units(self, side: str | None = None) -> list[UnitState]:
-        return [u for u in self.units.values()
-                if u.active and (side is None or u.side == side)]
+        if side is None:
+            return [u for u in self.unit_list if u.active]
+        return [u for u in self.unit_list if u.active and u.side == side]
+
+    def has_active(self, side: str) -> bool:
+        """Whether `side` still has a unit on the field."""
+        return any(u.active and u.side == side for u in self.unit_list)
 
     def enemies_of(self, side: str) -> list[UnitState]:
-        return [u for u in self.units.values() if u.active and self.hostile(side, u.side)]
+        defender = self.defender
+        if side == defender:
+            return [u for u in self.unit_list if u.active and u.side != side]
+        return [u for u in self.unit_list if u.active and u.side == defender]
 
     def hostile(self, a: str, b: str) -> bool:
         """Seed: "Is considered enemy any unit that is on the territory and doesn't belong
@@ -212,7 +227,7 @@ class BattleState:
 
     def targetable_enemies(self, side: str) -> list[UnitState]:
         """Enemies an attack can aim at (units sheltered in a bunker cannot be)."""
-        return [u for u in self.units.values()
+        return [u for u in self.unit_list
                 if u.active and u.in_bunker is None and self.hostile(side, u.side)]
 
     def locked_cdt(self, unit: UnitState) -> int:
@@ -220,7 +235,7 @@ class BattleState:
         return sum(m.cdt_left for m in self.pending_missiles if m.designator == unit.id)
 
     def live_buildings(self) -> list[BuildingState]:
-        return [b for b in self.buildings.values() if not b.destroyed]
+        return [b for b in self.building_list if not b.destroyed]
 
     # --- log and credits --------------------------------------------------------------
     def record(self, event: str, /, **data: Any) -> None:
@@ -229,6 +244,13 @@ class BattleState:
             entry: dict[str, Any] = {"turn": self.turn, "round": self.round, "event": event}
             entry.update(data)
             self.log.append(entry)
+
+    def record_data(self, event: str, data: dict[str, Any]) -> None:
+        """`record` with its data already in a dict (a hot path builds it only when the
+        log is kept: check `keep_log` first)."""
+        entry: dict[str, Any] = {"turn": self.turn, "round": self.round, "event": event}
+        entry.update(data)
+        self.log.append(entry)
 
     def credit(self, unit: UnitState | None, kind: str) -> None:
         if unit is not None:

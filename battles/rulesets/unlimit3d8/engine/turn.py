@@ -15,7 +15,7 @@ Combustion: "target loses one point of damage each turn until it takes a 2CDT ac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from battles.rulesets.unlimit3d8.engine.actions import Action, Pass, perform
 from battles.rulesets.unlimit3d8.engine.actions.attack import fire
@@ -39,19 +39,19 @@ def begin_turn(state: BattleState, side: str, policy: Policy, view: BattleView) 
     False when the side has no active unit left to choose for."""
     state.turn += 1
     state.current_side = side
-    for unit in state.units.values():
+    for unit in state.unit_list:
         if unit.side == side and unit.active:
             if unit.cdt > 0:
                 unit.cdt -= 1
             if unit.combustion:
                 state.record("combustion", unit=unit.id)
                 deal_damage(state, unit, 1, ignore="all", attacker=None, source="combustion")
-    for building in state.buildings.values():
+    for building in state.building_list:
         if building.controller == side and building.weapon is not None and building.cdt > 0:
             building.cdt -= 1
     missiles_due(state, side)  # "When the CDTs are depleted, the missile strikes."
     _turrets(state, side, policy, view)
-    if not any(u.active for u in state.units.values() if u.side == side):
+    if not state.has_active(side):
         return False
     policy.begin_choice(view, side)  # what it settles once a turn; `choose` stays pure
     return True
@@ -60,13 +60,16 @@ def begin_turn(state: BattleState, side: str, policy: Policy, view: BattleView) 
 def take_action(state: BattleState, side: str, action: Action) -> None:
     """The player's choice for the turn, refereed (IllegalActionError: refused)."""
     if isinstance(action, Pass):
-        state.record("pass", side=side)
+        if state.keep_log:
+            state.record("pass", side=side)
         return
     actor = state.units.get(action.unit)
     if actor is None or actor.side != side or not actor.active or actor.cdt > 0:
         raise IllegalActionError(f"{side} cannot act with unit {action.unit!r} now")
     if state.keep_log:
-        state.record("action", side=side, **action.describe())
+        data: dict[str, Any] = {"side": side}
+        data.update(action.describe())
+        state.record_data("action", data)
     cdt = perform(state, actor, action)
     if actor.active:
         actor.cdt += cdt
@@ -77,14 +80,15 @@ def take_action(state: BattleState, side: str, action: Action) -> None:
 
 def _turrets(state: BattleState, side: str, policy: Policy, view: BattleView) -> None:
     skill = int(state.options["turret_fight_skill"])
-    for turret in state.buildings.values():
+    for turret in state.building_list:
         if (turret.controller != side or turret.weapon is None or turret.destroyed
                 or not turret.active or turret.cdt > 0):
             continue
         target = policy.turret_target(view, turret)
         if target is None or (isinstance(target, UnitState) and target.in_bunker is not None):
             continue
-        state.record("turret_fire", turret=turret.id, weapon=turret.weapon.key,
-                     target=target.id, cdt=turret.weapon.cooldown)
+        if state.keep_log:
+            state.record("turret_fire", turret=turret.id, weapon=turret.weapon.key,
+                         target=target.id, cdt=turret.weapon.cooldown)
         fire(state, turret, turret.weapon, target, skill_value=skill)
         turret.cdt += turret.weapon.cooldown

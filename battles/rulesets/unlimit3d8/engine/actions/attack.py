@@ -9,12 +9,12 @@ nemesis die determines if something special happens."
 from __future__ import annotations
 
 from math import hypot
-from typing import Any
+from typing import Any, Final
 
 from battles.rulesets.unlimit3d8 import tables as BT
 from battles.rulesets.unlimit3d8.engine.card import WeaponCard, score
 from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage, force_field_at, own_field
-from battles.rulesets.unlimit3d8.engine.dice import Roll
+from battles.rulesets.unlimit3d8.engine.dice import DiceSource, Roll, SeededDice
 from battles.rulesets.unlimit3d8.engine.geometry import Point, deviate, distance, increments
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
@@ -26,24 +26,62 @@ Shooter = UnitState | BuildingState
 ATTACK_ROLLS = frozenset({"ranged", "assault", "close_combat", "ram"})
 
 
+#: Every roll seeded dice can give (8 x 8 x 8 faces), each made the first time it comes up:
+#: a `Roll` is immutable, and making one (an interpreted frozen dataclass) costs more
+#: than drawing its three dice.
+_ROLLS: Final[list[Roll | None]] = [None] * 512
+
+
+def roll_3d8(dice: DiceSource) -> Roll:
+    """`dice.roll_3d8()`; seeded dice are drawn here, exactly as `SeededDice.roll_3d8`
+    draws them (the same faces, the generator left in the same state): compiled, a
+    fraction of the cost of its interpreted call, and every skill test rolls."""
+    if type(dice) is SeededDice:
+        rng = dice.inline_generator()
+        if rng is not None:
+            dice.count += 3
+            draw = rng.getrandbits
+            a = draw(4)
+            while a >= 8:
+                a = draw(4)
+            b = draw(4)
+            while b >= 8:
+                b = draw(4)
+            c = draw(4)
+            while c >= 8:
+                c = draw(4)
+            index = a * 64 + b * 8 + c
+            roll = _ROLLS[index]
+            if roll is None:
+                roll = _ROLLS[index] = Roll(1 + a, 1 + b, 1 + c)
+            return roll
+    return dice.roll_3d8()
+
+
 def skill_test(state: BattleState, actor: Shooter, skill: str, skill_value: int,
-               difficulty: int, purpose: str, **info: Any) -> tuple[Roll, int, bool,
-                                                                   dict[str, Any]]:
-    """Roll 3d8 for a skill against a difficulty; log the dice and what they decided."""
-    roll = state.dice.roll_3d8()
+               difficulty: int, purpose: str, info: dict[str, Any] | None = None
+               ) -> tuple[Roll, int, bool, dict[str, Any]]:
+    """Roll 3d8 for a skill against a difficulty; log the dice and what they decided (with
+    `info`'s details after them). The entry is returned for the caller to add the roll's
+    effects; without a log it holds only "score" and "effects"."""
+    roll = roll_3d8(state.dice)
     if purpose in ATTACK_ROLLS:
         state.attack_rolls += 1  # fighting, not a stalemate (R-BAT-32)
-    result = score(skill_value, roll.total)
+    active, passive, nemesis = roll.active, roll.passive, roll.nemesis
+    total = active + passive + nemesis  # `Roll.total`, read without its call
+    result = score(skill_value, total)
     success = result >= difficulty
+    if not state.keep_log:
+        return roll, result, success, {"score": result, "effects": []}
     entry: dict[str, Any] = {
         "turn": state.turn, "round": state.round, "event": "roll", "purpose": purpose,
         "actor": actor.id, "skill": skill, "skill_value": skill_value,
-        "dice": roll.to_dict(), "score": result, "difficulty": difficulty,
-        "success": success, "effects": [],
+        "dice": {"active": active, "passive": passive, "nemesis": nemesis, "total": total},
+        "score": result, "difficulty": difficulty, "success": success, "effects": [],
     }
-    entry.update(info)
-    if state.keep_log:
-        state.log.append(entry)
+    if info is not None:
+        entry.update(info)
+    state.log.append(entry)
     return roll, result, success, entry
 
 
@@ -52,7 +90,7 @@ def target_of(state: BattleState, target_id: Any, kind: str) -> Target:
 
 
 def in_contact(state: BattleState, a: Point, b: Point) -> bool:
-    return bool(distance(a, b) <= state.options["contact_distance"] + 1e-9)
+    return distance(a, b) <= float(state.options["contact_distance"]) + 1e-9
 
 
 def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingState | None]:
@@ -61,14 +99,20 @@ def cover_increments(state: BattleState, target: Target) -> tuple[int, BuildingS
     ("Firing against an opponent that took cover adds a range increment penalty")."""
     if not isinstance(target, UnitState):
         return 0, None
-    best, barricade = 0, None
-    reach = state.options["contact_distance"] + 1e-9
+    best = 0
+    barricade: BuildingState | None = None
+    if not state.building_list:
+        return best, barricade
+    reach = float(state.options["contact_distance"]) + 1e-9
     x, y = target.pos
-    for b in state.buildings.values():
+    for b in state.building_list:
         if b.destroyed:
             continue
         bx, by = b.pos
-        if not hypot(x - bx, y - by) <= reach:  # `in_contact`
+        dx, dy = x - bx, y - by
+        # `in_contact` (a side longer than the reach: hypot can only be longer still)
+        if dx > reach or -dx > reach or dy > reach or -dy > reach \
+                or not hypot(dx, dy) <= reach:
             continue
         if b.kind == "concrete_barricade":
             if best < BT.BARRICADE_EXTRA_RANGE_INCREMENTS:
@@ -136,9 +180,13 @@ def fire(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Targe
                      reason="force_field")
         return False
     difficulty, info = range_difficulty(state, shooter, weapon, target, assault=assault)
+    details: dict[str, Any] | None = None
+    if state.keep_log:
+        details = {"weapon": weapon.key, "target": target.id}
+        details.update(info)
     roll, _, success, entry = skill_test(
         state, shooter, "fight", skill_value, difficulty, "assault" if assault else "ranged",
-        weapon=weapon.key, target=target.id, **info)
+        details)
     effects: list[Any] = entry["effects"]
     dist = info["distance"]
     if roll.nemesis <= misfire_threshold(shooter, weapon):
@@ -228,7 +276,7 @@ def _chain(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, r
            dist: float, origin: Target, entry: dict[str, Any]) -> None:
     """Chain Reaction: "closest Unit sustains the same attack as the original target"
     (R-BAT-15: same dice, damage only, no further chain; allies can be the closest)."""
-    others = [u for u in state.units.values()
+    others = [u for u in state.unit_list
               if u.active and u is not origin and u is not attacker and u.in_bunker is None]
     if not others:
         return
@@ -244,10 +292,10 @@ def _blast(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, r
     original target." R-BAT-15: same dice; each is hit if the score beats its own
     defense + the shot's range penalty (buildings: 0 + penalty)."""
     radius = weapon.blast_radius
-    targets: list[Target] = [u for u in state.units.values()
+    targets: list[Target] = [u for u in state.unit_list
                              if u.active and u.in_bunker is None and u is not exclude
                              and distance(u.pos, centre) <= radius]
-    targets += [b for b in state.buildings.values()
+    targets += [b for b in state.building_list
                 if b.targetable and b is not exclude and distance(b.pos, centre) <= radius]
     for t in targets:
         needed = defense_of(t, close=False) + range_penalty
@@ -268,10 +316,10 @@ def _land(state: BattleState, attacker: UnitState | None, weapon: WeaponCard, ro
         _blast(state, attacker, weapon, roll, impact, range_penalty, entry, exclude)
         return
     reach = state.options["contact_distance"]
-    near: list[Target] = [u for u in state.units.values()
+    near: list[Target] = [u for u in state.unit_list
                           if u.active and u.in_bunker is None
                           and distance(u.pos, impact) <= reach]
-    near += [b for b in state.buildings.values()
+    near += [b for b in state.building_list
              if b.targetable and distance(b.pos, impact) <= reach]
     if not near:
         entry["effects"].append("lands_harmlessly")

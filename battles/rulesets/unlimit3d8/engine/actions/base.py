@@ -19,8 +19,14 @@ class Action:
 
     def describe(self) -> dict[str, Any]:
         """JSON-native description for the log."""
-        data: dict[str, Any] = _plain(self)
+        data = self.plain()
         data["action"] = self.name
+        return data
+
+    def plain(self) -> dict[str, Any]:
+        """The fields, JSON-native (`_plain`); the actions a battle logs most often write
+        theirs out (tests/engine/test_action_describe.py: the same dict, keys in order)."""
+        data: dict[str, Any] = _plain(self)
         return data
 
 
@@ -54,12 +60,19 @@ class Pass(Action):
 class Move(Action):
     to: Point
 
+    def plain(self) -> dict[str, Any]:
+        return {"unit": self.unit, "to": list(self.to)}
+
 
 @dataclass(frozen=True)
 class RangedAttack(Action):
     weapon: str
     target: Id
     target_kind: str = "unit"  # "unit" or "building"
+
+    def plain(self) -> dict[str, Any]:
+        return {"unit": self.unit, "weapon": self.weapon, "target": self.target,
+                "target_kind": self.target_kind}
 
 
 @dataclass(frozen=True)
@@ -70,6 +83,10 @@ class Assault(Action):
     weapon: str
     target: Id
     target_kind: str = "unit"
+
+    def plain(self) -> dict[str, Any]:
+        return {"unit": self.unit, "to": list(self.to), "weapon": self.weapon,
+                "target": self.target, "target_kind": self.target_kind}
 
 
 @dataclass(frozen=True)
@@ -100,6 +117,11 @@ class Order(Action):
     tokens: int = 0
     orders: tuple[Action, ...] = field(default_factory=tuple)
     move_to: Point | None = None
+
+    def plain(self) -> dict[str, Any]:
+        return {"unit": self.unit, "kind": self.kind, "targets": list(self.targets),
+                "tokens": self.tokens, "orders": [order.plain() for order in self.orders],
+                "move_to": list(self.move_to) if self.move_to is not None else None}
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,8 @@ def perform_close_combat(state: BattleState, unit: UnitState, action: CloseComba
                  cdt=weapon.cooldown)
     difficulty = defense_of(target, close=True)
     roll, _, success, entry = skill_test(state, unit, "fight", unit.card.skills["fight"],
-                                         difficulty, "close_combat", weapon=weapon.key,
-                                         target=target.id)
+                                         difficulty, "close_combat",
+                                         {"weapon": weapon.key, "target": target.id})
     if roll.nemesis <= misfire_threshold(unit, weapon):
         entry["effects"].append("misfire")
     elif success:

@@ -85,10 +85,10 @@ def strike_missile(state: BattleState, m: PendingMissile) -> None:
     if blocked:
         return
     designator = state.units.get(m.designator)
-    caught: list[Target] = [u for u in state.units.values()
+    caught: list[Target] = [u for u in state.unit_list
                             if u.active and u.in_bunker is None
                             and distance(u.pos, impact) <= BT.MISSILE_RADIUS + 1e-9]
-    caught += [b for b in state.buildings.values()
+    caught += [b for b in state.building_list
                if b.targetable and distance(b.pos, impact) <= BT.MISSILE_RADIUS + 1e-9]
     for t in caught:
         deal_damage(state, t, BT.MISSILE_DAMAGE, ignore=None, attacker=designator,

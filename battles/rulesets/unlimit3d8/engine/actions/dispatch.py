@@ -51,7 +51,16 @@ def perform(state: BattleState, unit: UnitState, action: A.Action) -> int:
     """Resolve `action` for `unit` and return the CDT it costs."""
     if unit.in_bunker is not None and not isinstance(action, SHELTERED_ACTIONS):
         raise IllegalActionError(f"unit {unit.id} is inside a bunker: {action.name} refused")
-    performer = PERFORMERS.get(type(action))
+    kind = type(action)
+    # The two commonest, called directly (compiled, a call through the table is a Python
+    # call); the table has every action, these too.
+    if kind is A.RangedAttack:
+        assert isinstance(action, A.RangedAttack)
+        return perform_ranged(state, unit, action)
+    if kind is A.Move:
+        assert isinstance(action, A.Move)
+        return perform_move(state, unit, action)
+    performer = PERFORMERS.get(kind)
     if performer is None:
         raise IllegalActionError(f"unknown action {action!r}")
     return performer(state, unit, action)

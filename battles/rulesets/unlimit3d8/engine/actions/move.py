@@ -39,7 +39,7 @@ def relocate(state: BattleState, unit: UnitState, to: Point) -> None:
     that moves gets out of its bunker ("They can get out of the building with a move
     action")."""
     if unit.pos != to:
-        for other in state.units.values():
+        for other in state.unit_list:
             if other.immobilized_by == unit.id:
                 other.immobilized_by = None
         if unit.in_bunker is not None:
@@ -54,7 +54,9 @@ def relocate(state: BattleState, unit: UnitState, to: Point) -> None:
 def perform_move(state: BattleState, unit: UnitState, action: Move) -> int:
     dist = check_move(unit, action.to)
     cdt = move_cdt(unit, dist)
-    state.record("move", unit=unit.id, to=list(action.to), distance=round(dist, 3), cdt=cdt)
+    if state.keep_log:
+        state.record("move", unit=unit.id, to=list(action.to), distance=round(dist, 3),
+                     cdt=cdt)
     relocate(state, unit, action.to)
     return cdt
 

@@ -62,11 +62,12 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
     if action.move_to is not None:
         cdt += move_cdt(unit, check_move(unit, action.move_to))
         relocate(state, unit, action.move_to)
-    state.record("order", unit=unit.id, kind=action.kind, targets=list(action.targets),
-                 tokens=action.tokens, cdt=cdt)
-    _, _, success, entry = skill_test(state, unit, "will", unit.card.skills["will"],
-                                      difficulty, f"order:{action.kind}",
-                                      targets=list(action.targets))
+    if state.keep_log:
+        state.record("order", unit=unit.id, kind=action.kind, targets=list(action.targets),
+                     tokens=action.tokens, cdt=cdt)
+    _, _, success, entry = skill_test(
+        state, unit, "will", unit.card.skills["will"], difficulty, f"order:{action.kind}",
+        {"targets": list(action.targets)} if state.keep_log else None)
     if not success:
         entry["effects"].append("no_effect")
         return cdt

@@ -54,7 +54,7 @@ def perform_piracy(state: BattleState, unit: UnitState, action: Piracy) -> int:
         difficulty = defense_of(target, close=False)
     state.record("piracy", unit=unit.id, target=target.id, cdt=wire.cooldown)
     roll, score, success, entry = skill_test(state, unit, "tech", unit.card.skills["tech"],
-                                             difficulty, "piracy", target=target.id)
+                                             difficulty, "piracy", {"target": target.id})
     if lab:
         assert isinstance(target, BuildingState)
         state.lab_piracies.append({

@@ -45,7 +45,7 @@ def perform_ram(state: BattleState, unit: UnitState, action: Ram) -> int:
     relocate(state, unit, end)
     roll, _, success, entry = skill_test(state, unit, "pilot", unit.card.skills["pilot"],
                                          defense_of(target, close=False), "ram",
-                                         target=target.id)
+                                         {"target": target.id})
     raw = unit.card.weight + increments(crossed, 2) + roll.active
     if success:
         entry["effects"].append("hit")

@@ -59,8 +59,9 @@ def perform_ranged(state: BattleState, unit: UnitState, action: RangedAttack) ->
     weapon = ranged_weapon(unit, action.weapon)
     target = live_target(state, action.target, action.target_kind)
     refuse_blocked_projectile(state, unit.pos, weapon, target)
-    state.record("ranged_attack", unit=unit.id, weapon=weapon.key, target=target.id,
-                 cdt=weapon.cooldown)
+    if state.keep_log:
+        state.record("ranged_attack", unit=unit.id, weapon=weapon.key, target=target.id,
+                     cdt=weapon.cooldown)
     fire(state, unit, weapon, target, skill_value=unit.card.skills["fight"])
     return weapon.cooldown
 
@@ -71,8 +72,9 @@ def perform_assault(state: BattleState, unit: UnitState, action: Assault) -> int
     dist = check_move(unit, action.to)
     refuse_blocked_projectile(state, action.to, weapon, target)
     cdt = move_cdt(unit, dist) + weapon.cooldown
-    state.record("assault", unit=unit.id, to=list(action.to), distance=round(dist, 3),
-                 weapon=weapon.key, target=target.id, cdt=cdt)
+    if state.keep_log:
+        state.record("assault", unit=unit.id, to=list(action.to), distance=round(dist, 3),
+                     weapon=weapon.key, target=target.id, cdt=cdt)
     relocate(state, unit, action.to)
     fire(state, unit, weapon, target, skill_value=unit.card.skills["fight"], assault=True)
     return cdt

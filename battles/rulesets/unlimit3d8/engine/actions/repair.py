@@ -34,7 +34,7 @@ def perform_repair(state: BattleState, unit: UnitState, action: Repair) -> int:
     state.record("repair", unit=unit.id, target=target.id, hit_points=action.hit_points,
                  cdt=tools.cooldown)
     _, _, success, entry = skill_test(state, unit, "tech", unit.card.skills["tech"],
-                                      difficulty, "repair", target=target.id)
+                                      difficulty, "repair", {"target": target.id})
     if success:
         target.repairable -= action.hit_points
         hardened = target.repairable

@@ -26,7 +26,7 @@ def perform_tackle(state: BattleState, unit: UnitState, action: Tackle) -> int:
     assert isinstance(target, UnitState)
     if target is unit or not in_contact(state, unit.pos, target.pos):
         raise IllegalActionError(f"unit {unit.id} is not in contact with {target.id}")
-    for other in state.units.values():
+    for other in state.unit_list:
         if other.immobilized_by == unit.id:
             other.immobilized_by = None
     weapons = [w for w in unit.card.contact_weapons
@@ -36,7 +36,7 @@ def perform_tackle(state: BattleState, unit: UnitState, action: Tackle) -> int:
     state.record("tackle", unit=unit.id, target=target.id, aggressive=action.aggressive,
                  cdt=TACKLE_CDT)
     roll, _, success, entry = skill_test(state, unit, "fight", unit.card.skills["fight"],
-                                         difficulty, "tackle", target=target.id)
+                                         difficulty, "tackle", {"target": target.id})
     if not success:
         entry["effects"].append("miss")
         return TACKLE_CDT

@@ -32,8 +32,8 @@ def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:
         raise IllegalActionError(f"unit {unit.id} is immobilized")
     if clamp(action.to) != action.to:
         raise IllegalActionError("warp target is off the battlefield")
-    occupied = [u for u in state.units.values() if u.active and u is not unit]
-    occupied_b = [b for b in state.buildings.values() if not b.destroyed]
+    occupied = [u for u in state.unit_list if u.active and u is not unit]
+    occupied_b = [b for b in state.building_list if not b.destroyed]
     spots = [u.pos for u in occupied] + [b.pos for b in occupied_b]
     if any(in_contact(state, pos, action.to) for pos in spots):
         raise IllegalActionError("a warp must aim where there is no building or unit")
@@ -44,7 +44,7 @@ def perform_warp(state: BattleState, unit: UnitState, action: Warp) -> int:
     state.record("warp", unit=unit.id, to=list(action.to), distance=round(dist, 3),
                  cdt=drive.cooldown)
     _, _, success, entry = skill_test(state, unit, "tech", unit.card.skills["tech"],
-                                      difficulty, "warp", increments=steps)
+                                      difficulty, "warp", {"increments": steps})
     if not success:
         entry["effects"].append("no_warp")
         return drive.cooldown
