@@ -3,6 +3,7 @@ record the engine keeps. Pure data and a few questions about it."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,68 +20,86 @@ def avg_dam(dam: int | str) -> float:
     return {"D3": 2.0, "D6": 3.5}.get(str(dam), float(dam) if isinstance(dam, int) else 1.0)
 
 
-@dataclass
 class Unit:
-    id: int
-    side: str
-    name: str
-    faction: str
-    rank: str
-    vehicle: bool
-    subtypes: set[str]
-    rules: set[str]
-    hp: list[int]
-    hp_start: int
-    models_start: int
-    move: int
-    move_flying: int
-    move_min: int
-    cqc: int
-    rc: int | None
-    pan: int
-    dfc: int
-    arm: int
-    weapons: list[dict[str, Any]]
-    points: int
-    x: float
-    camouflage: int = 0
-    shielded: int | None = None
-    variant_of: str = ""
-    flying: bool = False
-    movement: str = "stationary"
-    charged: bool = False
-    fired: bool = False
-    escape_failed: bool = False
-    panicked: bool = False
-    unpanicked_now: bool = False
-    dug_in: bool = False
-    must_panic: bool = False
-    routed: bool = False
-    destroyed: bool = False
-    immortal_used: bool = False
-    howling: bool = False
-    howl_used: bool = False
-    inside: int | None = None
-    capacity: int = 0
-    reserve: bool = False
-    joined: int | None = None
-    skip_turn: bool = False
-    locked: set[int] = field(default_factory=set)
-    #: Still an unrevealed Blip (only where a case or a table sets it up: R-MOB-23).
-    blip: bool = False
-    #: The owner's standing choice of which model takes the damage (`allocation.py`).
-    allocation: str = "keep_alive"
-    #: Left the table because its side's battle plan withdrew it (R-MOB-40).
-    withdrew: bool = False
-    #: The engine's look-ups that never change in a battle: the ranged weapons that may
-    #: fire after each movement, and their ranking against each target (`engine.py`).
-    firing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    firing_reach: dict[str, float] = field(default_factory=dict)
-    ranked: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
-    #: Its move allowances without a die, by (move, in flight, the ground it starts on).
-    allowances: dict[tuple[str, bool, str], int] = field(default_factory=dict)
+    """One unit of a battle. A plain class, not a dataclass: a compiled dataclass is built
+    by the interpreted `__init__` the dataclass machinery writes, and every battle and odds
+    simulation builds each of its units (issue 32). Nothing compares units by value."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, id: int = 0, side: str = "", name: str = "", faction: str = "",
+                 rank: str = "troops", vehicle: bool = False,
+                 subtypes: Collection[str] = (), rules: Collection[str] = (),
+                 hp: Sequence[int] = (), hp_start: int = 1, models_start: int = 1,
+                 move: int = 0, move_flying: int = 0, move_min: int = 0, cqc: int = 0,
+                 rc: int | None = None, pan: int = 0, dfc: int = 0, arm: int = 0,
+                 weapons: Sequence[dict[str, Any]] = (), points: int = 0, x: float = 0.0,
+                 camouflage: int = 0, shielded: int | None = None, variant_of: str = "",
+                 flying: bool = False, capacity: int = 0, reserve: bool = False) -> None:
+        # (every argument has a default: compiled, a class whose `__init__` needs none is
+        # what `copy.deepcopy` can make before it fills it in, as the layer's tests do)
+        self.id = id
+        self.side = side
+        self.name = name
+        self.faction = faction
+        self.rank = rank
+        self.vehicle = vehicle
+        self.subtypes: set[str] = set(subtypes)
+        self.rules: set[str] = set(rules)
+        self.hp: list[int] = list(hp)
+        self.hp_start = hp_start
+        self.models_start = models_start
+        self.move = move
+        self.move_flying = move_flying
+        self.move_min = move_min
+        self.cqc = cqc
+        self.rc = rc
+        self.pan = pan
+        self.dfc = dfc
+        self.arm = arm
+        self.weapons: list[dict[str, Any]] = list(weapons)
+        self.points = points
+        self.x = x
+        self.camouflage = camouflage
+        self.shielded = shielded
+        self.variant_of = variant_of
+        self.flying = flying
+        self.movement = "stationary"
+        self.charged = False
+        self.fired = False
+        self.escape_failed = False
+        self.panicked = False
+        self.unpanicked_now = False
+        self.dug_in = False
+        self.must_panic = False
+        self.routed = False
+        self.destroyed = False
+        self.immortal_used = False
+        self.howling = False
+        self.howl_used = False
+        self.inside: int | None = None
+        self.capacity = capacity
+        self.reserve = reserve
+        self.joined: int | None = None
+        self.skip_turn = False
+        self.locked: set[int] = set()
+        #: Still an unrevealed Blip (only where a case or a table sets it up: R-MOB-23).
+        self.blip = False
+        #: The owner's standing choice of which model takes the damage (`allocation.py`).
+        self.allocation = "keep_alive"
+        #: Left the table because its side's battle plan withdrew it (R-MOB-40).
+        self.withdrew = False
+        #: The engine's look-ups that never change in a battle: the ranged weapons that may
+        #: fire after each movement, and their ranking against each target (`engine.py`).
+        self.firing: dict[str, list[dict[str, Any]]] = {}
+        self.firing_reach: dict[str, float] = {}
+        self.ranked: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        #: Its move allowances without a die, by (move, in flight, the ground it starts on).
+        self.allowances: dict[tuple[str, bool, str], int] = {}
+        self._derive()
+
+    def __repr__(self) -> str:
+        return f"Unit(id={self.id!r}, side={self.side!r}, name={self.name!r})"
+
+    def _derive(self) -> None:
         # What never changes in a battle (its rules, subtypes and weapons), worked out once
         # as the unit is built instead of at every look.
         #: Its special rules and subtypes, sorted.
