@@ -148,11 +148,11 @@ class MobiusActions:
 
     # --- the protocol ------------------------------------------------------------------------
     def start(self, battle_input: Json, dice: Dice, setup: Json | None = None,
-              keep_log: bool = True) -> Play:
+              keep_log: bool = True, listed: list[Unit] | None = None) -> Play:
         """The battle set up (with no defender, the roll-off for the turn order first, as
-        `resolve` plays it), its first turn open."""
+        `resolve` plays it), its first turn open; `listed`: `engine.build`'s."""
         data, off = _ordered(battle_input, dice)
-        b = E.build(data, dice, keep_log)
+        b = E.build(data, dice, keep_log, listed)
         E.opening(b)
         rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
         p = Play(b=b, rounds=rounds)

@@ -211,8 +211,12 @@ class Mobius(RulesetBase):
         return _outcome(_play(battle_input, dice), battle_input)
 
     def simulation(self, battle_input: Json) -> Simulation:
+        """Each simulation plays the battle without a log, on fresh copies of its units
+        read from the input once (`engine.roster`)."""
+        listed = engine.roster(battle_input)
+
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
-            b = _play(battle_input, dice, keep_log=False)
+            b = play_out(LAYER.start(battle_input, dice, keep_log=False, listed=listed))
             return b.winner, [(u.side, not u.in_play) for u in b.units]
 
         return simulate
