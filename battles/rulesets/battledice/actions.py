@@ -285,9 +285,9 @@ def _move(s: State, action: Json) -> None:
             whose = "a friendly" if occupant.side == u.side else "an enemy"
             raise ActionRefused("hex_occupied", f"{u.name} cannot move onto {whose} unit "
                                 f"({occupant.name}).", NOT_ONTO)
-    if H.distance(u.at, goal) > u.stats.move:
+    if E.distance(u.at, goal) > u.stats.move:
         raise ActionRefused("too_far", f"{u.name} moves at most {u.stats.move} hex(es); "
-                            f"that hex is {H.distance(u.at, goal)} away.", MOVE_ONCE)
+                            f"that hex is {E.distance(u.at, goal)} away.", MOVE_ONCE)
     steps = _path_length(s, u, goal, onto_friend=joins is not None)
     if steps is None:
         raise ActionRefused("path_blocked", f"{u.name} cannot reach that hex without "
@@ -411,8 +411,8 @@ def refusal(s: State, u: E.Unit, target: E.Unit) -> ActionRefused | None:
                              "unit: battle the unit.", "When battle dice are rolled "
                              "against a unit containing a leader any Leader symbols rolled "
                              "will cause the Leader to become a casualty")
-    d = H.distance(u.at, target.at)
-    if d > 1 and any(H.distance(u.at, e.at) == 1 for e in b.enemies(u)):
+    d = E.distance(u.at, target.at)
+    if d > 1 and any(E.distance(u.at, e.at) == 1 for e in b.enemies(u)):
         return ActionRefused("must_close_assault", f"{u.name} is adjacent to an enemy and "
                              "must close-assault it, not a more distant unit.", CLOSE)
     if d > 1 and d > u.stats.range:
@@ -572,7 +572,7 @@ def by_nearness(s: State) -> list[E.Unit]:
     """The side's units that can be ordered, nearest the enemy first."""
     b = s.battle
     mine = [u for u in b.units if u.side == s.side and u.alive and not attached(u)]
-    return sorted(mine, key=lambda u: (min((H.distance(u.at, e.at) for e in b.enemies(u)),
+    return sorted(mine, key=lambda u: (min((E.distance(u.at, e.at) for e in b.enemies(u)),
                                            default=99), u.id))
 
 

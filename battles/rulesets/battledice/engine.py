@@ -16,7 +16,29 @@ from campaign.rules import hexgrid as H
 from campaign.rules.dice import Dice
 
 to_axial = H.to_axial
-to_offset = H.to_offset
+
+#: `hexgrid.distance` and `hexgrid.to_offset` of each pair / hex asked so far: pure
+#: functions of hexes on (or next to) a bounded board, asked hundreds of times a battle and
+#: every odds simulation; a compiled look-up here instead of an interpreted call each time.
+_DISTANCES: dict[tuple[H.Hex, H.Hex], int] = {}
+_OFFSETS: dict[H.Hex, tuple[int, int]] = {}
+
+
+def distance(a: H.Hex, b: H.Hex) -> int:
+    """`hexgrid.distance` (kept: `_DISTANCES`)."""
+    key = (a, b)
+    found = _DISTANCES.get(key)
+    if found is None:
+        found = _DISTANCES[key] = H.distance(a, b)
+    return found
+
+
+def to_offset(h: H.Hex) -> tuple[int, int]:
+    """`hexgrid.to_offset` (kept: `_OFFSETS`)."""
+    found = _OFFSETS.get(h)
+    if found is None:
+        found = _OFFSETS[h] = H.to_offset(h)
+    return found
 
 
 def on_board(h: H.Hex) -> bool:
@@ -129,14 +151,14 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
 
 def _nearest(b: Battle, unit: Unit) -> Unit | None:
     enemies = b.enemies(unit)
-    return min(enemies, key=lambda e: (H.distance(unit.at, e.at), e.id)) if enemies else None
+    return min(enemies, key=lambda e: (distance(unit.at, e.at), e.id)) if enemies else None
 
 
 @lru_cache(maxsize=8192)
 def _between(a: H.Hex, b: H.Hex) -> tuple[tuple[H.Hex, bool], ...]:
     """The hexes a line of sight from a to b crosses, each with whether it is adjacent to
     a or to b (a pure function of the two hexes, so worked out once per pair)."""
-    return tuple((h, H.distance(h, a) == 1 or H.distance(h, b) == 1)
+    return tuple((h, distance(h, a) == 1 or distance(h, b) == 1)
                  for h in H.line(a, b)[1:-1])
 
 
@@ -171,14 +193,14 @@ def _move(b: Battle, unit: Unit, goal: Unit) -> int:
     moved = 0
     leader = b.leader_with(unit)
     while moved < unit.stats.move:
-        d = H.distance(unit.at, goal.at)
+        d = distance(unit.at, goal.at)
         if d <= 1 or (d <= unit.stats.range and _can_see(b, unit, goal)):
             break
         options = [h for h in H.neighbours(unit.at) if on_board(h) and b.at(h) is None
-                   and H.distance(h, goal.at) < d]
+                   and distance(h, goal.at) < d]
         if not options:
             break
-        unit.at = min(options, key=lambda h: (H.distance(h, goal.at), to_offset(h)))
+        unit.at = min(options, key=lambda h: (distance(h, goal.at), to_offset(h)))
         if leader is not None:
             leader.at = unit.at  # "a single Leader moves as the unit"
         moved += 1
@@ -227,7 +249,7 @@ def _damage(b: Battle, target: Unit, hits: int) -> dict[str, Any]:
 
 
 def _battle(b: Battle, unit: Unit, target: Unit) -> None:
-    d = H.distance(unit.at, target.at)
+    d = distance(unit.at, target.at)
     close = d == 1
     n = R.battle_dice(dice=unit.stats.dice, rank=unit.rank, close_assault=close,
                       distance=d, range_=unit.stats.range,

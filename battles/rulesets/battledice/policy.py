@@ -80,7 +80,7 @@ def nearest_enemy(s: A.State, u: E.Unit) -> E.Unit | None:
 
 
 def engaged(s: A.State, u: E.Unit) -> bool:
-    return any(H.distance(u.at, e.at) == 1 for e in s.battle.enemies(u))
+    return any(E.distance(u.at, e.at) == 1 for e in s.battle.enemies(u))
 
 
 def close_in(s: A.State, u: E.Unit, goal: E.Unit) -> H.Hex:
@@ -112,7 +112,7 @@ def leader_refuge(s: A.State, u: E.Unit) -> Json:
 
 def safety(s: A.State, u: E.Unit) -> int:
     """Hexes between `u` and the nearest enemy (more is safer)."""
-    return min((H.distance(u.at, e.at) for e in s.battle.enemies(u)), default=99)
+    return min((E.distance(u.at, e.at) for e in s.battle.enemies(u)), default=99)
 
 
 def hits_left(u: E.Unit) -> int:
@@ -125,16 +125,16 @@ def target_choice(s: A.State, u: E.Unit) -> E.Unit | None:
     `weakest`/`strongest` picks among the same enemies (R-BD-17)."""
     b = s.battle
     focus = _focus(s, u.side)
-    adjacent = [e for e in b.enemies(u) if H.distance(u.at, e.at) == 1]
+    adjacent = [e for e in b.enemies(u) if E.distance(u.at, e.at) == 1]
     if adjacent:
         if focus != "nearest":
             return focused(u, adjacent, focus)
         return min(adjacent, key=lambda e: (e.stats.size * 10 - e.models, e.id))
-    in_range = [e for e in b.enemies(u) if H.distance(u.at, e.at) <= u.stats.range]
+    in_range = [e for e in b.enemies(u) if E.distance(u.at, e.at) <= u.stats.range]
     if focus == "nearest":
         # The nearest visible enemy (then the lowest id): looked at in that order, the
         # first one seen is it, so no line of sight is traced past it (sight rolls no die).
-        for e in sorted(in_range, key=lambda e: (H.distance(u.at, e.at), e.id)):
+        for e in sorted(in_range, key=lambda e: (E.distance(u.at, e.at), e.id)):
             if E._can_see(b, u, e):
                 return e
         return None
@@ -154,7 +154,7 @@ def focused(u: E.Unit, enemies: list[E.Unit], focus: str) -> E.Unit:
     """R-BD-17: of `enemies`, the one with the fewest hits left (`weakest`) or the most
     (`strongest`); ties: the nearest to `u`, then the lowest id."""
     sign = 1 if focus == "weakest" else -1
-    return min(enemies, key=lambda e: (sign * strength(e), H.distance(u.at, e.at), e.id))
+    return min(enemies, key=lambda e: (sign * strength(e), E.distance(u.at, e.at), e.id))
 
 
 def focus_enemy(s: A.State, u: E.Unit) -> E.Unit | None:
@@ -220,7 +220,7 @@ def withdraw_move(s: A.State, u: E.Unit) -> Json:
 
     def key(h: H.Hex) -> tuple[int, int, tuple[int, int]]:
         return (abs(E.to_offset(h)[1] - row), -min(
-            (H.distance(h, e.at) for e in s.battle.enemies(u)), default=99), E.to_offset(h))
+            (E.distance(h, e.at) for e in s.battle.enemies(u)), default=99), E.to_offset(h))
 
     hexes = A.reachable(s, u)
     best = min(hexes, key=key) if hexes else None

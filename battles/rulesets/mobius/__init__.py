@@ -8,9 +8,8 @@ else, or with `ENGINE_PURE=1`, the source runs.
 
 from campaign.rules.native import NativeBuild
 
-#: The modules compiled together (they call one another natively, so all or none). Not
-#: `actions`: `ruleset._Layer` subclasses its `MobiusActions`, and an interpreted class
-#: cannot inherit from a compiled one.
+#: The modules compiled together (they call one another natively, so all or none), the
+#: action layer too: it plays every choice of every battle (issue 32).
 NATIVE = NativeBuild("mobius", __name__, ("state", "rules", "allocation", "plans", "missions",
-                                          "engine", "policy"))
+                                          "engine", "policy", "actions"))
 NATIVE.install(__path__)

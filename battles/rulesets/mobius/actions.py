@@ -148,8 +148,11 @@ class MobiusActions:
 
     # --- the protocol ------------------------------------------------------------------------
     def start(self, battle_input: Json, dice: Dice, setup: Json | None = None,
-              keep_log: bool = True) -> Play:
-        b = E.build(battle_input, dice, keep_log)
+              keep_log: bool = True, listed: list[Unit] | None = None) -> Play:
+        """The battle set up (with no defender, the roll-off for the turn order first, as
+        `resolve` plays it), its first turn open; `listed`: `engine.build`'s."""
+        data, off = _ordered(battle_input, dice)
+        b = E.build(data, dice, keep_log, listed)
         E.opening(b)
         rounds = int(b.options.get("mobius_rounds", T.OPTIONS["mobius_rounds"]))
         p = Play(b=b, rounds=rounds)
@@ -157,6 +160,12 @@ class MobiusActions:
         _next_turn(p)
         if setup:
             _setup(p, setup)
+        if off is not None and keep_log:
+            b.log.insert(0, {"round": 0, "action": "roll_off",
+                             "rolls": [f for r in off["rolls"] for f in r.values()],
+                             "text": f"Roll-off: side {off['first']} goes first ("
+                                     + "; ".join(", ".join(f"{s}: {f}" for s, f in r.items())
+                                                 for r in off["rolls"]) + ")"})
         return p
 
     def actor(self, state: Play) -> int | None:
@@ -204,6 +213,27 @@ class MobiusActions:
             "reserves_left": 0 if state.over else b.reserve_room.get(state.side, 0),
             "units": {str(u.id): _unit_view(u) for u in b.units},
         }
+
+
+def play_out(p: Play) -> Battle:
+    """The battle played to its end by the default policy, every choice refereed
+    (R-MOB-19, R-MOB-39)."""
+    while not p.over:
+        LAYER.apply(p, LAYER.choose(p))
+    return p.b
+
+
+def _ordered(battle_input: Json, dice: Dice) -> tuple[Json, Json | None]:
+    """The battle input in turn order: with no defender, "every Player rolls a D6 and the
+    highest roller decides who goes first" (R-MOB-4)."""
+    data = battle_input
+    off: Json | None = None
+    if data.get("defender") is None and len(data["sides"]) > 1:
+        off = R.roll_off(dice, [str(s) for s in data["sides"]])
+        order = [str(s) for s in data.get("order") or data["sides"]]
+        first = order.index(off["first"])
+        data = {**data, "order": order[first:] + order[:first]}
+    return data, off
 
 
 # --- the turn -------------------------------------------------------------------------------

@@ -35,11 +35,12 @@ casualty_rates = M.casualty_rates
 objectives = M.objectives
 
 
-def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Battle:
-    order = [str(s) for s in battle_input.get("order") or battle_input["sides"]]
+def roster(battle_input: dict[str, Any]) -> list[Unit]:
+    """Every side's units as the battle input lists them, before deployment (a battle's
+    own: `build` plays on them)."""
     units = []
-    for side, roster in battle_input["sides"].items():
-        for u in roster:
+    for side, listed in battle_input["sides"].items():
+        for u in listed:
             faction = str(u.get("faction") or "")
             abilities = T.FACTIONS.get(faction, ("", ()))[1]
             subtypes = set(u.get("subtypes") or ())
@@ -61,6 +62,15 @@ def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True) -> Ba
                 capacity=int(u.get("transport") or 0),
                 reserve=bool(u.get("reserve")),
                 flying=bool({"flying", "airborne"} & subtypes)))
+    return units
+
+
+def build(battle_input: dict[str, Any], dice: Dice, keep_log: bool = True,
+          listed: list[Unit] | None = None) -> Battle:
+    """The battle laid out and ready for its opening; `listed`: its `roster`, read once
+    for many battles of the same input (the odds), each battle playing on fresh copies."""
+    order = [str(s) for s in battle_input.get("order") or battle_input["sides"]]
+    units = roster(battle_input) if listed is None else [u.fresh() for u in listed]
     b = Battle(order=order, defender=battle_input.get("defender"), units=units,
                terrain=list(battle_input["terrain"]), gap=float(battle_input["gap"]),
                mission=str(battle_input.get("mission") or "struggle_for_survival"),

@@ -26,8 +26,40 @@ def hits(face: int, needed: int, modifier: int = 0) -> bool:
     return face + modifier >= needed
 
 
+#: The generator a plain `Dice` rolls on (`random.Random`: no module here imports `random`).
+_SEEDED = type(Dice(0)._rng)
+
+
+def d6s(dice: Dice, n: int) -> list[int]:
+    """`n` D6 in a row, exactly the faces (and the count) of `n` calls of `dice.roll(6)`.
+    A plain `Dice` on a `random.Random` (every battle and simulation) is read straight
+    from its generator: `randrange(6)` is `getrandbits(3)` drawn again until it is below 6
+    (`Random._randbelow_with_getrandbits`, tests/rulesets/mobius/test_dice.py), a fraction
+    of the cost of the three interpreted calls per die; any other dice (`ForcedDice`, a
+    subclass) roll through `roll`."""
+    if type(dice) is Dice:
+        rng = dice._rng
+        if type(rng) is _SEEDED:
+            bits = rng.getrandbits
+            faces: list[int] = []
+            for _ in range(n):
+                r = bits(3)
+                while r >= 6:
+                    r = bits(3)
+                faces.append(r + 1)
+            dice.count += max(0, n)
+            return faces
+    roll = dice.roll
+    return [roll(6) for _ in range(n)]
+
+
+def d6(dice: Dice) -> int:
+    """One D6 (`d6s`)."""
+    return d6s(dice, 1)[0]
+
+
 def roll_d3(dice: Dice) -> int:
-    return T.d3(dice.d6())
+    return T.d3(d6(dice))
 
 
 def roll_damage(dice: Dice, dam: int | str) -> int:
@@ -38,7 +70,7 @@ def roll_damage(dice: Dice, dam: int | str) -> int:
     if dam == "D3":
         return roll_d3(dice)
     if dam == "D6":
-        return dice.d6()
+        return d6(dice)
     raise RulesetError(f"Unknown damage {dam!r} (a number, D3 or D6).")
 
 
@@ -55,7 +87,7 @@ def roll_off(dice: Dice, players: Sequence[str]) -> Json:
     contenders = list(players)
     rounds: list[dict[str, int]] = []
     while True:
-        rolls = {p: dice.d6() for p in contenders}
+        rolls = {p: d6(dice) for p in contenders}
         rounds.append(rolls)
         best = max(rolls.values())
         contenders = [p for p in contenders if rolls[p] == best]
@@ -73,7 +105,7 @@ def rapid_bonus(subtypes: Sequence[str], dice: Dice | None = None) -> Json:
     if "heavy" in subtypes:
         if dice is None:
             raise RulesetError("A Heavy vehicle's Rapid Move needs a die (+D6\").")
-        face = dice.d6()
+        face = d6(dice)
         return {"bonus": face, "roll": face}
     return {"bonus": T.RAPID_BONUS_FAST if T.FAST_SUBTYPES & set(subtypes)
             else T.RAPID_BONUS}
@@ -133,7 +165,7 @@ def dangerous_terrain(dice: Dice, members: int, *, immune: bool = False) -> Json
     ... The Unit takes 1 HP worth of Damage multiplied by the number of 1 results"."""
     if immune:
         return {"rolls": [], "damage": 0}
-    rolls = [dice.d6() for _ in range(members)]
+    rolls = d6s(dice, members)
     return {"rolls": rolls, "damage": sum(1 for f in rolls if f == 1)}
 
 
@@ -146,7 +178,7 @@ def vehicle_terrain(dice: Dice, terrain: str) -> Json:
         return {"roll": None, "moves": False, "hp_lost": 0}
     if not (t.difficult or t.dangerous):
         return {"roll": None, "moves": True, "hp_lost": 0}
-    face = dice.d6()
+    face = d6(dice)
     stuck = face == 1
     return {"roll": face, "moves": not stuck, "hp_lost": 1 if stuck and t.dangerous else 0}
 
@@ -251,15 +283,14 @@ def roll_to_hit(dice: Dice, pool: int, rc: int, *, modifier: int = 0,
         return {"rolls": [], "rerolls": [], "hits": pool}
     # `hits` for every face at once: 6 hits, 1 misses, else the modified face must reach
     least = rc - modifier
-    roll = dice.roll
-    rolls = [roll(6) for _ in range(pool)]
+    rolls = d6s(dice, pool)
     n = 0
     for f in rolls:
         if f == 6 or (f != 1 and f >= least):
             n += 1
     rerolls: list[int] = []
     if reroll_misses:
-        rerolls = [roll(6) for _ in range(pool - n)]
+        rerolls = d6s(dice, pool - n)
         for f in rerolls:
             if f == 6 or (f != 1 and f >= least):
                 n += 1
@@ -272,8 +303,7 @@ def roll_for_cover(dice: Dice, pool: int, level: int, *, ignores_cover: bool = F
     every Roll for Cover"."""
     if level <= 0 or ignores_cover or pool == 0:
         return {"rolls": [], "passed": pool}
-    roll = dice.roll
-    rolls = [roll(6) for _ in range(pool)]
+    rolls = d6s(dice, pool)
     passed = 0
     for f in rolls:
         if f == 6 or f > level:
@@ -294,8 +324,7 @@ def defence_saves(dice: Dice, pool: int, needed: int, *, shielded: int | None = 
     their Saving Throws if they roll X or higher" (Power does not touch a Shield Save)."""
     if needed > 6 and shielded is None:
         return {"rolls": [], "needed": needed, "failed": pool}
-    roll = dice.roll
-    rolls = [roll(6) for _ in range(pool)]
+    rolls = d6s(dice, pool)
     failed = 0
     least = max(2, needed) if needed <= 6 else 7  # 7: no face saves
     shield = 7 if shielded is None else shielded
@@ -469,7 +498,7 @@ def special_command(dice: Dice | None, *, needed: int | None = None, kind: str =
         return {"used": False, "roll": None, "reason": refuse}
     if needed is None or dice is None:
         return {"used": True, "roll": None, "reason": ""}
-    face = dice.d6()
+    face = d6(dice)
     return {"used": face >= needed, "roll": face,
             "reason": "" if face >= needed else "roll failed: the Action Phase is spent"}
 
@@ -543,9 +572,9 @@ def escape(dice: Dice, *, move: int, escapist: bool = False, fast: bool = False)
     and discard the lowest"; Escapist "always pass ... but roll a D6 anyway to determine
     the distance"."""
     if escapist:
-        face = dice.d6()
+        face = d6(dice)
         return {"rolls": [face], "total": face, "escaped": True, "distance": face}
-    rolls = [dice.d6() for _ in range(3 if fast else 2)]
+    rolls = d6s(dice, 3 if fast else 2)
     kept = sorted(rolls, reverse=True)[:2]
     total = sum(kept) + move
     double_one = kept == [1, 1]
@@ -556,7 +585,7 @@ def escape(dice: Dice, *, move: int, escapist: bool = False, fast: bool = False)
 
 def after_wipe(dice: Dice) -> Json:
     """Destroying All Enemy Units: "may then move D6" in any direction"."""
-    face = dice.d6()
+    face = d6(dice)
     return {"roll": face, "inches": face}
 
 
@@ -570,7 +599,7 @@ def panic_test(dice: Dice, pan: int, *, fearless: bool = False, modifier: int = 
     R-MOB-14). In the Name of Freedom: 3D6, the highest discarded (R-MOB-20)."""
     if fearless:
         return {"rolls": [], "total": None, "passed": True, "pan": pan + modifier}
-    rolls = [dice.d6() for _ in range(3 if name_of_freedom else 2)]
+    rolls = d6s(dice, 3 if name_of_freedom else 2)
     kept = sorted(rolls)[:2]
     total = sum(kept) + roll_modifier
     return {"rolls": rolls, "kept": kept, "total": total, "pan": pan + modifier,
@@ -580,8 +609,7 @@ def panic_test(dice: Dice, pan: int, *, fearless: bool = False, modifier: int = 
 def panic_flight(dice: Dice, *, vehicle: bool) -> Json:
     """Failed Panic Test Results: non-vehicles "move 4D6" away from the nearest enemy ...
     towards the nearest table edge"; a vehicle "moves 1D6""."""
-    rolls = [dice.d6() for _ in range(T.PANIC_VEHICLE_DICE if vehicle
-                                       else T.PANIC_FLEE_DICE)]
+    rolls = d6s(dice, T.PANIC_VEHICLE_DICE if vehicle else T.PANIC_FLEE_DICE)
     return {"rolls": rolls, "inches": sum(rolls), "lands": not vehicle}
 
 
@@ -599,7 +627,7 @@ def second_in_command(dice: Dice) -> Json:
     """"the controlling Player rolls a D6 during their every Start Phase. If they roll 4 or
     higher, they may pick one of the other HQ Units to take the role of Commander, but
     their unique Command Bonus will not apply"."""
-    face = dice.d6()
+    face = d6(dice)
     return {"roll": face, "new_commander": face >= T.SECOND_IN_COMMAND,
             "command_bonus": False}
 
@@ -694,7 +722,7 @@ def blast_members(members: int, radius: int) -> int:
 def push_it(dice: Dice) -> Json:
     """Heroes & HQ: "Push It - Speed: The Hero/HQ moves 1D6" in any direction ... They may
     not use this to Charge"."""
-    face = dice.d6()
+    face = d6(dice)
     return {"roll": face, "inches": face, "may_charge": False}
 
 
@@ -730,7 +758,7 @@ def duel(dice: Dice, fighters: Sequence[Json], *, max_rounds: int = 50) -> Json:
 def immortal_recover(dice: Dice, hp: int, start_hp: int) -> Json:
     """Immortal: "recover D3 HP on the Start Phase of their every Turn, up to their
     starting HP"."""
-    face = dice.d6()
+    face = d6(dice)
     return {"roll": face, "hp": min(start_hp, hp + T.d3(face))}
 
 
@@ -738,7 +766,7 @@ def immortal_rise(dice: Dice, start_hp: int) -> Json:
     """Immortal: "once per game, if they are removed as a Casualty ... a single D6. If the
     result is 4 or higher, they get back up with half their starting HP" (rounded up,
     R-MOB-16)."""
-    face = dice.d6()
+    face = d6(dice)
     return {"roll": face, "rises": face >= T.IMMORTAL_RISE,
             "hp": -(-start_hp // 2) if face >= T.IMMORTAL_RISE else 0}
 
@@ -790,7 +818,7 @@ def vehicle_armour(dice: Dice, hits_scored: int, *, strength: int, arm: int, hp:
         pending = per_hit
         while pending > 0 and left > 0:
             pending -= 1
-            face = dice.d6()
+            face = d6(dice)
             rolls.append(face)
             ok = face == 6 or (face != 1 and face >= needed)
             if not ok:
@@ -809,8 +837,8 @@ def ram(dice: Dice, *, rammer_arm: int, target_arm: int) -> Json:
     every result of 5+, the other Vehicle loses 1 HP and must roll a Panic Test"; "If the
     Ramming Vehicle survives, its Movement Phase immediately ends - and so does the rest
     of their Turn"."""
-    mine = [dice.d6() for _ in range(rammer_arm)]
-    theirs = [dice.d6() for _ in range(target_arm)]
+    mine = d6s(dice, rammer_arm)
+    theirs = d6s(dice, target_arm)
     to_target = sum(1 for f in mine if f >= T.RAM_HIT)
     to_rammer = sum(1 for f in theirs if f >= T.RAM_HIT)
     return {"rammer_rolls": mine, "target_rolls": theirs, "target_hp_lost": to_target,
@@ -826,7 +854,7 @@ def tank_shock(dice: Dice, *, arm: int, slowest_move: int, members_def: Sequence
     ... a member of that Unit loses D3 HP. For every successful Defence Save of 6, the
     Vehicle loses 1 HP"; Escapist "roll 2D6 (instead of 1D6) when running from Tank Shock"
     (R-MOB-18: the 2D6 is the shocked Unit's roll; an Escapist Unit rolls one die more)."""
-    rolls = [dice.d6() for _ in range(3 if escapist else 2)]
+    rolls = d6s(dice, 3 if escapist else 2)
     total = sum(rolls)
     if total >= slowest_move:
         return {"rolls": rolls, "total": total, "unharmed": True, "saves": [],
@@ -835,7 +863,7 @@ def tank_shock(dice: Dice, *, arm: int, slowest_move: int, members_def: Sequence
     losses: list[int] = []
     sixes = 0
     for d in members_def:
-        face = dice.d6()
+        face = d6(dice)
         saves.append(face)
         if face == 6:
             sixes += 1

@@ -35,7 +35,7 @@ from battles.rulesets.base import (
 from battles.rulesets.mobius import armylists as A
 from battles.rulesets.mobius import engine, rules
 from battles.rulesets.mobius import tables as T
-from battles.rulesets.mobius.actions import LAYER, MobiusActions, Play
+from battles.rulesets.mobius.actions import LAYER, MobiusActions, play_out
 from battles.rulesets.mobius.allocation import ALLOCATIONS
 from battles.rulesets.mobius.names import NAME_LISTS
 from campaign.rules.dice import Dice
@@ -211,8 +211,12 @@ class Mobius(RulesetBase):
         return _outcome(_play(battle_input, dice), battle_input)
 
     def simulation(self, battle_input: Json) -> Simulation:
+        """Each simulation plays the battle without a log, on fresh copies of its units
+        read from the input once (`engine.roster`)."""
+        listed = engine.roster(battle_input)
+
         def simulate(dice: Dice) -> tuple[str | None, list[tuple[str, bool | int]]]:
-            b = _play(battle_input, dice, keep_log=False)
+            b = play_out(LAYER.start(battle_input, dice, keep_log=False, listed=listed))
             return b.winner, [(u.side, not u.in_play) for u in b.units]
 
         return simulate
@@ -345,7 +349,7 @@ class Mobius(RulesetBase):
 
     def actions(self) -> MobiusActions:
         """The action layer (issue 28, R-MOB-39): every choice of a battle refereed."""
-        return _Layer()
+        return LAYER
 
     def sample_battle(self, seed: int = 0) -> Json:
         def unit(uid: int, player: int, key: str) -> FieldUnit:
@@ -452,48 +456,10 @@ def _unit_input(u: FieldUnit, line: float) -> Json:
             "reserve": u.reinforcement, "level": level, "x": line}
 
 
-def _ordered(battle_input: Json, dice: Dice) -> tuple[Json, Json | None]:
-    """The battle input in turn order: with no defender, "every Player rolls a D6 and the
-    highest roller decides who goes first" (R-MOB-4)."""
-    data = battle_input
-    off: Json | None = None
-    if data.get("defender") is None and len(data["sides"]) > 1:
-        off = rules.roll_off(dice, [str(s) for s in data["sides"]])
-        order = [str(s) for s in data.get("order") or data["sides"]]
-        first = order.index(off["first"])
-        data = {**data, "order": order[first:] + order[:first]}
-    return data, off
-
-
-def _start(battle_input: Json, dice: Dice, setup: Json | None = None,
-           keep_log: bool = True) -> Play:
-    data, off = _ordered(battle_input, dice)
-    play = LAYER.start(data, dice, setup, keep_log=keep_log)
-    if off is not None and keep_log:
-        play.b.log.insert(0, {"round": 0, "action": "roll_off",
-                              "rolls": [f for r in off["rolls"] for f in r.values()],
-                              "text": f"Roll-off: side {off['first']} goes first ("
-                                      + "; ".join(", ".join(f"{s}: {f}" for s, f in r.items())
-                                                  for r in off["rolls"]) + ")"})
-    return play
-
-
 def _play(battle_input: Json, dice: Dice, keep_log: bool = True) -> engine.Battle:
     """The battle played out by the default policy through the action layer: every choice
     is refereed (R-MOB-19, R-MOB-39)."""
-    play = _start(battle_input, dice, keep_log=keep_log)
-    while not play.over:
-        LAYER.apply(play, LAYER.choose(play))
-    return play.b
-
-
-class _Layer(MobiusActions):
-    """The layer as the seam sees it: `start` rolls off for the turn order as `resolve`
-    does."""
-
-    def start(self, battle_input: Json, dice: Dice, setup: Json | None = None,
-              keep_log: bool = True) -> Play:
-        return _start(battle_input, dice, setup, keep_log)
+    return play_out(LAYER.start(battle_input, dice, keep_log=keep_log))
 
 
 def _outcome(b: engine.Battle, battle_input: Json) -> Outcome:

@@ -3,6 +3,7 @@ record the engine keeps. Pure data and a few questions about it."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,89 +20,143 @@ def avg_dam(dam: int | str) -> float:
     return {"D3": 2.0, "D6": 3.5}.get(str(dam), float(dam) if isinstance(dam, int) else 1.0)
 
 
-@dataclass
 class Unit:
-    id: int
-    side: str
-    name: str
-    faction: str
-    rank: str
-    vehicle: bool
-    subtypes: set[str]
-    rules: set[str]
-    hp: list[int]
-    hp_start: int
-    models_start: int
-    move: int
-    move_flying: int
-    move_min: int
-    cqc: int
-    rc: int | None
-    pan: int
-    dfc: int
-    arm: int
-    weapons: list[dict[str, Any]]
-    points: int
-    x: float
-    camouflage: int = 0
-    shielded: int | None = None
-    variant_of: str = ""
-    flying: bool = False
-    movement: str = "stationary"
-    charged: bool = False
-    fired: bool = False
-    escape_failed: bool = False
-    panicked: bool = False
-    unpanicked_now: bool = False
-    dug_in: bool = False
-    must_panic: bool = False
-    routed: bool = False
-    destroyed: bool = False
-    immortal_used: bool = False
-    howling: bool = False
-    howl_used: bool = False
-    inside: int | None = None
-    capacity: int = 0
-    reserve: bool = False
-    joined: int | None = None
-    skip_turn: bool = False
-    locked: set[int] = field(default_factory=set)
-    #: Still an unrevealed Blip (only where a case or a table sets it up: R-MOB-23).
-    blip: bool = False
-    #: The owner's standing choice of which model takes the damage (`allocation.py`).
-    allocation: str = "keep_alive"
-    #: Left the table because its side's battle plan withdrew it (R-MOB-40).
-    withdrew: bool = False
-    #: The engine's look-ups that never change in a battle: the ranged weapons that may
-    #: fire after each movement, and their ranking against each target (`engine.py`).
-    firing: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    firing_reach: dict[str, float] = field(default_factory=dict)
-    ranked: dict[tuple[str, int], list[dict[str, Any]]] = field(default_factory=dict)
-    #: Its move allowances without a die, by (move, in flight, the ground it starts on).
-    allowances: dict[tuple[str, bool, str], int] = field(default_factory=dict)
+    """One unit of a battle. A plain class, not a dataclass: a compiled dataclass is built
+    by the interpreted `__init__` the dataclass machinery writes, and every battle and odds
+    simulation builds each of its units (issue 32). Nothing compares units by value."""
 
-    def __post_init__(self) -> None:
-        # What never changes in a battle (its rules, subtypes and weapons), worked out once
-        # as the unit is built instead of at every look.
-        #: Its special rules and subtypes, sorted.
-        self.rules_list: list[str] = sorted(self.rules)
-        self.subtypes_list: list[str] = sorted(self.subtypes)
-        #: Its ranged weapons.
-        self._ranged: list[dict[str, Any]] = [] if self.rc is None else [
+    # What never changes in a battle (its rules, subtypes and weapons), worked out once as
+    # the unit is built (`_derive`) instead of at every look.
+    #: Its special rules and subtypes, sorted.
+    rules_list: list[str]
+    subtypes_list: list[str]
+    #: Its ranged weapons, and by key (the last of a key, as the layer reads a choice).
+    _ranged: list[dict[str, Any]]
+    ranged_by_key: dict[str, dict[str, Any]]
+    #: Its melee weapons, and the best of them.
+    _melee_weapons: list[dict[str, Any]]
+    _best_melee: dict[str, Any]
+    _melee_minded: bool
+    #: The longest range of its ranged weapons (0: none).
+    reach: int
+
+    def __init__(self, id: int = 0, side: str = "", name: str = "", faction: str = "",
+                 rank: str = "troops", vehicle: bool = False,
+                 subtypes: Collection[str] = (), rules: Collection[str] = (),
+                 hp: Sequence[int] = (), hp_start: int = 1, models_start: int = 1,
+                 move: int = 0, move_flying: int = 0, move_min: int = 0, cqc: int = 0,
+                 rc: int | None = None, pan: int = 0, dfc: int = 0, arm: int = 0,
+                 weapons: Sequence[dict[str, Any]] = (), points: int = 0, x: float = 0.0,
+                 camouflage: int = 0, shielded: int | None = None, variant_of: str = "",
+                 flying: bool = False, capacity: int = 0, reserve: bool = False,
+                 like: Unit | None = None) -> None:
+        # (every argument has a default: compiled, a class whose `__init__` needs none is
+        # what `copy.deepcopy` can make before it fills it in, as the layer's tests do)
+        self.id = id
+        self.side = side
+        self.name = name
+        self.faction = faction
+        self.rank = rank
+        self.vehicle = vehicle
+        self.subtypes: set[str] = set(subtypes)
+        self.rules: set[str] = set(rules)
+        self.hp: list[int] = list(hp)
+        self.hp_start = hp_start
+        self.models_start = models_start
+        self.move = move
+        self.move_flying = move_flying
+        self.move_min = move_min
+        self.cqc = cqc
+        self.rc = rc
+        self.pan = pan
+        self.dfc = dfc
+        self.arm = arm
+        self.weapons: list[dict[str, Any]] = list(weapons)
+        self.points = points
+        self.x = x
+        self.camouflage = camouflage
+        self.shielded = shielded
+        self.variant_of = variant_of
+        self.flying = flying
+        self.movement = "stationary"
+        self.charged = False
+        self.fired = False
+        self.escape_failed = False
+        self.panicked = False
+        self.unpanicked_now = False
+        self.dug_in = False
+        self.must_panic = False
+        self.routed = False
+        self.destroyed = False
+        self.immortal_used = False
+        self.howling = False
+        self.howl_used = False
+        self.inside: int | None = None
+        self.capacity = capacity
+        self.reserve = reserve
+        self.joined: int | None = None
+        self.skip_turn = False
+        self.locked: set[int] = set()
+        #: Still an unrevealed Blip (only where a case or a table sets it up: R-MOB-23).
+        self.blip = False
+        #: The owner's standing choice of which model takes the damage (`allocation.py`).
+        self.allocation = "keep_alive"
+        #: Left the table because its side's battle plan withdrew it (R-MOB-40).
+        self.withdrew = False
+        #: The engine's look-ups that never change in a battle: the ranged weapons that may
+        #: fire after each movement, and their ranking against each target (`engine.py`).
+        self.firing: dict[str, list[dict[str, Any]]] = {}
+        self.firing_reach: dict[str, float] = {}
+        self.ranked: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        #: Its move allowances without a die, by (move, in flight, the ground it starts on).
+        self.allowances: dict[tuple[str, bool, str], int] = {}
+        if like is None:
+            self._derive()
+        else:  # the same profile: what is worked out from it, and the look-ups, are shared
+            self.rules_list = like.rules_list
+            self.subtypes_list = like.subtypes_list
+            self._ranged = like._ranged
+            self.ranged_by_key = like.ranged_by_key
+            self._melee_weapons = like._melee_weapons
+            self._best_melee = like._best_melee
+            self._melee_minded = like._melee_minded
+            self.reach = like.reach
+            self.firing = like.firing
+            self.firing_reach = like.firing_reach
+            self.ranked = like.ranked
+            self.allowances = like.allowances
+
+    def fresh(self) -> Unit:
+        """This unit as a battle input lists it, for another battle of the same input (the
+        odds' simulations, `engine.build`): its own HP and state; its profile, weapons,
+        rules and the look-ups worked out from them (pure functions of the input) shared.
+        Only a unit no battle has played on yet (`engine.roster`)."""
+        return Unit(self.id, self.side, self.name, self.faction, self.rank, self.vehicle,
+                    self.subtypes, self.rules, self.hp, self.hp_start, self.models_start,
+                    self.move, self.move_flying, self.move_min, self.cqc, self.rc, self.pan,
+                    self.dfc, self.arm, self.weapons, self.points, self.x,
+                    camouflage=self.camouflage, shielded=self.shielded,
+                    variant_of=self.variant_of, flying=self.flying, capacity=self.capacity,
+                    reserve=self.reserve, like=self)
+
+    def __repr__(self) -> str:
+        return f"Unit(id={self.id!r}, side={self.side!r}, name={self.name!r})"
+
+    def _derive(self) -> None:
+        self.rules_list = sorted(self.rules)
+        self.subtypes_list = sorted(self.subtypes)
+        self._ranged = [] if self.rc is None else [
             w for w in self.weapons
             if w["type"] != "melee" and "bomb" not in (w.get("rules") or ())]
-        #: Its ranged weapons by key (the last of a key, as the layer reads a choice).
-        self.ranged_by_key: dict[str, dict[str, Any]] = {w["key"]: w for w in self._ranged}
-        #: Its melee weapons.
-        self._melee_weapons: list[dict[str, Any]] = [
+        self.ranged_by_key = {w["key"]: w for w in self._ranged}
+        self._melee_weapons = [
             w for w in self.weapons if w["type"] == "melee"
             or "combined" in (w.get("rules") or ())]
         options = self._melee_weapons or [UNARMED]
-        self._best_melee: dict[str, Any] = max(
+        self._best_melee = max(
             options, key=lambda w: (w["st"] * w["ak"] * avg_dam(w["dam"]), w["key"]))
-        self._melee_minded: bool = self._minds_melee()
-        #: The longest range of its ranged weapons (0: none).
-        self.reach: int = max((w["rng"] for w in self._ranged), default=0)
+        self._melee_minded = self._minds_melee()
+        self.reach = max((w["rng"] for w in self._ranged), default=0)
 
     @property
     def alive(self) -> int:

@@ -242,6 +242,25 @@ def test_odds_are_reproducible_and_sum_to_one():
     assert sum(first["win_probability"].values()) == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize("defender", ["2", None])  # None: a roll-off orders the turns
+def test_odds_simulations_fight_the_battles_resolve_fights(defender):
+    """The odds read the units from the input once and play each simulation on fresh
+    copies sharing their look-ups: every simulation must still be the battle `resolve`
+    fights with the same dice, whatever the simulations before it did."""
+    battle = {**RULESET.sample_battle(3), "defender": defender}
+    seeds = random.Random(11)
+    wins: dict[str, int] = {"1": 0, "2": 0, "none": 0}
+    lost: dict[str, int] = {"1": 0, "2": 0}
+    for _ in range(40):
+        outcome = RULESET.resolve(battle, Dice(random.Random(seeds.getrandbits(32))))
+        wins[str(outcome.winner) if outcome.winner is not None else "none"] += 1
+        for fate in outcome.units:
+            lost[str(fate.player)] += fate.fate in ("destroyed", "retreated")
+    odds = RULESET.odds(battle, simulations=40, seed=11)
+    assert odds["win_probability"] == {k: v / 40 for k, v in wins.items()}
+    assert odds["expected_units_lost"] == {k: v / 40 for k, v in lost.items()}
+
+
 def test_a_tabletop_report_speaks_mobius_and_lying_about_blips_loses_the_army():
     """Punishment for Lying: "For purposes of campaigns, lying about Blips causes the
     whole army to go MIA" (R-MOB-28)."""
