@@ -349,6 +349,40 @@ def apply(play: Play, action: Json) -> None:
     check(play, action)()
 
 
+def perform(play: Play, action: Json) -> None:
+    """Play an action the default policy chose (`policy.choose`; `layer.play`, as
+    `resolve` and the odds fight): its frequent verbs (an attack on a unit, the next
+    phase, an activation, the end of a turn) are played without the referee's checks,
+    which the policy's own choice already satisfies (it picks them from what those
+    checks read: tests assert it chooses only legal actions, and that a battle played
+    through `apply` is the same battle). The other verbs, and every action from outside
+    (`apply`), are checked."""
+    turn = play.turn
+    do = action["do"]
+    if turn is None:
+        if do == "activate":
+            unit = play.b.unit(action["unit"])
+            if unit is not None:
+                _activate(play, unit)
+                return
+    elif turn.grappling is None:
+        if do == "attack" and "structure" not in action:
+            target = play.b.unit(action["target"])
+            key = action["weapon"]
+            w = BASIC if key == "basic" else next(
+                (w for w in turn.unit.weapons if w["key"] == key), None)
+            if target is not None and w is not None:
+                _attack(play.b, turn, w, target, None)
+                return
+        elif do == "phase":
+            turn.phase = str(action["to"])
+            return
+        elif do == "end_turn":
+            _end_turn(play, turn)
+            return
+    check(play, action)()
+
+
 def check(play: Play, action: Json) -> Run:
     """Every check of one action; answers what plays it (nothing has changed yet)."""
     if not isinstance(action, dict):
@@ -401,22 +435,29 @@ def _check_activate(play: Play, action: Json) -> Run:
                      Q_TURNS)
 
     def run() -> None:
-        play.acted.add(unit.id)
-        if "overheat" in unit.status:
-            unit.status.discard("overheat")
-            b.note(side=unit.side, unit=unit.id, action="overheat",
-                   text=f"{unit.name} is overheated and kneels: its turn ends")
-            _advance(play)
-            return
-        frozen = "freeze" in unit.status
-        unit.status.discard("freeze")
-        ap = R.roll_ap(b.dice, stored=unit.ap, ap_bonus=unit.ap_bonus, frozen=frozen)
-        unit.ap = ap["ap"]
+        _activate(play, unit)
+    return run
+
+
+def _activate(play: Play, unit: E.Unit) -> None:
+    """The unit's turn begins (its activation checked): it rolls its AP."""
+    b = play.b
+    play.acted.add(unit.id)
+    if "overheat" in unit.status:
+        unit.status.discard("overheat")
+        b.note(side=unit.side, unit=unit.id, action="overheat",
+               text=f"{unit.name} is overheated and kneels: its turn ends")
+        _advance(play)
+        return
+    frozen = "freeze" in unit.status
+    unit.status.discard("freeze")
+    ap = R.roll_ap(b.dice, stored=unit.ap, ap_bonus=unit.ap_bonus, frozen=frozen)
+    unit.ap = ap["ap"]
+    if b.keep_log:
         b.note(side=unit.side, unit=unit.id, action="activate", ap_roll=ap["roll"],
                ap=unit.ap, text=f"{unit.name} activates: rolls {ap['roll']} for AP, "
                                 f"{unit.ap} AP")
-        play.turn = Turn(unit=unit, points=_standard_points(b, unit))
-    return run
+    play.turn = Turn(unit=unit, points=_standard_points(b, unit))
 
 
 def _phase_at_least(turn: Turn, phase: str, code: str, what: str, rule: str) -> None:
@@ -722,9 +763,14 @@ def _check_attack(play: Play, turn: Turn, action: Json) -> Run:
                          "no longer be used in the game.")
 
     def run() -> None:
-        turn.attacks[turn.phase] = turn.attacks.get(turn.phase, 0) + 1
-        E._attack(b, u, w, target, melee, w["key"] == "basic", aim=aim)
+        _attack(b, turn, w, target, aim)
     return run
+
+
+def _attack(b: E.Battle, turn: Turn, w: Json, target: E.Unit, aim: str | None) -> None:
+    """The active unit attacks (the attack checked)."""
+    turn.attacks[turn.phase] = turn.attacks.get(turn.phase, 0) + 1
+    E._attack(b, turn.unit, w, target, w["kind"] == "melee", w["key"] == "basic", aim=aim)
 
 
 def _check_ranged_reach(b: E.Battle, u: E.Unit, w: Json, target: E.Unit) -> None:
@@ -1013,12 +1059,16 @@ def _check_get_up(play: Play, turn: Turn, action: Json) -> Run:
 
 def _check_end(play: Play, turn: Turn, action: Json) -> Run:
     def run() -> None:
-        u = turn.unit
-        u.ap = min(T.AP_CAP, u.ap)  # "stored ... capped at 16 AP per Unit"
-        end_of_turn(play.b, u)
-        play.turn = None
-        _advance(play)
+        _end_turn(play, turn)
     return run
+
+
+def _end_turn(play: Play, turn: Turn) -> None:
+    u = turn.unit
+    u.ap = min(T.AP_CAP, u.ap)  # "stored ... capped at 16 AP per Unit"
+    end_of_turn(play.b, u)
+    play.turn = None
+    _advance(play)
 
 
 def _check_withdraw(play: Play, turn: Turn, action: Json) -> Run:
