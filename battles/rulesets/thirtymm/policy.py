@@ -335,13 +335,6 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
 
 # -- combat ------------------------------------------------------------------------------
 
-def best_attack(b: E.Battle, u: E.Unit, melee: bool, focus: E.Unit | None = None
-                ) -> Attack | None:
-    """The attack with the most expected damage per AP this phase allows (R-30-14); on
-    the plan's `focus` when any attack can reach it (R-30-27)."""
-    return pick(ranked_attacks(b, u, melee, b.enemies(u)), u.ap, focus)
-
-
 def pick(ranked: list[Attack], ap: int, focus: E.Unit | None) -> Attack | None:
     """The best of `ranked_attacks` the AP covers on an enemy still on the field; on the
     `focus` first when one of them reaches it (R-30-27)."""
@@ -410,11 +403,13 @@ def _attack_key(attack: Attack) -> tuple[float, int, str, int]:
 
 
 def _ranked_now(b: E.Battle, turn: A.Turn, melee: bool) -> list[Attack]:
-    """`ranked_attacks` on the unit's enemies, worked out once per combat phase: within
-    one phase the unit neither moves nor turns nor is hurt, and its targets neither move
-    nor change status (only a structure falling changes a sight line: it is worked out
-    again then), so the ranking stands and only the AP and the targets left filter it."""
-    key = f"ranked {'melee' if melee else 'ranged'} in {turn.phase}"
+    """`ranked_attacks` on the unit's enemies, worked out once per turn after its
+    movement phase: in its combat phases the unit neither moves nor turns nor is hurt,
+    and its targets neither move nor change status (only a structure falling changes a
+    sight line: it is worked out again then), so the ranking stands and only the AP and
+    the targets left filter it (the melee ranking the ranged phase weighs is the close
+    combat phase's)."""
+    key = "ranked melee" if melee else "ranked ranged"
     kept = turn.memo.get(key)
     if kept is None or kept[0] is not b.standing_structures:
         kept = turn.memo[key] = (b.standing_structures,
@@ -470,7 +465,7 @@ def close_choice(play: A.Play, turn: A.Turn) -> Json | None:
     b, u = play.b, turn.unit
     if not u.alive or u.ap <= 0 or (turn.attacks["close"] and len(b.standing()) < 2):
         return None
-    found = best_attack(b, u, melee=True, focus=turn.memo.get("focus"))
+    found = pick(_ranked_now(b, turn, True), u.ap, turn.memo.get("focus"))
     if found is None:
         return None
     return {"do": "attack", "target": found[2].id, "weapon": found[1]["key"]}
