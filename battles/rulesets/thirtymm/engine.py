@@ -36,6 +36,12 @@ def on_board(h: H.Hex) -> bool:
 _OFFSET: dict[H.Hex, tuple[int, int]] = {h: H.to_offset(h) for h in BOARD}
 _AROUND: dict[H.Hex, tuple[H.Hex | None, ...]] = {
     h: tuple(n if n in BOARD else None for n in H.neighbours(h)) for h in BOARD}
+#: Each board hex's rank in the order of its offset coordinates (column, then row), the
+#: hex of each rank, and a bound above every rank: the movement search's tie-break as
+#: one small integer.
+_RANK: dict[H.Hex, int] = {h: c * T.ROWS + r for h, (c, r) in _OFFSET.items()}
+_BY_RANK: dict[int, H.Hex] = {k: h for h, k in _RANK.items()}
+_RANKS = max(_RANK.values()) + 1
 #: direction_to by (dq, dr): the same few hundred differences come up all battle long.
 _DIRECTIONS: dict[tuple[int, int], int] = {}
 
@@ -177,7 +183,7 @@ class Battle:
         default_factory=dict)
     sights: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
     #: `edges` kept to the three hexes in front of each facing (`_front_steps`).
-    fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]] = (
+    fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, int]]]] = (
         field(default_factory=dict))
     #: The default policy's movement choices by everything they depend on
     #: (`policy.destination`), shared like `edges`.
@@ -224,7 +230,7 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True,
                 stats=dict(u["stats"]), sections=[dict(s) for s in u["sections"]],
                 weapons=[dict(w) for w in u["weapons"]], cls=int(u["class"]),
                 movement=int(u["movement"]), ap_bonus=int(u["ap_bonus"]),
-                cost=int(u["cost"]), at=H.to_axial(*u["at"]), facing=int(u["facing"]),
+                cost=int(u["cost"]), at=axial(*u["at"]), facing=int(u["facing"]),
                 elevation=int(u.get("elevation", 0))))
     for u in units:
         u.refresh()
@@ -257,21 +263,64 @@ def _board(board: Json) -> tuple[dict[H.Hex, str], dict[H.Hex, int], dict[H.Hex,
     colour: dict[H.Hex, str] = {}
     height: dict[H.Hex, int] = {}
     for c, r, k, e in board["terrain"]:
-        h = H.to_axial(int(c), int(r))
+        h = axial(int(c), int(r))
         colour[h] = str(k)
         height[h] = int(e)
-    structures = {H.to_axial(*s["at"]): dict(s) for s in board.get("structures") or ()}
+    structures = {axial(*s["at"]): dict(s) for s in board.get("structures") or ()}
     return colour, height, structures, [(h, e) for h, e in height.items() if e > 0]
 
 
 # -- geometry ----------------------------------------------------------------------------
+
+def hex_distance(a: H.Hex, b: H.Hex) -> int:
+    """`hexgrid.distance`, built with the engine: the policy asks it thousands of times a
+    battle, and a compiled engine's call into the source costs more than the sum."""
+    dq = a[0] - b[0]
+    dr = a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def offset_of(h: H.Hex) -> tuple[int, int]:
+    """`hexgrid.to_offset` (axial -> odd-row offset), built with the engine likewise."""
+    q, r = h
+    return q + (r - (r & 1)) // 2, r
+
+
+def axial(col: int, row: int) -> H.Hex:
+    """`hexgrid.to_axial` (odd-row offset -> axial), built with the engine likewise."""
+    return col - (row - (row & 1)) // 2, row
+
+
+def _line(a: H.Hex, b: H.Hex) -> list[H.Hex]:
+    """`hexgrid.line`, the same arithmetic in the same order (so the same hexes), built
+    with the engine: a battle meets a few dozen new lines of sight, and the source's
+    floating-point steps cost ~60,000 instructions a line from a compiled engine."""
+    n = hex_distance(a, b)
+    if n == 0:
+        return [a]
+    aq, ar = a[0] + 1e-6, a[1] + 1e-6
+    return [_round_hex(aq + (b[0] - aq) * i / n, ar + (b[1] - ar) * i / n)
+            for i in range(n + 1)]
+
+
+def _round_hex(q: float, r: float) -> H.Hex:
+    """`hexgrid._round`: the hex a fractional axial point lies in."""
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return int(rq), int(rr)
+
 
 def _between(a: H.Hex, b: H.Hex) -> list[H.Hex]:
     """The hexes strictly between a and b (memoised: the board never changes shape)."""
     key = (a, b)
     hexes = _LINES.get(key)
     if hexes is None:
-        hexes = _LINES[key] = H.line(a, b)[1:-1]
+        hexes = _LINES[key] = _line(a, b)[1:-1]
     return hexes
 
 
@@ -318,7 +367,7 @@ def _weapon_ap(unit: Unit, w: Json) -> int:
 
 
 def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
-    d = H.distance(unit.at, target.at)
+    d = hex_distance(unit.at, target.at)
     greens = _sight(b, unit.at, target.at)[0]
     rng = R.weapon_range(int(w["range"]), unit_type=unit.utype, green_between=greens)
     if not R.in_range(d, rng):
@@ -331,7 +380,7 @@ def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
 def _melee_reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
     """Close combat: "All melee weapons have a range of 1 unless otherwise stated", at a
     target in the unit's Field of View ("The process listed above otherwise applies")."""
-    if not R.in_range(H.distance(unit.at, target.at), int(w.get("range") or 1)):
+    if not R.in_range(hex_distance(unit.at, target.at), int(w.get("range") or 1)):
         return False
     return R.field_of_view(unit.facing, direction_to(unit.at, target.at), unit.utype)
 
@@ -504,10 +553,10 @@ _FRONT_DIRECTIONS: tuple[tuple[int, ...], ...] = tuple(
 
 
 def _front_steps(b: Battle, unit: Unit, facing: int
-                 ) -> dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]:
-    """The steps into the three hexes in front of `facing` (with each hex's offset
-    coordinates, the search's tie-break), per kind of mover, facing and standing
-    structures: the board's, shared like the steps themselves."""
+                 ) -> dict[H.Hex, list[tuple[H.Hex, int, int]]]:
+    """The steps into the three hexes in front of `facing` (with each hex's `_RANK`, the
+    search's tie-break), per kind of mover, facing and standing structures: the board's,
+    shared like the steps themselves."""
     key = (unit.utype, unit.systems, b.standing_structures, facing)
     table = b.fronts.get(key)
     if table is None:
@@ -516,13 +565,13 @@ def _front_steps(b: Battle, unit: Unit, facing: int
 
 
 def front_steps(b: Battle, unit: Unit, facing: int, h: H.Hex
-                ) -> list[tuple[H.Hex, int, tuple[int, int]]]:
+                ) -> list[tuple[H.Hex, int, int]]:
     """The hexes this unit may step into from h facing `facing`: (hex, movement points,
-    its offset coordinates)."""
+    its `_RANK`)."""
     front = _front_steps(b, unit, facing)
     steps = front.get(h)
     if steps is None:
-        steps = front[h] = [(n, c, _OFFSET[n])
+        steps = front[h] = [(n, c, _RANK[n])
                             for _d, n, c in _steps(b, unit, h, _FRONT_DIRECTIONS[facing])]
     return steps
 
@@ -531,32 +580,41 @@ def reachable(b: Battle, unit: Unit, points: int, facing: int,
               avoid: frozenset[H.Hex]) -> tuple[dict[H.Hex, int], dict[H.Hex, H.Hex]]:
     """The hexes a standard move reaches with `points`, stepping only into the three
     hexes in front of `facing` (a move keeps the facing; R-30-14), never into `avoid`:
-    the cheapest cost of each, and the hex each is entered from (the path)."""
+    the cheapest cost of each, and the hex each is entered from (the path). The search
+    takes the cheapest hex first, then the lowest offset coordinates: its queue holds
+    one integer a hex, points spent x `_RANKS` + the hex's `_RANK`."""
     start = unit.at
     best = {start: 0}
     came: dict[H.Hex, H.Hex] = {}
-    queue = [(0, _OFFSET.get(start) or H.to_offset(start), start)]
+    queue: list[int] = []
     far = 1 << 30
     front = _front_steps(b, unit, facing)
     directions = _FRONT_DIRECTIONS[facing]
     get = best.get
     pop, push = heapq.heappop, heapq.heappush
-    while queue:
-        spent, _o, h = pop(queue)
-        if spent > get(h, far):
-            continue
+    h, spent = start, 0
+    while True:
         steps = front.get(h)
         if steps is None:
-            steps = front[h] = [(n, c, _OFFSET[n])
+            steps = front[h] = [(n, c, _RANK[n])
                                 for _d, n, c in _steps(b, unit, h, directions)]
-        for n, c, o in steps:
+        for n, c, rank in steps:
             total = spent + c
             if total > points or total >= get(n, far) or n in avoid:
                 continue
             best[n] = total
             came[n] = h
-            push(queue, (total, o, n))
-    return best, came
+            push(queue, total * _RANKS + rank)
+        found = False
+        while queue:  # the next hex to step on from, at its cheapest cost
+            key = pop(queue)
+            spent = key // _RANKS
+            h = _BY_RANK[key - spent * _RANKS]
+            if spent <= best[h]:
+                found = True
+                break
+        if not found:
+            return best, came
 
 
 def path_to(came: dict[H.Hex, H.Hex], start: H.Hex, dest: H.Hex) -> list[H.Hex]:
@@ -572,16 +630,22 @@ def path_to(came: dict[H.Hex, H.Hex], start: H.Hex, dest: H.Hex) -> list[H.Hex]:
 
 def _score_markers(b: Battle) -> None:
     for m in b.markers:
-        near = {u.side for u in b.units if u.operative and H.distance(u.at, m) <= 1}
+        near = {u.side for u in b.units if u.operative and hex_distance(u.at, m) <= 1}
         if len(near) == 1:
             side = near.pop()
             b.primary[side] = b.primary.get(side, 0) + 1
-            b.note(side=side, action="objective", at=list(H.to_offset(m)),
-                   text=f"Side {side} holds the objective at {H.to_offset(m)}")
+            b.note(side=side, action="objective", at=list(offset_of(m)),
+                   text=f"Side {side} holds the objective at {offset_of(m)}")
 
 
 def _nearest_enemy(b: Battle, unit: Unit) -> int:
-    return min((H.distance(unit.at, e.at) for e in b.enemies(unit)), default=99)
+    nearest, at, side = 99, unit.at, unit.side
+    for e in b.units:  # `enemies`, inlined
+        if e.side != side and e.condition != "destroyed" and not e.left:
+            d = hex_distance(at, e.at)
+            if d < nearest:
+                nearest = d
+    return nearest
 
 
 def _next_side(b: Battle, acted: set[int]) -> str | None:

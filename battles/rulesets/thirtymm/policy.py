@@ -91,7 +91,7 @@ def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
         focus = focus_target(play, turn.unit)
         turn.memo["focus"] = focus
         turn.memo["goal"] = focus if focus is not None else min(
-            enemies, key=lambda e: (H.distance(turn.unit.at, e.at), e.id)) if enemies \
+            enemies, key=lambda e: (E.hex_distance(turn.unit.at, e.at), e.id)) if enemies \
             else None
     goal: E.Unit | None = turn.memo["goal"]
     return goal
@@ -127,7 +127,7 @@ def nearest_the_edge(play: A.Play, side: str) -> E.Unit:
 
 def edge_distance(h: H.Hex, edge: int) -> int:
     """Hexes from h to the side's short table edge along its row."""
-    col, row = H.to_offset(h)
+    col, row = E.offset_of(h)
     return col if edge == A.WEST else T.row_length(row) - 1 - col
 
 
@@ -164,12 +164,12 @@ def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
         def score(h: H.Hex) -> tuple[int, int, int, tuple[int, int]]:
             colour = b.colour.get(h, "grey")
             hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
-            return (edge_distance(h, edge), hazard, reach[h], H.to_offset(h))
+            return (edge_distance(h, edge), hazard, reach[h], E.offset_of(h))
 
         dest = min(reach, key=score)
         if dest != u.at:
-            return {"do": "move", "to": list(H.to_offset(dest)),
-                    "path": [list(H.to_offset(h)) for h in E.path_to(came, u.at, dest)]}
+            return {"do": "move", "to": list(E.offset_of(dest)),
+                    "path": [list(E.offset_of(h)) for h in E.path_to(came, u.at, dest)]}
     return None
 
 
@@ -223,8 +223,8 @@ def movement(play: A.Play, turn: A.Turn, goal: E.Unit, holding: bool = False
         turn.memo["moved"] = True
         dest = None if holding else destination(b, u, turn.points, goal)
         if dest is not None:
-            return {"do": "move", "to": list(H.to_offset(dest[0])),
-                    "path": [list(H.to_offset(h)) for h in dest[1]]}
+            return {"do": "move", "to": list(E.offset_of(dest[0])),
+                    "path": [list(E.offset_of(h)) for h in dest[1]]}
     if not turn.memo.get("faced"):
         turn.memo["faced"] = True
         face = facing_for(u, goal, turn)
@@ -254,11 +254,11 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
     at = u.at
     colour = colours.get(at, "grey")
     if not (colour == "red" or (colour == "dark_blue" and not swims)) and \
-            H.distance(at, target) <= want and not (cover and E._blocked(b, at, target)):
+            E.hex_distance(at, target) <= want and not (cover and E._blocked(b, at, target)):
         # Where it stands is off the hazards, in range and out of a shadow: only higher
         # ground within its points (every step costs one at least) could be better.
         here = heights.get(at, 0)
-        if not any(e > here and H.distance(at, h) <= points for h, e in b.hills):
+        if not any(e > here and E.hex_distance(at, h) <= points for h, e in b.hills):
             return None
     taken = frozenset(o.at for o in b.units if o.alive and o is not u)
     key = (u.utype, u.systems, at, u.facing, points, want, target, taken,
@@ -285,8 +285,8 @@ def _destination(b: E.Battle, u: E.Unit, points: int, target: H.Hex, want: int,
         colour = colours.get(h, "grey")
         hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
         blocked = 1 if cover and E._blocked(b, h, target) else 0
-        key = (hazard, max(0, H.distance(h, target) - want) + blocked, -heights.get(h, 0),
-               spent, H.to_offset(h))
+        key = (hazard, max(0, E.hex_distance(h, target) - want) + blocked, -heights.get(h, 0),
+               spent, E.offset_of(h))
         if best is None or key < best:
             best, dest = key, h
     if dest == u.at:
@@ -316,16 +316,16 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
     was (when every run comes nearer, the one that comes least)."""
     enemies = b.enemies(u)
     length = A._thrust_length(b, u)
-    before = min(H.distance(u.at, e.at) for e in enemies)
+    before = min(E.hex_distance(u.at, e.at) for e in enemies)
 
     def score(d: int) -> tuple[int, int, int, int]:
         p = A.thrust_path(b, u, d)
         over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
                    == u.elevation - 1)
         end = p[-1] if p else u.at
-        near = min(H.distance(end, e.at) for e in enemies)
+        near = min(E.hex_distance(end, e.at) for e in enemies)
         if holding:
-            closer = min(H.distance(h, e.at) for h in p for e in enemies) if p else before
+            closer = min(E.hex_distance(h, e.at) for h in p for e in enemies) if p else before
             return (1 if closer < before else 0, 0 if len(p) == length else 1,
                     abs(near - before), d)
         return (-over, 0 if len(p) == length else 1, near, d)
@@ -369,7 +369,7 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
     at, utype = u.at, u.utype
     stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
-        d = H.distance(at, target.at)
+        d = E.hex_distance(at, target.at)
         if melee and d != 1:
             continue
         if not R.field_of_view(u.facing, E.direction_to(at, target.at), utype):
@@ -453,11 +453,11 @@ def structure_shot(b: E.Battle, u: E.Unit, goal: E.Unit) -> Json | None:
     if not R.field_of_view(u.facing, E.direction_to(u.at, h), u.utype):
         return None
     weapons = [w for w in u.usable("ranged") if E._weapon_ap(u, w) <= u.ap
-               and H.distance(u.at, h) <= int(w["range"])]
+               and E.hex_distance(u.at, h) <= int(w["range"])]
     if not weapons:
         return None
     w = max(weapons, key=lambda w: (int(w["damage"]) / E._weapon_ap(u, w), w["key"]))
-    return {"do": "attack", "structure": list(H.to_offset(h)), "weapon": w["key"]}
+    return {"do": "attack", "structure": list(E.offset_of(h)), "weapon": w["key"]}
 
 
 def close_choice(play: A.Play, turn: A.Turn) -> Json | None:
