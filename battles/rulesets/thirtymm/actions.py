@@ -163,7 +163,7 @@ def start(battle_input: Json, dice: Dice, setup: Json | None = None, *,
     else:
         b.mission = R.mission(dice, size)
     briefing = T.BRIEFINGS[b.mission["mission"]]
-    b.markers = [H.to_axial(c, r) for c, r in briefing.markers]
+    b.markers = [E.canonical(H.to_axial(c, r)) for c, r in briefing.markers]
     b.note(action="mission", **b.mission,
            text=f"{size.capitalize()}: the mission is {b.mission['mission']} "
                 f"(d8 {b.mission['roll']}, {b.mission['objective']})")
@@ -241,7 +241,7 @@ def _set(play: Play, setup: Json) -> None:
     for uid, spec in (setup.get("units") or {}).items():
         u = _unit(b, uid)
         if "at" in spec:
-            u.at = H.to_axial(*spec["at"])
+            u.at = E.canonical(H.to_axial(*spec["at"]))
         for key in ("facing", "elevation", "ap"):
             if key in spec:
                 setattr(u, key, int(spec[key]))
@@ -253,7 +253,7 @@ def _set(play: Play, setup: Json) -> None:
             u.section(str(key))["durability"] = int(value)
         u.refresh()
     for spec in setup.get("structures") or ():
-        h = H.to_axial(*spec["at"])
+        h = E.canonical(H.to_axial(*spec["at"]))
         b.structures[h] = {"id": 0, "kind": "", "at": list(spec["at"]), "elevation": 1,
                            "defense": int(spec.get("defense", R.structure_defense(1, 1)))}
         b.colour.pop(h, None)
@@ -538,7 +538,7 @@ def _hex(action: Json, key: str) -> H.Hex:
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise refuse("bad_hex", f"{key} is a hex as [column, row].", "")
-    h = E.axial(int(value[0]), int(value[1]))
+    h = E.canonical(E.axial(int(value[0]), int(value[1])))
     if not E.on_board(h):
         raise refuse("off_board", f"{list(value)} is not on the battlefield.", "")
     return h
@@ -636,7 +636,7 @@ def thrust_path(b: E.Battle, u: E.Unit, d: int) -> list[H.Hex]:
     out, h = [], u.at
     enemies = enemy_hexes(b, u) if u.utype != "aerial" else frozenset()
     for _ in range(_thrust_length(b, u)):
-        n = (h[0] + H.DIRECTIONS[d][0], h[1] + H.DIRECTIONS[d][1])
+        n = E.canonical((h[0] + H.DIRECTIONS[d][0], h[1] + H.DIRECTIONS[d][1]))
         if not E.on_board(n) or n in b.structures or n in enemies:
             break
         out.append(n)
@@ -946,7 +946,7 @@ def _throw(play: Play, turn: Turn, target: E.Unit, dest: H.Hex) -> None:
         if dev["direction"] is not None:
             d = (u.facing - dev["direction"]) % 6  # counted clockwise from the facing
             n = (dest[0] + H.DIRECTIONS[d][0], dest[1] + H.DIRECTIONS[d][1])
-            land = n if E.on_board(n) and b.height.get(n, 0) <= b.height.get(u.at, 0) \
+            land = E.canonical(n) if E.on_board(n) and b.height.get(n, 0) <= b.height.get(u.at, 0) \
                 else dest
     start = target.at
     gone = E.hex_distance(start, land)
@@ -1026,7 +1026,8 @@ def _check_break(play: Play, turn: Turn, action: Json) -> Run:
     holder = _unit(b, holder_id)
     blocked = {o.at for o in b.units if o.alive and o.side != u.side} | set(b.structures)
     back = [(u.facing + k) % 6 for k in (3, 2, 4)]  # behind, then the blind spot
-    spots = [(u.at[0] + H.DIRECTIONS[d][0], u.at[1] + H.DIRECTIONS[d][1]) for d in back]
+    spots = [E.canonical((u.at[0] + H.DIRECTIONS[d][0], u.at[1] + H.DIRECTIONS[d][1]))
+             for d in back]
     free = [h for h in spots if E.on_board(h) and h not in blocked]
     if not free:
         raise refuse("no_room", f"No hex behind {u.name} is free.", Q_BREAK)

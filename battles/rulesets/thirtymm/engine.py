@@ -30,12 +30,21 @@ def on_board(h: H.Hex) -> bool:
     return h in BOARD
 
 
+def canonical(h: H.Hex) -> H.Hex:
+    """The board's own tuple for this hex (itself when off the board)."""
+    return _CANON.get(h, h)
+
+
 #: The board's hexes in offset coordinates (the movement search's tie-break), and each
 #: hex's neighbours by direction (None: off the board): pure functions of the board's
 #: shape.
 _OFFSET: dict[H.Hex, tuple[int, int]] = {h: H.to_offset(h) for h in BOARD}
+#: Every board hex as one tuple object: a dict or set keyed by hexes finds a `canonical`
+#: hex by identity, without comparing tuples (the engine keeps unit positions, the
+#: board's tables and its neighbours canonical).
+_CANON: dict[H.Hex, H.Hex] = {h: h for h in BOARD}
 _AROUND: dict[H.Hex, tuple[H.Hex | None, ...]] = {
-    h: tuple(n if n in BOARD else None for n in H.neighbours(h)) for h in BOARD}
+    h: tuple(_CANON.get(n) for n in H.neighbours(h)) for h in BOARD}
 #: Each board hex's rank in the order of its offset coordinates (column, then row), the
 #: hex of each rank, and a bound above every rank: the movement search's tie-break as
 #: one small integer.
@@ -181,7 +190,13 @@ class Battle:
     #: still up (a fallen one turns its hex black).
     edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[int, H.Hex, int]]]] = field(
         default_factory=dict)
-    sights: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
+    #: (green hexes, accuracy modifier) of each line of sight, by the standing
+    #: structures, then by (from, to): `_sight`, which keeps the current structures'
+    #: table at hand (`_sights_now`, of `_sights_for`).
+    sights: dict[frozenset[H.Hex], dict[tuple[H.Hex, H.Hex], tuple[int, int]]] = field(
+        default_factory=dict)
+    _sights_for: frozenset[H.Hex] | None = None
+    _sights_now: dict[tuple[H.Hex, H.Hex], tuple[int, int]] = field(default_factory=dict)
     #: `edges` kept to the three hexes in front of each facing (`_front_steps`).
     fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, int]]]] = (
         field(default_factory=dict))
@@ -230,7 +245,7 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True,
                 stats=dict(u["stats"]), sections=[dict(s) for s in u["sections"]],
                 weapons=[dict(w) for w in u["weapons"]], cls=int(u["class"]),
                 movement=int(u["movement"]), ap_bonus=int(u["ap_bonus"]),
-                cost=int(u["cost"]), at=axial(*u["at"]), facing=int(u["facing"]),
+                cost=int(u["cost"]), at=canonical(axial(*u["at"])), facing=int(u["facing"]),
                 elevation=int(u.get("elevation", 0))))
     for u in units:
         u.refresh()
@@ -263,10 +278,10 @@ def _board(board: Json) -> tuple[dict[H.Hex, str], dict[H.Hex, int], dict[H.Hex,
     colour: dict[H.Hex, str] = {}
     height: dict[H.Hex, int] = {}
     for c, r, k, e in board["terrain"]:
-        h = axial(int(c), int(r))
+        h = canonical(axial(int(c), int(r)))
         colour[h] = str(k)
         height[h] = int(e)
-    structures = {axial(*s["at"]): dict(s) for s in board.get("structures") or ()}
+    structures = {canonical(axial(*s["at"])): dict(s) for s in board.get("structures") or ()}
     return colour, height, structures, [(h, e) for h, e in height.items() if e > 0]
 
 
@@ -320,7 +335,7 @@ def _between(a: H.Hex, b: H.Hex) -> list[H.Hex]:
     key = (a, b)
     hexes = _LINES.get(key)
     if hexes is None:
-        hexes = _LINES[key] = _line(a, b)[1:-1]
+        hexes = _LINES[key] = [canonical(h) for h in _line(a, b)[1:-1]]
     return hexes
 
 
@@ -334,11 +349,15 @@ def _blocked(b: Battle, a: H.Hex, t: H.Hex) -> H.Hex | None:
 def _sight(b: Battle, a: H.Hex, t: H.Hex) -> tuple[int, int]:
     """(green hexes, accuracy modifier) of the line from a to t, kept with the board's
     movement costs (the colours change only when a structure falls)."""
-    key = (a, t, b.standing_structures)
-    found = b.sights.get(key)
+    table = b._sights_now
+    if b._sights_for is not b.standing_structures:
+        table = b._sights_now = b.sights.setdefault(b.standing_structures, {})
+        b._sights_for = b.standing_structures
+    key = (a, t)
+    found = table.get(key)
     if found is None:
         colours = [b.colour.get(h, "grey") for h in _between(a, t)]
-        found = b.sights[key] = (colours.count("green"), R.terrain_accuracy(colours))
+        found = table[key] = (colours.count("green"), R.terrain_accuracy(colours))
     return found
 
 
@@ -660,8 +679,14 @@ def _next_side(b: Battle, acted: set[int]) -> str | None:
             waiting.add(u.side)
     if not waiting:
         return None
-    order = [b.attacker] + [s for s in b.sides if s != b.attacker]
-    return min(waiting, key=lambda s: (counts[s], order.index(s)))
+    # the fewest activations, then the attacker, then the sides' order (a loop: `min`
+    # with a key costs a compiled engine a call a side)
+    found: str | None = None
+    fewest = 0
+    for s in [b.attacker] + [s for s in b.sides if s != b.attacker]:
+        if s in waiting and (found is None or counts[s] < fewest):
+            found, fewest = s, counts[s]
+    return found
 
 
 def scores(b: Battle) -> dict[str, Json]:

@@ -79,8 +79,16 @@ def choose(play: A.Play) -> Json:
 
 def which_unit(b: E.Battle, acted: set[int], side: str) -> E.Unit:
     """The unit to activate: the side's unit nearest an enemy (then the lowest id)."""
-    mine = [u for u in b.units if u.alive and u.id not in acted and u.side == side]
-    return min(mine, key=lambda u: (E._nearest_enemy(b, u), u.id))
+    found: E.Unit | None = None
+    best = (0, 0)
+    for u in b.units:  # `min` by (nearest enemy, id), as a loop
+        if u.alive and u.id not in acted and u.side == side:
+            key = (E._nearest_enemy(b, u), u.id)
+            if found is None or key < best:
+                found, best = u, key
+    if found is None:
+        raise ValueError("which_unit() has no unit to choose from")
+    return found
 
 
 def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
@@ -90,11 +98,21 @@ def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
         enemies = play.b.enemies(turn.unit)
         focus = focus_target(play, turn.unit)
         turn.memo["focus"] = focus
-        turn.memo["goal"] = focus if focus is not None else min(
-            enemies, key=lambda e: (E.hex_distance(turn.unit.at, e.at), e.id)) if enemies \
-            else None
+        turn.memo["goal"] = focus if focus is not None else nearest(turn.unit, enemies)
     goal: E.Unit | None = turn.memo["goal"]
     return goal
+
+
+def nearest(u: E.Unit, enemies: list[E.Unit]) -> E.Unit | None:
+    """The nearest of `enemies` (then the lowest id); None: there is none."""
+    found: E.Unit | None = None
+    best = (0, 0)
+    at = u.at
+    for e in enemies:
+        key = (E.hex_distance(at, e.at), e.id)
+        if found is None or key < best:
+            found, best = e, key
+    return found
 
 
 # -- the side's plan (issue 29; R-30-24..27) ----------------------------------------------
