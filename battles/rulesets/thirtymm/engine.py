@@ -19,11 +19,16 @@ from campaign.rules.dice import Dice
 
 Json = dict[str, Any]
 _SQRT3 = math.sqrt(3)
+#: A hex the engine keeps as the board's own tuple (`canonical`): a unit's position and
+#: the movement search's hexes. Typed `Any` so a compiled engine keeps that very object
+#: (a `tuple[int, int]` it would hold as two numbers, and box anew, hash and compare at
+#: each dict or set lookup).
+BoardHex = Any
 
 
 BOARD: frozenset[H.Hex] = frozenset(H.to_axial(c, r) for r in range(T.ROWS)
                                      for c in range(T.row_length(r)))
-_LINES: dict[tuple[H.Hex, H.Hex], list[H.Hex]] = {}
+_LINES: dict[tuple[BoardHex, BoardHex], list[BoardHex]] = {}
 
 
 def on_board(h: H.Hex) -> bool:
@@ -43,13 +48,13 @@ _OFFSET: dict[H.Hex, tuple[int, int]] = {h: H.to_offset(h) for h in BOARD}
 #: hex by identity, without comparing tuples (the engine keeps unit positions, the
 #: board's tables and its neighbours canonical).
 _CANON: dict[H.Hex, H.Hex] = {h: h for h in BOARD}
-_AROUND: dict[H.Hex, tuple[H.Hex | None, ...]] = {
+_AROUND: dict[H.Hex, tuple[BoardHex | None, ...]] = {
     h: tuple(_CANON.get(n) for n in H.neighbours(h)) for h in BOARD}
 #: Each board hex's rank in the order of its offset coordinates (column, then row), the
 #: hex of each rank, and a bound above every rank: the movement search's tie-break as
 #: one small integer.
 _RANK: dict[H.Hex, int] = {h: c * T.ROWS + r for h, (c, r) in _OFFSET.items()}
-_BY_RANK: dict[int, H.Hex] = {k: h for h, k in _RANK.items()}
+_BY_RANK: dict[int, BoardHex] = {k: h for h, k in _RANK.items()}
 _RANKS = max(_RANK.values()) + 1
 #: direction_to by (dq, dr): the same few hundred differences come up all battle long.
 _DIRECTIONS: dict[tuple[int, int], int] = {}
@@ -112,7 +117,7 @@ class Unit:
     movement: int
     ap_bonus: int
     cost: int
-    at: H.Hex
+    at: BoardHex
     facing: int
     elevation: int = 0
     ap: int = 0
@@ -188,17 +193,17 @@ class Battle:
     #: pure functions of the board, so the simulations of one battle input share them
     #: (`play(cache=...)`). `standing_structures` keys them: the hexes of the structures
     #: still up (a fallen one turns its hex black).
-    edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[int, H.Hex, int]]]] = field(
+    edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[int, BoardHex, int]]]] = field(
         default_factory=dict)
     #: (green hexes, accuracy modifier) of each line of sight, by the standing
     #: structures, then by (from, to): `_sight`, which keeps the current structures'
     #: table at hand (`_sights_now`, of `_sights_for`).
-    sights: dict[frozenset[H.Hex], dict[tuple[H.Hex, H.Hex], tuple[int, int]]] = field(
+    sights: dict[frozenset[H.Hex], dict[tuple[BoardHex, BoardHex], tuple[int, int]]] = field(
         default_factory=dict)
     _sights_for: frozenset[H.Hex] | None = None
-    _sights_now: dict[tuple[H.Hex, H.Hex], tuple[int, int]] = field(default_factory=dict)
+    _sights_now: dict[tuple[BoardHex, BoardHex], tuple[int, int]] = field(default_factory=dict)
     #: `edges` kept to the three hexes in front of each facing (`_front_steps`).
-    fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, int]]]] = (
+    fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[BoardHex, int, int]]]] = (
         field(default_factory=dict))
     #: The default policy's movement choices by everything they depend on
     #: (`policy.destination`), shared like `edges`.
@@ -330,7 +335,7 @@ def _round_hex(q: float, r: float) -> H.Hex:
     return int(rq), int(rr)
 
 
-def _between(a: H.Hex, b: H.Hex) -> list[H.Hex]:
+def _between(a: BoardHex, b: BoardHex) -> list[BoardHex]:
     """The hexes strictly between a and b (memoised: the board never changes shape)."""
     key = (a, b)
     hexes = _LINES.get(key)
@@ -339,14 +344,14 @@ def _between(a: H.Hex, b: H.Hex) -> list[H.Hex]:
     return hexes
 
 
-def _blocked(b: Battle, a: H.Hex, t: H.Hex) -> H.Hex | None:
+def _blocked(b: Battle, a: BoardHex, t: BoardHex) -> BoardHex | None:
     """The first standing structure between a and t (R-30-15: it blocks line of sight)."""
     if not b.structures:
         return None
     return next((h for h in _between(a, t) if h in b.structures), None)
 
 
-def _sight(b: Battle, a: H.Hex, t: H.Hex) -> tuple[int, int]:
+def _sight(b: Battle, a: BoardHex, t: BoardHex) -> tuple[int, int]:
     """(green hexes, accuracy modifier) of the line from a to t, kept with the board's
     movement costs (the colours change only when a structure falls)."""
     table = b._sights_now
@@ -511,7 +516,7 @@ _MOVER_COSTS: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str, int], int |
 
 
 def _steps(b: Battle, unit: Unit, h: H.Hex, directions: tuple[int, ...]
-           ) -> list[tuple[int, H.Hex, int]]:
+           ) -> list[tuple[int, BoardHex, int]]:
     """The hexes this unit may step into from h in these directions: (direction, hex,
     movement points)."""
     around = _AROUND.get(h)
@@ -523,7 +528,7 @@ def _steps(b: Battle, unit: Unit, h: H.Hex, directions: tuple[int, ...]
         costs = _MOVER_COSTS[(utype, systems)] = {}
     structures, colour, height = b.structures, b.colour, b.height
     here, level = colour.get(h, "grey"), height.get(h, 0)
-    steps = []
+    steps: list[tuple[int, BoardHex, int]] = []
     for d in directions:
         n = around[d]
         if n is None or n in structures:
@@ -540,7 +545,7 @@ def _steps(b: Battle, unit: Unit, h: H.Hex, directions: tuple[int, ...]
     return steps
 
 
-def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
+def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, BoardHex, int]]]:
     """The board's steps for this kind of mover, built once per battle (and again when a
     structure falls): the movement search then reads lists instead of costing steps.
     Each step is (direction, hex, cost)."""
@@ -554,7 +559,7 @@ def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
 _ALL_DIRECTIONS = (0, 1, 2, 3, 4, 5)
 
 
-def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, H.Hex, int]]:
+def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, BoardHex, int]]:
     """The hexes this unit may step into from h: (direction, hex, movement points)."""
     table = _edges(b, unit)
     steps = table.get(h)
@@ -572,7 +577,7 @@ _FRONT_DIRECTIONS: tuple[tuple[int, ...], ...] = tuple(
 
 
 def _front_steps(b: Battle, unit: Unit, facing: int
-                 ) -> dict[H.Hex, list[tuple[H.Hex, int, int]]]:
+                 ) -> dict[H.Hex, list[tuple[BoardHex, int, int]]]:
     """The steps into the three hexes in front of `facing` (with each hex's `_RANK`, the
     search's tie-break), per kind of mover, facing and standing structures: the board's,
     shared like the steps themselves."""
@@ -584,7 +589,7 @@ def _front_steps(b: Battle, unit: Unit, facing: int
 
 
 def front_steps(b: Battle, unit: Unit, facing: int, h: H.Hex
-                ) -> list[tuple[H.Hex, int, int]]:
+                ) -> list[tuple[BoardHex, int, int]]:
     """The hexes this unit may step into from h facing `facing`: (hex, movement points,
     its `_RANK`)."""
     front = _front_steps(b, unit, facing)
@@ -596,20 +601,20 @@ def front_steps(b: Battle, unit: Unit, facing: int, h: H.Hex
 
 
 def reachable(b: Battle, unit: Unit, points: int, facing: int,
-              avoid: frozenset[H.Hex]) -> tuple[dict[H.Hex, int], dict[H.Hex, H.Hex]]:
+              avoid: frozenset[H.Hex]
+              ) -> tuple[dict[BoardHex, int], dict[BoardHex, BoardHex]]:
     """The hexes a standard move reaches with `points`, stepping only into the three
     hexes in front of `facing` (a move keeps the facing; R-30-14), never into `avoid`:
     the cheapest cost of each, and the hex each is entered from (the path). The search
     takes the cheapest hex first, then the lowest offset coordinates: its queue holds
     one integer a hex, points spent x `_RANKS` + the hex's `_RANK`."""
-    start = unit.at
-    best = {start: 0}
-    came: dict[H.Hex, H.Hex] = {}
+    start: BoardHex = unit.at
+    best: dict[BoardHex, int] = {start: 0}
+    came: dict[BoardHex, BoardHex] = {}
     queue: list[int] = []
     far = 1 << 30
     front = _front_steps(b, unit, facing)
     directions = _FRONT_DIRECTIONS[facing]
-    get = best.get
     pop, push = heapq.heappop, heapq.heappush
     h, spent = start, 0
     while True:
@@ -619,7 +624,7 @@ def reachable(b: Battle, unit: Unit, points: int, facing: int,
                                 for _d, n, c in _steps(b, unit, h, directions)]
         for n, c, rank in steps:
             total = spent + c
-            if total > points or total >= get(n, far) or n in avoid:
+            if total > points or total >= best.get(n, far) or n in avoid:
                 continue
             best[n] = total
             came[n] = h
