@@ -533,7 +533,7 @@ def _facing(action: Json, key: str = "facing") -> int:
     return value
 
 
-def _hex(action: Json, key: str) -> H.Hex:
+def _hex(action: Json, key: str) -> E.BoardHex:
     value = action.get(key)
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):

@@ -35,7 +35,7 @@ def on_board(h: H.Hex) -> bool:
     return h in BOARD
 
 
-def canonical(h: H.Hex) -> H.Hex:
+def canonical(h: BoardHex) -> BoardHex:
     """The board's own tuple for this hex (itself when off the board)."""
     return _CANON.get(h, h)
 
@@ -47,7 +47,7 @@ _OFFSET: dict[H.Hex, tuple[int, int]] = {h: H.to_offset(h) for h in BOARD}
 #: Every board hex as one tuple object: a dict or set keyed by hexes finds a `canonical`
 #: hex by identity, without comparing tuples (the engine keeps unit positions, the
 #: board's tables and its neighbours canonical).
-_CANON: dict[H.Hex, H.Hex] = {h: h for h in BOARD}
+_CANON: dict[BoardHex, BoardHex] = {h: h for h in BOARD}
 _AROUND: dict[H.Hex, tuple[BoardHex | None, ...]] = {
     h: tuple(_CANON.get(n) for n in H.neighbours(h)) for h in BOARD}
 #: Each board hex's rank in the order of its offset coordinates (column, then row), the
