@@ -163,7 +163,7 @@ def start(battle_input: Json, dice: Dice, setup: Json | None = None, *,
     else:
         b.mission = R.mission(dice, size)
     briefing = T.BRIEFINGS[b.mission["mission"]]
-    b.markers = [H.to_axial(c, r) for c, r in briefing.markers]
+    b.markers = [E.canonical(H.to_axial(c, r)) for c, r in briefing.markers]
     b.note(action="mission", **b.mission,
            text=f"{size.capitalize()}: the mission is {b.mission['mission']} "
                 f"(d8 {b.mission['roll']}, {b.mission['objective']})")
@@ -196,7 +196,7 @@ def home_edges(b: E.Battle) -> dict[str, int]:
     units start, on average, in the western half of the board, else the east."""
     out = {}
     for side in b.sides:
-        cols = [H.to_offset(u.at)[0] for u in b.units if u.side == side]
+        cols = [E.offset_of(u.at)[0] for u in b.units if u.side == side]
         mean = sum(cols) / len(cols) if cols else 0
         out[side] = WEST if mean < (T.LONG_ROW - 1) / 2 else EAST
     return out
@@ -204,7 +204,7 @@ def home_edges(b: E.Battle) -> dict[str, int]:
 
 def on_edge(h: H.Hex, edge: int) -> bool:
     """The hex is on that short table edge (the outermost hex of its row)."""
-    col, row = H.to_offset(h)
+    col, row = E.offset_of(h)
     return col == 0 if edge == WEST else col == T.row_length(row) - 1
 
 
@@ -241,7 +241,7 @@ def _set(play: Play, setup: Json) -> None:
     for uid, spec in (setup.get("units") or {}).items():
         u = _unit(b, uid)
         if "at" in spec:
-            u.at = H.to_axial(*spec["at"])
+            u.at = E.canonical(H.to_axial(*spec["at"]))
         for key in ("facing", "elevation", "ap"):
             if key in spec:
                 setattr(u, key, int(spec[key]))
@@ -253,7 +253,7 @@ def _set(play: Play, setup: Json) -> None:
             u.section(str(key))["durability"] = int(value)
         u.refresh()
     for spec in setup.get("structures") or ():
-        h = H.to_axial(*spec["at"])
+        h = E.canonical(H.to_axial(*spec["at"]))
         b.structures[h] = {"id": 0, "kind": "", "at": list(spec["at"]), "elevation": 1,
                            "defense": int(spec.get("defense", R.structure_defense(1, 1)))}
         b.colour.pop(h, None)
@@ -349,6 +349,40 @@ def apply(play: Play, action: Json) -> None:
     check(play, action)()
 
 
+def perform(play: Play, action: Json) -> None:
+    """Play an action the default policy chose (`policy.choose`; `layer.play`, as
+    `resolve` and the odds fight): its frequent verbs (an attack on a unit, the next
+    phase, an activation, the end of a turn) are played without the referee's checks,
+    which the policy's own choice already satisfies (it picks them from what those
+    checks read: tests assert it chooses only legal actions, and that a battle played
+    through `apply` is the same battle). The other verbs, and every action from outside
+    (`apply`), are checked."""
+    turn = play.turn
+    do = action["do"]
+    if turn is None:
+        if do == "activate":
+            unit = play.b.unit(action["unit"])
+            if unit is not None:
+                _activate(play, unit)
+                return
+    elif turn.grappling is None:
+        if do == "attack" and "structure" not in action:
+            target = play.b.unit(action["target"])
+            key = action["weapon"]
+            w = BASIC if key == "basic" else next(
+                (w for w in turn.unit.weapons if w["key"] == key), None)
+            if target is not None and w is not None:
+                _attack(play.b, turn, w, target, None)
+                return
+        elif do == "phase":
+            turn.phase = str(action["to"])
+            return
+        elif do == "end_turn":
+            _end_turn(play, turn)
+            return
+    check(play, action)()
+
+
 def check(play: Play, action: Json) -> Run:
     """Every check of one action; answers what plays it (nothing has changed yet)."""
     if not isinstance(action, dict):
@@ -401,22 +435,29 @@ def _check_activate(play: Play, action: Json) -> Run:
                      Q_TURNS)
 
     def run() -> None:
-        play.acted.add(unit.id)
-        if "overheat" in unit.status:
-            unit.status.discard("overheat")
-            b.note(side=unit.side, unit=unit.id, action="overheat",
-                   text=f"{unit.name} is overheated and kneels: its turn ends")
-            _advance(play)
-            return
-        frozen = "freeze" in unit.status
-        unit.status.discard("freeze")
-        ap = R.roll_ap(b.dice, stored=unit.ap, ap_bonus=unit.ap_bonus, frozen=frozen)
-        unit.ap = ap["ap"]
+        _activate(play, unit)
+    return run
+
+
+def _activate(play: Play, unit: E.Unit) -> None:
+    """The unit's turn begins (its activation checked): it rolls its AP."""
+    b = play.b
+    play.acted.add(unit.id)
+    if "overheat" in unit.status:
+        unit.status.discard("overheat")
+        b.note(side=unit.side, unit=unit.id, action="overheat",
+               text=f"{unit.name} is overheated and kneels: its turn ends")
+        _advance(play)
+        return
+    frozen = "freeze" in unit.status
+    unit.status.discard("freeze")
+    ap = R.roll_ap(b.dice, stored=unit.ap, ap_bonus=unit.ap_bonus, frozen=frozen)
+    unit.ap = ap["ap"]
+    if b.keep_log:
         b.note(side=unit.side, unit=unit.id, action="activate", ap_roll=ap["roll"],
                ap=unit.ap, text=f"{unit.name} activates: rolls {ap['roll']} for AP, "
                                 f"{unit.ap} AP")
-        play.turn = Turn(unit=unit, points=_standard_points(b, unit))
-    return run
+    play.turn = Turn(unit=unit, points=_standard_points(b, unit))
 
 
 def _phase_at_least(turn: Turn, phase: str, code: str, what: str, rule: str) -> None:
@@ -492,12 +533,12 @@ def _facing(action: Json, key: str = "facing") -> int:
     return value
 
 
-def _hex(action: Json, key: str) -> H.Hex:
+def _hex(action: Json, key: str) -> E.BoardHex:
     value = action.get(key)
     if (not isinstance(value, list | tuple) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise refuse("bad_hex", f"{key} is a hex as [column, row].", "")
-    h = H.to_axial(int(value[0]), int(value[1]))
+    h = E.canonical(E.axial(int(value[0]), int(value[1])))
     if not E.on_board(h):
         raise refuse("off_board", f"{list(value)} is not on the battlefield.", "")
     return h
@@ -526,7 +567,7 @@ def _check_move(play: Play, turn: Turn, action: Json) -> Run:
     else:
         reach, _came = E.reachable(b, u, turn.points, u.facing, enemy_hexes(b, u))
         if dest not in reach:
-            raise refuse("out_of_reach", f"{u.name} cannot reach {list(H.to_offset(dest))} "
+            raise refuse("out_of_reach", f"{u.name} cannot reach {list(E.offset_of(dest))} "
                          f"with {turn.points} movement points by stepping into the hexes in "
                          "front of it.", Q_MOVE_FOV)
         cost = reach[dest]
@@ -536,9 +577,9 @@ def _check_move(play: Play, turn: Turn, action: Json) -> Run:
         u.at = dest
         turn.points -= cost
         turn.moved = True
-        b.note(side=u.side, unit=u.id, action="move", to=list(H.to_offset(dest)),
-               points=cost, text=f"{u.name} moves from {H.to_offset(start)} to "
-               f"{H.to_offset(dest)} ({cost} movement points)")
+        b.note(side=u.side, unit=u.id, action="move", to=list(E.offset_of(dest)),
+               points=cost, text=f"{u.name} moves from {E.offset_of(start)} to "
+               f"{E.offset_of(dest)} ({cost} movement points)")
     return run
 
 
@@ -553,9 +594,9 @@ def _walk(b: E.Battle, u: E.Unit, turn: Turn, path: list[H.Hex], dest: H.Hex) ->
         if cost is None:
             if not any(n == h for _d, n, _c in E.steps_from(b, u, at)):
                 raise refuse("impassable", f"{u.name} cannot step from "
-                             f"{list(H.to_offset(at))} to {list(H.to_offset(h))}.",
+                             f"{list(E.offset_of(at))} to {list(E.offset_of(h))}.",
                              Q_STANDARD)
-            raise refuse("not_in_view", f"{list(H.to_offset(h))} is not one of the three "
+            raise refuse("not_in_view", f"{list(E.offset_of(h))} is not one of the three "
                          f"hexes in front of {u.name}: rotate first.", Q_MOVE_FOV)
         if h in enemies:
             raise refuse("hex_held_by_enemy", "An enemy unit stands in the way.", Q_OPPOSING)
@@ -595,7 +636,7 @@ def thrust_path(b: E.Battle, u: E.Unit, d: int) -> list[H.Hex]:
     out, h = [], u.at
     enemies = enemy_hexes(b, u) if u.utype != "aerial" else frozenset()
     for _ in range(_thrust_length(b, u)):
-        n = (h[0] + H.DIRECTIONS[d][0], h[1] + H.DIRECTIONS[d][1])
+        n = E.canonical((h[0] + H.DIRECTIONS[d][0], h[1] + H.DIRECTIONS[d][1]))
         if not E.on_board(n) or n in b.structures or n in enemies:
             break
         out.append(n)
@@ -621,11 +662,11 @@ def thrust(b: E.Battle, u: E.Unit, d: int, *, strafe: bool, weapon: Json | None)
             if usable:
                 w = max(usable, key=lambda w: (int(w["damage"]), w["key"]))
                 b.note(side=u.side, unit=u.id, action="strafe",
-                       at=list(H.to_offset(h)), text=f"{u.name} strafes {target.name}")
+                       at=list(E.offset_of(h)), text=f"{u.name} strafes {target.name}")
                 E._attack(b, u, w, target, melee=False)
-    b.note(side=u.side, unit=u.id, action="move", to=list(H.to_offset(u.at)),
+    b.note(side=u.side, unit=u.id, action="move", to=list(E.offset_of(u.at)),
            points=len(steps), thruster=True,
-           text=f"{u.name} makes a thruster run to {H.to_offset(u.at)}")
+           text=f"{u.name} makes a thruster run to {E.offset_of(u.at)}")
     if u.utype == "aerial" and len(steps) < length:
         main = u.main()
         dmg = R.fall_damage(u.cls, u.elevation)
@@ -702,7 +743,7 @@ def _check_attack(play: Play, turn: Turn, action: Json) -> Run:
         raise refuse("not_enough_ap", f"{w['name']} costs {cost} AP; {u.name} has {u.ap}.",
                      Q_AP)
     if melee:
-        if not R.in_range(H.distance(u.at, target.at), int(w.get("range") or 1)):
+        if not R.in_range(E.hex_distance(u.at, target.at), int(w.get("range") or 1)):
             raise refuse("out_of_range", f"{target.name} is not within reach of "
                          f"{w['name']}.", Q_MELEE_RANGE)
         if not E._melee_reach(b, u, w, target):
@@ -722,9 +763,14 @@ def _check_attack(play: Play, turn: Turn, action: Json) -> Run:
                          "no longer be used in the game.")
 
     def run() -> None:
-        turn.attacks[turn.phase] = turn.attacks.get(turn.phase, 0) + 1
-        E._attack(b, u, w, target, melee, w["key"] == "basic", aim=aim)
+        _attack(b, turn, w, target, aim)
     return run
+
+
+def _attack(b: E.Battle, turn: Turn, w: Json, target: E.Unit, aim: str | None) -> None:
+    """The active unit attacks (the attack checked)."""
+    turn.attacks[turn.phase] = turn.attacks.get(turn.phase, 0) + 1
+    E._attack(b, turn.unit, w, target, w["kind"] == "melee", w["key"] == "basic", aim=aim)
 
 
 def _check_ranged_reach(b: E.Battle, u: E.Unit, w: Json, target: E.Unit) -> None:
@@ -733,7 +779,7 @@ def _check_ranged_reach(b: E.Battle, u: E.Unit, w: Json, target: E.Unit) -> None
                      Q_FOV)
     greens = E._sight(b, u.at, target.at)[0]
     rng = R.weapon_range(int(w["range"]), unit_type=u.utype, green_between=greens)
-    if not R.in_range(H.distance(u.at, target.at), rng):
+    if not R.in_range(E.hex_distance(u.at, target.at), rng):
         raise refuse("out_of_range", f"{target.name} is beyond the range of {w['name']} "
                      f"({rng}).", Q_RANGE)
     if R.needs_line_of_sight(u.utype, w) and E._blocked(b, u.at, target.at):
@@ -758,7 +804,7 @@ def _check_structure(play: Play, turn: Turn, action: Json) -> Run:
     if not R.field_of_view(u.facing, E.direction_to(u.at, h), u.utype):
         raise refuse("not_in_view", f"The structure is not in {u.name}'s field of view.",
                      Q_FOV)
-    if H.distance(u.at, h) > int(w["range"]):
+    if E.hex_distance(u.at, h) > int(w["range"]):
         raise refuse("out_of_range", f"The structure is beyond the range of {w['name']}.",
                      Q_RANGE)
     if E._blocked(b, u.at, h):
@@ -771,12 +817,12 @@ def _check_structure(play: Play, turn: Turn, action: Json) -> Run:
         s = b.structures[h]
         hit = R.hit_structure(int(s["defense"]), int(w["damage"]))
         s["defense"] = hit["defense"]
-        text = f"{u.name} fires {w['name']} at the structure at {H.to_offset(h)}: " \
+        text = f"{u.name} fires {w['name']} at the structure at {E.offset_of(h)}: " \
                f"{w['damage']} damage, defense {hit['defense']}"
         if hit["falls"]:
             _fell(b, h)
             text += "; it falls (black hex)"
-        b.note(side=u.side, unit=u.id, action="structure", at=list(H.to_offset(h)),
+        b.note(side=u.side, unit=u.id, action="structure", at=list(E.offset_of(h)),
                weapon=w["key"], damage=int(w["damage"]), falls=hit["falls"], text=text)
     return run
 
@@ -810,7 +856,7 @@ def _check_grapple(play: Play, turn: Turn, action: Json) -> Run:
     if target.side == u.side or not target.alive:
         raise refuse("not_an_enemy", f"{target.name} is not an enemy that can be grappled.",
                      Q_GRAPPLE)
-    if H.distance(u.at, target.at) != 1:
+    if E.hex_distance(u.at, target.at) != 1:
         raise refuse("out_of_range", f"{target.name} is not within melee range.",
                      "To initiate a Grapple, the attacking Unit must first be within melee "
                      "range of the target.")
@@ -838,7 +884,7 @@ def _check_grapple(play: Play, turn: Turn, action: Json) -> Run:
             text += ", misses"
         b.note(side=u.side, unit=u.id, target=target.id, action="grapple",
                attack=got["rolls"][0], evasion=got.get("evasion"), hit=got["grappled"],
-               to=list(H.to_offset(u.at)), text=text)
+               to=list(E.offset_of(u.at)), text=text)
     return run
 
 
@@ -875,7 +921,7 @@ def _check_throw(play: Play, turn: Turn, action: Json) -> Run:
                      Q_THROW_FOV)
     assault = u.stats["assault"] - E._modifiers(b, u, target, True)[0]
     far = R.throw_distance(assault)
-    if H.distance(u.at, dest) > far:
+    if E.hex_distance(u.at, dest) > far:
         raise refuse("too_far", f"{u.name} can throw at most {far} hexes.", Q_THROW_FAR)
     if b.height.get(dest, 0) > b.height.get(u.at, 0):
         raise refuse("throw_upward", "That hex is higher than the thrown unit.", Q_THROW_UP)
@@ -900,12 +946,12 @@ def _throw(play: Play, turn: Turn, target: E.Unit, dest: H.Hex) -> None:
         if dev["direction"] is not None:
             d = (u.facing - dev["direction"]) % 6  # counted clockwise from the facing
             n = (dest[0] + H.DIRECTIONS[d][0], dest[1] + H.DIRECTIONS[d][1])
-            land = n if E.on_board(n) and b.height.get(n, 0) <= b.height.get(u.at, 0) \
+            land = E.canonical(n) if E.on_board(n) and b.height.get(n, 0) <= b.height.get(u.at, 0) \
                 else dest
     start = target.at
-    gone = H.distance(start, land)
+    gone = E.hex_distance(start, land)
     dmg = R.collision_damage(target.cls, gone)
-    for h in H.line(start, land)[1:]:
+    for h in E._line(start, land)[1:]:
         for other in [o for o in b.units if o.alive and o.at == h and o is not target
                       and o is not u]:
             ev = R.evasion_roll(b.dice, stat=other.stats["evasion"])
@@ -930,13 +976,13 @@ def _throw(play: Play, turn: Turn, target: E.Unit, dest: H.Hex) -> None:
             text += f"; the structure falls on it ({dmg} + {bonus} damage)"
     else:
         target.status.add("grounded")
-        text += f"; lands at {H.to_offset(land)} ({dmg} damage)"
+        text += f"; lands at {E.offset_of(land)} ({dmg} damage)"
     drop = b.height.get(start, 0) - b.height.get(land, 0)
     if drop > 0:
         _hurt(b, target, R.fall_damage(target.cls, drop), main=False)
     turn.grappling = None  # the thrower stays on the hex it grappled the enemy on
     b.note(side=u.side, unit=u.id, target=target.id, action="throw",
-           to=list(H.to_offset(land)), attack=roll["roll"], text=text)
+           to=list(E.offset_of(land)), attack=roll["roll"], text=text)
     E._after_loss(b, target)
 
 
@@ -960,7 +1006,7 @@ def _check_release(play: Play, turn: Turn, action: Json) -> Run:
         u.status.discard("holding")
         _unit(b, held_id).status.discard("hold")
         u.at = frm
-        b.note(side=u.side, unit=u.id, action="release", to=list(H.to_offset(frm)),
+        b.note(side=u.side, unit=u.id, action="release", to=list(E.offset_of(frm)),
                text=f"{u.name} lets go")
     return run
 
@@ -980,7 +1026,8 @@ def _check_break(play: Play, turn: Turn, action: Json) -> Run:
     holder = _unit(b, holder_id)
     blocked = {o.at for o in b.units if o.alive and o.side != u.side} | set(b.structures)
     back = [(u.facing + k) % 6 for k in (3, 2, 4)]  # behind, then the blind spot
-    spots = [(u.at[0] + H.DIRECTIONS[d][0], u.at[1] + H.DIRECTIONS[d][1]) for d in back]
+    spots = [E.canonical((u.at[0] + H.DIRECTIONS[d][0], u.at[1] + H.DIRECTIONS[d][1]))
+             for d in back]
     free = [h for h in spots if E.on_board(h) and h not in blocked]
     if not free:
         raise refuse("no_room", f"No hex behind {u.name} is free.", Q_BREAK)
@@ -993,7 +1040,7 @@ def _check_break(play: Play, turn: Turn, action: Json) -> Run:
         holder.status.discard("holding")
         del play.holds[holder_id]
         b.note(side=u.side, unit=u.id, action="break_grapple", ap=cost,
-               to=list(H.to_offset(u.at)), text=f"{u.name} breaks free ({cost} AP)")
+               to=list(E.offset_of(u.at)), text=f"{u.name} breaks free ({cost} AP)")
     return run
 
 
@@ -1013,12 +1060,16 @@ def _check_get_up(play: Play, turn: Turn, action: Json) -> Run:
 
 def _check_end(play: Play, turn: Turn, action: Json) -> Run:
     def run() -> None:
-        u = turn.unit
-        u.ap = min(T.AP_CAP, u.ap)  # "stored ... capped at 16 AP per Unit"
-        end_of_turn(play.b, u)
-        play.turn = None
-        _advance(play)
+        _end_turn(play, turn)
     return run
+
+
+def _end_turn(play: Play, turn: Turn) -> None:
+    u = turn.unit
+    u.ap = min(T.AP_CAP, u.ap)  # "stored ... capped at 16 AP per Unit"
+    end_of_turn(play.b, u)
+    play.turn = None
+    _advance(play)
 
 
 def _check_withdraw(play: Play, turn: Turn, action: Json) -> Run:
@@ -1062,7 +1113,7 @@ def _check_withdraw(play: Play, turn: Turn, action: Json) -> Run:
             u.out_round = b.round
             if b.first_out is None:
                 b.first_out = u.side
-        b.note(side=u.side, unit=u.id, action="withdraw", at=list(H.to_offset(u.at)),
+        b.note(side=u.side, unit=u.id, action="withdraw", at=list(E.offset_of(u.at)),
                text=f"{u.name} leaves the battlefield over the {where} edge")
         play.turn = None
         _advance(play)
@@ -1120,8 +1171,8 @@ def candidates(play: Play) -> list[Json]:
 
     if turn.grappling is not None:
         for h in E.BOARD:
-            if H.distance(u.at, h) <= R.throw_distance(u.stats["assault"]):
-                add("throw", to=list(H.to_offset(h)))
+            if E.hex_distance(u.at, h) <= R.throw_distance(u.stats["assault"]):
+                add("throw", to=list(E.offset_of(h)))
         add("hold")
         return out
     if turn.phase == "move":
@@ -1131,7 +1182,7 @@ def candidates(play: Play) -> list[Json]:
         if u.utype != "aerial" and u.operative:
             reach, _came = E.reachable(b, u, turn.points, u.facing, enemy_hexes(b, u))
             for h in sorted(reach, key=H.to_offset):
-                add("move", to=list(H.to_offset(h)))
+                add("move", to=list(E.offset_of(h)))
         add("withdraw")
     for to in PHASES[PHASES.index(turn.phase) + 1:]:
         add("phase", to=to)
@@ -1141,7 +1192,7 @@ def candidates(play: Play) -> list[Json]:
         add("grapple", target=e.id)
     for h in b.structures:
         for w in u.usable("ranged"):
-            add("attack", structure=list(H.to_offset(h)), weapon=w["key"])
+            add("attack", structure=list(E.offset_of(h)), weapon=w["key"])
     add("release")
     add("break_grapple")
     add("get_up")
@@ -1172,12 +1223,12 @@ def view(play: Play) -> Json:
             "grappling": turn.grappling.id if turn.grappling else None},
         "acted": sorted(play.acted),
         "units": {str(u.id): {
-            "side": int(u.side), "name": u.name, "at": list(H.to_offset(u.at)),
+            "side": int(u.side), "name": u.name, "at": list(E.offset_of(u.at)),
             "facing": u.facing, "elevation": u.elevation, "ap": u.ap,
             "condition": u.condition, "status": sorted(u.status), "withdrawn": u.left,
             "sections": {s["key"]: int(s["durability"]) for s in u.sections}}
             for u in b.units},
-        "structures": [{"at": list(H.to_offset(h)), "defense": int(s["defense"])}
+        "structures": [{"at": list(E.offset_of(h)), "defense": int(s["defense"])}
                        for h, s in sorted(b.structures.items())],
         "victory_points": E.scores(b),
     }

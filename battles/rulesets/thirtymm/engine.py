@@ -19,23 +19,43 @@ from campaign.rules.dice import Dice
 
 Json = dict[str, Any]
 _SQRT3 = math.sqrt(3)
+#: A hex the engine keeps as the board's own tuple (`canonical`): a unit's position and
+#: the movement search's hexes. Typed `Any` so a compiled engine keeps that very object
+#: (a `tuple[int, int]` it would hold as two numbers, and box anew, hash and compare at
+#: each dict or set lookup).
+BoardHex = Any
 
 
 BOARD: frozenset[H.Hex] = frozenset(H.to_axial(c, r) for r in range(T.ROWS)
                                      for c in range(T.row_length(r)))
-_LINES: dict[tuple[H.Hex, H.Hex], list[H.Hex]] = {}
+_LINES: dict[tuple[BoardHex, BoardHex], list[BoardHex]] = {}
 
 
 def on_board(h: H.Hex) -> bool:
     return h in BOARD
 
 
+def canonical(h: BoardHex) -> BoardHex:
+    """The board's own tuple for this hex (itself when off the board)."""
+    return _CANON.get(h, h)
+
+
 #: The board's hexes in offset coordinates (the movement search's tie-break), and each
 #: hex's neighbours by direction (None: off the board): pure functions of the board's
 #: shape.
 _OFFSET: dict[H.Hex, tuple[int, int]] = {h: H.to_offset(h) for h in BOARD}
-_AROUND: dict[H.Hex, tuple[H.Hex | None, ...]] = {
-    h: tuple(n if n in BOARD else None for n in H.neighbours(h)) for h in BOARD}
+#: Every board hex as one tuple object: a dict or set keyed by hexes finds a `canonical`
+#: hex by identity, without comparing tuples (the engine keeps unit positions, the
+#: board's tables and its neighbours canonical).
+_CANON: dict[BoardHex, BoardHex] = {h: h for h in BOARD}
+_AROUND: dict[H.Hex, tuple[BoardHex | None, ...]] = {
+    h: tuple(_CANON.get(n) for n in H.neighbours(h)) for h in BOARD}
+#: Each board hex's rank in the order of its offset coordinates (column, then row), the
+#: hex of each rank, and a bound above every rank: the movement search's tie-break as
+#: one small integer.
+_RANK: dict[H.Hex, int] = {h: c * T.ROWS + r for h, (c, r) in _OFFSET.items()}
+_BY_RANK: dict[int, BoardHex] = {k: h for h, k in _RANK.items()}
+_RANKS = max(_RANK.values()) + 1
 #: direction_to by (dq, dr): the same few hundred differences come up all battle long.
 _DIRECTIONS: dict[tuple[int, int], int] = {}
 
@@ -97,7 +117,7 @@ class Unit:
     movement: int
     ap_bonus: int
     cost: int
-    at: H.Hex
+    at: BoardHex
     facing: int
     elevation: int = 0
     ap: int = 0
@@ -173,11 +193,17 @@ class Battle:
     #: pure functions of the board, so the simulations of one battle input share them
     #: (`play(cache=...)`). `standing_structures` keys them: the hexes of the structures
     #: still up (a fallen one turns its hex black).
-    edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[int, H.Hex, int]]]] = field(
+    edges: dict[tuple[Any, ...], dict[H.Hex, list[tuple[int, BoardHex, int]]]] = field(
         default_factory=dict)
-    sights: dict[tuple[Any, ...], tuple[int, int]] = field(default_factory=dict)
+    #: (green hexes, accuracy modifier) of each line of sight, by the standing
+    #: structures, then by (from, to): `_sight`, which keeps the current structures'
+    #: table at hand (`_sights_now`, of `_sights_for`).
+    sights: dict[frozenset[H.Hex], dict[tuple[BoardHex, BoardHex], tuple[int, int]]] = field(
+        default_factory=dict)
+    _sights_for: frozenset[H.Hex] | None = None
+    _sights_now: dict[tuple[BoardHex, BoardHex], tuple[int, int]] = field(default_factory=dict)
     #: `edges` kept to the three hexes in front of each facing (`_front_steps`).
-    fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]] = (
+    fronts: dict[tuple[Any, ...], dict[H.Hex, list[tuple[BoardHex, int, int]]]] = (
         field(default_factory=dict))
     #: The default policy's movement choices by everything they depend on
     #: (`policy.destination`), shared like `edges`.
@@ -224,7 +250,7 @@ def build(battle_input: Json, dice: Dice, keep_log: bool = True,
                 stats=dict(u["stats"]), sections=[dict(s) for s in u["sections"]],
                 weapons=[dict(w) for w in u["weapons"]], cls=int(u["class"]),
                 movement=int(u["movement"]), ap_bonus=int(u["ap_bonus"]),
-                cost=int(u["cost"]), at=H.to_axial(*u["at"]), facing=int(u["facing"]),
+                cost=int(u["cost"]), at=canonical(axial(*u["at"])), facing=int(u["facing"]),
                 elevation=int(u.get("elevation", 0))))
     for u in units:
         u.refresh()
@@ -257,39 +283,86 @@ def _board(board: Json) -> tuple[dict[H.Hex, str], dict[H.Hex, int], dict[H.Hex,
     colour: dict[H.Hex, str] = {}
     height: dict[H.Hex, int] = {}
     for c, r, k, e in board["terrain"]:
-        h = H.to_axial(int(c), int(r))
+        h = canonical(axial(int(c), int(r)))
         colour[h] = str(k)
         height[h] = int(e)
-    structures = {H.to_axial(*s["at"]): dict(s) for s in board.get("structures") or ()}
+    structures = {canonical(axial(*s["at"])): dict(s) for s in board.get("structures") or ()}
     return colour, height, structures, [(h, e) for h, e in height.items() if e > 0]
 
 
 # -- geometry ----------------------------------------------------------------------------
 
-def _between(a: H.Hex, b: H.Hex) -> list[H.Hex]:
+def hex_distance(a: H.Hex, b: H.Hex) -> int:
+    """`hexgrid.distance`, built with the engine: the policy asks it thousands of times a
+    battle, and a compiled engine's call into the source costs more than the sum."""
+    dq = a[0] - b[0]
+    dr = a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def offset_of(h: H.Hex) -> tuple[int, int]:
+    """`hexgrid.to_offset` (axial -> odd-row offset), built with the engine likewise."""
+    q, r = h
+    return q + (r - (r & 1)) // 2, r
+
+
+def axial(col: int, row: int) -> H.Hex:
+    """`hexgrid.to_axial` (odd-row offset -> axial), built with the engine likewise."""
+    return col - (row - (row & 1)) // 2, row
+
+
+def _line(a: H.Hex, b: H.Hex) -> list[H.Hex]:
+    """`hexgrid.line`, the same arithmetic in the same order (so the same hexes), built
+    with the engine: a battle meets a few dozen new lines of sight, and the source's
+    floating-point steps cost ~60,000 instructions a line from a compiled engine."""
+    n = hex_distance(a, b)
+    if n == 0:
+        return [a]
+    aq, ar = a[0] + 1e-6, a[1] + 1e-6
+    return [_round_hex(aq + (b[0] - aq) * i / n, ar + (b[1] - ar) * i / n)
+            for i in range(n + 1)]
+
+
+def _round_hex(q: float, r: float) -> H.Hex:
+    """`hexgrid._round`: the hex a fractional axial point lies in."""
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    return int(rq), int(rr)
+
+
+def _between(a: BoardHex, b: BoardHex) -> list[BoardHex]:
     """The hexes strictly between a and b (memoised: the board never changes shape)."""
     key = (a, b)
     hexes = _LINES.get(key)
     if hexes is None:
-        hexes = _LINES[key] = H.line(a, b)[1:-1]
+        hexes = _LINES[key] = [canonical(h) for h in _line(a, b)[1:-1]]
     return hexes
 
 
-def _blocked(b: Battle, a: H.Hex, t: H.Hex) -> H.Hex | None:
+def _blocked(b: Battle, a: BoardHex, t: BoardHex) -> BoardHex | None:
     """The first standing structure between a and t (R-30-15: it blocks line of sight)."""
     if not b.structures:
         return None
     return next((h for h in _between(a, t) if h in b.structures), None)
 
 
-def _sight(b: Battle, a: H.Hex, t: H.Hex) -> tuple[int, int]:
+def _sight(b: Battle, a: BoardHex, t: BoardHex) -> tuple[int, int]:
     """(green hexes, accuracy modifier) of the line from a to t, kept with the board's
     movement costs (the colours change only when a structure falls)."""
-    key = (a, t, b.standing_structures)
-    found = b.sights.get(key)
+    table = b._sights_now
+    if b._sights_for is not b.standing_structures:
+        table = b._sights_now = b.sights.setdefault(b.standing_structures, {})
+        b._sights_for = b.standing_structures
+    key = (a, t)
+    found = table.get(key)
     if found is None:
         colours = [b.colour.get(h, "grey") for h in _between(a, t)]
-        found = b.sights[key] = (colours.count("green"), R.terrain_accuracy(colours))
+        found = table[key] = (colours.count("green"), R.terrain_accuracy(colours))
     return found
 
 
@@ -318,7 +391,7 @@ def _weapon_ap(unit: Unit, w: Json) -> int:
 
 
 def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
-    d = H.distance(unit.at, target.at)
+    d = hex_distance(unit.at, target.at)
     greens = _sight(b, unit.at, target.at)[0]
     rng = R.weapon_range(int(w["range"]), unit_type=unit.utype, green_between=greens)
     if not R.in_range(d, rng):
@@ -331,7 +404,7 @@ def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
 def _melee_reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
     """Close combat: "All melee weapons have a range of 1 unless otherwise stated", at a
     target in the unit's Field of View ("The process listed above otherwise applies")."""
-    if not R.in_range(H.distance(unit.at, target.at), int(w.get("range") or 1)):
+    if not R.in_range(hex_distance(unit.at, target.at), int(w.get("range") or 1)):
         return False
     return R.field_of_view(unit.facing, direction_to(unit.at, target.at), unit.utype)
 
@@ -443,7 +516,7 @@ _MOVER_COSTS: dict[tuple[str, tuple[str, ...]], dict[tuple[str, str, int], int |
 
 
 def _steps(b: Battle, unit: Unit, h: H.Hex, directions: tuple[int, ...]
-           ) -> list[tuple[int, H.Hex, int]]:
+           ) -> list[tuple[int, BoardHex, int]]:
     """The hexes this unit may step into from h in these directions: (direction, hex,
     movement points)."""
     around = _AROUND.get(h)
@@ -455,7 +528,7 @@ def _steps(b: Battle, unit: Unit, h: H.Hex, directions: tuple[int, ...]
         costs = _MOVER_COSTS[(utype, systems)] = {}
     structures, colour, height = b.structures, b.colour, b.height
     here, level = colour.get(h, "grey"), height.get(h, 0)
-    steps = []
+    steps: list[tuple[int, BoardHex, int]] = []
     for d in directions:
         n = around[d]
         if n is None or n in structures:
@@ -472,7 +545,7 @@ def _steps(b: Battle, unit: Unit, h: H.Hex, directions: tuple[int, ...]
     return steps
 
 
-def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
+def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, BoardHex, int]]]:
     """The board's steps for this kind of mover, built once per battle (and again when a
     structure falls): the movement search then reads lists instead of costing steps.
     Each step is (direction, hex, cost)."""
@@ -486,7 +559,7 @@ def _edges(b: Battle, unit: Unit) -> dict[H.Hex, list[tuple[int, H.Hex, int]]]:
 _ALL_DIRECTIONS = (0, 1, 2, 3, 4, 5)
 
 
-def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, H.Hex, int]]:
+def steps_from(b: Battle, unit: Unit, h: H.Hex) -> list[tuple[int, BoardHex, int]]:
     """The hexes this unit may step into from h: (direction, hex, movement points)."""
     table = _edges(b, unit)
     steps = table.get(h)
@@ -504,10 +577,10 @@ _FRONT_DIRECTIONS: tuple[tuple[int, ...], ...] = tuple(
 
 
 def _front_steps(b: Battle, unit: Unit, facing: int
-                 ) -> dict[H.Hex, list[tuple[H.Hex, int, tuple[int, int]]]]:
-    """The steps into the three hexes in front of `facing` (with each hex's offset
-    coordinates, the search's tie-break), per kind of mover, facing and standing
-    structures: the board's, shared like the steps themselves."""
+                 ) -> dict[H.Hex, list[tuple[BoardHex, int, int]]]:
+    """The steps into the three hexes in front of `facing` (with each hex's `_RANK`, the
+    search's tie-break), per kind of mover, facing and standing structures: the board's,
+    shared like the steps themselves."""
     key = (unit.utype, unit.systems, b.standing_structures, facing)
     table = b.fronts.get(key)
     if table is None:
@@ -516,47 +589,56 @@ def _front_steps(b: Battle, unit: Unit, facing: int
 
 
 def front_steps(b: Battle, unit: Unit, facing: int, h: H.Hex
-                ) -> list[tuple[H.Hex, int, tuple[int, int]]]:
+                ) -> list[tuple[BoardHex, int, int]]:
     """The hexes this unit may step into from h facing `facing`: (hex, movement points,
-    its offset coordinates)."""
+    its `_RANK`)."""
     front = _front_steps(b, unit, facing)
     steps = front.get(h)
     if steps is None:
-        steps = front[h] = [(n, c, _OFFSET[n])
+        steps = front[h] = [(n, c, _RANK[n])
                             for _d, n, c in _steps(b, unit, h, _FRONT_DIRECTIONS[facing])]
     return steps
 
 
 def reachable(b: Battle, unit: Unit, points: int, facing: int,
-              avoid: frozenset[H.Hex]) -> tuple[dict[H.Hex, int], dict[H.Hex, H.Hex]]:
+              avoid: frozenset[H.Hex]
+              ) -> tuple[dict[BoardHex, int], dict[BoardHex, BoardHex]]:
     """The hexes a standard move reaches with `points`, stepping only into the three
     hexes in front of `facing` (a move keeps the facing; R-30-14), never into `avoid`:
-    the cheapest cost of each, and the hex each is entered from (the path)."""
-    start = unit.at
-    best = {start: 0}
-    came: dict[H.Hex, H.Hex] = {}
-    queue = [(0, _OFFSET.get(start) or H.to_offset(start), start)]
+    the cheapest cost of each, and the hex each is entered from (the path). The search
+    takes the cheapest hex first, then the lowest offset coordinates: its queue holds
+    one integer a hex, points spent x `_RANKS` + the hex's `_RANK`."""
+    start: BoardHex = unit.at
+    best: dict[BoardHex, int] = {start: 0}
+    came: dict[BoardHex, BoardHex] = {}
+    queue: list[int] = []
     far = 1 << 30
     front = _front_steps(b, unit, facing)
     directions = _FRONT_DIRECTIONS[facing]
-    get = best.get
     pop, push = heapq.heappop, heapq.heappush
-    while queue:
-        spent, _o, h = pop(queue)
-        if spent > get(h, far):
-            continue
+    h, spent = start, 0
+    while True:
         steps = front.get(h)
         if steps is None:
-            steps = front[h] = [(n, c, _OFFSET[n])
+            steps = front[h] = [(n, c, _RANK[n])
                                 for _d, n, c in _steps(b, unit, h, directions)]
-        for n, c, o in steps:
+        for n, c, rank in steps:
             total = spent + c
-            if total > points or total >= get(n, far) or n in avoid:
+            if total > points or total >= best.get(n, far) or n in avoid:
                 continue
             best[n] = total
             came[n] = h
-            push(queue, (total, o, n))
-    return best, came
+            push(queue, total * _RANKS + rank)
+        found = False
+        while queue:  # the next hex to step on from, at its cheapest cost
+            key = pop(queue)
+            spent = key // _RANKS
+            h = _BY_RANK[key - spent * _RANKS]
+            if spent <= best[h]:
+                found = True
+                break
+        if not found:
+            return best, came
 
 
 def path_to(came: dict[H.Hex, H.Hex], start: H.Hex, dest: H.Hex) -> list[H.Hex]:
@@ -572,16 +654,22 @@ def path_to(came: dict[H.Hex, H.Hex], start: H.Hex, dest: H.Hex) -> list[H.Hex]:
 
 def _score_markers(b: Battle) -> None:
     for m in b.markers:
-        near = {u.side for u in b.units if u.operative and H.distance(u.at, m) <= 1}
+        near = {u.side for u in b.units if u.operative and hex_distance(u.at, m) <= 1}
         if len(near) == 1:
             side = near.pop()
             b.primary[side] = b.primary.get(side, 0) + 1
-            b.note(side=side, action="objective", at=list(H.to_offset(m)),
-                   text=f"Side {side} holds the objective at {H.to_offset(m)}")
+            b.note(side=side, action="objective", at=list(offset_of(m)),
+                   text=f"Side {side} holds the objective at {offset_of(m)}")
 
 
 def _nearest_enemy(b: Battle, unit: Unit) -> int:
-    return min((H.distance(unit.at, e.at) for e in b.enemies(unit)), default=99)
+    nearest, at, side = 99, unit.at, unit.side
+    for e in b.units:  # `enemies`, inlined
+        if e.side != side and e.condition != "destroyed" and not e.left:
+            d = hex_distance(at, e.at)
+            if d < nearest:
+                nearest = d
+    return nearest
 
 
 def _next_side(b: Battle, acted: set[int]) -> str | None:
@@ -596,8 +684,14 @@ def _next_side(b: Battle, acted: set[int]) -> str | None:
             waiting.add(u.side)
     if not waiting:
         return None
-    order = [b.attacker] + [s for s in b.sides if s != b.attacker]
-    return min(waiting, key=lambda s: (counts[s], order.index(s)))
+    # the fewest activations, then the attacker, then the sides' order (a loop: `min`
+    # with a key costs a compiled engine a call a side)
+    found: str | None = None
+    fewest = 0
+    for s in [b.attacker] + [s for s in b.sides if s != b.attacker]:
+        if s in waiting and (found is None or counts[s] < fewest):
+            found, fewest = s, counts[s]
+    return found
 
 
 def scores(b: Battle) -> dict[str, Json]:

@@ -53,5 +53,5 @@ def play(battle_input: Json, dice: Dice, *, keep_log: bool = True,
     board's movement costs are worked out once."""
     state = A.start(battle_input, dice, keep_log=keep_log, cache=cache)
     while not state.over:
-        A.apply(state, P.choose(state))
+        A.perform(state, P.choose(state))
     return state.b

@@ -79,8 +79,16 @@ def choose(play: A.Play) -> Json:
 
 def which_unit(b: E.Battle, acted: set[int], side: str) -> E.Unit:
     """The unit to activate: the side's unit nearest an enemy (then the lowest id)."""
-    mine = [u for u in b.units if u.alive and u.id not in acted and u.side == side]
-    return min(mine, key=lambda u: (E._nearest_enemy(b, u), u.id))
+    found: E.Unit | None = None
+    best = (0, 0)
+    for u in b.units:  # `min` by (nearest enemy, id), as a loop
+        if u.alive and u.id not in acted and u.side == side:
+            key = (E._nearest_enemy(b, u), u.id)
+            if found is None or key < best:
+                found, best = u, key
+    if found is None:
+        raise ValueError("which_unit() has no unit to choose from")
+    return found
 
 
 def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
@@ -90,11 +98,21 @@ def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
         enemies = play.b.enemies(turn.unit)
         focus = focus_target(play, turn.unit)
         turn.memo["focus"] = focus
-        turn.memo["goal"] = focus if focus is not None else min(
-            enemies, key=lambda e: (H.distance(turn.unit.at, e.at), e.id)) if enemies \
-            else None
+        turn.memo["goal"] = focus if focus is not None else nearest(turn.unit, enemies)
     goal: E.Unit | None = turn.memo["goal"]
     return goal
+
+
+def nearest(u: E.Unit, enemies: list[E.Unit]) -> E.Unit | None:
+    """The nearest of `enemies` (then the lowest id); None: there is none."""
+    found: E.Unit | None = None
+    best = (0, 0)
+    at = u.at
+    for e in enemies:
+        key = (E.hex_distance(at, e.at), e.id)
+        if found is None or key < best:
+            found, best = e, key
+    return found
 
 
 # -- the side's plan (issue 29; R-30-24..27) ----------------------------------------------
@@ -127,7 +145,7 @@ def nearest_the_edge(play: A.Play, side: str) -> E.Unit:
 
 def edge_distance(h: H.Hex, edge: int) -> int:
     """Hexes from h to the side's short table edge along its row."""
-    col, row = H.to_offset(h)
+    col, row = E.offset_of(h)
     return col if edge == A.WEST else T.row_length(row) - 1 - col
 
 
@@ -164,12 +182,12 @@ def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
         def score(h: H.Hex) -> tuple[int, int, int, tuple[int, int]]:
             colour = b.colour.get(h, "grey")
             hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
-            return (edge_distance(h, edge), hazard, reach[h], H.to_offset(h))
+            return (edge_distance(h, edge), hazard, reach[h], E.offset_of(h))
 
         dest = min(reach, key=score)
         if dest != u.at:
-            return {"do": "move", "to": list(H.to_offset(dest)),
-                    "path": [list(H.to_offset(h)) for h in E.path_to(came, u.at, dest)]}
+            return {"do": "move", "to": list(E.offset_of(dest)),
+                    "path": [list(E.offset_of(h)) for h in E.path_to(came, u.at, dest)]}
     return None
 
 
@@ -223,8 +241,8 @@ def movement(play: A.Play, turn: A.Turn, goal: E.Unit, holding: bool = False
         turn.memo["moved"] = True
         dest = None if holding else destination(b, u, turn.points, goal)
         if dest is not None:
-            return {"do": "move", "to": list(H.to_offset(dest[0])),
-                    "path": [list(H.to_offset(h)) for h in dest[1]]}
+            return {"do": "move", "to": list(E.offset_of(dest[0])),
+                    "path": [list(E.offset_of(h)) for h in dest[1]]}
     if not turn.memo.get("faced"):
         turn.memo["faced"] = True
         face = facing_for(u, goal, turn)
@@ -254,11 +272,11 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
     at = u.at
     colour = colours.get(at, "grey")
     if not (colour == "red" or (colour == "dark_blue" and not swims)) and \
-            H.distance(at, target) <= want and not (cover and E._blocked(b, at, target)):
+            E.hex_distance(at, target) <= want and not (cover and E._blocked(b, at, target)):
         # Where it stands is off the hazards, in range and out of a shadow: only higher
         # ground within its points (every step costs one at least) could be better.
         here = heights.get(at, 0)
-        if not any(e > here and H.distance(at, h) <= points for h, e in b.hills):
+        if not any(e > here and E.hex_distance(at, h) <= points for h, e in b.hills):
             return None
     taken = frozenset(o.at for o in b.units if o.alive and o is not u)
     key = (u.utype, u.systems, at, u.facing, points, want, target, taken,
@@ -285,8 +303,8 @@ def _destination(b: E.Battle, u: E.Unit, points: int, target: H.Hex, want: int,
         colour = colours.get(h, "grey")
         hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
         blocked = 1 if cover and E._blocked(b, h, target) else 0
-        key = (hazard, max(0, H.distance(h, target) - want) + blocked, -heights.get(h, 0),
-               spent, H.to_offset(h))
+        key = (hazard, max(0, E.hex_distance(h, target) - want) + blocked, -heights.get(h, 0),
+               spent, E.offset_of(h))
         if best is None or key < best:
             best, dest = key, h
     if dest == u.at:
@@ -316,16 +334,16 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
     was (when every run comes nearer, the one that comes least)."""
     enemies = b.enemies(u)
     length = A._thrust_length(b, u)
-    before = min(H.distance(u.at, e.at) for e in enemies)
+    before = min(E.hex_distance(u.at, e.at) for e in enemies)
 
     def score(d: int) -> tuple[int, int, int, int]:
         p = A.thrust_path(b, u, d)
         over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
                    == u.elevation - 1)
         end = p[-1] if p else u.at
-        near = min(H.distance(end, e.at) for e in enemies)
+        near = min(E.hex_distance(end, e.at) for e in enemies)
         if holding:
-            closer = min(H.distance(h, e.at) for h in p for e in enemies) if p else before
+            closer = min(E.hex_distance(h, e.at) for h in p for e in enemies) if p else before
             return (1 if closer < before else 0, 0 if len(p) == length else 1,
                     abs(near - before), d)
         return (-over, 0 if len(p) == length else 1, near, d)
@@ -334,13 +352,6 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
 
 
 # -- combat ------------------------------------------------------------------------------
-
-def best_attack(b: E.Battle, u: E.Unit, melee: bool, focus: E.Unit | None = None
-                ) -> Attack | None:
-    """The attack with the most expected damage per AP this phase allows (R-30-14); on
-    the plan's `focus` when any attack can reach it (R-30-27)."""
-    return pick(ranked_attacks(b, u, melee, b.enemies(u)), u.ap, focus)
-
 
 def pick(ranked: list[Attack], ap: int, focus: E.Unit | None) -> Attack | None:
     """The best of `ranked_attacks` the AP covers on an enemy still on the field; on the
@@ -376,7 +387,7 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
     at, utype = u.at, u.utype
     stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
-        d = H.distance(at, target.at)
+        d = E.hex_distance(at, target.at)
         if melee and d != 1:
             continue
         if not R.field_of_view(u.facing, E.direction_to(at, target.at), utype):
@@ -410,11 +421,13 @@ def _attack_key(attack: Attack) -> tuple[float, int, str, int]:
 
 
 def _ranked_now(b: E.Battle, turn: A.Turn, melee: bool) -> list[Attack]:
-    """`ranked_attacks` on the unit's enemies, worked out once per combat phase: within
-    one phase the unit neither moves nor turns nor is hurt, and its targets neither move
-    nor change status (only a structure falling changes a sight line: it is worked out
-    again then), so the ranking stands and only the AP and the targets left filter it."""
-    key = f"ranked {'melee' if melee else 'ranged'} in {turn.phase}"
+    """`ranked_attacks` on the unit's enemies, worked out once per turn after its
+    movement phase: in its combat phases the unit neither moves nor turns nor is hurt,
+    and its targets neither move nor change status (only a structure falling changes a
+    sight line: it is worked out again then), so the ranking stands and only the AP and
+    the targets left filter it (the melee ranking the ranged phase weighs is the close
+    combat phase's)."""
+    key = "ranked melee" if melee else "ranked ranged"
     kept = turn.memo.get(key)
     if kept is None or kept[0] is not b.standing_structures:
         kept = turn.memo[key] = (b.standing_structures,
@@ -458,11 +471,11 @@ def structure_shot(b: E.Battle, u: E.Unit, goal: E.Unit) -> Json | None:
     if not R.field_of_view(u.facing, E.direction_to(u.at, h), u.utype):
         return None
     weapons = [w for w in u.usable("ranged") if E._weapon_ap(u, w) <= u.ap
-               and H.distance(u.at, h) <= int(w["range"])]
+               and E.hex_distance(u.at, h) <= int(w["range"])]
     if not weapons:
         return None
     w = max(weapons, key=lambda w: (int(w["damage"]) / E._weapon_ap(u, w), w["key"]))
-    return {"do": "attack", "structure": list(H.to_offset(h)), "weapon": w["key"]}
+    return {"do": "attack", "structure": list(E.offset_of(h)), "weapon": w["key"]}
 
 
 def close_choice(play: A.Play, turn: A.Turn) -> Json | None:
@@ -470,7 +483,7 @@ def close_choice(play: A.Play, turn: A.Turn) -> Json | None:
     b, u = play.b, turn.unit
     if not u.alive or u.ap <= 0 or (turn.attacks["close"] and len(b.standing()) < 2):
         return None
-    found = best_attack(b, u, melee=True, focus=turn.memo.get("focus"))
+    found = pick(_ranked_now(b, turn, True), u.ap, turn.memo.get("focus"))
     if found is None:
         return None
     return {"do": "attack", "target": found[2].id, "weapon": found[1]["key"]}
