@@ -66,6 +66,17 @@ class Dice:
         # every seeded battle replays as before (tests/rulesets/test_golden_battles.py).
         return self._rng.randrange(sides) + 1
 
+    def plain_generator(self) -> random.Random | None:
+        """The seeded `random.Random` these dice draw from, for a compiled ruleset that
+        draws many faces itself, exactly as `roll` would: `randrange(n)` is
+        `getrandbits(n.bit_length())` drawn again until it is below n (CPython's
+        `Random._randbelow_with_getrandbits`; tests/rulesets/mobius/test_dice.py), and adds
+        to `count` what it draws. None where every face must go through `roll`
+        (`ForcedDice`, a subclass, another generator)."""
+        if type(self) is Dice and type(self._rng) is random.Random:
+            return self._rng
+        return None
+
     def d6(self) -> int:
         """One six-sided die, 1..6."""
         return self.roll(6)

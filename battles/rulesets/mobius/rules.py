@@ -26,29 +26,23 @@ def hits(face: int, needed: int, modifier: int = 0) -> bool:
     return face + modifier >= needed
 
 
-#: The generator a plain `Dice` rolls on (`random.Random`: no module here imports `random`).
-_SEEDED = type(Dice(0)._rng)
-
-
 def d6s(dice: Dice, n: int) -> list[int]:
     """`n` D6 in a row, exactly the faces (and the count) of `n` calls of `dice.roll(6)`.
     A plain `Dice` on a `random.Random` (every battle and simulation) is read straight
-    from its generator: `randrange(6)` is `getrandbits(3)` drawn again until it is below 6
-    (`Random._randbelow_with_getrandbits`, tests/rulesets/mobius/test_dice.py), a fraction
-    of the cost of the three interpreted calls per die; any other dice (`ForcedDice`, a
-    subclass) roll through `roll`."""
-    if type(dice) is Dice:
-        rng = dice._rng
-        if type(rng) is _SEEDED:
-            bits = rng.getrandbits
-            faces: list[int] = []
-            for _ in range(n):
+    from its generator (`Dice.plain_generator`: `getrandbits(3)` drawn again until it is
+    below 6), a fraction of the cost of the three interpreted calls per die; any other
+    dice (`ForcedDice`, a subclass) roll through `roll`."""
+    rng = dice.plain_generator()
+    if rng is not None:
+        bits = rng.getrandbits
+        faces: list[int] = []
+        for _ in range(n):
+            r = bits(3)
+            while r >= 6:
                 r = bits(3)
-                while r >= 6:
-                    r = bits(3)
-                faces.append(r + 1)
-            dice.count += max(0, n)
-            return faces
+            faces.append(r + 1)
+        dice.count += max(0, n)
+        return faces
     roll = dice.roll
     return [roll(6) for _ in range(n)]
 
