@@ -145,3 +145,22 @@ def test_a_ram_turned_down_by_its_best_case_is_worth_less_than_the_floor():
                     assert bounded == full or (bounded == 0.0 and full < floor)
                     checked += 1
     assert checked > 500
+
+
+def test_a_kept_shot_is_the_value_best_pick_gave_that_weapon_and_target():
+    checked = 0
+    for policy, state, side in _decisions(range(12)):
+        targets: list[Any] = list(state.targetable_enemies(side))
+        infos = {id(t): _TargetInfo(state, t) for t in targets}
+        for unit in (u for u in state.active_units(side) if u.cdt == 0):
+            policy._best_pick(state, unit, targets, infos)
+            fight = unit.card.skills["fight"]
+            for k, weapon in enumerate(unit.card.ranged_weapons):
+                assert policy._kept_shot(unit, k, list(targets), 0) is None  # another list
+                for at, target in enumerate(targets):
+                    expected = policy._shot_value(state, unit, weapon, target, fight,
+                                                  infos[id(target)])
+                    assert policy._kept_shot(unit, k, targets, at) == expected
+                    checked += 1
+    assert checked > 500
+

@@ -125,7 +125,9 @@ class DefaultPolicy:
         self.options = options or {}
         self.retreating = False
         self._settled = -1  # the state's turn `begin_choice` settled `retreating` for
-        self._shots: dict[tuple[Any, str, int], float] = {}  # this decision's shot values
+        # This decision's shot values, by unit id: the targets `_best_pick` valued and the
+        # value of each (target, ranged weapon), target by target (`_kept_shot` reads them).
+        self._shots: dict[Any, tuple[list[Target], list[float]]] = {}
         # What does not change during a battle, worked out on its first decision: the
         # units in the order ties break on (str(id)), read for every decision.
         self._units_of: dict[Any, UnitState] | None = None  # the `state.units` they are of
@@ -300,11 +302,12 @@ class DefaultPolicy:
             return 0.0, None
         near = 0.0  # the nearest enemy unit, ties to the least str(id)
         foe: UnitState | None = None
-        for t in targets:
+        at = -1  # its position in `targets`
+        for i, t in enumerate(targets):
             if isinstance(t, UnitState):
                 d = infos[id(t)].distance_from(unit)
                 if foe is None or d < near or (d == near and str(t.id) < str(foe.id)):
-                    near, foe = d, t
+                    near, foe, at = d, t, i
         if foe is None or near < _RANGE_STEP:
             return 0.0, None  # no enemy unit, or already at point blank
         info = infos[id(foe)]
@@ -319,10 +322,10 @@ class DefaultPolicy:
         tokens_min = move_cdt(unit, travel - 1e-3) if travel > 1e-3 else 0
         bounded = unit.card.move_increment >= 0  # tokens grow with the distance moved
         worth: list[tuple[WeaponCard, float]] = []  # (weapon, its shot from here)
-        for weapon in unit.card.ranged_weapons:
+        for k, weapon in enumerate(unit.card.ranged_weapons):
             if weapon.blast_radius:
                 continue
-            here = self._shots.get((unit.id, weapon.key, id(foe)))
+            here = self._kept_shot(unit, k, targets, at)
             if here is None:
                 here = self._shot_value(state, unit, weapon, foe, fight, info)
             if bounded and not self._assault_may_pay(unit, weapon, info, fight, here,
@@ -424,15 +427,15 @@ class DefaultPolicy:
         best: tuple[float, str] = (0.0, "")
         best_orders: list[tuple[UnitState, str]] = []
         best_target: _TargetInfo | None = None
-        for target in targets:
+        for at, target in enumerate(targets):
             info = infos[id(target)]
             orders: list[tuple[UnitState, str]] = []  # (ally, weapon): built for the best
             total = 0.0
             for ally in allies:
                 shot = (0.0, "")  # its best (value, weapon), ties to the greatest key
                 first = True
-                for w in ally.card.ranged_weapons:
-                    candidate = (self._ally_shot(state, ally, w, target, info), w.key)
+                for k, w in enumerate(ally.card.ranged_weapons):
+                    candidate = (self._ally_shot(state, ally, k, w, targets, at, info), w.key)
                     if first or candidate > shot:
                         shot, first = candidate, False
                 if shot[0] >= self.MIN_VALUE:
@@ -475,13 +478,31 @@ class DefaultPolicy:
                 best = (value, str(foe.id), Tackle(unit.id, foe.id, aggressive=True))
         return best[0], best[2]
 
-    def _ally_shot(self, state: BattleState, ally: UnitState, weapon: WeaponCard,
-                   target: Target, info: _TargetInfo) -> float:
-        value = self._shots.get((ally.id, weapon.key, id(target)))
+    def _ally_shot(self, state: BattleState, ally: UnitState, k: int, weapon: WeaponCard,
+                   targets: list[Target], at: int, info: _TargetInfo) -> float:
+        value = self._kept_shot(ally, k, targets, at)
         if value is None:
-            value = self._shot_value(state, ally, weapon, target, ally.card.skills["fight"],
+            value = self._shot_value(state, ally, weapon, targets[at], ally.card.skills["fight"],
                                      info)
         return value
+
+    def _kept_shot(self, unit: UnitState, k: int, targets: list[Target], at: int
+                   ) -> float | None:
+        """The value `_best_pick` gave this decision to the shot of the unit's `k`th ranged
+        weapon at `targets[at]` (None: it did not value that list of targets). As the store
+        keyed on (unit, weapon key, target) it replaces did: of two ranged weapons with one
+        key, the later one's value."""
+        kept = self._shots.get(unit.id)
+        if kept is None or kept[0] is not targets:
+            return None
+        ranged = unit.card.ranged_weapons
+        n = len(ranged)
+        key = ranged[k].key
+        for j in range(n - 1, k, -1):
+            if ranged[j].key == key:
+                k = j
+                break
+        return kept[1][at * n + k]
 
     def _carry_off(self, state: BattleState, unit: UnitState) -> Action | None:
         """A unit (or lorry) holding an enemy's container takes it away (R-BAT-28)."""
@@ -671,8 +692,7 @@ class DefaultPolicy:
         fight = unit.card.skills["fight"]
         reach = float(state.options["contact_distance"]) + 1e-9
         ram = not unit.card.is_infantry and unit.immobilized_by is None
-        shots = self._shots
-        uid = unit.id
+        row: list[float] = []  # the ranged shots' values, target by target
         weapons = unit.card.weapons
         for target in targets:
             info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
@@ -680,7 +700,7 @@ class DefaultPolicy:
             for weapon in weapons:
                 if weapon.is_ranged:
                     value = self._shot_value(state, unit, weapon, target, fight, info)
-                    shots[(uid, weapon.key, id(target))] = value
+                    row.append(value)
                     ranking.offer(value, "ranged", target, weapon)
                 elif weapon.is_contact and contact:
                     p = p_success(fight, info.close_defense)
@@ -692,6 +712,7 @@ class DefaultPolicy:
                 assert isinstance(target, UnitState)
                 value = self._ram_value(state, unit, target, info, ranking.floor())
                 ranking.offer(value, "ram", target, None)
+        self._shots[unit.id] = (targets, row)
         return ranking.value(), ranking.pick
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
