@@ -53,24 +53,5 @@ class SeededDice(Dice):
         rng = self._rng
         return rng if INLINE and type(rng) is random.Random else None
 
-    def roll_3d8(self) -> Roll:
-        """Active, passive and nemesis, drawn in that order as three `d8` calls would
-        (inline: every skill test rolls, and a method call per die costs more than it)."""
-        rng = self._rng
-        if not INLINE or type(rng) is not random.Random:
-            return Roll(self.d8(), self.d8(), self.d8())
-        draw = rng.getrandbits
-        self.count += 3
-        a = draw(4)
-        while a >= 8:
-            a = draw(4)
-        b = draw(4)
-        while b >= 8:
-            b = draw(4)
-        c = draw(4)
-        while c >= 8:
-            c = draw(4)
-        return Roll(1 + a, 1 + b, 1 + c)
-
 
 __all__ = ["Dice", "DiceExhaustedError", "DiceSource", "ForcedDice", "Roll", "SeededDice"]

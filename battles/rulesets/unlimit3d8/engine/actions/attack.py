@@ -33,9 +33,10 @@ _ROLLS: Final[list[Roll | None]] = [None] * 512
 
 
 def roll_3d8(dice: DiceSource) -> Roll:
-    """`dice.roll_3d8()`; seeded dice are drawn here, exactly as `SeededDice.roll_3d8`
-    draws them (the same faces, the generator left in the same state): compiled, a
-    fraction of the cost of its interpreted call, and every skill test rolls."""
+    """`dice.roll_3d8()`; seeded dice are drawn here, exactly as `roll_3d8`'s three
+    `SeededDice.d8` calls draw them (the same faces, the generator left in the same
+    state): compiled, a fraction of the cost of the interpreted calls, and every skill
+    test rolls."""
     if type(dice) is SeededDice:
         rng = dice.inline_generator()
         if rng is not None:
