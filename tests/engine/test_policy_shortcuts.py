@@ -12,14 +12,18 @@ from battles.rulesets.unlimit3d8.engine.actions.attack import misfire_threshold,
 from battles.rulesets.unlimit3d8.engine.actions.base import Action, Assault
 from battles.rulesets.unlimit3d8.engine.actions.move import move_cdt
 from battles.rulesets.unlimit3d8.engine.card import weapon_card
-from battles.rulesets.unlimit3d8.engine.geometry import distance, increments, stop_short
+from battles.rulesets.unlimit3d8.engine.geometry import distance, increments, stop_short, toward
 from battles.rulesets.unlimit3d8.engine.model import BuildingInput
 from battles.rulesets.unlimit3d8.engine.policy import (
     MEAN_DIE,
     DefaultPolicy,
+    _arm_value,
     _Ranking,
+    _round4,
     _round6,
+    _stop_short,
     _TargetInfo,
+    _toward,
 )
 from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.resolve import Fight
@@ -49,6 +53,32 @@ def _ranked_the_long_way(offers: list[tuple[float, str]]) -> tuple[float, str | 
                                   and label > (best_label or "")):
             best_value, best_label = value, label
     return best_value, best_label
+
+
+def test_round4_is_round_to_4_places_bit_for_bit():
+    rng = random.Random(4)
+    values = [rng.uniform(-100, 100) for _ in range(50_000)]
+    values += [rng.uniform(-1e-3, 1e-3) for _ in range(10_000)]  # zeros of either sign
+    values += [k / 1e4 + 5e-5 + rng.uniform(-1e-11, 1e-11) for k in range(-2000, 2000)]
+    values += [k / 1e4 + 5e-5 for k in range(-400_000, 400_000, 37)]  # ties, as written
+    values += [k / 2**n for k in range(-3000, 3000, 7) for n in range(5, 14)]  # exact ties
+    values += [rng.random() * 10.0 ** e for e in range(-9, 16) for _ in range(40)]
+    for value in values:
+        got, expected = _round4(value), round(value, 4)
+        assert got == expected and math.copysign(1, got) == math.copysign(1, expected), value
+
+
+def test_the_policy_moves_as_the_geometry_module_does():
+    rng = random.Random(44)
+    for _ in range(40_000):
+        a = (round(rng.uniform(-4, 36), 4), round(rng.uniform(-4, 36), 4))
+        b = (round(rng.uniform(-4, 36), 4), round(rng.uniform(-4, 36), 4))
+        if rng.random() < 0.1:
+            b = (a[0] + rng.choice((0.0, 3.0, -4.0)), a[1] + rng.choice((0.0, 4.0, 0.5)))
+        dist = rng.choice((0.0, 0.9, 3.0, 6.0, rng.uniform(0, 20)))
+        keep = rng.choice((0.0, 0.9, 3.0, 2.5))
+        assert _toward(a, b, dist) == toward(a, b, dist), (a, b, dist)
+        assert _stop_short(a, b, dist, keep) == stop_short(a, b, dist, keep), (a, b, dist)
 
 
 def test_the_ranking_picks_as_rounding_every_value_would():
@@ -132,6 +162,25 @@ def test_an_assault_turned_down_by_its_best_case_would_not_have_been_made():
     assert checked > 500
 
 
+def test_an_assault_turned_down_below_the_floor_would_not_have_been_taken():
+    """`choose` passes `_assault` the value an action must beat: an assault it no longer
+    works out would have been worth no more than that."""
+    checked = made = 0
+    for policy, state, side in _decisions(range(0, 40, 2)):
+        foes = list(state.targetable_enemies(side))
+        infos = {id(t): _TargetInfo(state, t) for t in foes}
+        for unit in (u for u in state.active_units(side) if u.cdt == 0):
+            policy._shots = {}
+            full = policy._assault(state, unit, list(foes), infos)
+            made += full[1] is not None
+            for floor in (0.0, 1.0, 3.0, full[0] - 1e-3, full[0], full[0] + 1e-3, 8.0):
+                bounded = policy._assault(state, unit, list(foes), infos, floor)
+                assert bounded == full or (bounded == (0.0, None) and full[0] <= floor)
+                checked += 1
+    assert checked > 500
+    assert made >= 3  # some assaults worth making, each tried against floors around it
+
+
 def test_a_ram_turned_down_by_its_best_case_is_worth_less_than_the_floor():
     checked = 0
     for policy, state, side in _decisions(range(0, 40, 3)):
@@ -161,6 +210,26 @@ def test_a_kept_shot_is_the_value_best_pick_gave_that_weapon_and_target():
                     expected = policy._shot_value(state, unit, weapon, target, fight,
                                                   infos[id(target)])
                     assert policy._kept_shot(unit, k, targets, at) == expected
+                    checked += 1
+    assert checked > 500
+
+
+def test_a_shot_valued_from_the_kit_is_the_shot_value():
+    checked = 0
+    for policy, state, side in _decisions(range(12)):
+        targets: list[Any] = list(state.targetable_enemies(side))
+        for unit in (u for u in state.active_units(side) if u.cdt == 0):
+            kit = policy._kit_of(unit)
+            assert [a.weapon for a in kit.arms] == list(unit.card.weapons)
+            assert [a.weapon for a in kit.ranged] == list(unit.card.ranged_weapons)
+            for arm in kit.arms:
+                if not arm.ranged:
+                    continue
+                for target in targets:
+                    expected = policy._shot_value(state, unit, arm.weapon, target,
+                                                  unit.card.skills["fight"])
+                    got = _arm_value(state, unit, kit, arm, target, _TargetInfo(state, target))
+                    assert got == expected
                     checked += 1
     assert checked > 500
 

@@ -42,16 +42,9 @@ from battles.rulesets.unlimit3d8.engine.actions.move import move_cdt
 from battles.rulesets.unlimit3d8.engine.actions.piracy import lab_difficulty
 from battles.rulesets.unlimit3d8.engine.actions.ramming import RAM_CDT, ram_path
 from battles.rulesets.unlimit3d8.engine.actions.retreat import can_retreat
-from battles.rulesets.unlimit3d8.engine.card import WeaponCard
+from battles.rulesets.unlimit3d8.engine.card import UnitCard, WeaponCard
 from battles.rulesets.unlimit3d8.engine.damage import Target, effective_armor, force_field_at
-from battles.rulesets.unlimit3d8.engine.geometry import (
-    Point,
-    distance,
-    increments,
-    nearest_exit,
-    stop_short,
-    toward,
-)
+from battles.rulesets.unlimit3d8.engine.geometry import Point, increments, nearest_exit
 from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
@@ -63,6 +56,27 @@ _HYPOT: Final = math.hypot
 _RANGE_STEP: Final = BT.RANGE_INCREMENT_INCHES
 _RANGE_STEP_INFANTRY: Final = BT.RANGE_INCREMENT_INCHES_INFANTRY
 _ASSAULT_STEP: Final = BT.ASSAULT_RANGE_INCREMENT_INCHES
+
+
+def _distance(a: Point, b: Point) -> float:
+    """`geometry.distance`, the same hypot, called as a final name."""
+    return _HYPOT(a[0] - b[0], a[1] - b[1])
+
+
+def _toward(a: Point, b: Point, dist: float) -> Point:
+    """`geometry.toward`, bit for bit: its coordinates rounded by `_round4`."""
+    d = _HYPOT(a[0] - b[0], a[1] - b[1])
+    if d <= dist or d == 0:
+        return b
+    f = dist / d
+    return (_round4(a[0] + (b[0] - a[0]) * f), _round4(a[1] + (b[1] - a[1]) * f))
+
+
+def _stop_short(a: Point, b: Point, max_dist: float, keep: float) -> Point:
+    """`geometry.stop_short`, bit for bit (through `_toward`)."""
+    d = _HYPOT(a[0] - b[0], a[1] - b[1])
+    travel = max(0.0, min(max_dist, d - keep))
+    return _toward(a, b, travel)
 
 
 class BattleView:
@@ -127,7 +141,12 @@ class DefaultPolicy:
         self._settled = -1  # the state's turn `begin_choice` settled `retreating` for
         # This decision's shot values, by unit id: the targets `_best_pick` valued and the
         # value of each (target, ranged weapon), target by target (`_kept_shot` reads them).
-        self._shots: dict[Any, tuple[list[Target], list[float]]] = {}
+        self._shots: dict[Any, tuple[list[Target], list[float], list[int]]] = {}
+        # This decision's `infos` in the order of its targets (`_infos_in_order`).
+        self._table: list[_TargetInfo] = []
+        self._table_of: tuple[list[Target], dict[int, _TargetInfo]] | None = None
+        # What each unit's card says of its weapons, read for every candidate attack.
+        self._kits: dict[Any, _Kit] = {}
         # What does not change during a battle, worked out on its first decision: the
         # units in the order ties break on (str(id)), read for every decision.
         self._units_of: dict[Any, UnitState] | None = None  # the `state.units` they are of
@@ -175,7 +194,9 @@ class DefaultPolicy:
         targets += [b for b in live
                     if state.hostile(side, b.controller) and self._building_target(state, b)]
         covers = self._covers_now(state, len(live))
-        infos = {id(t): _TargetInfo(state, t, covers) for t in targets}
+        table = [_TargetInfo(state, t, covers) for t in targets]
+        infos = {id(t): info for t, info in zip(targets, table, strict=True)}
+        self._table, self._table_of = table, (targets, infos)
         self._shots = {}
         if plan:
             planned = self._planned_attack(state, ready, targets, infos, plan)
@@ -187,20 +208,33 @@ class DefaultPolicy:
             if pick is not None and value > best_value and (
                     pick[0] != "ram" or _keeps_stance_moving(plan)):
                 best_value, best_pick = value, (unit, pick)
-        if best_pick is not None:  # built once, for the best unit only
-            best_action = _pick_action(best_pick[0], best_pick[1])
         for unit in ready:
             value, action = self._special(state, unit, ready, targets, infos, best_value)
             if action is not None and value > best_value and _keeps_stance(action, plan):
-                best_value, best_action = value, action
-        if best_action is not None and best_value >= self.MIN_VALUE:
-            return best_action
+                best_value, best_action, best_pick = value, action, None
+        if best_value >= self.MIN_VALUE:
+            if best_pick is not None:  # built once, for the best unit, when it is played
+                return _pick_action(best_pick[0], best_pick[1])
+            if best_action is not None:
+                return best_action
+        other = self._no_attack(state, ready, targets, infos, plan)
+        if other is not None:
+            return other
+        if best_pick is not None:
+            return _pick_action(best_pick[0], best_pick[1])
+        return best_action or _PASS
+
+    def _no_attack(self, state: BattleState, ready: list[UnitState], targets: list[Target],
+                   infos: dict[int, _TargetInfo], plan: dict[str, Any] | None
+                   ) -> Action | None:
+        """What `choose` does when no attack is worth `MIN_VALUE`: support an ally, else
+        (unless holding) lift or shelter, ram, close in; None: the best attack, if any."""
         for unit in ready:
             support = self._support(state, unit)
             if support is not None and _keeps_stance(support, plan):
                 return support
         if plan and plan.get("stance") == "hold":
-            return best_action or _PASS
+            return None
         for unit in ready:
             close = self._close_moves(state, unit)
             if close is not None:
@@ -213,7 +247,26 @@ class DefaultPolicy:
             move = self._advance(state, unit)
             if move is not None:
                 return move
-        return best_action or _PASS
+        return None
+
+    def _infos_in_order(self, state: BattleState, targets: list[Target],
+                        infos: dict[int, _TargetInfo] | None) -> list[_TargetInfo]:
+        """`infos` of each target in turn: the list `choose` built with them when these
+        are its targets and infos, else read from `infos` (made when None)."""
+        made = self._table_of
+        if made is not None and made[0] is targets and made[1] is infos:
+            return self._table
+        if infos is None:
+            return [_TargetInfo(state, t) for t in targets]
+        return [infos[id(t)] for t in targets]
+
+    def _kit_of(self, unit: UnitState) -> _Kit:
+        """The unit's `_Kit`, kept while its card is the same."""
+        card = unit.card
+        kit = self._kits.get(unit.id)
+        if kit is None or kit.card is not card:
+            kit = self._kits[unit.id] = _Kit(card)
+        return kit
 
     def _units_in_order(self, state: BattleState) -> list[UnitState]:
         """Every unit of the battle, sorted on str(id) (`sorted` keeps the table's order
@@ -277,7 +330,8 @@ class DefaultPolicy:
                  targets: list[Target], infos: dict[int, _TargetInfo], best_value: float
                  ) -> tuple[float, Action | None]:
         """Assault, designation, piracy and cohesion orders, valued like attacks."""
-        best: tuple[float, Action | None] = self._assault(state, unit, targets, infos)
+        best: tuple[float, Action | None] = self._assault(state, unit, targets, infos,
+                                                          best_value)
         card = unit.card
         candidates = []
         if card.has_designator:
@@ -294,24 +348,29 @@ class DefaultPolicy:
         return best
 
     def _assault(self, state: BattleState, unit: UnitState, targets: list[Target],
-                 infos: dict[int, _TargetInfo]) -> tuple[float, Action | None]:
+                 infos: dict[int, _TargetInfo], floor: float = -math.inf
+                 ) -> tuple[float, Action | None]:
         """Move to point blank and fire (increments every 2", tokens for both) when that
-        beats firing from here by a clear margin."""
+        beats firing from here by a clear margin. A weapon whose assault cannot be worth
+        more than `floor` even at best is not worked out (`choose` passes the value an
+        action must beat: such an assault would be turned down there)."""
+        kit = self._kit_of(unit)
         if (unit.immobilized_by is not None or unit.in_bunker is not None
-                or not unit.card.ranged_weapons or unit.max_move_inches < 2):
+                or not kit.ranged or unit.max_move_inches < 2):
             return 0.0, None
         near = 0.0  # the nearest enemy unit, ties to the least str(id)
         foe: UnitState | None = None
         at = -1  # its position in `targets`
+        table = self._infos_in_order(state, targets, infos)
         for i, t in enumerate(targets):
             if isinstance(t, UnitState):
-                d = infos[id(t)].distance_from(unit)
+                d = table[i].distance_from(unit)
                 if foe is None or d < near or (d == near and str(t.id) < str(foe.id)):
                     near, foe, at = d, t, i
         if foe is None or near < _RANGE_STEP:
             return 0.0, None  # no enemy unit, or already at point blank
-        info = infos[id(foe)]
-        fight = unit.card.skills["fight"]
+        info = table[at]
+        fight = kit.fight
         reach = float(state.options["contact_distance"])
         max_move = unit.max_move_inches
         # What `stop_short` below will give, give or take its rounding to 1e-4: the move
@@ -322,23 +381,29 @@ class DefaultPolicy:
         tokens_min = move_cdt(unit, travel - 1e-3) if travel > 1e-3 else 0
         bounded = unit.card.move_increment >= 0  # tokens grow with the distance moved
         worth: list[tuple[WeaponCard, float]] = []  # (weapon, its shot from here)
-        for k, weapon in enumerate(unit.card.ranged_weapons):
-            if weapon.blast_radius:
+        for k, arm in enumerate(kit.ranged):
+            if arm.blast:
                 continue
+            weapon = arm.weapon
+            best_case = math.inf
+            if bounded:
+                best_case = self._assault_best_case(unit, weapon, info, fight, steps_min,
+                                                    tokens_min)
+                if not best_case > floor:
+                    continue
             here = self._kept_shot(unit, k, targets, at)
             if here is None:
                 here = self._shot_value(state, unit, weapon, foe, fight, info)
-            if bounded and not self._assault_may_pay(unit, weapon, info, fight, here,
-                                                     steps_min, tokens_min):
+            if not best_case > here * 1.25 + 0.5:
                 continue
             worth.append((weapon, here))
         if not worth:
             return 0.0, None  # where the move ends cannot matter: not worked out
-        end = stop_short(unit.pos, foe.pos, max_move, reach + 0.5)
-        moved = distance(unit.pos, end)
+        end = _stop_short(unit.pos, foe.pos, max_move, reach + 0.5)
+        moved = _distance(unit.pos, end)
         if moved < 2.0:
             return 0.0, None
-        steps = increments(distance(end, foe.pos), _ASSAULT_STEP)
+        steps = increments(_distance(end, foe.pos), _ASSAULT_STEP)
         best: tuple[float, Action | None] = (0.0, None)
         for weapon, here in worth:
             if projectile_blocked(state, end, weapon, foe):
@@ -354,21 +419,20 @@ class DefaultPolicy:
         return best
 
     @staticmethod
-    def _assault_may_pay(unit: UnitState, weapon: WeaponCard, info: _TargetInfo, fight: int,
-                         here: float, steps_min: int, tokens_min: int) -> bool:
-        """Whether an assault with `weapon` could beat firing from here by `_assault`'s
-        margin at best: from the fewest range steps the move can leave (the test only
-        gets harder with more, and the value rises with its odds) and with the fewest
-        tokens it can cost. False only where `_assault` would turn the weapon down."""
+    def _assault_best_case(unit: UnitState, weapon: WeaponCard, info: _TargetInfo,
+                           fight: int, steps_min: int, tokens_min: int) -> float:
+        """The most an assault with `weapon` can be worth: from the fewest range steps
+        the move can leave (the test only gets harder with more, and the value rises with
+        its odds) and with the fewest tokens it can cost (inf: no bound). `_assault`
+        turns the weapon down when this does not beat firing from here by its margin."""
         inc = (weapon.range_increment or 0) + unit.corroded
         if inc < 0:
-            return True  # more steps would make it easier: no bound from the fewest
+            return math.inf  # more steps would make it easier: no bound from the fewest
         cover = 0 if weapon.no_line_of_sight else info.cover
         p = p_success(fight, info.defense + inc * (steps_min + cover)) * (
             1 - misfire_threshold(unit, weapon) / 8)
         best_case = info.value((weapon.base_damage or 0) + MEAN_DIE, weapon.ignore_armor, p)
-        best_case -= tokens_min / 4
-        return best_case > here * 1.25 + 0.5
+        return best_case - tokens_min / 4
 
     def _designate(self, state: BattleState, unit: UnitState) -> tuple[float, Action | None]:
         """Call a missile on the enemy cluster worth most, no friend within 6" of it."""
@@ -377,12 +441,12 @@ class DefaultPolicy:
         best: tuple[float, str, Action | None] = (0.0, "", None)
         friends = [u for u in state.active_units(unit.side) if u.in_bunker is None]
         for foe in state.targetable_enemies(unit.side):
-            if distance(unit.pos, foe.pos) > BT.DESIGNATOR_RANGE:
+            if _distance(unit.pos, foe.pos) > BT.DESIGNATOR_RANGE:
                 continue
-            if any(distance(f.pos, foe.pos) <= BT.MISSILE_RADIUS + 2 for f in friends):
+            if any(_distance(f.pos, foe.pos) <= BT.MISSILE_RADIUS + 2 for f in friends):
                 continue
             caught = [e for e in state.targetable_enemies(unit.side)
-                      if distance(e.pos, foe.pos) <= BT.MISSILE_RADIUS]
+                      if _distance(e.pos, foe.pos) <= BT.MISSILE_RADIUS]
             value = sum(min(max(0, BT.MISSILE_DAMAGE - e.armor), e.hp_left + e.shield_hp)
                         for e in caught) / 2
             key = (value, str(foe.id))
@@ -422,19 +486,21 @@ class DefaultPolicy:
         level = unit.card.level
         allies = [a for a in ready
                   if a is not unit and a.card.level < level and a.card.ranged_weapons]
+        arms = [a.card.ranged_weapons for a in allies]
         if len(allies) < 2:
             return 0.0, None
         best: tuple[float, str] = (0.0, "")
         best_orders: list[tuple[UnitState, str]] = []
         best_target: _TargetInfo | None = None
+        table = self._infos_in_order(state, targets, infos)
         for at, target in enumerate(targets):
-            info = infos[id(target)]
+            info = table[at]
             orders: list[tuple[UnitState, str]] = []  # (ally, weapon): built for the best
             total = 0.0
-            for ally in allies:
+            for n, ally in enumerate(allies):
                 shot = (0.0, "")  # its best (value, weapon), ties to the greatest key
                 first = True
-                for k, w in enumerate(ally.card.ranged_weapons):
+                for k, w in enumerate(arms[n]):
                     candidate = (self._ally_shot(state, ally, k, w, targets, at, info), w.key)
                     if first or candidate > shot:
                         shot, first = candidate, False
@@ -462,9 +528,10 @@ class DefaultPolicy:
         fight = unit.card.skills["fight"]
         base = -1  # its best contact weapon's base damage, once a foe is in reach
         reach = float(state.options["contact_distance"]) + 1e-9
-        for foe in targets:
+        table = self._infos_in_order(state, targets, infos)
+        for i, foe in enumerate(targets):
             if (not isinstance(foe, UnitState) or foe.immobilized_by is not None
-                    or foe.card.is_infantry or infos[id(foe)].distance_from(unit) > reach):
+                    or foe.card.is_infantry or table[i].distance_from(unit) > reach):
                 continue
             if base < 0:
                 base = max((w.base_damage or 0 for w in unit.card.contact_weapons
@@ -495,14 +562,8 @@ class DefaultPolicy:
         kept = self._shots.get(unit.id)
         if kept is None or kept[0] is not targets:
             return None
-        ranged = unit.card.ranged_weapons
-        n = len(ranged)
-        key = ranged[k].key
-        for j in range(n - 1, k, -1):
-            if ranged[j].key == key:
-                k = j
-                break
-        return kept[1][at * n + k]
+        slots = kept[2]
+        return kept[1][at * len(slots) + slots[k]]
 
     def _carry_off(self, state: BattleState, unit: UnitState) -> Action | None:
         """A unit (or lorry) holding an enemy's container takes it away (R-BAT-28)."""
@@ -512,7 +573,7 @@ class DefaultPolicy:
         if can_retreat(unit):
             return Retreat(unit=unit.id)
         if unit.immobilized_by is None and unit.max_move_inches > 0:
-            return Move(unit=unit.id, to=toward(unit.pos, nearest_exit(unit.pos),
+            return Move(unit=unit.id, to=_toward(unit.pos, nearest_exit(unit.pos),
                                                 unit.max_move_inches))
         return None
 
@@ -530,7 +591,7 @@ class DefaultPolicy:
             for b in sorted(state.live_buildings(), key=lambda b: str(b.id)):
                 if (b.kind == "bunker" and b.controller == unit.side
                         and len(b.sheltered) < BT.BUNKER_CAPACITY
-                        and distance(unit.pos, b.pos) - state.options["contact_distance"]
+                        and _distance(unit.pos, b.pos) - state.options["contact_distance"]
                         <= unit.max_move_inches and unit.immobilized_by is None):
                     return EnterBunker(unit.id, b.id)
         return None
@@ -541,7 +602,7 @@ class DefaultPolicy:
         drive = unit.card.equipment("warping")
         if drive is None or unit.immobilized_by is not None:
             return None
-        dist = distance(unit.pos, foe.pos)
+        dist = _distance(unit.pos, foe.pos)
         step = BF.warp_increment_inches(drive.size)
         tech = unit.card.skills["tech"]
         k = 0  # the most increments a likely (p >= 0.5) test allows
@@ -550,14 +611,14 @@ class DefaultPolicy:
         jump = min(dist - 3.0, k * step)
         if jump <= unit.max_move_inches + 1.0:
             return None  # walking does as well
-        spot = toward(unit.pos, foe.pos, jump)
-        steps = max(1, math.ceil(distance(unit.pos, spot) / step - 1e-9))
+        spot = _toward(unit.pos, foe.pos, jump)
+        steps = max(1, math.ceil(_distance(unit.pos, spot) / step - 1e-9))
         reach = state.options["contact_distance"]
         crowd = [u.pos for u in state.units.values() if u.active and u is not unit] + [
             b.pos for b in state.buildings.values() if not b.destroyed]
-        if any(distance(pos, spot) <= reach + 1e-9 for pos in crowd):
+        if any(_distance(pos, spot) <= reach + 1e-9 for pos in crowd):
             return None
-        if any(distance(u.pos, spot) <= steps for u in state.active_units(unit.side)
+        if any(_distance(u.pos, spot) <= steps for u in state.active_units(unit.side)
                if u is not unit):
             return None
         return Warp(unit.id, spot)
@@ -609,7 +670,7 @@ class DefaultPolicy:
         elif focus == "strongest":
             foes.sort(key=lambda u: (-(u.hp_left + u.shield_hp), str(u.id)))
         else:
-            foes.sort(key=lambda u: (min(distance(u.pos, r.pos) for r in ready), str(u.id)))
+            foes.sort(key=lambda u: (min(_distance(u.pos, r.pos) for r in ready), str(u.id)))
         first: list[Target] = [foes[0]]
         best_value, best_action = 0.0, None
         for unit in ready:
@@ -624,7 +685,7 @@ class DefaultPolicy:
                 return Retreat(unit=unit.id)
         for unit in ready:
             if unit.immobilized_by is None and unit.max_move_inches > 0:
-                return Move(unit=unit.id, to=toward(unit.pos, nearest_exit(unit.pos),
+                return Move(unit=unit.id, to=_toward(unit.pos, nearest_exit(unit.pos),
                                                     unit.max_move_inches))
         return _PASS
 
@@ -655,7 +716,7 @@ class DefaultPolicy:
         cover = 0 if weapon.no_line_of_sight else info.cover
         difficulty = info.defense + inc * (steps + cover)
         if weapon.blast_radius and any(
-                u.side == side and distance(u.pos, tpos) <= weapon.blast_radius
+                u.side == side and _distance(u.pos, tpos) <= weapon.blast_radius
                 for u in state.units.values() if u.active):
             return 0.0  # friendly fire
         misfire = weapon.misfire + 2 if haywire else weapon.misfire
@@ -689,30 +750,31 @@ class DefaultPolicy:
         a tie; an attack worth 0 is never a pick, as no caller takes one): this runs for
         every ready unit on every turn."""
         ranking = _Ranking()
-        fight = unit.card.skills["fight"]
+        kit = self._kit_of(unit)
+        fight = kit.fight
         reach = float(state.options["contact_distance"]) + 1e-9
-        ram = not unit.card.is_infantry and unit.immobilized_by is None
+        ram = not kit.infantry and unit.immobilized_by is None
         row: list[float] = []  # the ranged shots' values, target by target
-        weapons = unit.card.weapons
-        for target in targets:
-            info = infos[id(target)] if infos is not None else _TargetInfo(state, target)
+        arms = kit.arms
+        table = self._infos_in_order(state, targets, infos)
+        for at, target in enumerate(targets):
+            info = table[at]
             contact = info.distance_from(unit) <= reach
-            for weapon in weapons:
-                if weapon.is_ranged:
-                    value = self._shot_value(state, unit, weapon, target, fight, info)
+            for arm in arms:
+                if arm.ranged:
+                    value = _arm_value(state, unit, kit, arm, target, info)
                     row.append(value)
-                    ranking.offer(value, "ranged", target, weapon)
-                elif weapon.is_contact and contact:
+                    ranking.offer(value, "ranged", target, arm.weapon)
+                elif arm.contact and contact:
                     p = p_success(fight, info.close_defense)
-                    p *= 1 - weapon.misfire / 8
-                    value = info.value((weapon.base_damage or 0) + MEAN_DIE,
-                                       weapon.ignore_armor, p)
-                    ranking.offer(value, "close", target, weapon)
+                    p *= 1 - arm.misfire / 8
+                    value = info.value(arm.raw, arm.ignore, p)
+                    ranking.offer(value, "close", target, arm.weapon)
             if ram and not info.is_building:
                 assert isinstance(target, UnitState)
                 value = self._ram_value(state, unit, target, info, ranking.floor())
                 ranking.offer(value, "ram", target, None)
-        self._shots[unit.id] = (targets, row)
+        self._shots[unit.id] = (targets, row, kit.slots)
         return ranking.value(), ranking.pick
 
     def _ram_value(self, state: BattleState, unit: UnitState, target: UnitState,
@@ -760,7 +822,7 @@ class DefaultPolicy:
             info = infos[id(t)]
             if potential <= info.armor(None) or p_success(pilot, info.defense) <= 0:
                 continue
-            key = (distance(unit.pos, t.pos), str(t.id))
+            key = (_distance(unit.pos, t.pos), str(t.id))
             if best is None or key < best:
                 best, foe = key, t
         if foe is None or best is None:
@@ -770,8 +832,8 @@ class DefaultPolicy:
             if crossed <= unit.max_move_inches + 1e-3:
                 return Ram(unit.id, foe.id)
         step = unit.max_move_inches if move_cdt(unit, unit.max_move_inches) == 0 else 2.0
-        end = stop_short(unit.pos, foe.pos, min(step, unit.max_move_inches), reach)
-        return Move(unit.id, end) if distance(end, unit.pos) >= 0.01 else None
+        end = _stop_short(unit.pos, foe.pos, min(step, unit.max_move_inches), reach)
+        return Move(unit.id, end) if _distance(end, unit.pos) >= 0.01 else None
 
     @staticmethod
     def _weapons_can_hurt(unit: UnitState, foes: list[UnitState],
@@ -823,36 +885,37 @@ class DefaultPolicy:
             return None
         goal = self._errand(state, unit)
         if goal is not None:
-            end = stop_short(unit.pos, goal, unit.max_move_inches,
-                             state.options["contact_distance"] * 0.9)
-            return Move(unit.id, end) if distance(end, unit.pos) >= 0.01 else None
+            end = _stop_short(unit.pos, goal, unit.max_move_inches,
+                              state.options["contact_distance"] * 0.9)
+            return Move(unit.id, end) if _distance(end, unit.pos) >= 0.01 else None
         enemies = state.enemies_of(unit.side)
         if not enemies:
             return None
         foe = enemies[0]  # the nearest, ties to the least str(id) (the first of equals)
-        near = distance(unit.pos, foe.pos)
+        near = _distance(unit.pos, foe.pos)
         for e in enemies:
-            d = distance(unit.pos, e.pos)
+            d = _distance(unit.pos, e.pos)
             if d < near or (d == near and str(e.id) < str(foe.id)):
                 foe, near = e, d
         warp = self._warp(state, unit, foe)
         if warp is not None:
             return warp
         keep = 3.0 if unit.card.ranged_weapons else state.options["contact_distance"] * 0.9
-        end = stop_short(unit.pos, foe.pos, unit.max_move_inches, keep)
-        best_end, best_key = end, distance(end, foe.pos)
+        end = _stop_short(unit.pos, foe.pos, unit.max_move_inches, keep)
+        best_end, best_key = end, _distance(end, foe.pos)
         max_move = unit.max_move_inches
         for b in state.live_buildings():
             if state.hostile(unit.side, b.controller):
                 continue
-            if distance(unit.pos, b.pos) - 0.901 > max_move:
+            if _distance(unit.pos, b.pos) - 0.901 > max_move:
                 continue  # the spot (0.9" from it, give or take 1e-4) is out of reach
-            spot = stop_short(b.pos, foe.pos, 0.9, 0.0)
-            if distance(unit.pos, spot) <= unit.max_move_inches and distance(spot, foe.pos) >= keep:
-                key = distance(spot, foe.pos) - 2.0  # cover is worth 2 inches
-                if key < best_key and distance(spot, foe.pos) < distance(unit.pos, foe.pos):
+            spot = _stop_short(b.pos, foe.pos, 0.9, 0.0)
+            to_foe = _distance(spot, foe.pos)
+            if _distance(unit.pos, spot) <= max_move and to_foe >= keep:
+                key = to_foe - 2.0  # cover is worth 2 inches
+                if key < best_key and to_foe < near:
                     best_end, best_key = spot, key
-        if distance(best_end, unit.pos) < 0.01:
+        if _distance(best_end, unit.pos) < 0.01:
             return None
         return Move(unit.id, best_end)
 
@@ -867,10 +930,10 @@ def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
     """Where a lifter (enemy containers) or a pirate (enemy turrets, laboratories) goes."""
     spots: list[tuple[float, str, Point]] = []
     if unit.card.lifting_arms is not None and unit.carrying is None:
-        spots += [(distance(unit.pos, c.pos), str(c.id), c.pos) for c in state.cargo.values()
+        spots += [(_distance(unit.pos, c.pos), str(c.id), c.pos) for c in state.cargo.values()
                   if c.carrier is None and not c.lost and state.hostile(unit.side, c.owner)]
     if unit.card.equipment("piracy") is not None:
-        spots += [(distance(unit.pos, b.pos), str(b.id), b.pos)
+        spots += [(_distance(unit.pos, b.pos), str(b.id), b.pos)
                   for b in state.live_buildings()
                   if b.targetable and state.hostile(unit.side, b.controller)
                   and (b.weapon is not None or (b.kind == "laboratory"
@@ -966,6 +1029,82 @@ def _pick_action(unit: UnitState, pick: _Pick) -> Action:
     return CloseCombat(unit.id, chosen.key, target.id, _kind(target))
 
 
+@final
+class _Arm:
+    """What the policy reads of one weapon line for every candidate attack."""
+
+    __slots__ = ("blast", "contact", "ignore", "increment", "misfire", "projectile", "ranged",
+                 "raw", "sight", "spread", "weapon")
+
+    def __init__(self, weapon: WeaponCard) -> None:
+        self.weapon = weapon
+        self.ranged = weapon.is_ranged
+        self.contact = weapon.is_contact
+        self.projectile = weapon.is_projectile
+        self.sight = not weapon.no_line_of_sight  # cover counts against it
+        self.blast = weapon.blast_radius
+        self.spread = "spread" in weapon.special
+        self.raw = (weapon.base_damage or 0) + MEAN_DIE  # the mean damage before armour
+        self.increment = weapon.range_increment or 0
+        self.misfire = weapon.misfire
+        self.ignore = weapon.ignore_armor
+
+
+@final
+class _Kit:
+    """A unit card's weapons as `_Arm`s (in the card's order) and what the policy reads
+    of the card with them, worked out once a battle per card."""
+
+    __slots__ = ("arms", "card", "fight", "infantry", "ranged", "slots", "step")
+
+    def __init__(self, card: UnitCard) -> None:
+        self.card = card
+        self.arms = [_Arm(w) for w in card.weapons]
+        self.ranged = [arm for arm in self.arms if arm.ranged]  # `ranged_weapons`' order
+        self.fight = card.skills["fight"]
+        self.infantry = card.is_infantry
+        self.step = _RANGE_STEP_INFANTRY if card.is_infantry else _RANGE_STEP
+        self.slots = _last_of_key(card.ranged_weapons)  # `_kept_shot`'s
+
+
+def _arm_value(state: BattleState, unit: UnitState, kit: _Kit, arm: _Arm, target: Target,
+               info: _TargetInfo) -> float:
+    """`DefaultPolicy._shot_value` of a unit's ranged weapon, the same arithmetic read
+    from its kit."""
+    if arm.projectile and projectile_blocked(state, unit.pos, arm.weapon, target):
+        return 0.0
+    dist = info.distance_from(unit)
+    steps = increments(dist, kit.step)
+    cover = info.cover if arm.sight else 0
+    difficulty = info.defense + (arm.increment + unit.corroded) * (steps + cover)
+    blast = arm.blast
+    if blast:
+        tpos = target.pos
+        side = unit.side
+        if any(u.side == side and _distance(u.pos, tpos) <= blast
+               for u in state.units.values() if u.active):
+            return 0.0  # friendly fire
+    misfire = arm.misfire + 2 if unit.haywire else arm.misfire
+    p = p_success(kit.fight, difficulty) * (1 - misfire / 8)
+    raw = arm.raw
+    if arm.spread:
+        raw -= increments(round(dist, 3), 4)
+    return info.value(raw, arm.ignore, p)
+
+
+def _last_of_key(ranged: tuple[WeaponCard, ...]) -> list[int]:
+    """For each ranged weapon, the last one with its key (`_kept_shot` reads its value)."""
+    n = len(ranged)
+    slots = list(range(n))
+    for k in range(n):
+        key = ranged[k].key
+        for j in range(n - 1, k, -1):
+            if ranged[j].key == key:
+                slots[k] = j
+                break
+    return slots
+
+
 def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
     """`_keeps_stance` of a moving action (a ram): only without a plan to hold."""
     return not plan or plan.get("stance") != "hold"
@@ -990,6 +1129,33 @@ def _round6(value: float) -> float:
         if fraction == 0.5 and _times_million_error(value, scaled) == 0.0:
             return (whole if whole % 2 == 0 else whole + 1) / 1e6
     return round(value, 6)
+
+
+def _round4(value: float) -> float:
+    """`round(value, 4)`, bit for bit, as `_round6` does for 6 places: n / 1e4, n the
+    integer nearest to the exact value x 10**4 (an exact tie to the even one), read from
+    `value * 1e4` where its fraction is clearly not one half; `round` settles the rest."""
+    if value == 0.0:
+        return value
+    scaled = value * 1e4
+    if -1e12 < scaled < 1e12:
+        whole = math.floor(scaled)
+        fraction = scaled - whole
+        if abs(fraction - 0.5) > 1e-3:
+            n = whole + 1 if fraction > 0.5 else whole
+            return n / 1e4 if n != 0 else math.copysign(0.0, value)
+        if fraction == 0.5 and _times_ten_thousand_error(value, scaled) == 0.0:
+            return (whole if whole % 2 == 0 else whole + 1) / 1e4
+    return round(value, 4)
+
+
+def _times_ten_thousand_error(value: float, product: float) -> float:
+    """value x 10**4 - product, exactly (as `_times_million_error`; 1e4 has 10
+    significant bits, so its own split has no low part)."""
+    spread = 134217729.0 * value  # 2**27 + 1
+    high = spread - (spread - value)
+    low = value - high
+    return (high * 1e4 - product) + low * 1e4
 
 
 def _times_million_error(value: float, product: float) -> float:
