@@ -21,6 +21,7 @@ from battles.rulesets.unlimit3d8.engine.policy import (
     _Ranking,
     _round4,
     _round6,
+    _spread_steps,
     _stop_short,
     _TargetInfo,
     _toward,
@@ -66,6 +67,15 @@ def test_round4_is_round_to_4_places_bit_for_bit():
     for value in values:
         got, expected = _round4(value), round(value, 4)
         assert got == expected and math.copysign(1, got) == math.copysign(1, expected), value
+
+
+def test_spread_steps_are_the_increments_of_the_distance_rounded_to_3_places():
+    rng = random.Random(3)
+    values = [rng.uniform(0, 50) for _ in range(50_000)] + [k / 1e4 for k in range(0, 400_000, 7)]
+    values += [4 * k + d for k in range(12) for d in (0, 5e-4, -5e-4, 4.9e-4, 5.1e-4, 1e-3,
+                                                     -1e-3, 1.0001e-3, -9.99e-4)]
+    for value in (v for v in values if v >= 0):
+        assert _spread_steps(value) == increments(round(value, 3), 4), value
 
 
 def test_the_policy_moves_as_the_geometry_module_does():

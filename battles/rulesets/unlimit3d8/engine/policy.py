@@ -194,8 +194,12 @@ class DefaultPolicy:
         targets += [b for b in live
                     if state.hostile(side, b.controller) and self._building_target(state, b)]
         covers = self._covers_now(state, len(live))
-        table = [_TargetInfo(state, t, covers) for t in targets]
-        infos = {id(t): info for t, info in zip(targets, table, strict=True)}
+        table: list[_TargetInfo] = []
+        infos: dict[int, _TargetInfo] = {}
+        for t in targets:  # (a zip costs a generic call and iterator here, compiled)
+            info = _TargetInfo(state, t, covers)
+            table.append(info)
+            infos[id(t)] = info
         self._table, self._table_of = table, (targets, infos)
         self._shots = {}
         if plan:
@@ -754,6 +758,8 @@ class DefaultPolicy:
         fight = kit.fight
         reach = float(state.options["contact_distance"]) + 1e-9
         ram = not kit.infantry and unit.immobilized_by is None
+        ram_reach = float(state.options["contact_distance"])  # as `_ram_value` reads it
+        max_move = unit.max_move_inches
         row: list[float] = []  # the ranged shots' values, target by target
         arms = kit.arms
         table = self._infos_in_order(state, targets, infos)
@@ -770,8 +776,9 @@ class DefaultPolicy:
                     p *= 1 - arm.misfire / 8
                     value = info.value(arm.raw, arm.ignore, p)
                     ranking.offer(value, "close", target, arm.weapon)
-            if ram and not info.is_building:
-                assert isinstance(target, UnitState)
+            if ram and not info.is_building and (
+                    info.distance_from(unit) - ram_reach <= max_move + 0.01):
+                assert isinstance(target, UnitState)  # (out of reach: worth 0, not offered)
                 value = self._ram_value(state, unit, target, info, ranking.floor())
                 ranking.offer(value, "ram", target, None)
         self._shots[unit.id] = (targets, row, kit.slots)
@@ -1088,8 +1095,19 @@ def _arm_value(state: BattleState, unit: UnitState, kit: _Kit, arm: _Arm, target
     p = p_success(kit.fight, difficulty) * (1 - misfire / 8)
     raw = arm.raw
     if arm.spread:
-        raw -= increments(round(dist, 3), 4)
+        raw -= _spread_steps(dist)
     return info.value(raw, arm.ignore, p)
+
+
+def _spread_steps(dist: float) -> int:
+    """`increments(round(dist, 3), 4)`: rounding to 3 places moves a distance by 5e-4 at
+    most, which cannot cross a multiple of 4 that is further than 1e-3 away (`round`
+    formats a string: it is only asked near one)."""
+    whole = dist // 4
+    left = dist - whole * 4
+    if 1e-3 < left < 4 - 1e-3:
+        return int(whole + 1e-9)
+    return increments(round(dist, 3), 4)
 
 
 def _last_of_key(ranged: tuple[WeaponCard, ...]) -> list[int]:
