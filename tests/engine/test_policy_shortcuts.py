@@ -18,6 +18,7 @@ from battles.rulesets.unlimit3d8.engine.policy import (
     MEAN_DIE,
     DefaultPolicy,
     _arm_value,
+    _hypot,
     _Ranking,
     _round4,
     _round6,
@@ -76,6 +77,24 @@ def test_spread_steps_are_the_increments_of_the_distance_rounded_to_3_places():
                                                      -1e-3, 1.0001e-3, -9.99e-4)]
     for value in (v for v in values if v >= 0):
         assert _spread_steps(value) == increments(round(value, 3), 4), value
+
+
+def test_hypot_is_math_hypot_bit_for_bit():
+    rng = random.Random(2)
+    for _ in range(200_000):
+        a = (round(rng.uniform(-4, 36), 4), round(rng.uniform(-4, 36), 4))
+        b = (round(rng.uniform(-4, 36), 4), round(rng.uniform(-4, 36), 4))
+        if rng.random() < 0.3:  # on a line or a 3-4-5 triangle, give or take
+            b = (a[0] + rng.choice((0.0, 3.0, 0.6, 1.2, -0.9)),
+                 a[1] + rng.choice((0.0, 4.0, 0.8, 1.6, 1e-4)))
+        dx, dy = a[0] - b[0], a[1] - b[1]
+        assert _hypot(dx, dy) == math.hypot(dx, dy), (dx, dy)
+    for _ in range(50_000):
+        dx, dy = rng.uniform(-1e6, 1e6) * 10.0 ** rng.randint(-12, 0), rng.uniform(-1e3, 1e3)
+        assert _hypot(dx, dy) == math.hypot(dx, dy), (dx, dy)
+    for dx, dy in ((0.0, 0.0), (-0.0, 0.0), (1e-310, 0.0), (1e308, 1e308), (math.inf, 1.0),
+                   (3.0, 4.0), (0.0, -2.5), (-1e-300, 1e-300)):
+        assert _hypot(dx, dy) == math.hypot(dx, dy)
 
 
 def test_the_policy_moves_as_the_geometry_module_does():
