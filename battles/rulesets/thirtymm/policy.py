@@ -296,17 +296,41 @@ def _destination(b: E.Battle, u: E.Unit, points: int, target: H.Hex, want: int,
     colours, heights = b.colour, b.height
 
     # The lowest (hazard, beyond the wanted range + in a shadow, -height, points, offset
-    # coordinates), the first reached on a tie: `min` with the key inlined.
-    best: tuple[int, int, int, int, tuple[int, int]] | None = None
+    # coordinates), the first reached on a tie: `min` with the key inlined and compared
+    # item by item, so a hex already worse on an item costs no more of its key (the
+    # shadow, the costliest item, is looked for only when the distance ties or wins).
+    found = False
+    best_hazard = best_far = best_up = best_spent = 0
+    best_at = (0, 0)
     dest = u.at
     for h, spent in reach.items():
         colour = colours.get(h, "grey")
         hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
-        blocked = 1 if cover and E._blocked(b, h, target) else 0
-        key = (hazard, max(0, E.hex_distance(h, target) - want) + blocked, -heights.get(h, 0),
-               spent, E.offset_of(h))
-        if best is None or key < best:
-            best, dest = key, h
+        if found and hazard > best_hazard:
+            continue
+        same = found and hazard == best_hazard
+        far = E.hex_distance(h, target) - want
+        if far < 0:
+            far = 0
+        if same and far > best_far:
+            continue
+        if cover and E._blocked(b, h, target) is not None:
+            far += 1
+        if same and far > best_far:
+            continue
+        same = same and far == best_far
+        up = -heights.get(h, 0)
+        if same and up > best_up:
+            continue
+        same = same and up == best_up
+        if same and spent > best_spent:
+            continue
+        offset = E.offset_of(h)
+        if same and spent == best_spent and offset >= best_at:
+            continue
+        found = True
+        best_hazard, best_far, best_up, best_spent, best_at, dest = (
+            hazard, far, up, spent, offset, h)
     if dest == u.at:
         return None
     return dest, E.path_to(came, u.at, dest)
@@ -336,19 +360,23 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
     length = A._thrust_length(b, u)
     before = min(E.hex_distance(u.at, e.at) for e in enemies)
 
-    def score(d: int) -> tuple[int, int, int, int]:
+    best: tuple[int, int, int, int] | None = None
+    run = 0
+    for d in range(6):  # `min` over the directions, the key inlined
         p = A.thrust_path(b, u, d)
-        over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
-                   == u.elevation - 1)
         end = p[-1] if p else u.at
         near = min(E.hex_distance(end, e.at) for e in enemies)
+        full = 0 if len(p) == length else 1
         if holding:
             closer = min(E.hex_distance(h, e.at) for h in p for e in enemies) if p else before
-            return (1 if closer < before else 0, 0 if len(p) == length else 1,
-                    abs(near - before), d)
-        return (-over, 0 if len(p) == length else 1, near, d)
-
-    return min(range(6), key=score)
+            key = (1 if closer < before else 0, full, abs(near - before), d)
+        else:
+            over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
+                       == u.elevation - 1)
+            key = (-over, full, near, d)
+        if best is None or key < best:
+            best, run = key, d
+    return run
 
 
 # -- combat ------------------------------------------------------------------------------
@@ -384,11 +412,15 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
     found: list[Attack] = []
     if not costed:
         return found
+    # No weapon reaches beyond its listed range (green hexes only halve it, R-30-8): a
+    # target further than the longest is skipped before its sight line and modifiers
+    # are worked out (a melee attack reaches the adjacent hex only).
+    longest = 1 if melee else max(int(w["range"]) for w, _basic, _cost in costed)
     at, utype = u.at, u.utype
     stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
         d = E.hex_distance(at, target.at)
-        if melee and d != 1:
+        if d > longest or d < 1:
             continue
         if not R.field_of_view(u.facing, E.direction_to(at, target.at), utype):
             continue
