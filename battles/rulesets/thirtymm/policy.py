@@ -106,12 +106,12 @@ def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
 def nearest(u: E.Unit, enemies: list[E.Unit]) -> E.Unit | None:
     """The nearest of `enemies` (then the lowest id); None: there is none."""
     found: E.Unit | None = None
-    best = (0, 0)
+    best = best_id = 0
     at = u.at
-    for e in enemies:
-        key = (E.hex_distance(at, e.at), e.id)
-        if found is None or key < best:
-            found, best = e, key
+    for e in enemies:  # the lowest (distance, id), compared item by item
+        d = E.hex_distance(at, e.at)
+        if found is None or d < best or (d == best and e.id < best_id):
+            found, best, best_id = e, d, e.id
     return found
 
 
@@ -253,8 +253,13 @@ def movement(play: A.Play, turn: A.Turn, goal: E.Unit, holding: bool = False
 
 def wanted_range(u: E.Unit) -> int:
     """How close the unit wants to be: its longest ranged weapon it has the AP for."""
-    ranged = [int(w["range"]) for w in u.usable("ranged") if E._weapon_ap(u, w) <= u.ap]
-    return max(ranged) if ranged else 1
+    longest = -1
+    for w in u.usable("ranged"):  # `max` over those it has the AP for, as a loop
+        if E._weapon_ap(u, w) <= u.ap:
+            reach = int(w["range"])
+            if longest < 0 or reach > longest:
+                longest = reach
+    return longest if longest >= 0 else 1
 
 
 def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
@@ -360,19 +365,41 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
     length = A._thrust_length(b, u)
     before = min(E.hex_distance(u.at, e.at) for e in enemies)
 
+    # The enemies a run passes over (one elevation below it), counted by hex, and the
+    # hexes of all of them: each run's key then reads these instead of every enemy.
+    level = u.elevation - 1
+    below: dict[H.Hex, int] = {}
+    spots: list[H.Hex] = []
+    for e in enemies:
+        spots.append(e.at)
+        if e.elevation == level:
+            below[e.at] = below.get(e.at, 0) + 1
     best: tuple[int, int, int, int] | None = None
     run = 0
     for d in range(6):  # `min` over the directions, the key inlined
         p = A.thrust_path(b, u, d)
         end = p[-1] if p else u.at
-        near = min(E.hex_distance(end, e.at) for e in enemies)
+        near = -1
+        for s in spots:
+            gap = E.hex_distance(end, s)
+            if near < 0 or gap < near:
+                near = gap
         full = 0 if len(p) == length else 1
         if holding:
-            closer = min(E.hex_distance(h, e.at) for h in p for e in enemies) if p else before
+            closer = before
+            if p:
+                closer = -1
+                for h in p:
+                    for s in spots:
+                        gap = E.hex_distance(h, s)
+                        if closer < 0 or gap < closer:
+                            closer = gap
             key = (1 if closer < before else 0, full, abs(near - before), d)
         else:
-            over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
-                       == u.elevation - 1)
+            over = 0
+            if below:
+                for h in p:
+                    over += below.get(h, 0)
             key = (-over, full, near, d)
         if best is None or key < best:
             best, run = key, d
@@ -444,7 +471,8 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
                         continue
             value = E.expected_damage(stat, atk, p_evade, int(w["damage"]), basic) / cost
             found.append(((value, -cost, w["key"], -target.id), w, target))
-    found.sort(key=_attack_key, reverse=True)
+    if len(found) > 1:
+        found.sort(key=_attack_key, reverse=True)
     return found
 
 
@@ -468,6 +496,20 @@ def _ranked_now(b: E.Battle, turn: A.Turn, melee: bool) -> list[Attack]:
     return ranked
 
 
+def one_side_standing(b: E.Battle) -> bool:
+    """`len(b.standing()) < 2` without building its set and list: at most one of the
+    battle's sides has an operative unit on the field."""
+    first: str | None = None
+    sides = b.sides
+    for u in b.units:
+        if u.condition == "operative" and not u.left and u.side in sides:
+            if first is None:
+                first = u.side
+            elif u.side != first:
+                return False
+    return True
+
+
 def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
     """Fire while AP lasts, keeping the AP for the close combat phase when a melee
     weapon or a basic attack would do more per AP there; then, with no enemy in its
@@ -475,7 +517,7 @@ def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
     b, u = play.b, turn.unit
     if not turn.memo.get("ranged_done"):
         found = None
-        if u.alive and u.ap > 0 and not (turn.attacks["ranged"] and len(b.standing()) < 2):
+        if u.alive and u.ap > 0 and not (turn.attacks["ranged"] and one_side_standing(b)):
             focus = turn.memo.get("focus")
             found = pick(_ranked_now(b, turn, False), u.ap, focus)
             if found is not None:
@@ -494,15 +536,20 @@ def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
 def structure_shot(b: E.Battle, u: E.Unit, goal: E.Unit) -> Json | None:
     """R-30-15: fire at the structure standing between the unit and the enemy it closes
     on, when no enemy is in its sights: the weapon with the most damage per AP."""
-    if u.ap <= 0 or not goal.alive or any(E._reach(b, u, w, e) for e in b.enemies(u)
-                                          for w in u.usable("ranged")):
+    if u.ap <= 0 or not goal.alive:
         return None
+    ranged = u.usable("ranged")
+    for e in b.enemies(u):  # an enemy in its sights (a weapon reaches no further than
+        d = E.hex_distance(u.at, e.at)  # its listed range: R-30-8)
+        for w in ranged:
+            if 1 <= d <= int(w["range"]) and E._reach(b, u, w, e):
+                return None
     h = E._blocked(b, u.at, goal.at)
     if h is None:
         return None
     if not R.field_of_view(u.facing, E.direction_to(u.at, h), u.utype):
         return None
-    weapons = [w for w in u.usable("ranged") if E._weapon_ap(u, w) <= u.ap
+    weapons = [w for w in ranged if E._weapon_ap(u, w) <= u.ap
                and E.hex_distance(u.at, h) <= int(w["range"])]
     if not weapons:
         return None
@@ -513,7 +560,7 @@ def structure_shot(b: E.Battle, u: E.Unit, goal: E.Unit) -> Json | None:
 def close_choice(play: A.Play, turn: A.Turn) -> Json | None:
     """Strike while AP lasts with the most expected damage per AP."""
     b, u = play.b, turn.unit
-    if not u.alive or u.ap <= 0 or (turn.attacks["close"] and len(b.standing()) < 2):
+    if not u.alive or u.ap <= 0 or (turn.attacks["close"] and one_side_standing(b)):
         return None
     found = pick(_ranked_now(b, turn, True), u.ap, turn.memo.get("focus"))
     if found is None:

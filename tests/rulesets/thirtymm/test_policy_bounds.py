@@ -76,6 +76,7 @@ def test_the_shortcuts_choose_what_the_plain_search_chose():
         play = A.start(battle, Dice(random.Random(seed)))
         while not play.over:
             turn = play.turn
+            assert P.one_side_standing(play.b) == (len(play.b.standing()) < 2)
             if turn is not None and turn.unit.alive:
                 b, u = play.b, turn.unit
                 for melee in (False, True):
