@@ -80,12 +80,20 @@ def choose(play: A.Play) -> Json:
 def which_unit(b: E.Battle, acted: set[int], side: str) -> E.Unit:
     """The unit to activate: the side's unit nearest an enemy (then the lowest id)."""
     found: E.Unit | None = None
-    best = (0, 0)
+    best = best_id = 0
+    theirs: list[H.Hex] | None = None  # the enemies' hexes, listed once
     for u in b.units:  # `min` by (nearest enemy, id), as a loop
         if u.alive and u.id not in acted and u.side == side:
-            key = (E._nearest_enemy(b, u), u.id)
-            if found is None or key < best:
-                found, best = u, key
+            if theirs is None:
+                theirs = [e.at for e in b.units
+                          if e.side != side and e.condition != "destroyed" and not e.left]
+            near, at = 99, u.at  # `E._nearest_enemy`: 99 with no enemy left
+            for h in theirs:
+                d = E.hex_distance(at, h)
+                if d < near:
+                    near = d
+            if found is None or near < best or (near == best and u.id < best_id):
+                found, best, best_id = u, near, u.id
     if found is None:
         raise ValueError("which_unit() has no unit to choose from")
     return found
@@ -432,17 +440,19 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
     if melee and "hold" in u.status:
         return []  # a held unit "cannot make Assault Rolls"
     options = [*u.usable("melee"), A.BASIC] if melee else u.usable("ranged")
-    costed = []
-    for w in options:
+    costed = []  # (weapon, basic attack, AP, listed range: ranged weapons only)
+    longest = 1  # no weapon reaches beyond its listed range (green hexes only halve it,
+    for w in options:  # R-30-8); a melee attack reaches the adjacent hex only
         basic = w["key"] == "basic"
-        costed.append((w, basic, int(w["ap"]) if basic else E._weapon_ap(u, w)))
+        listed = 0 if melee else int(w["range"])
+        if listed > longest:
+            longest = listed
+        costed.append((w, basic, int(w["ap"]) if basic else E._weapon_ap(u, w), listed))
     found: list[Attack] = []
     if not costed:
         return found
-    # No weapon reaches beyond its listed range (green hexes only halve it, R-30-8): a
-    # target further than the longest is skipped before its sight line and modifiers
-    # are worked out (a melee attack reaches the adjacent hex only).
-    longest = 1 if melee else max(int(w["range"]) for w, _basic, _cost in costed)
+    # A target further than the longest reach is skipped before its sight line and
+    # modifiers are worked out.
     at, utype = u.at, u.utype
     stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
@@ -456,12 +466,12 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
         atk, ev = E._modifiers(b, u, target, melee)
         evades = "hold" not in target.status and "grounded" not in target.status
         p_evade = E._p_evade(target.stats["evasion"], ev) if evades else 0.0
-        for w, basic, cost in costed:
+        for w, basic, cost, listed in costed:
             if melee:
                 if not R.in_range(d, int(w.get("range") or 1)):
                     continue
             else:
-                rng = R.weapon_range(int(w["range"]), unit_type=utype, green_between=greens)
+                rng = R.weapon_range(listed, unit_type=utype, green_between=greens)
                 if not R.in_range(d, rng):
                     continue
                 if R.needs_line_of_sight(utype, w):

@@ -77,6 +77,13 @@ def test_the_shortcuts_choose_what_the_plain_search_chose():
         while not play.over:
             turn = play.turn
             assert P.one_side_standing(play.b) == (len(play.b.standing()) < 2)
+            side = A.actor(play)
+            if play.turn is None and side is not None:
+                mine = [u for u in play.b.units
+                        if u.alive and u.id not in play.acted and u.side == str(side)]
+                if mine:
+                    plain = min(mine, key=lambda u: (E._nearest_enemy(play.b, u), u.id))
+                    assert P.which_unit(play.b, play.acted, str(side)) is plain
             if turn is not None and turn.unit.alive:
                 b, u = play.b, turn.unit
                 for melee in (False, True):
