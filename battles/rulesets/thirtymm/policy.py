@@ -173,7 +173,7 @@ def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
     if "holding" in u.status and not turn.memo.get("released"):
         turn.memo["released"] = True  # let go of the enemy it holds, to be free to leave
         return {"do": "release"}
-    if not u.operative or {"hold", "holding", "grounded", "stuck"} & u.status:
+    if not u.operative or pinned(u):
         return None
     if u.utype == "aerial":
         if not turn.moved and not turn.thrust and A._thrust_length(b, u) > 0:
@@ -185,7 +185,7 @@ def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
         turn.memo["moved"] = True
         taken = frozenset(o.at for o in b.units if o.alive and o is not u)
         reach, came = E.reachable(b, u, turn.points, u.facing, taken)
-        swims = bool({"cruise", "swim"} & set(u.systems))
+        swims = swimmer(u)
 
         def score(h: H.Hex) -> tuple[int, int, int, tuple[int, int]]:
             colour = b.colour.get(h, "grey")
@@ -219,7 +219,8 @@ def recover(play: A.Play, turn: A.Turn, act: Json) -> Json | None:
     on the ground gets up, when the referee allows it (AP enough, a free hex behind);
     otherwise it stays where it is and fights."""
     u = turn.unit
-    if turn.phase != "move" or not {"hold", "grounded"} & u.status:
+    status = u.status
+    if turn.phase != "move" or not ("hold" in status or "grounded" in status):
         return None
     for do in ("break_grapple", "get_up"):
         action = {**act, "do": do}
@@ -233,13 +234,27 @@ def recover(play: A.Play, turn: A.Turn, act: Json) -> Json | None:
 
 # -- movement ----------------------------------------------------------------------------
 
+def pinned(u: E.Unit) -> bool:
+    """It holds or is held, is on the ground or stuck: it cannot move (the set
+    intersection `{"hold", "holding", "grounded", "stuck"} & u.status`, without
+    building the sets)."""
+    status = u.status
+    return "hold" in status or "holding" in status or "grounded" in status or \
+        "stuck" in status
+
+
+def swimmer(u: E.Unit) -> bool:
+    """It cruises or swims (deep water is no hazard to it)."""
+    return "cruise" in u.systems or "swim" in u.systems
+
+
 def movement(play: A.Play, turn: A.Turn, goal: E.Unit, holding: bool = False
              ) -> Json | None:
     """The next movement-phase action: turn towards the goal with the free rotation,
     close in, then face the goal; None when the movement phase is done. A side holding
     its ground (R-30-26) only turns on its hex."""
     b, u = play.b, turn.unit
-    can_move = (u.operative and not {"hold", "holding", "grounded", "stuck"} & u.status)
+    can_move = u.operative and not pinned(u)
     if not can_move:
         return None
     if not turn.memo.get("moved"):
@@ -279,7 +294,7 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
     if points <= 0:
         return None
     want = wanted_range(u)
-    swims = bool({"cruise", "swim"} & set(u.systems))
+    swims = swimmer(u)
     cover = want > 1 and bool(b.structures)
     target, colours, heights = goal.at, b.colour, b.height
     at = u.at
