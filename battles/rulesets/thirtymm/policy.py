@@ -454,6 +454,13 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
     per target. The key's second item is minus the AP the attack costs."""
     if melee and "hold" in u.status:
         return []  # a held unit "cannot make Assault Rolls"
+    at, utype = u.at, u.utype
+    if melee:  # a blow reaches the adjacent hex only: none there, no attack to rank
+        for target in targets:
+            if E.hex_distance(at, target.at) == 1:
+                break
+        else:
+            return []
     options = [*u.usable("melee"), A.BASIC] if melee else u.usable("ranged")
     costed = []  # (weapon, basic attack, AP, listed range: ranged weapons only)
     longest = 1  # no weapon reaches beyond its listed range (green hexes only halve it,
@@ -468,7 +475,6 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
         return found
     # A target further than the longest reach is skipped before its sight line and
     # modifiers are worked out.
-    at, utype = u.at, u.utype
     stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
         d = E.hex_distance(at, target.at)
