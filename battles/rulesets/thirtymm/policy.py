@@ -80,12 +80,20 @@ def choose(play: A.Play) -> Json:
 def which_unit(b: E.Battle, acted: set[int], side: str) -> E.Unit:
     """The unit to activate: the side's unit nearest an enemy (then the lowest id)."""
     found: E.Unit | None = None
-    best = (0, 0)
+    best = best_id = 0
+    theirs: list[H.Hex] | None = None  # the enemies' hexes, listed once
     for u in b.units:  # `min` by (nearest enemy, id), as a loop
         if u.alive and u.id not in acted and u.side == side:
-            key = (E._nearest_enemy(b, u), u.id)
-            if found is None or key < best:
-                found, best = u, key
+            if theirs is None:
+                theirs = [e.at for e in b.units
+                          if e.side != side and e.condition != "destroyed" and not e.left]
+            near, at = 99, u.at  # `E._nearest_enemy`: 99 with no enemy left
+            for h in theirs:
+                d = E.hex_distance(at, h)
+                if d < near:
+                    near = d
+            if found is None or near < best or (near == best and u.id < best_id):
+                found, best, best_id = u, near, u.id
     if found is None:
         raise ValueError("which_unit() has no unit to choose from")
     return found
@@ -106,12 +114,12 @@ def goal_of(play: A.Play, turn: A.Turn) -> E.Unit | None:
 def nearest(u: E.Unit, enemies: list[E.Unit]) -> E.Unit | None:
     """The nearest of `enemies` (then the lowest id); None: there is none."""
     found: E.Unit | None = None
-    best = (0, 0)
+    best = best_id = 0
     at = u.at
-    for e in enemies:
-        key = (E.hex_distance(at, e.at), e.id)
-        if found is None or key < best:
-            found, best = e, key
+    for e in enemies:  # the lowest (distance, id), compared item by item
+        d = E.hex_distance(at, e.at)
+        if found is None or d < best or (d == best and e.id < best_id):
+            found, best, best_id = e, d, e.id
     return found
 
 
@@ -165,7 +173,7 @@ def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
     if "holding" in u.status and not turn.memo.get("released"):
         turn.memo["released"] = True  # let go of the enemy it holds, to be free to leave
         return {"do": "release"}
-    if not u.operative or {"hold", "holding", "grounded", "stuck"} & u.status:
+    if not u.operative or pinned(u):
         return None
     if u.utype == "aerial":
         if not turn.moved and not turn.thrust and A._thrust_length(b, u) > 0:
@@ -177,7 +185,7 @@ def withdrawal(play: A.Play, turn: A.Turn) -> Json | None:
         turn.memo["moved"] = True
         taken = frozenset(o.at for o in b.units if o.alive and o is not u)
         reach, came = E.reachable(b, u, turn.points, u.facing, taken)
-        swims = bool({"cruise", "swim"} & set(u.systems))
+        swims = swimmer(u)
 
         def score(h: H.Hex) -> tuple[int, int, int, tuple[int, int]]:
             colour = b.colour.get(h, "grey")
@@ -211,7 +219,8 @@ def recover(play: A.Play, turn: A.Turn, act: Json) -> Json | None:
     on the ground gets up, when the referee allows it (AP enough, a free hex behind);
     otherwise it stays where it is and fights."""
     u = turn.unit
-    if turn.phase != "move" or not {"hold", "grounded"} & u.status:
+    status = u.status
+    if turn.phase != "move" or not ("hold" in status or "grounded" in status):
         return None
     for do in ("break_grapple", "get_up"):
         action = {**act, "do": do}
@@ -225,13 +234,27 @@ def recover(play: A.Play, turn: A.Turn, act: Json) -> Json | None:
 
 # -- movement ----------------------------------------------------------------------------
 
+def pinned(u: E.Unit) -> bool:
+    """It holds or is held, is on the ground or stuck: it cannot move (the set
+    intersection `{"hold", "holding", "grounded", "stuck"} & u.status`, without
+    building the sets)."""
+    status = u.status
+    return "hold" in status or "holding" in status or "grounded" in status or \
+        "stuck" in status
+
+
+def swimmer(u: E.Unit) -> bool:
+    """It cruises or swims (deep water is no hazard to it)."""
+    return "cruise" in u.systems or "swim" in u.systems
+
+
 def movement(play: A.Play, turn: A.Turn, goal: E.Unit, holding: bool = False
              ) -> Json | None:
     """The next movement-phase action: turn towards the goal with the free rotation,
     close in, then face the goal; None when the movement phase is done. A side holding
     its ground (R-30-26) only turns on its hex."""
     b, u = play.b, turn.unit
-    can_move = (u.operative and not {"hold", "holding", "grounded", "stuck"} & u.status)
+    can_move = u.operative and not pinned(u)
     if not can_move:
         return None
     if not turn.memo.get("moved"):
@@ -253,8 +276,13 @@ def movement(play: A.Play, turn: A.Turn, goal: E.Unit, holding: bool = False
 
 def wanted_range(u: E.Unit) -> int:
     """How close the unit wants to be: its longest ranged weapon it has the AP for."""
-    ranged = [int(w["range"]) for w in u.usable("ranged") if E._weapon_ap(u, w) <= u.ap]
-    return max(ranged) if ranged else 1
+    longest = -1
+    for w in u.usable("ranged"):  # `max` over those it has the AP for, as a loop
+        if E._weapon_ap(u, w) <= u.ap:
+            reach = int(w["range"])
+            if longest < 0 or reach > longest:
+                longest = reach
+    return longest if longest >= 0 else 1
 
 
 def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
@@ -266,7 +294,7 @@ def destination(b: E.Battle, u: E.Unit, points: int, goal: E.Unit
     if points <= 0:
         return None
     want = wanted_range(u)
-    swims = bool({"cruise", "swim"} & set(u.systems))
+    swims = swimmer(u)
     cover = want > 1 and bool(b.structures)
     target, colours, heights = goal.at, b.colour, b.height
     at = u.at
@@ -296,17 +324,41 @@ def _destination(b: E.Battle, u: E.Unit, points: int, target: H.Hex, want: int,
     colours, heights = b.colour, b.height
 
     # The lowest (hazard, beyond the wanted range + in a shadow, -height, points, offset
-    # coordinates), the first reached on a tie: `min` with the key inlined.
-    best: tuple[int, int, int, int, tuple[int, int]] | None = None
+    # coordinates), the first reached on a tie: `min` with the key inlined and compared
+    # item by item, so a hex already worse on an item costs no more of its key (the
+    # shadow, the costliest item, is looked for only when the distance ties or wins).
+    found = False
+    best_hazard = best_far = best_up = best_spent = 0
+    best_at = (0, 0)
     dest = u.at
     for h, spent in reach.items():
         colour = colours.get(h, "grey")
         hazard = 1 if colour == "red" or (colour == "dark_blue" and not swims) else 0
-        blocked = 1 if cover and E._blocked(b, h, target) else 0
-        key = (hazard, max(0, E.hex_distance(h, target) - want) + blocked, -heights.get(h, 0),
-               spent, E.offset_of(h))
-        if best is None or key < best:
-            best, dest = key, h
+        if found and hazard > best_hazard:
+            continue
+        same = found and hazard == best_hazard
+        far = E.hex_distance(h, target) - want
+        if far < 0:
+            far = 0
+        if same and far > best_far:
+            continue
+        if cover and E._blocked(b, h, target) is not None:
+            far += 1
+        if same and far > best_far:
+            continue
+        same = same and far == best_far
+        up = -heights.get(h, 0)
+        if same and up > best_up:
+            continue
+        same = same and up == best_up
+        if same and spent > best_spent:
+            continue
+        offset = E.offset_of(h)
+        if same and spent == best_spent and offset >= best_at:
+            continue
+        found = True
+        best_hazard, best_far, best_up, best_spent, best_at, dest = (
+            hazard, far, up, spent, offset, h)
     if dest == u.at:
         return None
     return dest, E.path_to(came, u.at, dest)
@@ -336,19 +388,45 @@ def thruster_run(b: E.Battle, u: E.Unit, holding: bool = False) -> int:
     length = A._thrust_length(b, u)
     before = min(E.hex_distance(u.at, e.at) for e in enemies)
 
-    def score(d: int) -> tuple[int, int, int, int]:
+    # The enemies a run passes over (one elevation below it), counted by hex, and the
+    # hexes of all of them: each run's key then reads these instead of every enemy.
+    level = u.elevation - 1
+    below: dict[H.Hex, int] = {}
+    spots: list[H.Hex] = []
+    for e in enemies:
+        spots.append(e.at)
+        if e.elevation == level:
+            below[e.at] = below.get(e.at, 0) + 1
+    best: tuple[int, int, int, int] | None = None
+    run = 0
+    for d in range(6):  # `min` over the directions, the key inlined
         p = A.thrust_path(b, u, d)
-        over = sum(1 for h in p for e in enemies if e.at == h and e.elevation
-                   == u.elevation - 1)
         end = p[-1] if p else u.at
-        near = min(E.hex_distance(end, e.at) for e in enemies)
+        near = -1
+        for s in spots:
+            gap = E.hex_distance(end, s)
+            if near < 0 or gap < near:
+                near = gap
+        full = 0 if len(p) == length else 1
         if holding:
-            closer = min(E.hex_distance(h, e.at) for h in p for e in enemies) if p else before
-            return (1 if closer < before else 0, 0 if len(p) == length else 1,
-                    abs(near - before), d)
-        return (-over, 0 if len(p) == length else 1, near, d)
-
-    return min(range(6), key=score)
+            closer = before
+            if p:
+                closer = -1
+                for h in p:
+                    for s in spots:
+                        gap = E.hex_distance(h, s)
+                        if closer < 0 or gap < closer:
+                            closer = gap
+            key = (1 if closer < before else 0, full, abs(near - before), d)
+        else:
+            over = 0
+            if below:
+                for h in p:
+                    over += below.get(h, 0)
+            key = (-over, full, near, d)
+        if best is None or key < best:
+            best, run = key, d
+    return run
 
 
 # -- combat ------------------------------------------------------------------------------
@@ -376,19 +454,31 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
     per target. The key's second item is minus the AP the attack costs."""
     if melee and "hold" in u.status:
         return []  # a held unit "cannot make Assault Rolls"
+    at, utype = u.at, u.utype
+    if melee:  # a blow reaches the adjacent hex only: none there, no attack to rank
+        for target in targets:
+            if E.hex_distance(at, target.at) == 1:
+                break
+        else:
+            return []
     options = [*u.usable("melee"), A.BASIC] if melee else u.usable("ranged")
-    costed = []
-    for w in options:
+    costed = []  # (weapon, basic attack, AP, listed range: ranged weapons only)
+    longest = 1  # no weapon reaches beyond its listed range (green hexes only halve it,
+    for w in options:  # R-30-8); a melee attack reaches the adjacent hex only
         basic = w["key"] == "basic"
-        costed.append((w, basic, int(w["ap"]) if basic else E._weapon_ap(u, w)))
+        listed = 0 if melee else int(w["range"])
+        if listed > longest:
+            longest = listed
+        costed.append((w, basic, int(w["ap"]) if basic else E._weapon_ap(u, w), listed))
     found: list[Attack] = []
     if not costed:
         return found
-    at, utype = u.at, u.utype
+    # A target further than the longest reach is skipped before its sight line and
+    # modifiers are worked out.
     stat = u.stats["assault" if melee else "accuracy"]
     for target in targets:
         d = E.hex_distance(at, target.at)
-        if melee and d != 1:
+        if d > longest or d < 1:
             continue
         if not R.field_of_view(u.facing, E.direction_to(at, target.at), utype):
             continue
@@ -397,12 +487,12 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
         atk, ev = E._modifiers(b, u, target, melee)
         evades = "hold" not in target.status and "grounded" not in target.status
         p_evade = E._p_evade(target.stats["evasion"], ev) if evades else 0.0
-        for w, basic, cost in costed:
+        for w, basic, cost, listed in costed:
             if melee:
                 if not R.in_range(d, int(w.get("range") or 1)):
                     continue
             else:
-                rng = R.weapon_range(int(w["range"]), unit_type=utype, green_between=greens)
+                rng = R.weapon_range(listed, unit_type=utype, green_between=greens)
                 if not R.in_range(d, rng):
                     continue
                 if R.needs_line_of_sight(utype, w):
@@ -412,7 +502,8 @@ def ranked_attacks(b: E.Battle, u: E.Unit, melee: bool, targets: list[E.Unit]
                         continue
             value = E.expected_damage(stat, atk, p_evade, int(w["damage"]), basic) / cost
             found.append(((value, -cost, w["key"], -target.id), w, target))
-    found.sort(key=_attack_key, reverse=True)
+    if len(found) > 1:
+        found.sort(key=_attack_key, reverse=True)
     return found
 
 
@@ -436,6 +527,20 @@ def _ranked_now(b: E.Battle, turn: A.Turn, melee: bool) -> list[Attack]:
     return ranked
 
 
+def one_side_standing(b: E.Battle) -> bool:
+    """`len(b.standing()) < 2` without building its set and list: at most one of the
+    battle's sides has an operative unit on the field."""
+    first: str | None = None
+    sides = b.sides
+    for u in b.units:
+        if u.condition == "operative" and not u.left and u.side in sides:
+            if first is None:
+                first = u.side
+            elif u.side != first:
+                return False
+    return True
+
+
 def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
     """Fire while AP lasts, keeping the AP for the close combat phase when a melee
     weapon or a basic attack would do more per AP there; then, with no enemy in its
@@ -443,7 +548,7 @@ def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
     b, u = play.b, turn.unit
     if not turn.memo.get("ranged_done"):
         found = None
-        if u.alive and u.ap > 0 and not (turn.attacks["ranged"] and len(b.standing()) < 2):
+        if u.alive and u.ap > 0 and not (turn.attacks["ranged"] and one_side_standing(b)):
             focus = turn.memo.get("focus")
             found = pick(_ranked_now(b, turn, False), u.ap, focus)
             if found is not None:
@@ -462,15 +567,20 @@ def ranged_choice(play: A.Play, turn: A.Turn, goal: E.Unit) -> Json | None:
 def structure_shot(b: E.Battle, u: E.Unit, goal: E.Unit) -> Json | None:
     """R-30-15: fire at the structure standing between the unit and the enemy it closes
     on, when no enemy is in its sights: the weapon with the most damage per AP."""
-    if u.ap <= 0 or not goal.alive or any(E._reach(b, u, w, e) for e in b.enemies(u)
-                                          for w in u.usable("ranged")):
+    if u.ap <= 0 or not goal.alive:
         return None
+    ranged = u.usable("ranged")
+    for e in b.enemies(u):  # an enemy in its sights (a weapon reaches no further than
+        d = E.hex_distance(u.at, e.at)  # its listed range: R-30-8)
+        for w in ranged:
+            if 1 <= d <= int(w["range"]) and E._reach(b, u, w, e):
+                return None
     h = E._blocked(b, u.at, goal.at)
     if h is None:
         return None
     if not R.field_of_view(u.facing, E.direction_to(u.at, h), u.utype):
         return None
-    weapons = [w for w in u.usable("ranged") if E._weapon_ap(u, w) <= u.ap
+    weapons = [w for w in ranged if E._weapon_ap(u, w) <= u.ap
                and E.hex_distance(u.at, h) <= int(w["range"])]
     if not weapons:
         return None
@@ -481,7 +591,7 @@ def structure_shot(b: E.Battle, u: E.Unit, goal: E.Unit) -> Json | None:
 def close_choice(play: A.Play, turn: A.Turn) -> Json | None:
     """Strike while AP lasts with the most expected damage per AP."""
     b, u = play.b, turn.unit
-    if not u.alive or u.ap <= 0 or (turn.attacks["close"] and len(b.standing()) < 2):
+    if not u.alive or u.ap <= 0 or (turn.attacks["close"] and one_side_standing(b)):
         return None
     found = pick(_ranked_now(b, turn, True), u.ap, turn.memo.get("focus"))
     if found is None:
