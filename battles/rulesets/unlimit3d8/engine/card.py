@@ -183,17 +183,35 @@ def _shield(unit: UnitInput) -> BT.ShieldSpec | None:
     return BF.shield_for(size)
 
 
-#: Cards already built, by (unit, will bonus, row): a card is immutable and depends on
-#: nothing else (like `weapon_card`'s cache), and Monte Carlo odds deploy the same units
-#: for every simulation.
-_CARDS: Final[dict[tuple[UnitInput, int, str], UnitCard]] = {}
+#: Cards already built, by (unit's fields, will bonus, row): a card is immutable and
+#: depends on nothing else (like `weapon_card`'s cache), and Monte Carlo odds deploy the
+#: same units for every simulation. The key is `_unit_key`'s tuple, not the `UnitInput`
+#: itself: hashing that (an interpreted frozen dataclass, its weapons too) cost more than
+#: a card's whole deployment.
+_CARDS: Final[dict[tuple[object, ...], UnitCard]] = {}
 _CARDS_MAX: Final = 4096
+#: The same cards by the very `UnitInput` object (its id, the object kept to make sure
+#: the id is still its): the odds simulate one battle input over and over.
+_BY_OBJECT: Final[dict[tuple[int, int, str], tuple[UnitInput, UnitCard]]] = {}
+
+
+def _unit_key(unit: UnitInput) -> tuple[object, ...]:
+    """Every field of the unit (weapons as their own fields): equal exactly when the units
+    are equal (`UnitInput.__eq__` compares these very fields)."""
+    weapons = tuple([(w.key, w.templates) for w in unit.weapons])
+    return (unit.id, unit.side, unit.name, unit.vehicle, unit.pilot_class, unit.pilot_level,
+            weapons, unit.shield, unit.hit_points_lost_repairable,
+            unit.hit_points_lost_unrepairable, unit.is_character, unit.pilot_id, unit.position)
 
 
 def build_card(unit: UnitInput, *, will_bonus: int = 0,
                bandit_level8_row: str = "corrected") -> UnitCard:
     """The unit card of `unit` (raises `campaign.rules.tables.RuleViolation` on bad keys)."""
-    key = (unit, will_bonus, bandit_level8_row)
+    mark = (id(unit), will_bonus, bandit_level8_row)
+    seen = _BY_OBJECT.get(mark)
+    if seen is not None and seen[0] is unit:
+        return seen[1]
+    key = (_unit_key(unit), will_bonus, bandit_level8_row)
     try:
         card = _CARDS.get(key)
     except TypeError:  # a unit built with a list somewhere (not hashable): no cache
@@ -202,6 +220,9 @@ def build_card(unit: UnitInput, *, will_bonus: int = 0,
         card = _build_card(unit, will_bonus, bandit_level8_row)
         if len(_CARDS) < _CARDS_MAX:
             _CARDS[key] = card
+    if len(_BY_OBJECT) >= _CARDS_MAX:
+        _BY_OBJECT.clear()  # the objects it keeps alive: at most this many
+    _BY_OBJECT[mark] = (unit, card)
     return card
 
 
