@@ -40,6 +40,7 @@ from battles.rulesets.unlimit3d8.engine.model import (
 from battles.rulesets.unlimit3d8.engine.options import merged
 from battles.rulesets.unlimit3d8.engine.policy import (
     BattleView,
+    DefaultPolicy,
     Policy,
     PolicyFactory,
     default_policy_factory,
@@ -218,8 +219,7 @@ def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None 
     (Monte Carlo) without changing any roll.
     """
     fight = Fight(battle, dice=dice, policy_factory=policy_factory, keep_log=keep_log)
-    while (side := fight.side) is not None:
-        fight.act(fight.policies[side].choose(fight.view, side))
+    fight.play()
     return fight.result()
 
 
@@ -230,8 +230,7 @@ def simulate(battle: BattleInput, seed: int, *, policy_factory: PolicyFactory | 
     (same dice, same fight) without building its report (or a copy of the input)."""
     fight = Fight(battle, dice=SeededDice(random.Random(seed)), policy_factory=policy_factory,
                   keep_log=False)
-    while (side := fight.side) is not None:
-        fight.act(fight.policies[side].choose(fight.view, side))
+    fight.play()
     return _winner(fight.state), fight.state.unit_list
 
 
@@ -271,6 +270,18 @@ class Fight:
         self._first = True
         self.side: str | None = None
         self._advance()
+
+    def play(self) -> None:
+        """Let the sides' policies choose every action to the end of the battle."""
+        policies, view = self.policies, self.view
+        while (side := self.side) is not None:
+            policy = policies[side]
+            if isinstance(policy, DefaultPolicy):
+                # the same method, called natively (through the `Policy` protocol, a
+                # compiled call is a generic Python method call)
+                self.act(policy.choose(view, side))
+            else:
+                self.act(policy.choose(view, side))
 
     def act(self, action: Action) -> None:
         """The side to choose plays `action`; then the battle runs to the next choice."""

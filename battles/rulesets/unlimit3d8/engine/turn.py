@@ -22,7 +22,8 @@ from battles.rulesets.unlimit3d8.engine.actions.attack import fire
 from battles.rulesets.unlimit3d8.engine.actions.base import Move, RangedAttack
 from battles.rulesets.unlimit3d8.engine.actions.designation import missiles_due
 from battles.rulesets.unlimit3d8.engine.actions.errors import IllegalActionError
-from battles.rulesets.unlimit3d8.engine.damage import deal_damage
+from battles.rulesets.unlimit3d8.engine.damage import Target, deal_damage
+from battles.rulesets.unlimit3d8.engine.policy import DefaultPolicy
 from battles.rulesets.unlimit3d8.engine.state import BattleState, UnitState
 
 if TYPE_CHECKING:
@@ -54,7 +55,12 @@ def begin_turn(state: BattleState, side: str, policy: Policy, view: BattleView) 
     _turrets(state, side, policy, view)
     if not state.has_active(side):
         return False
-    policy.begin_choice(view, side)  # what it settles once a turn; `choose` stays pure
+    # what it settles once a turn; `choose` stays pure (the default policy's, called
+    # natively: through the `Policy` protocol a compiled call is a Python method call)
+    if isinstance(policy, DefaultPolicy):
+        policy.begin_choice(view, side)
+    else:
+        policy.begin_choice(view, side)
     return True
 
 
@@ -102,7 +108,11 @@ def _turrets(state: BattleState, side: str, policy: Policy, view: BattleView) ->
         if (turret.controller != side or turret.weapon is None or turret.destroyed
                 or not turret.active or turret.cdt > 0):
             continue
-        target = policy.turret_target(view, turret)
+        target: Target | None
+        if isinstance(policy, DefaultPolicy):  # called natively, as `begin_choice`
+            target = policy.turret_target(view, turret)
+        else:
+            target = policy.turret_target(view, turret)
         if target is None or (isinstance(target, UnitState) and target.in_bunker is not None):
             continue
         if state.keep_log:
