@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Final
 
@@ -124,6 +124,16 @@ class UnitCard:
     weapons: tuple[WeaponCard, ...]
     shield: BT.ShieldSpec | None
     has_designator: bool = False  # "used by a unit to designate a target to a missile"
+    # `ranged_weapons` and `contact_weapons`, made once with the card: compiled, a
+    # `functools.cached_property` caches nothing (a native instance has no __dict__), the
+    # tuples were rebuilt on every read, and the policy reads them for every unit it weighs.
+    _ranged: tuple[WeaponCard, ...] = field(init=False, default=(), compare=False, repr=False)
+    _contact: tuple[WeaponCard, ...] = field(init=False, default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _set = object.__setattr__  # frozen: set once, as the dataclass's own __init__ does
+        _set(self, "_ranged", tuple(w for w in self.weapons if w.is_ranged))
+        _set(self, "_contact", tuple(w for w in self.weapons if w.is_contact))
 
     @property
     def is_lorry(self) -> bool:
@@ -154,13 +164,13 @@ class UnitCard:
     def column(self, skill: str) -> tuple[int, ...]:
         return BF.skill_columns(self.skills[skill])
 
-    @cached_property
+    @property
     def ranged_weapons(self) -> tuple[WeaponCard, ...]:
-        return tuple(w for w in self.weapons if w.is_ranged)
+        return self._ranged
 
-    @cached_property
+    @property
     def contact_weapons(self) -> tuple[WeaponCard, ...]:
-        return tuple(w for w in self.weapons if w.is_contact)
+        return self._contact
 
     @property
     def has_repair_tools(self) -> bool:
