@@ -39,3 +39,27 @@ def test_a_written_out_description_is_the_generic_one(action: Any) -> None:
     assert list(described) == list(generic(action))  # the log keeps the keys' order
     assert isinstance(described.get("to", []), list)
     assert all(isinstance(order, dict) for order in described.get("orders", []))
+
+
+@pytest.mark.parametrize("action", [
+    Move(3, (1.5, 2.25)),
+    RangedAttack(1, "cannon", 5),
+    RangedAttack("a", "beamer", "b/g1", target_kind="building"),
+    Assault(2, (4.0, 6.5), "machine_gun", 8),
+    Order(1, "technical", (2,), tokens=3),
+    Pass(4),
+])
+def test_the_logged_action_entry_is_record_with_the_description(action: Any) -> None:
+    """`turn.take_action` writes the commonest entries out in one dict: the very entry of
+    `state.record("action", side=..., **action.describe())`, keys in order."""
+    from battles.rulesets.unlimit3d8.engine.dice import SeededDice
+    from battles.rulesets.unlimit3d8.engine.state import BattleState
+    from battles.rulesets.unlimit3d8.engine.turn import _action_entry
+
+    state = BattleState(units={}, buildings={}, sides=["red", "blue"], defender="red",
+                        dice=SeededDice(1), options={}, round=3, turn=7)
+    entry = _action_entry(state, "blue", action)
+    expected = {"turn": 7, "round": 3, "event": "action", "side": "blue",
+                **generic(action)}
+    assert entry == expected
+    assert list(entry) == list(expected)

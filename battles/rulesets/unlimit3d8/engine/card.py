@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Final
 
@@ -124,6 +124,16 @@ class UnitCard:
     weapons: tuple[WeaponCard, ...]
     shield: BT.ShieldSpec | None
     has_designator: bool = False  # "used by a unit to designate a target to a missile"
+    # `ranged_weapons` and `contact_weapons`, made once with the card: compiled, a
+    # `functools.cached_property` caches nothing (a native instance has no __dict__), the
+    # tuples were rebuilt on every read, and the policy reads them for every unit it weighs.
+    _ranged: tuple[WeaponCard, ...] = field(init=False, default=(), compare=False, repr=False)
+    _contact: tuple[WeaponCard, ...] = field(init=False, default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _set = object.__setattr__  # frozen: set once, as the dataclass's own __init__ does
+        _set(self, "_ranged", tuple(w for w in self.weapons if w.is_ranged))
+        _set(self, "_contact", tuple(w for w in self.weapons if w.is_contact))
 
     @property
     def is_lorry(self) -> bool:
@@ -154,13 +164,13 @@ class UnitCard:
     def column(self, skill: str) -> tuple[int, ...]:
         return BF.skill_columns(self.skills[skill])
 
-    @cached_property
+    @property
     def ranged_weapons(self) -> tuple[WeaponCard, ...]:
-        return tuple(w for w in self.weapons if w.is_ranged)
+        return self._ranged
 
-    @cached_property
+    @property
     def contact_weapons(self) -> tuple[WeaponCard, ...]:
-        return tuple(w for w in self.weapons if w.is_contact)
+        return self._contact
 
     @property
     def has_repair_tools(self) -> bool:
@@ -183,17 +193,35 @@ def _shield(unit: UnitInput) -> BT.ShieldSpec | None:
     return BF.shield_for(size)
 
 
-#: Cards already built, by (unit, will bonus, row): a card is immutable and depends on
-#: nothing else (like `weapon_card`'s cache), and Monte Carlo odds deploy the same units
-#: for every simulation.
-_CARDS: Final[dict[tuple[UnitInput, int, str], UnitCard]] = {}
+#: Cards already built, by (unit's fields, will bonus, row): a card is immutable and
+#: depends on nothing else (like `weapon_card`'s cache), and Monte Carlo odds deploy the
+#: same units for every simulation. The key is `_unit_key`'s tuple, not the `UnitInput`
+#: itself: hashing that (an interpreted frozen dataclass, its weapons too) cost more than
+#: a card's whole deployment.
+_CARDS: Final[dict[tuple[object, ...], UnitCard]] = {}
 _CARDS_MAX: Final = 4096
+#: The same cards by the very `UnitInput` object (its id, the object kept to make sure
+#: the id is still its): the odds simulate one battle input over and over.
+_BY_OBJECT: Final[dict[tuple[int, int, str], tuple[UnitInput, UnitCard]]] = {}
+
+
+def _unit_key(unit: UnitInput) -> tuple[object, ...]:
+    """Every field of the unit (weapons as their own fields): equal exactly when the units
+    are equal (`UnitInput.__eq__` compares these very fields)."""
+    weapons = tuple([(w.key, w.templates) for w in unit.weapons])
+    return (unit.id, unit.side, unit.name, unit.vehicle, unit.pilot_class, unit.pilot_level,
+            weapons, unit.shield, unit.hit_points_lost_repairable,
+            unit.hit_points_lost_unrepairable, unit.is_character, unit.pilot_id, unit.position)
 
 
 def build_card(unit: UnitInput, *, will_bonus: int = 0,
                bandit_level8_row: str = "corrected") -> UnitCard:
     """The unit card of `unit` (raises `campaign.rules.tables.RuleViolation` on bad keys)."""
-    key = (unit, will_bonus, bandit_level8_row)
+    mark = (id(unit), will_bonus, bandit_level8_row)
+    seen = _BY_OBJECT.get(mark)
+    if seen is not None and seen[0] is unit:
+        return seen[1]
+    key = (_unit_key(unit), will_bonus, bandit_level8_row)
     try:
         card = _CARDS.get(key)
     except TypeError:  # a unit built with a list somewhere (not hashable): no cache
@@ -202,6 +230,9 @@ def build_card(unit: UnitInput, *, will_bonus: int = 0,
         card = _build_card(unit, will_bonus, bandit_level8_row)
         if len(_CARDS) < _CARDS_MAX:
             _CARDS[key] = card
+    if len(_BY_OBJECT) >= _CARDS_MAX:
+        _BY_OBJECT.clear()  # the objects it keeps alive: at most this many
+    _BY_OBJECT[mark] = (unit, card)
     return card
 
 

@@ -74,9 +74,11 @@ def _damage_unit(state: BattleState, target: UnitState, net: int, raw: int, armo
     target.repairable += slashes
     destroyed = target.hp_left == 0 and not target.destroyed
     if state.keep_log:
-        state.record("damage", target=target.id, source=source, raw=raw, armor=armor,
-                     shield_absorbed=absorbed, lost=net, crosses=crosses, slashes=slashes,
-                     hp_left=target.hp_left, destroyed=destroyed)
+        state.log.append({"turn": state.turn, "round": state.round, "event": "damage",
+                          "target": target.id, "source": source, "raw": raw, "armor": armor,
+                          "shield_absorbed": absorbed, "lost": net, "crosses": crosses,
+                          "slashes": slashes, "hp_left": target.hp_left,
+                          "destroyed": destroyed})
     if destroyed:
         target.destroyed = True
         target.cdt = 0

@@ -14,12 +14,11 @@ import random
 import warnings
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import replace
 from typing import Any
 
 from battles.rulesets.unlimit3d8.engine.model import BattleInput
 from battles.rulesets.unlimit3d8.engine.policy import PolicyFactory
-from battles.rulesets.unlimit3d8.engine.resolve import resolve_battle
+from battles.rulesets.unlimit3d8.engine.resolve import simulate
 
 CHUNK = 50  # simulations per chunk: fixed, so the split never depends on the workers
 
@@ -54,14 +53,14 @@ def run_chunk(battle: BattleInput, seed: int, chunk: Chunk, *,
     start_lost = {u.id: u.hit_points_lost_repairable + u.hit_points_lost_unrepairable
                   for roster in battle.sides.values() for u in roster}
     for sim_seed in simulation_seeds(seed, *chunk):
-        result = resolve_battle(replace(battle, seed=sim_seed),
-                                policy_factory=policy_factory, keep_log=False)
-        wins[result.winner if result.winner is not None else "none"] += 1
-        for outcome in result.units:
-            if outcome.fate == "destroyed":
-                units_lost[outcome.side] += 1
-            hp_lost[outcome.side] += (outcome.repairable + outcome.unrepairable
-                                      - start_lost[outcome.id])
+        # `resolve_battle(replace(battle, seed=sim_seed), keep_log=False)`'s winner and
+        # units (a unit's fate is "destroyed" exactly when it is), without the report
+        winner, units = simulate(battle, sim_seed, policy_factory=policy_factory)
+        wins[winner if winner is not None else "none"] += 1
+        for unit in units:
+            if unit.destroyed:
+                units_lost[unit.side] += 1
+            hp_lost[unit.side] += unit.repairable + unit.unrepairable - start_lost[unit.id]
     return {"wins": wins, "units_lost": units_lost, "hp_lost": hp_lost}
 
 

@@ -40,6 +40,7 @@ from battles.rulesets.unlimit3d8.engine.model import (
 from battles.rulesets.unlimit3d8.engine.options import merged
 from battles.rulesets.unlimit3d8.engine.policy import (
     BattleView,
+    DefaultPolicy,
     Policy,
     PolicyFactory,
     default_policy_factory,
@@ -218,9 +219,19 @@ def resolve_battle(battle: BattleInput, *, policy_factory: PolicyFactory | None 
     (Monte Carlo) without changing any roll.
     """
     fight = Fight(battle, dice=dice, policy_factory=policy_factory, keep_log=keep_log)
-    while (side := fight.side) is not None:
-        fight.act(fight.policies[side].choose(fight.view, side))
+    fight.play()
     return fight.result()
+
+
+def simulate(battle: BattleInput, seed: int, *, policy_factory: PolicyFactory | None = None
+             ) -> tuple[str | None, list[UnitState]]:
+    """What Monte Carlo odds read of one battle: the winner and the units as they end, the
+    very `winner` and units of `resolve_battle(replace(battle, seed=seed), keep_log=False)`
+    (same dice, same fight) without building its report (or a copy of the input)."""
+    fight = Fight(battle, dice=SeededDice(random.Random(seed)), policy_factory=policy_factory,
+                  keep_log=False)
+    fight.play()
+    return _winner(fight.state), fight.state.unit_list
 
 
 class Fight:
@@ -259,6 +270,18 @@ class Fight:
         self._first = True
         self.side: str | None = None
         self._advance()
+
+    def play(self) -> None:
+        """Let the sides' policies choose every action to the end of the battle."""
+        policies, view = self.policies, self.view
+        while (side := self.side) is not None:
+            policy = policies[side]
+            if isinstance(policy, DefaultPolicy):
+                # the same method, called natively (through the `Policy` protocol, a
+                # compiled call is a generic Python method call)
+                self.act(policy.choose(view, side))
+            else:
+                self.act(policy.choose(view, side))
 
     def act(self, action: Action) -> None:
         """The side to choose plays `action`; then the battle runs to the next choice."""
@@ -333,7 +356,7 @@ class _Stalemate:
         self.controller = [""] * buildings
         self.robbed = [0] * buildings
         self.cargo_marks: list[tuple[Any, bool, Point, Point | None]] = []
-        self.missiles: tuple[int, ...] = ()
+        self.missiles: list[int] = []
         self._changed(state)
         # where the active units stood when distances were last measured (None: inactive)
         self.positions: list[Point | None] = [u.pos if u.active else None
@@ -341,7 +364,7 @@ class _Stalemate:
         # the closest each unit ever came to an enemy (inf: never had one) and to the edge
         self.closest = [math.inf] * count
         self.closest_edge = [math.inf] * count
-        self._closer(state)
+        self._closer(state, [True] * count)
         self.rolls = state.attack_rolls
         self.rounds = 0
         self.cdt = [u.cdt for u in state.unit_list]
@@ -358,22 +381,22 @@ class _Stalemate:
         units = state.unit_list
         moved = False
         positions = self.positions
+        shifted = [False] * len(units)
         for i, u in enumerate(units):
             if u.active:
                 before = positions[i]
                 if before is None:
-                    moved = True
-                    break
+                    moved = shifted[i] = True
+                    continue
                 x, y = u.pos
                 bx, by = before
                 if x != bx or y != by:
-                    moved = True
-                    break
+                    moved = shifted[i] = True
         if moved:
             # Somebody moved since the distances were last measured (when nobody did, no
             # distance can have shrunk: units only ever leave the field).
             self.positions = [u.pos if u.active else None for u in units]
-            if self._closer(state):
+            if self._closer(state, shifted):
                 progress = True
         chanced = self.chanced
         if progress:
@@ -445,16 +468,31 @@ class _Stalemate:
             if loads != self.cargo_marks:
                 self.cargo_marks = loads
                 changed = True
-        missiles = tuple(state.missiles_used.values())
-        if missiles != self.missiles:
-            self.missiles = missiles
+        missiles = self.missiles  # compared in place (a tuple of them cost more than all else)
+        i = 0
+        for used in state.missiles_used.values():
+            if i == len(missiles):
+                missiles.append(used)
+                changed = True
+            elif missiles[i] != used:
+                missiles[i] = used
+                changed = True
+            i += 1
+        if i != len(missiles):
+            del missiles[i:]
             changed = True
         return changed
 
-    def _closer(self, state: BattleState) -> bool:
+    def _closer(self, state: BattleState, shifted: list[bool]) -> bool:
         """Whether an active unit came closer than ever to an enemy unit (by more than
         0.01") or to the corridor's outer edge (a unit heading out to retreat is not idle
-        either); remembers the new closest distances."""
+        either); remembers the new closest distances.
+
+        Only distances from a unit that `shifted` (moved since they were last measured, or
+        never measured) are measured: any other was measured as it is, and `closest` kept
+        it or came within 0.01" of it then (it only ever shrinks since), so it can neither
+        be closer now nor be the nearest of a unit that is closer: the answer and what is
+        remembered are those of measuring every distance."""
         units = state.unit_list
         count = len(units)
         nearest = [math.inf] * count
@@ -465,10 +503,12 @@ class _Stalemate:
                 continue
             side = u.side
             ux, uy = u.pos
+            moved = shifted[i]
             for j in range(i + 1, count):
                 e = units[j]
                 other = e.side
-                if e.active and other != side and (side == defender or other == defender):
+                if e.active and (moved or shifted[j]) and other != side \
+                        and (side == defender or other == defender):
                     ex, ey = e.pos
                     d = hypot(ux - ex, uy - ey)  # hypot(-x, -y) == hypot(x, y): both ways
                     if d < nearest[i]:
@@ -485,6 +525,8 @@ class _Stalemate:
             if d < math.inf and d < closest[i] - 0.01:
                 closest[i] = d
                 closer = True
+            if not shifted[i]:
+                continue
             d = edge_distance(u.pos)
             if d < closest_edge[i] - 0.01:
                 closest_edge[i] = d

@@ -8,6 +8,7 @@ nemesis die determines if something special happens."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import hypot
 from typing import Any, Final
 
@@ -32,6 +33,11 @@ ATTACK_ROLLS = frozenset({"ranged", "assault", "close_combat", "ram"})
 _ROLLS: Final[list[Roll | None]] = [None] * 512
 
 
+#: The generator `roll_3d8` drew from last and its `getrandbits`, bound once (fetching a
+#: bound method costs more than the draw it makes; a battle draws from one generator).
+_DRAW: Final[list[Any]] = [None, None]
+
+
 def roll_3d8(dice: DiceSource) -> Roll:
     """`dice.roll_3d8()`; seeded dice are drawn here, exactly as `roll_3d8`'s three
     `SeededDice.d8` calls draw them (the same faces, the generator left in the same
@@ -41,7 +47,13 @@ def roll_3d8(dice: DiceSource) -> Roll:
         rng = dice.inline_generator()
         if rng is not None:
             dice.count += 3
-            draw = rng.getrandbits
+            bound = _DRAW
+            draw: Callable[[int], int]
+            if bound[0] is rng:
+                draw = bound[1]
+            else:
+                draw = rng.getrandbits
+                bound[0], bound[1] = rng, draw
             a = draw(4)
             while a >= 8:
                 a = draw(4)
@@ -84,6 +96,32 @@ def skill_test(state: BattleState, actor: Shooter, skill: str, skill_value: int,
         entry.update(info)
     state.log.append(entry)
     return roll, result, success, entry
+
+
+def _shot_test(state: BattleState, shooter: Shooter, skill_value: int, difficulty: int,
+               purpose: str, weapon: WeaponCard, target: Target, dist: float, inc: int,
+               steps: int, cover: int, barricade: BuildingState | None
+               ) -> tuple[Roll, bool, dict[str, Any]]:
+    """A shot's `skill_test(state, shooter, "fight", ..., details)` with the log kept, its
+    entry written in one dict: the same keys in the same order (the roll's, then the
+    shot's details), without a dict merged into another on every shot."""
+    roll = roll_3d8(state.dice)
+    state.attack_rolls += 1  # "ranged" and "assault" are attack rolls (R-BAT-32)
+    active, passive, nemesis = roll.active, roll.passive, roll.nemesis
+    total = active + passive + nemesis
+    result = score(skill_value, total)
+    success = result >= difficulty
+    entry: dict[str, Any] = {
+        "turn": state.turn, "round": state.round, "event": "roll", "purpose": purpose,
+        "actor": shooter.id, "skill": "fight", "skill_value": skill_value,
+        "dice": {"active": active, "passive": passive, "nemesis": nemesis, "total": total},
+        "score": result, "difficulty": difficulty, "success": success, "effects": [],
+        "weapon": weapon.key, "target": target.id, "distance": dist, "increment": inc,
+        "steps": steps, "cover": cover,
+        "barricade": barricade.id if barricade is not None else None,
+    }
+    state.log.append(entry)
+    return roll, success, entry
 
 
 def target_of(state: BattleState, target_id: Any, kind: str) -> Target:
@@ -140,6 +178,18 @@ def range_difficulty(state: BattleState, shooter: Shooter, weapon: WeaponCard, t
     """Seed, "Ranged Attack": "Difficulty is Base defense + range increment x every complete
     4 inches of distance"; 2" for infantry units (R-BAT-9: the firing exo armour) and when
     assaulting; cover adds increments (R-BAT-6) except against no-line-of-sight weapons."""
+    difficulty, dist, inc, steps, cover, barricade = _range(state, shooter, weapon, target,
+                                                            assault, pos)
+    return difficulty, {"distance": dist, "increment": inc, "steps": steps,
+                        "cover": cover, "barricade": barricade.id if barricade else None}
+
+
+def _range(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Target,
+           assault: bool, pos: Point | None
+           ) -> tuple[int, float, int, int, int, BuildingState | None]:
+    """`range_difficulty`'s figures as they are (no dict: `fire` needs the dict only for
+    the log): difficulty, distance (rounded to 0.001"), increment, steps, cover and the
+    barricade giving it."""
     origin = pos if pos is not None else shooter.pos
     dist = distance(origin, target.pos)
     infantry = isinstance(shooter, UnitState) and shooter.card.is_infantry
@@ -150,8 +200,7 @@ def range_difficulty(state: BattleState, shooter: Shooter, weapon: WeaponCard, t
     inc = (weapon.range_increment or 0) + (shooter.corroded if isinstance(shooter, UnitState)
                                            else 0)
     difficulty = defense_of(target, close=False) + inc * (steps + cover)
-    return difficulty, {"distance": round(dist, 3), "increment": inc, "steps": steps,
-                        "cover": cover, "barricade": barricade.id if barricade else None}
+    return difficulty, round(dist, 3), inc, steps, cover, barricade
 
 
 def projectile_blocked(state: BattleState, origin: Point, weapon: WeaponCard,
@@ -180,16 +229,16 @@ def fire(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Targe
         state.record("blocked", actor=shooter.id, weapon=weapon.key, target=target.id,
                      reason="force_field")
         return False
-    difficulty, info = range_difficulty(state, shooter, weapon, target, assault=assault)
-    details: dict[str, Any] | None = None
+    difficulty, dist, inc, steps, cover, barricade = _range(state, shooter, weapon, target,
+                                                            assault, None)
+    purpose = "assault" if assault else "ranged"
     if state.keep_log:
-        details = {"weapon": weapon.key, "target": target.id}
-        details.update(info)
-    roll, _, success, entry = skill_test(
-        state, shooter, "fight", skill_value, difficulty, "assault" if assault else "ranged",
-        details)
+        roll, success, entry = _shot_test(state, shooter, skill_value, difficulty, purpose,
+                                          weapon, target, dist, inc, steps, cover, barricade)
+    else:
+        roll, _, success, entry = skill_test(state, shooter, "fight", skill_value, difficulty,
+                                             purpose)
     effects: list[Any] = entry["effects"]
-    dist = info["distance"]
     if roll.nemesis <= misfire_threshold(shooter, weapon):
         if weapon.no_line_of_sight:
             # "These don't mishap like the others. Instead, they deviate 1/4 of the target
@@ -197,8 +246,7 @@ def fire(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Targe
             direction = state.dice.d8()
             impact = deviate(target.pos, direction, dist / 4)
             effects.append({"deviation": direction, "impact": list(impact)})
-            _land(state, attacker, weapon, roll, impact, info["increment"] * info["steps"],
-                  entry, exclude=None)
+            _land(state, attacker, weapon, roll, impact, inc * steps, entry, exclude=None)
             return False
         effects.append("misfire")
         extra = int(state.options["misfire_extra_cdt"])
@@ -207,19 +255,17 @@ def fire(state: BattleState, shooter: Shooter, weapon: WeaponCard, target: Targe
         return False
     if not success:
         effects.append("miss")
-        barricade_id = info["barricade"]
-        if barricade_id is not None:
+        if barricade is not None:
             # Barricade: "any missed shot will damage the barricade instead".
             raw = _raw_damage(weapon, roll, dist, point_blank=dist < BT.RANGE_INCREMENT_INCHES,
                               effects=effects)
-            deal_damage(state, state.buildings[barricade_id], raw, ignore=weapon.ignore_armor,
+            deal_damage(state, state.buildings[barricade.id], raw, ignore=weapon.ignore_armor,
                         attacker=attacker, source=f"{weapon.key}:barricade")
         return False
     effects.append("hit")
     strike(state, attacker, weapon, target, roll, dist, entry)
     if weapon.blast_radius:
-        _blast(state, attacker, weapon, roll, target.pos, info["increment"] * info["steps"],
-               entry, exclude=target)
+        _blast(state, attacker, weapon, roll, target.pos, inc * steps, entry, exclude=target)
     return True
 
 

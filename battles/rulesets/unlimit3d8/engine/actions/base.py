@@ -70,6 +70,15 @@ class RangedAttack(Action):
     target: Id
     target_kind: str = "unit"  # "unit" or "building"
 
+    def __init__(self, unit: Id, weapon: str, target: Id, target_kind: str = "unit") -> None:
+        """The dataclass's own `__init__`, written out to run compiled (the generated one
+        is interpreted: the policy builds one for every shot it weighs)."""
+        _set = object.__setattr__
+        _set(self, "unit", unit)
+        _set(self, "weapon", weapon)
+        _set(self, "target", target)
+        _set(self, "target_kind", target_kind)
+
     def plain(self) -> dict[str, Any]:
         return {"unit": self.unit, "weapon": self.weapon, "target": self.target,
                 "target_kind": self.target_kind}
@@ -117,6 +126,18 @@ class Order(Action):
     tokens: int = 0
     orders: tuple[Action, ...] = field(default_factory=tuple)
     move_to: Point | None = None
+
+    def __init__(self, unit: Id, kind: str, targets: tuple[Id, ...], tokens: int = 0,
+                 orders: tuple[Action, ...] = (), move_to: Point | None = None) -> None:
+        """The dataclass's own `__init__` (`orders` defaults to a new empty tuple: the
+        same one), written out to run compiled (the generated one is interpreted)."""
+        _set = object.__setattr__
+        _set(self, "unit", unit)
+        _set(self, "kind", kind)
+        _set(self, "targets", targets)
+        _set(self, "tokens", tokens)
+        _set(self, "orders", orders)
+        _set(self, "move_to", move_to)
 
     def plain(self) -> dict[str, Any]:
         return {"unit": self.unit, "kind": self.kind, "targets": list(self.targets),

@@ -55,8 +55,9 @@ def perform_move(state: BattleState, unit: UnitState, action: Move) -> int:
     dist = check_move(unit, action.to)
     cdt = move_cdt(unit, dist)
     if state.keep_log:
-        state.record("move", unit=unit.id, to=list(action.to), distance=round(dist, 3),
-                     cdt=cdt)
+        state.log.append({"turn": state.turn, "round": state.round, "event": "move",
+                          "unit": unit.id, "to": list(action.to),
+                          "distance": round(dist, 3), "cdt": cdt})
     relocate(state, unit, action.to)
     return cdt
 

@@ -63,8 +63,10 @@ def perform_order(state: BattleState, unit: UnitState, action: Order,
         cdt += move_cdt(unit, check_move(unit, action.move_to))
         relocate(state, unit, action.move_to)
     if state.keep_log:
-        state.record("order", unit=unit.id, kind=action.kind, targets=list(action.targets),
-                     tokens=action.tokens, cdt=cdt)
+        state.log.append({"turn": state.turn, "round": state.round, "event": "order",
+                          "unit": unit.id, "kind": action.kind,
+                          "targets": list(action.targets), "tokens": action.tokens,
+                          "cdt": cdt})
     _, _, success, entry = skill_test(
         state, unit, "will", unit.card.skills["will"], difficulty, f"order:{action.kind}",
         {"targets": list(action.targets)} if state.keep_log else None)

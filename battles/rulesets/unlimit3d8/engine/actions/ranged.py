@@ -60,8 +60,9 @@ def perform_ranged(state: BattleState, unit: UnitState, action: RangedAttack) ->
     target = live_target(state, action.target, action.target_kind)
     refuse_blocked_projectile(state, unit.pos, weapon, target)
     if state.keep_log:
-        state.record("ranged_attack", unit=unit.id, weapon=weapon.key, target=target.id,
-                     cdt=weapon.cooldown)
+        state.log.append({"turn": state.turn, "round": state.round, "event": "ranged_attack",
+                          "unit": unit.id, "weapon": weapon.key, "target": target.id,
+                          "cdt": weapon.cooldown})
     fire(state, unit, weapon, target, skill_value=unit.card.skills["fight"])
     return weapon.cooldown
 
