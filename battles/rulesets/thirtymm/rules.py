@@ -4,6 +4,7 @@ engine plays them, the case book probes them one at a time. Quotes are from seed
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,6 +12,33 @@ from battles.rulesets.thirtymm import tables as T
 from campaign.rules.dice import Dice
 
 Json = dict[str, Any]
+
+
+#: The dice `d8` read last and their plain generator (None: they roll through `d8`).
+_PLAIN: list[tuple[Any, Any]] = [(None, None)]
+
+
+def d8(dice: Dice) -> int:
+    """One d8: exactly the face (and the count) of `dice.d8()`. A plain `Dice` on a
+    `random.Random` (every battle and simulation) is read straight from its generator
+    (`Dice.plain_generator`: `randrange(8)` is `getrandbits(4)` drawn again until it is
+    below 8), a fraction of the cost of the interpreted calls; any other dice
+    (`ForcedDice`, a subclass) roll through `d8`. The last dice asked and their
+    generator are kept (`_PLAIN`): a battle asks the same dice every time."""
+    kept = _PLAIN[0]
+    rng: random.Random | None
+    if kept[0] is dice:
+        rng = kept[1]
+    else:
+        rng = dice.plain_generator()
+        _PLAIN[0] = (dice, rng)  # one store: another thread reads both or neither
+    if rng is None:
+        return dice.d8()
+    bits = rng.getrandbits(4)
+    while bits >= 8:
+        bits = rng.getrandbits(4)
+    dice.count += 1
+    return bits + 1
 
 
 # -- units -------------------------------------------------------------------------------
@@ -27,7 +55,7 @@ def roll_ap(dice: Dice, *, stored: int, ap_bonus: int, frozen: bool = False) -> 
     is capped at 16 AP per Unit." The cap is on the AP stored between turns, not on the
     AP after the roll (issue 28): stored AP (at most 16) + 1d8 + the base. Freeze: "Upon
     its next activation, its max AP storage capacity is limited to 8"."""
-    roll = dice.d8()
+    roll = d8(dice)
     cap = T.FROZEN_AP_CAP if frozen else T.AP_CAP
     return {"roll": roll, "ap": min(cap, max(0, stored)) + roll + ap_bonus}
 
@@ -108,7 +136,7 @@ def attack_roll(dice: Dice, *, stat: int, modifier: int = 0, basic: bool = False
     Hits are rolls of 8 ... always considered hits regardless of other modifiers.
     Critical Misses are rolls of 1 ... always considered misses". Basic attacks "are not
     capable of doing Critical Hits on rolls of 8"."""
-    roll = dice.d8()
+    roll = d8(dice)
     critical = roll == T.CRITICAL_HIT and not basic
     if roll == T.CRITICAL_MISS:
         hit = False
@@ -128,7 +156,7 @@ def evasion_roll(dice: Dice, *, stat: int, modifier: int = 0, critical: bool = F
     criticals."""
     if critical or not can_evade:
         return {"roll": None, "evaded": False}
-    roll = dice.d8()
+    roll = d8(dice)
     return {"roll": roll, "evaded": roll + modifier >= stat}
 
 
@@ -181,7 +209,7 @@ def needs_line_of_sight(unit_type: str, weapon: Mapping[str, Any]) -> bool:
 def mounted_explodes(dice: Dice) -> Json:
     """Mounted Weapons: "Roll 1d8. If 6+, will explode when destroyed, dealing 100%
     weapon damage to the section it was attached to"."""
-    roll = dice.d8()
+    roll = d8(dice)
     return {"roll": roll, "explodes": roll >= T.MOUNTED_EXPLODES_ON}
 
 
@@ -248,7 +276,7 @@ def deviation(dice: Dice) -> Json:
     """A failed throw "rolls 1d8 for Deviation and lands there instead" (R-30-9: 1-6 the
     neighbour in that direction, clockwise from the attacker's facing; 7-8 the intended
     hex)."""
-    roll = dice.d8()
+    roll = d8(dice)
     return {"roll": roll,
             "direction": roll - 1 if roll <= T.DEVIATION_DIRECTIONS else None}
 
@@ -267,7 +295,7 @@ def grapple(dice: Dice, *, assault: int, assault_modifier: int, target_evasion: 
         roll = attack_roll(dice, stat=assault, modifier=assault_modifier)
         rolls.append(roll["roll"])
         if roll["hit"]:
-            evade = dice.d8()
+            evade = d8(dice)
             return {"grappled": evade < target_evasion, "ap": ap, "rolls": rolls,
                     "evasion": evade}
         if not reroll:
@@ -279,7 +307,7 @@ def reboot(dice: Dice, attempts_before: int) -> Json:
     """System Error: "roll 1d8 to reboot. On a 5 or higher, the Unit continues ...
     Upon subsequent activations, the pass requirement is lowered by 1.\""""
     need = max(1, T.REBOOT_ON - attempts_before)
-    roll = dice.d8()
+    roll = d8(dice)
     return {"roll": roll, "need": need, "rebooted": roll >= need}
 
 
@@ -335,7 +363,7 @@ def squad_within(costs: Sequence[int], limit: int) -> list[int]:
 
 def mission(dice: Dice, size: str) -> Json:
     """"roll to randomly select a Mission using one of the following tables"."""
-    roll = dice.d8()
+    roll = d8(dice)
     name = next(n for lo, hi, n in T.MISSIONS[size] if lo <= roll <= hi)
     return {"roll": roll, "mission": name, "objective": T.BRIEFINGS[name].kind}
 
