@@ -296,16 +296,21 @@ def _board(board: Json) -> tuple[dict[H.Hex, str], dict[H.Hex, int], dict[H.Hex,
     heights = [0] * _RANKS
     solid = [False] * _RANKS
     for c, r, k, e in board["terrain"]:
-        col, row = int(c), int(r)
+        # int() and str() of what already is one, skipped: a compiled engine calls
+        # back into the interpreter for them
+        col = c if isinstance(c, int) else int(c)
+        row = r if isinstance(r, int) else int(r)
+        name = k if isinstance(k, str) else str(k)
+        level = e if isinstance(e, int) else int(e)
         rank = col * _ROWS + row if 0 <= row < _ROWS and col >= 0 else _RANKS
         h = _HEX_OF[rank] if rank < _RANKS else None
         if h is None:  # off the board
             h = axial(col, row)
         else:
-            colours[rank] = _colour_number(str(k))
-            heights[rank] = int(e)
-        colour[h] = str(k)
-        height[h] = int(e)
+            colours[rank] = _colour_number(name)
+            heights[rank] = level
+        colour[h] = name
+        height[h] = level
     structures = {canonical(axial(*s["at"])): dict(s) for s in board.get("structures") or ()}
     for h in structures:
         rank = _RANK.get(h, _RANKS)
@@ -322,7 +327,15 @@ def hex_distance(a: H.Hex, b: H.Hex) -> int:
     battle, and a compiled engine's call into the source costs more than the sum."""
     dq = a[0] - b[0]
     dr = a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    ds = dq + dr
+    # abs() by hand: a compiled engine's abs() boxes the number and calls back in
+    if dq < 0:
+        dq = -dq
+    if dr < 0:
+        dr = -dr
+    if ds < 0:
+        ds = -ds
+    return (dq + dr + ds) // 2
 
 
 def offset_of(h: H.Hex) -> tuple[int, int]:
@@ -688,6 +701,8 @@ FRONT = frozenset((5, 0, 1))
 #: Those directions for each facing, in ascending order.
 _FRONT_DIRECTIONS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sorted((facing + k) % 6 for k in FRONT)) for facing in range(6))
+#: The same, flat: `_FRONT_FLAT[facing * 3 + i]`.
+_FRONT_FLAT: Final[list[int]] = [d for ds in _FRONT_DIRECTIONS for d in ds]
 
 
 def front_steps(b: Battle, unit: Unit, facing: int, h: H.Hex
@@ -733,39 +748,43 @@ def reachable(b: Battle, unit: Unit, points: int, facing: int,
         r = _RANK.get(a)
         if r is not None:
             banned.add(r)
-    queue: list[int] = []
-    d0, d1, d2 = _FRONT_DIRECTIONS[facing]
-    pop, push = heapq.heappop, heapq.heappush
-    h, spent = s, 0
+    # The queue by points spent: every step costs a point at least, so the hexes of one
+    # cost are all queued before the first of them is stepped from; each cost's hexes
+    # are taken in rank order (a heap's order, by points spent x _RANKS + rank).
+    queue: list[list[int]] = [[] for _ in range(max(0, points) + 1)]
+    front = facing * 3
+    spent = 0
+    todo = [s]
     while True:
-        base = h * 6
-        if table[base] == _UNKNOWN:
-            _fill(b, unit, table, h)
-        for d in (d0, d1, d2):
-            c = table[base + d]
-            if c < 0:
-                continue
-            total = spent + c
-            if total > points:
-                continue
-            n = _NEXT[base + d]
-            if total >= best[n] or n in banned:
-                continue
-            if best[n] == far:
-                order.append(n)
-            best[n] = total
-            came[n] = h
-            push(queue, total * _RANKS + n)
-        found = False
-        while queue:  # the next hex to step on from, at its cheapest cost
-            key = pop(queue)
-            spent = key // _RANKS
-            h = key - spent * _RANKS
-            if spent <= best[h]:
-                found = True
-                break
-        if not found:
+        for h in todo:
+            if best[h] < spent:
+                continue  # reached more cheaply since it was queued
+            base = h * 6
+            if table[base] == _UNKNOWN:
+                _fill(b, unit, table, h)
+            for j in range(3):
+                d = _FRONT_FLAT[front + j]
+                c = table[base + d]
+                if c < 0:
+                    continue
+                total = spent + c
+                if total > points:
+                    continue
+                n = _NEXT[base + d]
+                if total >= best[n] or n in banned:
+                    continue
+                if best[n] == far:
+                    order.append(n)
+                best[n] = total
+                came[n] = h
+                queue[total].append(n)
+        spent += 1
+        while spent <= points and not queue[spent]:
+            spent += 1
+        if spent > points:
             break
+        todo = queue[spent]
+        todo.sort()
     costs: dict[BoardHex, int] = {start: 0}
     paths: dict[BoardHex, BoardHex] = {}
     for n in order:
