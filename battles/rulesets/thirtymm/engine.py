@@ -134,6 +134,40 @@ class Unit:
     #: The sections by key (the first of a key), built on first use: `section`.
     _by_key: dict[str, Json] = field(default_factory=dict)
 
+    def __init__(self, id: int, side: str, name: str, key: str, utype: str,
+                 systems: tuple[str, ...], stats: dict[str, int], sections: list[Json],
+                 weapons: list[Json], cls: int, movement: int, ap_bonus: int, cost: int,
+                 at: BoardHex, facing: int, elevation: int = 0, ap: int = 0,
+                 status: set[str] | None = None, out_round: int | None = None,
+                 left: bool = False, condition: str = "operative",
+                 _penalties: Json | None = None, _by_key: dict[str, Json] | None = None
+                 ) -> None:
+        """The dataclass's own `__init__`, written out: a compiled engine builds a unit
+        natively (the generated one runs interpreted)."""
+        self.id = id
+        self.side = side
+        self.name = name
+        self.key = key
+        self.utype = utype
+        self.systems = systems
+        self.stats = stats
+        self.sections = sections
+        self.weapons = weapons
+        self.cls = cls
+        self.movement = movement
+        self.ap_bonus = ap_bonus
+        self.cost = cost
+        self.at = at
+        self.facing = facing
+        self.elevation = elevation
+        self.ap = ap
+        self.status = set() if status is None else status
+        self.out_round = out_round
+        self.left = left
+        self.condition = condition
+        self._penalties = {} if _penalties is None else _penalties
+        self._by_key = {} if _by_key is None else _by_key
+
     def refresh(self) -> None:
         self.condition = R.condition(self.utype, self.sections)
         self._penalties = R.section_penalties(self.sections)

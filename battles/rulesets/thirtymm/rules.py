@@ -4,8 +4,7 @@ engine plays them, the case book probes them one at a time. Quotes are from seed
 from __future__ import annotations
 
 import math
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from battles.rulesets.thirtymm import tables as T
@@ -14,7 +13,8 @@ from campaign.rules.dice import Dice
 Json = dict[str, Any]
 
 
-#: The dice `d8` read last and their plain generator (None: they roll through `d8`).
+#: The dice `d8` read last and their plain generator's getrandbits (None: they roll
+#: through `d8`).
 _PLAIN: list[tuple[Any, Any]] = [(None, None)]
 
 
@@ -26,19 +26,20 @@ def d8(dice: Dice) -> int:
     (`ForcedDice`, a subclass) roll through `d8`. The last dice asked and their
     generator are kept (`_PLAIN`): a battle asks the same dice every time."""
     kept = _PLAIN[0]
-    rng: random.Random | None
+    bits: Callable[[int], int] | None
     if kept[0] is dice:
-        rng = kept[1]
+        bits = kept[1]
     else:
         rng = dice.plain_generator()
-        _PLAIN[0] = (dice, rng)  # one store: another thread reads both or neither
-    if rng is None:
+        bits = None if rng is None else rng.getrandbits
+        _PLAIN[0] = (dice, bits)  # one store: another thread reads both or neither
+    if bits is None:
         return dice.d8()
-    bits = rng.getrandbits(4)
-    while bits >= 8:
-        bits = rng.getrandbits(4)
+    face = bits(4)
+    while face >= 8:
+        face = bits(4)
     dice.count += 1
-    return bits + 1
+    return face + 1
 
 
 # -- units -------------------------------------------------------------------------------
