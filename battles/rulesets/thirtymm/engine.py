@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from battles.rulesets.thirtymm import rules as R
 from battles.rulesets.thirtymm import tables as T
+from battles.rulesets.thirtymm.rules import as_int
 from campaign.rules import hexgrid as H
 from campaign.rules.dice import Dice
 
@@ -200,7 +201,7 @@ class Unit:
         the arm: "Unit can no longer ... attack with Weapons in that hand")."""
         section = self.section
         return [w for w in self.weapons if w["kind"] == kind and w["mount"] != "carried"
-                and int(section(w["section"])["durability"]) > 0]
+                and as_int(section(w["section"])["durability"]) > 0]
 
     def penalties(self) -> Json:
         return self._penalties
@@ -268,8 +269,13 @@ class Battle:
                 if u.side != side and u.condition != "destroyed" and not u.left]
 
     def standing(self) -> list[str]:
-        up = {u.side for u in self.units if u.condition == "operative" and not u.left}
-        return [s for s in self.sides if s in up]
+        out = []  # the sides with an operative unit, as a loop (a set a call costs more)
+        for s in self.sides:
+            for u in self.units:
+                if u.side == s and u.condition == "operative" and not u.left:
+                    out.append(s)
+                    break
+        return out
 
     def occupant(self, h: H.Hex, elevation: int | None = None) -> Unit | None:
         return next((u for u in self.units if u.alive and u.at == h
@@ -459,13 +465,14 @@ def _modifiers(b: Battle, unit: Unit, target: Unit, melee: bool) -> tuple[int, i
 
 
 def _weapon_ap(unit: Unit, w: Json) -> int:
-    return R.weapon_ap(int(w["ap"]), unit_type=unit.utype, main_cannon=bool(w.get("main_cannon")))
+    return R.weapon_ap(as_int(w["ap"]), unit_type=unit.utype,
+                       main_cannon=bool(w.get("main_cannon")))
 
 
 def _reach(b: Battle, unit: Unit, w: Json, target: Unit) -> bool:
     d = hex_distance(unit.at, target.at)
     greens = _sight(b, unit.at, target.at)[0]
-    rng = R.weapon_range(int(w["range"]), unit_type=unit.utype, green_between=greens)
+    rng = R.weapon_range(as_int(w["range"]), unit_type=unit.utype, green_between=greens)
     if not R.in_range(d, rng):
         return False
     if R.needs_line_of_sight(unit.utype, w) and _blocked(b, unit.at, target.at):
@@ -487,7 +494,7 @@ def _expected(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
     stat = unit.stats["assault" if melee else "accuracy"]
     evades = "hold" not in target.status and "grounded" not in target.status
     p_evade = _p_evade(target.stats["evasion"], ev) if evades else 0.0
-    return expected_damage(stat, atk, p_evade, int(w["damage"]), basic)
+    return expected_damage(stat, atk, p_evade, as_int(w["damage"]), basic)
 
 
 def expected_damage(stat: int, modifier: int, p_evade: float, dmg: int, basic: bool
@@ -505,12 +512,12 @@ def _aim(target: Unit, dmg: int) -> Json:
     """R-30-14: the part a shot aims at: the main section when the shot (or two) can
     destroy it; else the weakest leg, arm or head it would destroy; else the main."""
     main = target.main()
-    if int(main["durability"]) <= 2 * dmg:
+    if as_int(main["durability"]) <= 2 * dmg:
         return main
     order = {"leg": 0, "arm": 1, "tail": 2, "head": 3, "terra_drive": 0,
              "aerial_drive": 0, "aquatic_drive": 0}
     weak = sorted((s for s in target.sections if s["kind"] in order
-                   and 0 < int(s["durability"]) <= dmg),
+                   and 0 < as_int(s["durability"]) <= dmg),
                   key=lambda s: (order[s["kind"]], int(s["durability"]), s["key"]))
     return weak[0] if weak else main
 
@@ -520,7 +527,7 @@ def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
     """One attack (the layer has checked it is allowed): `aim` the section the attacker
     targets ("Select Core Part ... to target"; None: R-30-14's choice, `_aim`). The
     log's entry and text are written only when the battle keeps its log."""
-    unit.ap -= int(w["ap"]) if basic else _weapon_ap(unit, w)
+    unit.ap -= as_int(w["ap"]) if basic else _weapon_ap(unit, w)
     atk, ev = _modifiers(b, unit, target, melee)
     stat = unit.stats["assault" if melee else "accuracy"]
     roll = R.attack_roll(b.dice, stat=stat, modifier=atk, basic=basic)
@@ -533,9 +540,9 @@ def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
         evade = R.evasion_roll(b.dice, stat=target.stats["evasion"], modifier=ev,
                                critical=roll["critical"], can_evade=can_evade)
         if not evade["evaded"]:
-            dmg = R.damage(int(w["damage"]), roll["critical"])
+            dmg = R.damage(as_int(w["damage"]), roll["critical"])
             part = target.section(aim) if aim else _aim(target, dmg)
-            before = int(part["durability"])
+            before = as_int(part["durability"])
             after = R.apply_damage(before, dmg)
             part["durability"] = after["durability"]
     if b.keep_log:
@@ -894,7 +901,9 @@ def _nearest_enemy(b: Battle, unit: Unit) -> int:
 def _next_side(b: Battle, acted: set[int]) -> str | None:
     """The side to activate a unit next: of the sides with a unit still to act, the one
     that has activated the fewest units this round, the attacker first on a tie."""
-    counts = dict.fromkeys(b.sides, 0)
+    counts: dict[str, int] = {}  # dict.fromkeys, as a loop: a compiled call by name costs more
+    for s in b.sides:
+        counts[s] = 0
     waiting: set[str] = set()
     for u in b.units:
         if u.id in acted:
@@ -907,7 +916,9 @@ def _next_side(b: Battle, acted: set[int]) -> str | None:
     # with a key costs a compiled engine a call a side)
     found: str | None = None
     fewest = 0
-    for s in [b.attacker] + [s for s in b.sides if s != b.attacker]:
+    order = [b.attacker]
+    order.extend(s for s in b.sides if s != b.attacker)
+    for s in order:
         if s in waiting and (found is None or counts[s] < fewest):
             found, fewest = s, counts[s]
     return found
