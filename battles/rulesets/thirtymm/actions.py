@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from battles.rulesets.base import ActionRefused, Plan, RulesetError, plans_of
 from battles.rulesets.thirtymm import engine as E
@@ -25,6 +25,7 @@ from campaign.rules.dice import Dice
 
 Json = dict[str, Any]
 PHASES = ("move", "ranged", "close")
+_ROWS: Final = T.ROWS
 BASIC = {"key": "basic", "name": "a basic attack", "kind": "melee", **T.BASIC_ATTACK}
 
 # The seed's sentences a refusal quotes.
@@ -554,11 +555,17 @@ def _facing(action: Json, key: str = "facing") -> int:
 
 def _hex(action: Json, key: str) -> E.BoardHex:
     value = action.get(key)
-    if (not isinstance(value, list | tuple) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    # (list, tuple), not list | tuple: a compiled union is an object built at each call
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise refuse("bad_hex", f"{key} is a hex as [column, row].", "")
-    h = E.canonical(E.axial(int(value[0]), int(value[1])))
-    if not E.on_board(h):
+    col, row = value[0], value[1]
+    if (not isinstance(col, int) or isinstance(col, bool) or not isinstance(row, int)
+            or isinstance(row, bool)):
+        raise refuse("bad_hex", f"{key} is a hex as [column, row].", "")
+    # the board hex of offset (col, row), by its rank (E._RANK: column x rows + row)
+    rank = col * _ROWS + row if 0 <= row < _ROWS and col >= 0 else E._RANKS
+    h = E._HEX_OF[rank] if rank < E._RANKS else None
+    if h is None:
         raise refuse("off_board", f"{list(value)} is not on the battlefield.", "")
     return h
 

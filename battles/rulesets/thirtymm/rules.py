@@ -107,13 +107,21 @@ def section_penalties(sections: Sequence[Json]) -> Json:
     modifiers in force. Half legs: -1 Assault and standard movement reduced by half
     (R-30-7, `standard_movement`); all legs: -2 Assault and movement 1; all
     heads: -1 Accuracy; all arms: no grapples, Break Grapple costs 4 AP."""
-    def lost(kind: str) -> tuple[int, int]:
-        mine = [s for s in sections if s["kind"] == kind]
-        return len(mine), sum(1 for s in mine if as_int(s["durability"]) <= 0)
-
-    heads, heads_lost = lost("head")
-    arms, arms_lost = lost("arm")
-    legs, legs_lost = lost("leg")
+    heads = heads_lost = arms = arms_lost = legs = legs_lost = 0  # by kind, in one pass
+    for s in sections:
+        kind = s["kind"]
+        if kind == "head":
+            heads += 1
+            if as_int(s["durability"]) <= 0:
+                heads_lost += 1
+        elif kind == "arm":
+            arms += 1
+            if as_int(s["durability"]) <= 0:
+                arms_lost += 1
+        elif kind == "leg":
+            legs += 1
+            if as_int(s["durability"]) <= 0:
+                legs_lost += 1
     out: Json = {"accuracy": 0, "assault": 0, "movement": "full", "grapple": arms > 0,
                  "break_grapple_ap": _COMMAND_ACTION_AP}
     if heads and heads_lost == heads:
