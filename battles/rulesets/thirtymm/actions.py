@@ -313,18 +313,28 @@ def _unit(b: E.Battle, uid: Any) -> E.Unit:
 
 
 def _standard_points(b: E.Battle, u: E.Unit) -> int:
-    water = T.HEX_COLOURS[b.colour.get(u.at, "grey")].water and not (
-        {"cruise", "swim"} & set(u.systems))
+    water = _HEX_COLOURS[b.colour.get(u.at, "grey")].water and not (
+        "cruise" in u.systems or "swim" in u.systems)
     return R.standard_movement(u.movement, u.penalties()["movement"], water,
-                               half=str(b.options.get("thirtymm_half_legs",
-                                                      T.OPTIONS["thirtymm_half_legs"])))
+                               half=_half_legs(b))
 
 
 def _thrust_length(b: E.Battle, u: E.Unit) -> int:
     """"The Thruster Movement stat doubles the Units Standard Movement"."""
     return 2 * R.standard_movement(u.movement, u.penalties()["movement"],
-                                   half=str(b.options.get("thirtymm_half_legs",
-                                                          T.OPTIONS["thirtymm_half_legs"])))
+                                   half=_half_legs(b))
+
+
+def _half_legs(b: E.Battle) -> str:
+    """The campaign's `thirtymm_half_legs` (R-30-7)."""
+    half = b.options.get("thirtymm_half_legs", _HALF_LEGS)
+    return half if isinstance(half, str) else str(half)
+
+
+#: The tables the layer reads at every turn, as its own final names (a compiled module
+#: reads another's attribute by name).
+_HEX_COLOURS: Final = T.HEX_COLOURS
+_HALF_LEGS: Final = T.OPTIONS["thirtymm_half_legs"]
 
 
 # -- whose turn --------------------------------------------------------------------------

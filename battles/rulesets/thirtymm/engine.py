@@ -134,6 +134,9 @@ class Unit:
     _penalties: Json = field(default_factory=dict)
     #: The sections by key (the first of a key), built on first use: `section`.
     _by_key: dict[str, Json] = field(default_factory=dict)
+    #: The `_RANK` of `at` (-1: off the board), and the `at` it is of (`rank`).
+    _rank: int = field(default=-1, compare=False, repr=False)
+    _rank_of: Any = field(default=None, compare=False, repr=False)
 
     def __init__(self, id: int, side: str, name: str, key: str, utype: str,
                  systems: tuple[str, ...], stats: dict[str, int], sections: list[Json],
@@ -168,6 +171,16 @@ class Unit:
         self.condition = condition
         self._penalties = {} if _penalties is None else _penalties
         self._by_key = {} if _by_key is None else _by_key
+        self._rank = -1
+        self._rank_of = None
+
+    def rank(self) -> int:
+        """The `_RANK` of the hex it stands on (-1: off the board), looked up again only
+        when `at` is another object."""
+        if self._rank_of is not self.at:
+            self._rank = _RANK.get(self.at, -1)
+            self._rank_of = self.at
+        return self._rank
 
     def refresh(self) -> None:
         self.condition = R.condition(self.utype, self.sections)
@@ -445,7 +458,10 @@ def _sight(b: Battle, a: BoardHex, t: BoardHex) -> tuple[int, int]:
 
 
 def _elevation(b: Battle, u: Unit) -> int:
-    return u.elevation + b.height.get(u.at, 0) if u.elevation >= 0 else u.elevation
+    if u.elevation < 0:
+        return u.elevation
+    k = u.rank()  # the board's height by rank (`_terrain`), without hashing the hex
+    return u.elevation + (b.height.get(u.at, 0) if k < 0 else _terrain(b)[1][k])
 
 
 # -- attacks -----------------------------------------------------------------------------
