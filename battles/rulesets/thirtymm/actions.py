@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from battles.rulesets.base import ActionRefused, Plan, RulesetError, plans_of
 from battles.rulesets.thirtymm import engine as E
@@ -25,6 +25,7 @@ from campaign.rules.dice import Dice
 
 Json = dict[str, Any]
 PHASES = ("move", "ranged", "close")
+_ROWS: Final = T.ROWS
 BASIC = {"key": "basic", "name": "a basic attack", "kind": "melee", **T.BASIC_ATTACK}
 
 # The seed's sentences a refusal quotes.
@@ -114,6 +115,25 @@ class Turn:
     attacks: dict[str, int] = field(default_factory=lambda: {"ranged": 0, "close": 0})
     #: The policy's notes for this turn (its goal, what it has done); never a rule.
     memo: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, unit: E.Unit, phase: str = "move", points: int = 0,
+                 rotated: bool = False, moved: bool = False, thrust: bool = False,
+                 grapple_evaded: bool = False, grappling: E.Unit | None = None,
+                 grapple_from: H.Hex | None = None, attacks: dict[str, int] | None = None,
+                 memo: dict[str, Any] | None = None) -> None:
+        """The dataclass's own `__init__`, written out: a compiled engine builds a turn
+        natively (the generated one runs interpreted, ~5 k instructions a turn)."""
+        self.unit = unit
+        self.phase = phase
+        self.points = points
+        self.rotated = rotated
+        self.moved = moved
+        self.thrust = thrust
+        self.grapple_evaded = grapple_evaded
+        self.grappling = grappling
+        self.grapple_from = grapple_from
+        self.attacks = {"ranged": 0, "close": 0} if attacks is None else attacks
+        self.memo = {} if memo is None else memo
 
 
 @dataclass
@@ -293,18 +313,28 @@ def _unit(b: E.Battle, uid: Any) -> E.Unit:
 
 
 def _standard_points(b: E.Battle, u: E.Unit) -> int:
-    water = T.HEX_COLOURS[b.colour.get(u.at, "grey")].water and not (
-        {"cruise", "swim"} & set(u.systems))
+    water = _HEX_COLOURS[b.colour.get(u.at, "grey")].water and not (
+        "cruise" in u.systems or "swim" in u.systems)
     return R.standard_movement(u.movement, u.penalties()["movement"], water,
-                               half=str(b.options.get("thirtymm_half_legs",
-                                                      T.OPTIONS["thirtymm_half_legs"])))
+                               half=_half_legs(b))
 
 
 def _thrust_length(b: E.Battle, u: E.Unit) -> int:
     """"The Thruster Movement stat doubles the Units Standard Movement"."""
     return 2 * R.standard_movement(u.movement, u.penalties()["movement"],
-                                   half=str(b.options.get("thirtymm_half_legs",
-                                                          T.OPTIONS["thirtymm_half_legs"])))
+                                   half=_half_legs(b))
+
+
+def _half_legs(b: E.Battle) -> str:
+    """The campaign's `thirtymm_half_legs` (R-30-7)."""
+    half = b.options.get("thirtymm_half_legs", _HALF_LEGS)
+    return half if isinstance(half, str) else str(half)
+
+
+#: The tables the layer reads at every turn, as its own final names (a compiled module
+#: reads another's attribute by name).
+_HEX_COLOURS: Final = T.HEX_COLOURS
+_HALF_LEGS: Final = T.OPTIONS["thirtymm_half_legs"]
 
 
 # -- whose turn --------------------------------------------------------------------------
@@ -535,11 +565,17 @@ def _facing(action: Json, key: str = "facing") -> int:
 
 def _hex(action: Json, key: str) -> E.BoardHex:
     value = action.get(key)
-    if (not isinstance(value, list | tuple) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    # (list, tuple), not list | tuple: a compiled union is an object built at each call
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise refuse("bad_hex", f"{key} is a hex as [column, row].", "")
-    h = E.canonical(E.axial(int(value[0]), int(value[1])))
-    if not E.on_board(h):
+    col, row = value[0], value[1]
+    if (not isinstance(col, int) or isinstance(col, bool) or not isinstance(row, int)
+            or isinstance(row, bool)):
+        raise refuse("bad_hex", f"{key} is a hex as [column, row].", "")
+    # the board hex of offset (col, row), by its rank (E._RANK: column x rows + row)
+    rank = col * _ROWS + row if 0 <= row < _ROWS and col >= 0 else E._RANKS
+    h = E._HEX_OF[rank] if rank < E._RANKS else None
+    if h is None:
         raise refuse("off_board", f"{list(value)} is not on the battlefield.", "")
     return h
 
@@ -633,8 +669,21 @@ def thrust_path(b: E.Battle, u: E.Unit, d: int) -> list[H.Hex]:
     """"The path a Unit takes is linear ... If an obstacle blocks the full travel length,
     the Unit stops one hex prior to that obstacle": the board's edge, a structure, or
     (on the ground) an enemy unit at its elevation."""
-    out, h = [], u.at
+    out: list[H.Hex] = []
+    h = u.at
     enemies = enemy_hexes(b, u) if u.utype != "aerial" else frozenset()
+    k = E._RANK.get(h)
+    if k is not None:  # on the board: its neighbours by rank (`E._NEXT`)
+        solid = E._terrain(b)[2]
+        for _ in range(_thrust_length(b, u)):
+            k = E._NEXT[k * 6 + d]
+            if k < 0 or solid[k]:
+                break
+            n = E._HEX_OF[k]
+            if n in enemies:
+                break
+            out.append(n)
+        return out
     for _ in range(_thrust_length(b, u)):
         n = E.canonical((h[0] + H.DIRECTIONS[d][0], h[1] + H.DIRECTIONS[d][1]))
         if not E.on_board(n) or n in b.structures or n in enemies:

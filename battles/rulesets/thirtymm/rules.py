@@ -4,13 +4,83 @@ engine plays them, the case book probes them one at a time. Quotes are from seed
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
 
 from battles.rulesets.thirtymm import tables as T
 from campaign.rules.dice import Dice
 
 Json = dict[str, Any]
+
+
+#: The tables' constants the rules read, as this module's own: a compiled rule reads
+#: another module's attribute by name at every call, its own final names directly.
+_ABYSS_DAMAGE: Final = T.ABYSS_DAMAGE
+_AP_CAP: Final = T.AP_CAP
+_BREAK_GRAPPLE_NO_ARMS_AP: Final = T.BREAK_GRAPPLE_NO_ARMS_AP
+_BRIEFINGS: Final = T.BRIEFINGS
+_CLIMB_COST: Final = T.CLIMB_COST
+_COMMAND_ACTION_AP: Final = T.COMMAND_ACTION_AP
+_CRITICAL_HIT: Final = T.CRITICAL_HIT
+_CRITICAL_MISS: Final = T.CRITICAL_MISS
+_DEVIATION_DIRECTIONS: Final = T.DEVIATION_DIRECTIONS
+_DRIVES: Final = T.DRIVES
+_ENGAGEMENTS: Final = T.ENGAGEMENTS
+_FIRST_BLOOD: Final = T.FIRST_BLOOD
+_FROZEN_AP_CAP: Final = T.FROZEN_AP_CAP
+_GRAPPLE_AP: Final = T.GRAPPLE_AP
+_HEX_COLOURS: Final = T.HEX_COLOURS
+_HIGH_GROUND: Final = T.HIGH_GROUND
+_LIMBS: Final = T.LIMBS
+_MAIN_CANNON_MIN_AP: Final = T.MAIN_CANNON_MIN_AP
+_MAIN_CANNON_REDUCTION: Final = T.MAIN_CANNON_REDUCTION
+_MAIN_SECTIONS: Final = T.MAIN_SECTIONS
+_MAX_PRIMARY: Final = T.MAX_PRIMARY
+_MAX_SECONDARY: Final = T.MAX_SECONDARY
+_MIN_STAT: Final = T.MIN_STAT
+_MISSIONS: Final = T.MISSIONS
+_MOUNTED_EXPLODES_ON: Final = T.MOUNTED_EXPLODES_ON
+_RANKS: Final = T.RANKS
+_REBOOT_ON: Final = T.REBOOT_ON
+_SECONDARY_PER_UNIT: Final = T.SECONDARY_PER_UNIT
+_SRM_ORDER: Final = T.SRM_ORDER
+_STRUCTURE_DEFENSE_PER_LEVEL: Final = T.STRUCTURE_DEFENSE_PER_LEVEL
+_WATER_MOVEMENT_PENALTY: Final = T.WATER_MOVEMENT_PENALTY
+
+
+def as_int(value: Any) -> int:
+    """`int(value)`, without the call when it already is one (a compiled engine's int()
+    of an untyped value calls back into the interpreter)."""
+    return value if isinstance(value, int) else int(value)
+
+
+#: The dice `d8` read last and their plain generator's getrandbits (None: they roll
+#: through `d8`).
+_PLAIN: list[tuple[Any, Any]] = [(None, None)]
+
+
+def d8(dice: Dice) -> int:
+    """One d8: exactly the face (and the count) of `dice.d8()`. A plain `Dice` on a
+    `random.Random` (every battle and simulation) is read straight from its generator
+    (`Dice.plain_generator`: `randrange(8)` is `getrandbits(4)` drawn again until it is
+    below 8), a fraction of the cost of the interpreted calls; any other dice
+    (`ForcedDice`, a subclass) roll through `d8`. The last dice asked and their
+    generator are kept (`_PLAIN`): a battle asks the same dice every time."""
+    kept = _PLAIN[0]
+    bits: Callable[[int], int] | None
+    if kept[0] is dice:
+        bits = kept[1]
+    else:
+        rng = dice.plain_generator()
+        bits = None if rng is None else rng.getrandbits
+        _PLAIN[0] = (dice, bits)  # one store: another thread reads both or neither
+    if bits is None:
+        return dice.d8()
+    face = bits(4)
+    while face >= 8:
+        face = bits(4)
+    dice.count += 1
+    return face + 1
 
 
 # -- units -------------------------------------------------------------------------------
@@ -27,8 +97,8 @@ def roll_ap(dice: Dice, *, stored: int, ap_bonus: int, frozen: bool = False) -> 
     is capped at 16 AP per Unit." The cap is on the AP stored between turns, not on the
     AP after the roll (issue 28): stored AP (at most 16) + 1d8 + the base. Freeze: "Upon
     its next activation, its max AP storage capacity is limited to 8"."""
-    roll = dice.d8()
-    cap = T.FROZEN_AP_CAP if frozen else T.AP_CAP
+    roll = d8(dice)
+    cap = _FROZEN_AP_CAP if frozen else _AP_CAP
     return {"roll": roll, "ap": min(cap, max(0, stored)) + roll + ap_bonus}
 
 
@@ -37,20 +107,28 @@ def section_penalties(sections: Sequence[Json]) -> Json:
     modifiers in force. Half legs: -1 Assault and standard movement reduced by half
     (R-30-7, `standard_movement`); all legs: -2 Assault and movement 1; all
     heads: -1 Accuracy; all arms: no grapples, Break Grapple costs 4 AP."""
-    def lost(kind: str) -> tuple[int, int]:
-        mine = [s for s in sections if s["kind"] == kind]
-        return len(mine), sum(1 for s in mine if int(s["durability"]) <= 0)
-
-    heads, heads_lost = lost("head")
-    arms, arms_lost = lost("arm")
-    legs, legs_lost = lost("leg")
+    heads = heads_lost = arms = arms_lost = legs = legs_lost = 0  # by kind, in one pass
+    for s in sections:
+        kind = s["kind"]
+        if kind == "head":
+            heads += 1
+            if as_int(s["durability"]) <= 0:
+                heads_lost += 1
+        elif kind == "arm":
+            arms += 1
+            if as_int(s["durability"]) <= 0:
+                arms_lost += 1
+        elif kind == "leg":
+            legs += 1
+            if as_int(s["durability"]) <= 0:
+                legs_lost += 1
     out: Json = {"accuracy": 0, "assault": 0, "movement": "full", "grapple": arms > 0,
-                 "break_grapple_ap": T.COMMAND_ACTION_AP}
+                 "break_grapple_ap": _COMMAND_ACTION_AP}
     if heads and heads_lost == heads:
         out["accuracy"] = -1
     if arms and arms_lost == arms:
         out["grapple"] = False
-        out["break_grapple_ap"] = T.BREAK_GRAPPLE_NO_ARMS_AP
+        out["break_grapple_ap"] = _BREAK_GRAPPLE_NO_ARMS_AP
     if legs and legs_lost == legs:
         out["assault"], out["movement"] = -2, "one"
     elif legs and legs_lost >= math.ceil(legs / 2):
@@ -72,7 +150,7 @@ def standard_movement(base: int, penalty: str, water: bool = False,
     else:
         moves = {"full": base, "one": 1}[penalty]
     if water:
-        moves -= T.WATER_MOVEMENT_PENALTY
+        moves -= _WATER_MOVEMENT_PENALTY
     return max(0, moves)
 
 
@@ -82,11 +160,11 @@ def condition(unit_type: str, sections: Sequence[Json]) -> str:
     Torso Core Part remains intact but its limbs are all destroyed, it is considered
     Inoperative. If a Vehicle Unit's Cockpit ... remains intact but it loses its ability
     to move, it is considered Inoperative." -> destroyed, inoperative or operative."""
-    if any(s["kind"] in T.MAIN_SECTIONS and int(s["durability"]) <= 0 for s in sections):
+    if any(s["kind"] in _MAIN_SECTIONS and as_int(s["durability"]) <= 0 for s in sections):
         return "destroyed"
-    movers = T.LIMBS if unit_type == "mech" else T.DRIVES
+    movers = _LIMBS if unit_type == "mech" else _DRIVES
     limbs = [s for s in sections if s["kind"] in movers]
-    if limbs and all(int(s["durability"]) <= 0 for s in limbs):
+    if limbs and all(as_int(s["durability"]) <= 0 for s in limbs):
         return "inoperative"
     return "operative"
 
@@ -97,7 +175,7 @@ def high_ground(difference: int) -> Json:
     """High Ground Bonus by the attacker's elevation above the target; "Units attacking a
     target at higher elevations do not gain the HGB"."""
     out = {"accuracy": 0, "assault": 0}
-    for lo, hi, roll, bonus in T.HIGH_GROUND:
+    for lo, hi, roll, bonus in _HIGH_GROUND:
         if lo <= difference <= hi:
             out[roll] = bonus
     return out
@@ -108,16 +186,16 @@ def attack_roll(dice: Dice, *, stat: int, modifier: int = 0, basic: bool = False
     Hits are rolls of 8 ... always considered hits regardless of other modifiers.
     Critical Misses are rolls of 1 ... always considered misses". Basic attacks "are not
     capable of doing Critical Hits on rolls of 8"."""
-    roll = dice.d8()
-    critical = roll == T.CRITICAL_HIT and not basic
-    if roll == T.CRITICAL_MISS:
+    roll = d8(dice)
+    critical = roll == _CRITICAL_HIT and not basic
+    if roll == _CRITICAL_MISS:
         hit = False
     elif critical:
         hit = True
     else:
         hit = roll + modifier >= stat
     return {"roll": roll, "hit": hit, "critical": critical,
-            "critical_miss": roll == T.CRITICAL_MISS}
+            "critical_miss": roll == _CRITICAL_MISS}
 
 
 def evasion_roll(dice: Dice, *, stat: int, modifier: int = 0, critical: bool = False,
@@ -128,7 +206,7 @@ def evasion_roll(dice: Dice, *, stat: int, modifier: int = 0, critical: bool = F
     criticals."""
     if critical or not can_evade:
         return {"roll": None, "evaded": False}
-    roll = dice.d8()
+    roll = d8(dice)
     return {"roll": roll, "evaded": roll + modifier >= stat}
 
 
@@ -147,7 +225,7 @@ def apply_damage(durability: int, amount: int) -> Json:
 def weapon_ap(ap: int, *, unit_type: str, main_cannon: bool) -> int:
     """Terrestrial vehicles: "Main Cannon has an AP reduction of 3 (to a minimum of 4)"."""
     if unit_type == "terrestrial" and main_cannon:
-        return max(T.MAIN_CANNON_MIN_AP, ap - T.MAIN_CANNON_REDUCTION)
+        return max(_MAIN_CANNON_MIN_AP, ap - _MAIN_CANNON_REDUCTION)
     return ap
 
 
@@ -170,7 +248,7 @@ def terrain_accuracy(colours_between: Sequence[str]) -> int:
     """Green and black: "-1 to Accuracy rolls for every ... hex within the Unit's
     Line-of-Sight to its target. This effect stacks on itself." (R-30-8: the hexes
     strictly between attacker and target)."""
-    return sum(T.HEX_COLOURS[c].accuracy_in_los for c in colours_between)
+    return sum(_HEX_COLOURS[c].accuracy_in_los for c in colours_between)
 
 
 def needs_line_of_sight(unit_type: str, weapon: Mapping[str, Any]) -> bool:
@@ -181,8 +259,8 @@ def needs_line_of_sight(unit_type: str, weapon: Mapping[str, Any]) -> bool:
 def mounted_explodes(dice: Dice) -> Json:
     """Mounted Weapons: "Roll 1d8. If 6+, will explode when destroyed, dealing 100%
     weapon damage to the section it was attached to"."""
-    roll = dice.d8()
-    return {"roll": roll, "explodes": roll >= T.MOUNTED_EXPLODES_ON}
+    roll = d8(dice)
+    return {"roll": roll, "explodes": roll >= _MOUNTED_EXPLODES_ON}
 
 
 # -- movement ----------------------------------------------------------------------------
@@ -207,7 +285,7 @@ def step_cost(*, colour: str, climb: int, in_water: bool, to_water: bool,
     not affected." Black: "Movement Point cost ... is doubled." Terrestrial: "Movement
     costs 2x when traveling over green hexes." Aquatic: "Can only move over light/dark
     blue hexes." Cruise/Swim: 1 point between water tiles, 1 to leave the water."""
-    hexc = T.HEX_COLOURS[colour]
+    hexc = _HEX_COLOURS[colour]
     if unit_type == "aquatic" and not hexc.water:
         return None
     if flying:
@@ -216,7 +294,7 @@ def step_cost(*, colour: str, climb: int, in_water: bool, to_water: bool,
     water = in_water or to_water
     cost = (1 if swims else 2) if water else 1 + hexc.extra_move
     if climb > 0:
-        cost = max(cost, T.CLIMB_COST * climb)
+        cost = max(cost, _CLIMB_COST * climb)
     cost *= hexc.move_factor
     if unit_type == "terrestrial" and colour == "green":
         cost *= 2
@@ -248,9 +326,9 @@ def deviation(dice: Dice) -> Json:
     """A failed throw "rolls 1d8 for Deviation and lands there instead" (R-30-9: 1-6 the
     neighbour in that direction, clockwise from the attacker's facing; 7-8 the intended
     hex)."""
-    roll = dice.d8()
+    roll = d8(dice)
     return {"roll": roll,
-            "direction": roll - 1 if roll <= T.DEVIATION_DIRECTIONS else None}
+            "direction": roll - 1 if roll <= _DEVIATION_DIRECTIONS else None}
 
 
 def grapple(dice: Dice, *, assault: int, assault_modifier: int, target_evasion: int,
@@ -262,12 +340,12 @@ def grapple(dice: Dice, *, assault: int, assault_modifier: int, target_evasion: 
     if not has_arms:
         return {"grappled": False, "ap": ap, "rolls": [], "reason": "no arms"}
     rolls: list[int] = []
-    while ap >= T.GRAPPLE_AP:
-        ap -= T.GRAPPLE_AP
+    while ap >= _GRAPPLE_AP:
+        ap -= _GRAPPLE_AP
         roll = attack_roll(dice, stat=assault, modifier=assault_modifier)
         rolls.append(roll["roll"])
         if roll["hit"]:
-            evade = dice.d8()
+            evade = d8(dice)
             return {"grappled": evade < target_evasion, "ap": ap, "rolls": rolls,
                     "evasion": evade}
         if not reroll:
@@ -278,8 +356,8 @@ def grapple(dice: Dice, *, assault: int, assault_modifier: int, target_evasion: 
 def reboot(dice: Dice, attempts_before: int) -> Json:
     """System Error: "roll 1d8 to reboot. On a 5 or higher, the Unit continues ...
     Upon subsequent activations, the pass requirement is lowered by 1.\""""
-    need = max(1, T.REBOOT_ON - attempts_before)
-    roll = dice.d8()
+    need = max(1, _REBOOT_ON - attempts_before)
+    roll = d8(dice)
     return {"roll": roll, "need": need, "rebooted": roll >= need}
 
 
@@ -287,7 +365,7 @@ def structure_defense(hexes: int, elevation: int) -> int:
     """R-30-15 (the chart is lost): 10 per hex per level, ground counting as one: "The
     building ... occupying 1 hex and is in +1 elevation. This means it has a total
     Defense of 20"."""
-    return T.STRUCTURE_DEFENSE_PER_LEVEL * hexes * (max(0, elevation) + 1)
+    return _STRUCTURE_DEFENSE_PER_LEVEL * hexes * (max(0, elevation) + 1)
 
 
 def hit_structure(defense: int, damage_dealt: int) -> Json:
@@ -302,11 +380,11 @@ def hex_end_of_turn(colour: str, systems: Sequence[str] = ()) -> Json:
     """What the hex a unit ends its turn on does to it: Red: "Causes the Overheat status
     effect when ending your turn on the tile"; Dark blue (Abyss, without Swim/Cruise):
     "10 damage to the torso per turn"."""
-    hexc = T.HEX_COLOURS[colour]
+    hexc = _HEX_COLOURS[colour]
     swims = bool({"cruise", "swim"} & set(systems))
     status = hexc.status if hexc.status and not (hexc.water and swims) else None
     return {"status": status,
-            "torso_damage": T.ABYSS_DAMAGE if status == "abyss" else 0,
+            "torso_damage": _ABYSS_DAMAGE if status == "abyss" else 0,
             "conceal": hexc.conceal}
 
 
@@ -316,7 +394,7 @@ def engagement(deployment_cost: int) -> str | None:
     """R-30-11: the smallest engagement size whose Deployment Cost Limit the larger side's
     squad stays under ("a sum total Deployment Cost less than the listed ... Limit");
     None when no size fits."""
-    for size, limit in T.ENGAGEMENTS.items():
+    for size, limit in _ENGAGEMENTS.items():
         if deployment_cost < limit:
             return size
     return None
@@ -335,37 +413,37 @@ def squad_within(costs: Sequence[int], limit: int) -> list[int]:
 
 def mission(dice: Dice, size: str) -> Json:
     """"roll to randomly select a Mission using one of the following tables"."""
-    roll = dice.d8()
-    name = next(n for lo, hi, n in T.MISSIONS[size] if lo <= roll <= hi)
-    return {"roll": roll, "mission": name, "objective": T.BRIEFINGS[name].kind}
+    roll = d8(dice)
+    name = next(n for lo, hi, n in _MISSIONS[size] if lo <= roll <= hi)
+    return {"roll": roll, "mission": name, "objective": _BRIEFINGS[name].kind}
 
 
 def victory_points(primary: int, secondary: int) -> Json:
     """"a maximum of 7 points from primary objectives and a maximum of 7 points from
     secondary objectives for a total of 14 possible points (any excess victory points
     awarded are discounted)"."""
-    p, s = min(T.MAX_PRIMARY, max(0, primary)), min(T.MAX_SECONDARY, max(0, secondary))
+    p, s = min(_MAX_PRIMARY, max(0, primary)), min(_MAX_SECONDARY, max(0, secondary))
     return {"primary": p, "secondary": s, "total": p + s}
 
 
 def secondary_points(units_out: int, first_blood: bool) -> int:
     """R-30-13: 2 per enemy unit destroyed or inoperable, 1 for the first."""
-    return T.SECONDARY_PER_UNIT * units_out + (T.FIRST_BLOOD if first_blood else 0)
+    return _SECONDARY_PER_UNIT * units_out + (_FIRST_BLOOD if first_blood else 0)
 
 
 def destroy_points(cost_out: int, cost_total: int) -> int:
     """R-30-12: a "destroy" mission's primary points: 7 times the share of the enemy's
     deployment cost destroyed or inoperable, rounded down."""
-    return (T.MAX_PRIMARY * cost_out) // cost_total if cost_total else 0
+    return (_MAX_PRIMARY * cost_out) // cost_total if cost_total else 0
 
 
 def rank_stats(stats: Mapping[str, int], rank: str) -> Json:
     """R-30-16: each rank above Rookie is one Stat Reduction Modifier, taken in the order
     accuracy, assault, evasion, never below 2 ("a minimum of 2 Accuracy, 2 Assault, and 2
     Evasion")."""
-    out = {k: int(stats[k]) for k in T.SRM_ORDER}
-    steps = T.RANKS.index(rank) if rank in T.RANKS else 0
+    out = {k: int(stats[k]) for k in _SRM_ORDER}
+    steps = _RANKS.index(rank) if rank in _RANKS else 0
     for i in range(steps):
-        key = T.SRM_ORDER[i % len(T.SRM_ORDER)]
-        out[key] = max(T.MIN_STAT, out[key] - 1)
+        key = _SRM_ORDER[i % len(_SRM_ORDER)]
+        out[key] = max(_MIN_STAT, out[key] - 1)
     return out

@@ -338,8 +338,10 @@ class ThirtyMinuteMissions(RulesetBase):
         return [{"section": s, "reason": r} for s, r in SECTIONS]
 
     def sample_battle(self, seed: int = 0) -> Json:
+        catalogue = self.catalogue()  # once, not once a unit
+
         def unit(uid: int, player: int, key: str) -> FieldUnit:
-            e = next(e for e in self.catalogue() if e.key == key)
+            e = next(e for e in catalogue if e.key == key)
             return FieldUnit(id=uid, player=player, key=key, name=f"{e.name} {uid}",
                              profile=dict(e.profile), state=self.initial_state(key))
 
