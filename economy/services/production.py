@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -58,7 +59,7 @@ from economy.models import (
 )
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
-from economy.services.names import default_unit_name, name_lists
+from economy.services.names import default_unit_namer, name_lists
 from economy.services.storage import StockBook, load_holdings_many
 from territories.models import Exploration, Territory
 
@@ -306,6 +307,7 @@ class _World:
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
         self.unit_names: dict[int, TakenNames] | None = None  # read on the first vehicle
         self.name_lists: Any = None  # the campaign's name lists, read with them
+        self.namers: dict[tuple[int, str], Callable[[TakenNames], str]] = {}
 
     def unit_name(self, player: Player, model: str) -> str:
         """A factory-made vehicle's default name (issue 26), unlike the player's other
@@ -318,8 +320,11 @@ class _World:
                                                  ).values_list("player_id", "name"):
                 self.unit_names[pid].add(name)
         taken = self.unit_names[player.pk]
-        name = default_unit_name(player=player, model=model, taken=taken,
-                                 campaign=self.campaign, lists=self.name_lists)
+        namer = self.namers.get((player.pk, model))
+        if namer is None:  # one per player and model, not one per unit
+            namer = self.namers[(player.pk, model)] = default_unit_namer(
+                player=player, model=model, lists=self.name_lists)
+        name = namer(taken)
         taken.add(name)
         return name
 
@@ -480,11 +485,19 @@ class _Run:
 
     # -- factories -----------------------------------------------------------------
     def factories(self) -> None:
+        # The refined goods of all the player's territories, by resource: what the
+        # recipe is paid from, kept in step as each factory takes its share (not summed
+        # again for every factory: thousands a turn, issue 32).
+        refined_total: Counter[str] = Counter()
+        for hold in self.holdings.values():
+            for (resource, refined, _pure), units in hold.resources.items():
+                if refined:
+                    refined_total[resource] += units
         for tid in self.territories:
             for factory in self.active(tid, "factory"):
-                self.factory(tid, factory)
+                self.factory(tid, factory, refined_total)
 
-    def factory(self, tid: int, factory: _Building) -> None:
+    def factory(self, tid: int, factory: _Building, refined_total: Counter[str]) -> None:
         if factory.next_product:
             self.note(kind="factory_refitted", building=factory.pk, territory=tid,
                       product=";".join(factory.next_product))
@@ -499,11 +512,8 @@ class _Run:
         stored = factory.product
         line = _stored_line(stored if isinstance(stored, str) else tuple(stored))
         limit = factory_limit(factory.upgrades)
-        refined_total: Counter[str] = Counter()
-        for hold in self.holdings.values():
-            for (resource, refined, _pure), units in hold.resources.items():
-                if refined:
-                    refined_total[resource] += units
+        # The most recipe sets the refined goods pay for: one set more is refused.
+        affordable = min(refined_total[r] // q for r, q in FACTORY_RECIPE_PER_100.items())
         # Round robin over the line's items, one at a time, while the turn's budget, the
         # recipe (per started 100 SC of the turn's total) and the room allow (R-ECO-10).
         chosen: list[Product] = []
@@ -519,9 +529,7 @@ class _Run:
                 price = item.price
                 sets = _ceil_div(total + price, FACTORY_CREDITS_STEP)
                 room = item.container_kind
-                if price <= 0 or total + price > limit or any(
-                        refined_total[r] < q * sets
-                        for r, q in FACTORY_RECIPE_PER_100.items()) or (
+                if price <= 0 or total + price > limit or sets > affordable or (
                         room and not trial.room_for_items(room, 1)):
                     blocked.add(item.code)
                     continue
@@ -546,6 +554,7 @@ class _Run:
                 amount = min(need, self.holdings[src].resources.get(key, 0))
                 if amount:
                     self.take(src, key, amount)
+                    refined_total[resource] -= amount
                     need -= amount
         made: list[dict[str, Any]] = []
         pid = self.player.pk
