@@ -278,10 +278,12 @@ class _World:
         # The list columns as text, decoded here: most are empty, and Django's JSON
         # converter costs more than the rest of a row (thousands of buildings a turn).
         lists = {f"{name}_text": Cast(name, TextField()) for name in _Building.LISTS}
+        plain = len(_Building.PLAIN)
         for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
                     .annotate(**lists).values_list(*_Building.PLAIN, *lists)):
-            b = _Building(*row[:len(_Building.PLAIN)],
-                          *(_json_list(text) for text in row[len(_Building.PLAIN):]))
+            upgrades, product, next_product = row[plain:]
+            b = _Building(*row[:plain], _json_list(upgrades), _json_list(product),
+                          _json_list(next_product))
             self.buildings[b.territory_id].append(b)
         self.stock = StockBook(owned)
         self.holdings = load_holdings_many(owned, stock=self.stock)
