@@ -281,9 +281,7 @@ class _World:
         plain = len(_Building.PLAIN)
         for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
                     .annotate(**lists).values_list(*_Building.PLAIN, *lists)):
-            upgrades, product, next_product = row[plain:]
-            b = _Building(*row[:plain], _json_list(upgrades), _json_list(product),
-                          _json_list(next_product))
+            b = _Building(*row[:plain], *map(_json_list, row[plain:]))
             self.buildings[b.territory_id].append(b)
         self.stock = StockBook(owned)
         self.holdings = load_holdings_many(owned, stock=self.stock)
