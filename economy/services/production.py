@@ -274,19 +274,24 @@ class _World:
                                     .order_by("pk").values_list("pk", "owner_id", "name")):
             self.territories[owner_id][tid] = name
         owned = [tid for ts in self.territories.values() for tid in ts]
+        # The same territories as a subquery, for the reads below: a list of thousands
+        # of ids costs Django more to bind than the database to join (issue 32).
+        owned_ids = Territory.objects.filter(campaign=campaign,
+                                             owner__isnull=False).values("pk")
         self.buildings: dict[int, list[_Building]] = defaultdict(list)
         # The list columns as text, decoded here: most are empty, and Django's JSON
         # converter costs more than the rest of a row (thousands of buildings a turn).
         lists = {f"{name}_text": Cast(name, TextField()) for name in _Building.LISTS}
         plain = len(_Building.PLAIN)
-        for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
+        for row in (Building.objects.filter(territory_id__in=owned_ids).order_by("pk")
                     .annotate(**lists).values_list(*_Building.PLAIN, *lists)):
             b = _Building(*row[:plain], *map(_json_list, row[plain:]))
             self.buildings[b.territory_id].append(b)
         self.stock = StockBook(owned)
         self.holdings = load_holdings_many(owned, stock=self.stock)
         self.explorations = {e.territory_id: e for e in (
-            _Exploration(*row) for row in Exploration.objects.filter(territory_id__in=owned)
+            _Exploration(*row) for row in Exploration.objects.filter(
+                territory_id__in=owned_ids)
             .values_list(*_Exploration._fields))}
         ensure_artifacts(campaign.pk)
         self.kept_artifacts = list(Artifact.objects.filter(campaign_id=campaign.pk,
@@ -294,7 +299,7 @@ class _World:
         self.scientists: dict[tuple[int, int], list[int]] = defaultdict(list)
         for pid, tid, level in (Operative.objects.filter(
                 player__campaign=campaign, klass="scientist", alive=True,
-                territory_id__in=owned).order_by("-level", "pk")
+                territory_id__in=owned_ids).order_by("-level", "pk")
                 .values_list("player_id", "territory_id", "level")):
             self.scientists[(pid, tid)].append(level)
         self.credits = ledger.CreditBook(players, turn=campaign.turn, phase=campaign.phase)
