@@ -8,6 +8,7 @@ the buildings and units the caller may see (read by the economy, which owns them
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,10 +135,16 @@ def territories_held(campaign: Any) -> dict[int, int]:
                 .values("owner").annotate(n=Count("id")).values_list("owner", "n"))
 
 
-def owners_and_names(campaign: Any) -> dict[int, tuple[int | None, str]]:
-    """{territory id: (owner id or None, name)} (one query; the reveal's map)."""
+def owners_and_names(campaign: Any, also: Iterable[int] | None = None
+                     ) -> dict[int, tuple[int | None, str]]:
+    """{territory id: (owner id or None, name)} (one query; the reveal's map): of every
+    territory, or, given `also`, of the owned ones and those of `also` (issue 32: the
+    reveal needs no unowned territory but its orders' destinations)."""
+    territories = Territory.objects.filter(campaign=campaign)
+    if also is not None:
+        territories = territories.filter(Q(owner__isnull=False) | Q(pk__in=list(also)))
     return {pk: (owner, name) for pk, owner, name in
-            Territory.objects.filter(campaign=campaign).values_list("pk", "owner_id", "name")}
+            territories.values_list("pk", "owner_id", "name")}
 
 
 def territory_for_order(campaign: Any, territory_id: int) -> tuple[int | None, str] | None:

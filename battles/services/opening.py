@@ -142,18 +142,23 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     if Battle.objects.filter(campaign=campaign, turn=turn).exists():
         return []
     players = {p.pk: p for p in Player.objects.filter(campaign=campaign)}
-    # Where every unit stands (a light read of the whole map); the units that fight or
-    # take a territory are read in full below, once it is known which they are.
-    standing = Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
-                                   territory__isnull=False)
-    units = [_Placed(*row) for row in standing.order_by("pk").values_list(
-        "pk", "player_id", "territory_id", "pilot_id")]
-    # Only the territories where units stand matter here (issue 32: not the whole map).
-    territories = {t.pk: t for t in Territory.objects.filter(
-        campaign=campaign, pk__in=standing.values("territory_id"))}
     # R-BJ-1: a unit without a pilot neither fights nor makes a battle (in a ruleset whose
     # units need hired pilots; other rulesets' units come with their crew).
     needs_pilot = find_ruleset(campaign.settings.ruleset).pilots
+    # Where every unit that may fight stands (a light read of the whole map; in a
+    # ruleset of hired pilots, not the unpiloted vehicles the factories pile up, issue
+    # 32); the units that fight or take a territory are read in full below, once it is
+    # known which they are.
+    standing = Unit.objects.filter(player__campaign=campaign, status=Unit.Status.READY,
+                                   territory__isnull=False)
+    if needs_pilot:
+        standing = standing.filter(pilot__isnull=False)
+    units = [_Placed(*row) for row in standing.order_by("pk").values_list(
+        "pk", "player_id", "territory_id", "pilot_id")]
+    # Only the territories where those units stand matter here (issue 32: not the whole
+    # map): a command center brings units only from where they stand (R-BJ-3).
+    territories = {t.pk: t for t in Territory.objects.filter(
+        campaign=campaign, pk__in=standing.values("territory_id"))}
     present: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
     for unit in units:
         if unit.pilot_id is not None or not needs_pilot:

@@ -117,7 +117,8 @@ def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
     seen = taken.folded if isinstance(taken, TakenNames) else {t.casefold() for t in taken}
     book = taken if isinstance(taken, TakenNames) and kind is not None else None
     if book is not None:
-        candidate = _remembered(candidate, book.drawn.setdefault(kind, {}))
+        answers = book.drawn.setdefault(kind, {})
+        candidate = _remembered(candidate, answers)
     if book is not None and kind in book.full:
         exhausted = True
     elif book is not None and space is not None:
@@ -129,6 +130,16 @@ def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
             book.full.add(kind)
     else:
         exhausted = space is not None and all(name.casefold() in seen for name in space())
+    if book is not None and not exhausted:
+        # The same tries as below, the answers kept read in place (a factory names
+        # thousands of units a turn: issue 32).
+        for n in range(counter, counter + _TRIES):
+            name = answers.get(n)
+            if name is None:
+                name = candidate(n)
+            if name.casefold() not in seen:
+                return name
+        exhausted = True  # every try taken: the numbered name below
     for step in range(0 if exhausted else _TRIES):
         name = candidate(counter + step)
         if name.casefold() not in seen:
@@ -168,6 +179,14 @@ def unit_name(lists: NameLists, model: str, *, campaign_id: int, player_id: int,
               counter: int, taken: Collection[str] = ()) -> str:
     """A model and a nickname ("Golem 'Iron Wolf'") for a player's `counter`-th unit in a
     campaign, not one of `taken` (the player's other units) when the lists allow it."""
+    return unit_namer(lists, model, campaign_id=campaign_id, player_id=player_id)(
+        counter, taken)
+
+
+def unit_namer(lists: NameLists, model: str, *, campaign_id: int, player_id: int
+               ) -> Callable[[int, Collection[str]], str]:
+    """`unit_name` of one model for one player, as a function of (counter, taken) made
+    once for many units in a row (a factory's production: issue 32)."""
     scope = _scope(campaign_id, player_id)
 
     def named(nickname: str) -> str:
@@ -175,9 +194,15 @@ def unit_name(lists: NameLists, model: str, *, campaign_id: int, player_id: int,
 
     def candidate(n: int) -> str:
         return named(_pick(scope, "unit", n, "nickname", lists.nicknames))
-    return _draw(counter, taken, candidate,
-                 space=lambda: {named(n) for n in lists.nicknames},
-                 kind=("unit", scope, model, lists.nicknames))
+
+    def space() -> set[str]:
+        return {named(n) for n in lists.nicknames}
+
+    kind = ("unit", scope, model, lists.nicknames)
+
+    def name(counter: int, taken: Collection[str]) -> str:
+        return _draw(counter, taken, candidate, space=space, kind=kind)
+    return name
 
 
 def lists_from(raw: Mapping[str, Sequence[str]] | None) -> NameLists:

@@ -178,16 +178,16 @@ def _site(path: str) -> str:
 
 
 def _readers(campaign: Campaign, player_ids: Iterable[int] | None, kind: str
-             ) -> list[Player]:
-    """Seats with notifications on whose user did not turn this kind off."""
+             ) -> list[int]:
+    """The users of the seats with notifications on who did not turn this kind off (their
+    ids: a seat's other columns are not needed, issue 32)."""
     seats = Player.objects.filter(campaign=campaign, notifications=True)
     if player_ids is not None:
         seats = seats.filter(pk__in=list(player_ids))
-    seats_list = list(seats)
-    muted = dict(Profile.objects.filter(user__in=[p.user_id for p in seats_list])
-                 .values_list("user_id", "muted_kinds"))
+    users = list(seats.values_list("user_id", flat=True))
+    muted = dict(Profile.objects.filter(user__in=users).values_list("user_id", "muted_kinds"))
     chosen = "reminder" if kind == "nudge" else kind  # a nudge is a reminder
-    return [p for p in seats_list if chosen not in (muted.get(p.user_id) or [])]
+    return [user for user in users if chosen not in (muted.get(user) or [])]
 
 
 #: (subject, text for a chat, push payload) of a notification for a reader's time zone
@@ -235,8 +235,7 @@ def deliver(*, campaign_id: int, kind: str, turn: int, phase: str,
     targets: list[tuple[str, Any]] = []
     if kind not in notifications.PRIVATE_KINDS:  # exactly the webhook's rule
         targets += [(f"channel:{c.pk}", c) for c in Channel.objects.filter(campaign=campaign)]
-    readers = _readers(campaign, player_ids, kind)
-    users = [p.user_id for p in readers]
+    users = _readers(campaign, player_ids, kind)
     targets += [(f"channel:{c.pk}", c) for c in Channel.objects.filter(user__in=users)]
     if kind in PUSH_KINDS:
         targets += [(f"push:{s.pk}", s) for s in
@@ -264,7 +263,7 @@ def deliver_message(*, message_id: int) -> int:
     message, ids, url = audience
     campaign = message.campaign
     subject, body = notifications.message_mail(message, url)
-    users = [p.user_id for p in _readers(campaign, ids, "message")]
+    users = _readers(campaign, ids, "message")
     targets: list[tuple[str, Any]] = [(f"channel:{c.pk}", c) for c in
                                       Channel.objects.filter(user__in=users)]
     targets += [(f"push:{s.pk}", s) for s in PushSubscription.objects.filter(user__in=users)]

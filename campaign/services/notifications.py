@@ -229,7 +229,12 @@ def recipients(campaign: Campaign, player_ids: Iterable[int] | None,
                kind: str | None = None) -> list[Player]:
     """Seats that want notifications (of `kind`, when given) and whose user has a
     verified email address (the link mailed to it was opened: issue 17)."""
-    seats = Player.objects.filter(campaign=campaign, notifications=True).select_related("user")
+    # Only the seats that can be mailed are read (issue 32: a league where nobody is
+    # mailed reads no seat): a user with an address, verified, and mail not turned off.
+    seats = (Player.objects.filter(campaign=campaign, notifications=True,
+                                   user__profile__email_notifications=True,
+                                   user__profile__email_verified=models.F("user__email"))
+             .exclude(user__email="").select_related("user"))
     if player_ids is not None:
         seats = seats.filter(pk__in=list(player_ids))
     profiles = {user: (wants, verified, muted) for user, wants, verified, muted in

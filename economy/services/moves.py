@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from campaign import sql
-from campaign.bulk import bulk_set
+from campaign.bulk import update_rows
 from campaign.models import Campaign, Player
 from economy.models import Operative, Unit
 
@@ -36,16 +36,14 @@ def unit_states(campaign: Campaign, unit_ids: list[int]
 def move_units(campaign: Campaign, destinations: dict[int, int]) -> None:
     """Put each unit on its destination, on the map (ready), and its pilot with it (the
     pilot sits in the unit: MOV-PILOT-FOLLOWS)."""
-    units = list(Unit.objects.filter(player__campaign=campaign, pk__in=destinations))
-    for unit in units:
-        unit.territory_id = destinations[unit.pk]
-        unit.status = Unit.Status.READY
-    bulk_set(units, ["territory", "status"])
-    seats = {u.pilot_id: u.territory_id for u in units if u.pilot_id}
-    pilots = list(Operative.objects.filter(pk__in=seats))
-    for pilot in pilots:
-        pilot.territory_id = seats[pilot.pk]
-    bulk_set(pilots, ["territory"])
+    # As plain rows (hundreds a turn, no model instance each: issue 32).
+    units = list(Unit.objects.filter(player__campaign=campaign, pk__in=destinations)
+                 .values_list("pk", "pilot_id"))
+    ready = Unit.Status.READY.value
+    update_rows(Unit, ["territory", "status"],
+                [(pk, destinations[pk], ready) for pk, _pilot in units])
+    update_rows(Operative, ["territory"],
+                [(pilot, destinations[pk]) for pk, pilot in units if pilot])
 
 
 def off_map_units(campaign: Campaign) -> list[tuple[int, int]]:

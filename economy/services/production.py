@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import json
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -58,7 +59,7 @@ from economy.models import (
 )
 from economy.services import ledger
 from economy.services.energy import pools_of_buildings
-from economy.services.names import default_unit_name, name_lists
+from economy.services.names import default_unit_namer, name_lists
 from economy.services.storage import StockBook, load_holdings_many
 from territories.models import Exploration, Territory
 
@@ -273,19 +274,24 @@ class _World:
                                     .order_by("pk").values_list("pk", "owner_id", "name")):
             self.territories[owner_id][tid] = name
         owned = [tid for ts in self.territories.values() for tid in ts]
+        # The same territories as a subquery, for the reads below: a list of thousands
+        # of ids costs Django more to bind than the database to join (issue 32).
+        owned_ids = Territory.objects.filter(campaign=campaign,
+                                             owner__isnull=False).values("pk")
         self.buildings: dict[int, list[_Building]] = defaultdict(list)
         # The list columns as text, decoded here: most are empty, and Django's JSON
         # converter costs more than the rest of a row (thousands of buildings a turn).
         lists = {f"{name}_text": Cast(name, TextField()) for name in _Building.LISTS}
-        for row in (Building.objects.filter(territory_id__in=owned).order_by("pk")
+        plain = len(_Building.PLAIN)
+        for row in (Building.objects.filter(territory_id__in=owned_ids).order_by("pk")
                     .annotate(**lists).values_list(*_Building.PLAIN, *lists)):
-            b = _Building(*row[:len(_Building.PLAIN)],
-                          *(_json_list(text) for text in row[len(_Building.PLAIN):]))
+            b = _Building(*row[:plain], *map(_json_list, row[plain:]))
             self.buildings[b.territory_id].append(b)
         self.stock = StockBook(owned)
         self.holdings = load_holdings_many(owned, stock=self.stock)
         self.explorations = {e.territory_id: e for e in (
-            _Exploration(*row) for row in Exploration.objects.filter(territory_id__in=owned)
+            _Exploration(*row) for row in Exploration.objects.filter(
+                territory_id__in=owned_ids)
             .values_list(*_Exploration._fields))}
         ensure_artifacts(campaign.pk)
         self.kept_artifacts = list(Artifact.objects.filter(campaign_id=campaign.pk,
@@ -293,7 +299,7 @@ class _World:
         self.scientists: dict[tuple[int, int], list[int]] = defaultdict(list)
         for pid, tid, level in (Operative.objects.filter(
                 player__campaign=campaign, klass="scientist", alive=True,
-                territory_id__in=owned).order_by("-level", "pk")
+                territory_id__in=owned_ids).order_by("-level", "pk")
                 .values_list("player_id", "territory_id", "level")):
             self.scientists[(pid, tid)].append(level)
         self.credits = ledger.CreditBook(players, turn=campaign.turn, phase=campaign.phase)
@@ -306,6 +312,7 @@ class _World:
         self.ids = RandomIds()  # the made rows' random ids (R-SEC-1), drawn in batches
         self.unit_names: dict[int, TakenNames] | None = None  # read on the first vehicle
         self.name_lists: Any = None  # the campaign's name lists, read with them
+        self.namers: dict[tuple[int, str], Callable[[TakenNames], str]] = {}
 
     def unit_name(self, player: Player, model: str) -> str:
         """A factory-made vehicle's default name (issue 26), unlike the player's other
@@ -318,8 +325,11 @@ class _World:
                                                  ).values_list("player_id", "name"):
                 self.unit_names[pid].add(name)
         taken = self.unit_names[player.pk]
-        name = default_unit_name(player=player, model=model, taken=taken,
-                                 campaign=self.campaign, lists=self.name_lists)
+        namer = self.namers.get((player.pk, model))
+        if namer is None:  # one per player and model, not one per unit
+            namer = self.namers[(player.pk, model)] = default_unit_namer(
+                player=player, model=model, lists=self.name_lists)
+        name = namer(taken)
         taken.add(name)
         return name
 
@@ -480,11 +490,19 @@ class _Run:
 
     # -- factories -----------------------------------------------------------------
     def factories(self) -> None:
+        # The refined goods of all the player's territories, by resource: what the
+        # recipe is paid from, kept in step as each factory takes its share (not summed
+        # again for every factory: thousands a turn, issue 32).
+        refined_total: Counter[str] = Counter()
+        for hold in self.holdings.values():
+            for (resource, refined, _pure), units in hold.resources.items():
+                if refined:
+                    refined_total[resource] += units
         for tid in self.territories:
             for factory in self.active(tid, "factory"):
-                self.factory(tid, factory)
+                self.factory(tid, factory, refined_total)
 
-    def factory(self, tid: int, factory: _Building) -> None:
+    def factory(self, tid: int, factory: _Building, refined_total: Counter[str]) -> None:
         if factory.next_product:
             self.note(kind="factory_refitted", building=factory.pk, territory=tid,
                       product=";".join(factory.next_product))
@@ -499,11 +517,8 @@ class _Run:
         stored = factory.product
         line = _stored_line(stored if isinstance(stored, str) else tuple(stored))
         limit = factory_limit(factory.upgrades)
-        refined_total: Counter[str] = Counter()
-        for hold in self.holdings.values():
-            for (resource, refined, _pure), units in hold.resources.items():
-                if refined:
-                    refined_total[resource] += units
+        # The most recipe sets the refined goods pay for: one set more is refused.
+        affordable = min(refined_total[r] // q for r, q in FACTORY_RECIPE_PER_100.items())
         # Round robin over the line's items, one at a time, while the turn's budget, the
         # recipe (per started 100 SC of the turn's total) and the room allow (R-ECO-10).
         chosen: list[Product] = []
@@ -519,9 +534,7 @@ class _Run:
                 price = item.price
                 sets = _ceil_div(total + price, FACTORY_CREDITS_STEP)
                 room = item.container_kind
-                if price <= 0 or total + price > limit or any(
-                        refined_total[r] < q * sets
-                        for r, q in FACTORY_RECIPE_PER_100.items()) or (
+                if price <= 0 or total + price > limit or sets > affordable or (
                         room and not trial.room_for_items(room, 1)):
                     blocked.add(item.code)
                     continue
@@ -546,6 +559,7 @@ class _Run:
                 amount = min(need, self.holdings[src].resources.get(key, 0))
                 if amount:
                     self.take(src, key, amount)
+                    refined_total[resource] -= amount
                     need -= amount
         made: list[dict[str, Any]] = []
         pid = self.player.pk

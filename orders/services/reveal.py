@@ -33,11 +33,14 @@ def reveal_and_move(*, campaign: Campaign) -> None:
     """Announce moves onto territories the mover does not own, relocate every ordered
     unit, bring back off-map units, close the turn's orders. Runs inside the advancing
     transaction (the campaign row is locked)."""
-    territories: dict[int, tuple[int | None, str]] = owners_and_names(campaign)
-    owner_of = {pk: owner for pk, (owner, _name) in territories.items()}
-    names = {pk: name for pk, (_owner, name) in territories.items()}
     orders = list(Order.objects.select_for_update()
                   .filter(campaign=campaign, turn=campaign.turn, status=Order.Status.OPEN))
+    # The owned territories (first territories of the players) and the destinations:
+    # an unowned territory no order names is nobody's concern here.
+    territories: dict[int, tuple[int | None, str]] = owners_and_names(
+        campaign, also={o.destination_id for o in orders})
+    owner_of = {pk: owner for pk, (owner, _name) in territories.items()}
+    names = {pk: name for pk, (_owner, name) in territories.items()}
     units = unit_states(campaign, [o.unit_id for o in orders])
     announced: set[tuple[int, int]] = set()
     moves: dict[int, list[dict[str, Any]]] = defaultdict(list)
