@@ -18,6 +18,9 @@ from casebook.management.commands import casebook as casebook_command
 from casebook.management.commands import compliance as compliance_command
 
 BOOK = Path(__file__).parent / "casebook"
+# the book is played once per module (below): under xdist, once per run only if the module's
+# tests share a worker (`--dist loadgroup`, pyproject.toml)
+pytestmark = pytest.mark.xdist_group("casebook")
 
 
 def _run(*paths: str | Path) -> tuple[str, BaseException | None]:

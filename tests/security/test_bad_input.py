@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from tests.security.helpers import assert_error_shape, call, client
 from tests.security.matrix import TABLE
-from tests.security.world import build_world
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("bad_input")]
+CONFIGS = ("plain",)  # the campaign of `worlds` (tests/security/conftest.py)
 
 # whole bodies
 JUNK: list[Any] = [None, 10**30, "abc", [], [[{"a": [{}]}]], {"kind": {"kind": [None]}}]
@@ -97,9 +97,10 @@ def test_every_write_route_is_fuzzed():
     assert writes <= fuzzed, sorted(writes - fuzzed)
 
 
-@pytest.mark.parametrize("phase", list(WHERE))
-def test_junk_bodies_never_500_and_change_nothing(phase):
-    world = build_world(config="plain", phase=phase)
+@pytest.mark.parametrize("worlds", list(WHERE), indirect=True)
+def test_junk_bodies_never_500_and_change_nothing(worlds):
+    world = worlds["plain"]
+    phase = world.phase
     for name, method, role in routes_in(phase):
         endpoint = TABLE[(name, method)]
         api = client(role)
@@ -128,9 +129,10 @@ json_values = st.recursive(
     max_leaves=12)
 
 
-@pytest.mark.parametrize("phase", ["commercial", "activity", "move"])
-def test_random_json_never_500(phase):
-    world = build_world(config="plain", phase=phase)
+@pytest.mark.parametrize("worlds", ["commercial", "activity", "move"], indirect=True)
+def test_random_json_never_500(worlds):
+    world = worlds["plain"]
+    phase = world.phase
     routes = routes_in(phase)
 
     @settings(max_examples=40, deadline=None, derandomize=True,

@@ -27,9 +27,10 @@ from rest_framework.test import APIClient
 
 from tests.security.helpers import call, client, normalise
 from tests.security.matrix import TABLE
-from tests.security.world import ROLE_USER, World, build_world, users
+from tests.security.world import ROLE_USER, World, users
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("differential_secrecy")]
+CONFIGS = ("plain", "plays")  # the campaigns of `worlds` (tests/security/conftest.py)
 
 BLIND = ("umpire", "plays", "other", "nonmember", "anon")
 
@@ -112,9 +113,10 @@ def alice_acts(world: World) -> None:
     assert r.status_code == 204, r.content
 
 
+@pytest.mark.parametrize("worlds", ["move"], indirect=True)
 @pytest.mark.parametrize("config", ["plain", "plays"])
-def test_nothing_anybody_else_reads_changes_when_alice_gives_orders(config):
-    world = build_world(config=config, phase="move")
+def test_nothing_anybody_else_reads_changes_when_alice_gives_orders(config, worlds):
+    world = worlds[config]
     roles = [r for r in BLIND if (r == "plays") == (config == "plays")]
     before = {role: observe(world, role) for role in roles}
     alice_acts(world)
@@ -127,26 +129,27 @@ def test_nothing_anybody_else_reads_changes_when_alice_gives_orders(config):
     assert client("owner").get(f"/api/campaigns/{world.cid}/orders/").json() != []
 
 
-def test_the_umpire_who_plays_counts_only_her_own_units_after_the_reveal():
+@pytest.mark.parametrize("worlds", ["move", "tactical"], indirect=True)
+def test_the_umpire_who_plays_counts_only_her_own_units_after_the_reveal(worlds):
     """The territories API shows a playing umpire what a player sees: her own units
     per territory, no other player's buildings -- before and after the reveal (which
     moved alice's unit onto bob's home)."""
     from economy.models import Unit
 
-    for phase in ("move", "tactical"):
-        world = build_world(config="plays", phase=phase)
-        uma = world.players["uma"]
-        rows = client("plays").get(f"/api/campaigns/{world.cid}/territories/").json()
-        assert rows
-        for row in rows:
-            own = Unit.objects.filter(player=uma, territory_id=row["id"]).exclude(
-                status="destroyed").count()
-            assert row["units"] == own, (phase, row)
-            if row["owner"] != uma.pk:
-                assert "buildings" not in row, (phase, row)
-        # the non-playing umpire of the other campaign is the control: all units
-        plain = build_world(config="plain", phase=phase)
-        rows = client("umpire").get(f"/api/campaigns/{plain.cid}/territories/").json()
-        total = Unit.objects.filter(territory__campaign=plain.campaign).exclude(
+    world = worlds["plays"]
+    phase = world.phase
+    uma = world.players["uma"]
+    rows = client("plays").get(f"/api/campaigns/{world.cid}/territories/").json()
+    assert rows
+    for row in rows:
+        own = Unit.objects.filter(player=uma, territory_id=row["id"]).exclude(
             status="destroyed").count()
-        assert sum(r["units"] for r in rows) == total > 0
+        assert row["units"] == own, (phase, row)
+        if row["owner"] != uma.pk:
+            assert "buildings" not in row, (phase, row)
+    # the non-playing umpire of the other campaign is the control: all units
+    plain = worlds["plain"]
+    rows = client("umpire").get(f"/api/campaigns/{plain.cid}/territories/").json()
+    total = Unit.objects.filter(territory__campaign=plain.campaign).exclude(
+        status="destroyed").count()
+    assert sum(r["units"] for r in rows) == total > 0

@@ -23,9 +23,10 @@ import pytest
 
 from tests.security.helpers import call, client, normalise, world_for
 from tests.security.matrix import TABLE
-from tests.security.world import NONEXISTENT, ROLES, World, build_world
+from tests.security.world import NONEXISTENT, ROLES, World
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("ids")]
+CONFIGS = ("plain", "plays")  # the campaigns of `worlds` (tests/security/conftest.py)
 
 # alice's objects that nobody else may see (units, operatives, weapons, buildings, her
 # order and her odds request)
@@ -60,10 +61,10 @@ def answer(role: str, method: str, endpoint, world: World, keys: tuple[str, ...]
     return got.status, text
 
 
-@pytest.mark.parametrize("phase", ["commercial", "activity", "move", "tactical"])
-def test_hidden_and_foreign_ids_answer_like_ids_that_do_not_exist(phase):
-    worlds = {"plain": build_world(config="plain", phase=phase),
-              "plays": build_world(config="plays", phase=phase)}
+@pytest.mark.parametrize("worlds", ["commercial", "activity", "move", "tactical"],
+                         indirect=True)
+def test_hidden_and_foreign_ids_answer_like_ids_that_do_not_exist(worlds):
+    phase = worlds["plain"].phase
     other_world = {"plain": worlds["plays"], "plays": worlds["plain"]}
     leaks = []
     compared = 0

@@ -20,9 +20,10 @@ import pytest
 
 from tests.security.helpers import api_routes, assert_error_shape, call, client, world_for
 from tests.security.matrix import TABLE
-from tests.security.world import PHASES, ROLES, build_world
+from tests.security.world import PHASES, ROLES
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("permission_matrix")]
+CONFIGS = ("plain", "plays")  # the campaigns of `worlds` (tests/security/conftest.py)
 
 
 def test_every_api_route_has_a_permission_decision():
@@ -35,10 +36,9 @@ def test_every_api_route_has_a_permission_decision():
     assert not stale, f"matrix rows for routes that do not exist: {stale}"
 
 
-@pytest.mark.parametrize("phase", PHASES)
-def test_permission_matrix(phase):
-    worlds = {"plain": build_world(config="plain", phase=phase),
-              "plays": build_world(config="plays", phase=phase)}
+@pytest.mark.parametrize("worlds", PHASES, indirect=True)
+def test_permission_matrix(worlds):
+    phase = worlds["plain"].phase
     clients = {role: client(role) for role in ROLES}
     wrong = []
     cells = 0

@@ -76,17 +76,11 @@ def _home(player: Player):
 
 def build_world(*, config: str, phase: str) -> World:
     """A campaign of configuration `config` ("plain" or "plays") in `phase`."""
-    from campaign.services.setup import campaign_start
-    from economy.models import Building, Operative, Unit, Weapon
-    from economy.services.buildings import building_create
-    from economy.services.commerce import purchase
-    from economy.services.grid import free_squares
-    from economy.services.trades import trade_create
-    from economy.services.units import unit_update
-    from orders.services.sealing import order_submit
-    from territories.models import Territory
-    from territories.services.passages import grant_passage
+    return advance_world(new_world(config=config), phase)
 
+
+def new_world(*, config: str) -> World:
+    """A campaign of configuration `config` in set-up, with its players seated."""
     u = users()
     plays = config == "plays"
     options = {"umpire_sees_orders": True} if plays else {}
@@ -96,14 +90,40 @@ def build_world(*, config: str, phase: str) -> World:
     for name in ("alice", "bob", *(("uma",) if plays else ())):
         players[name] = campaign_join(campaign_id=campaign.pk, user=u[name],
                                       invite=campaign.invite_code)
-    world = World(campaign=campaign, config=config, phase=phase, players=players)
+    world = World(campaign=campaign, config=config, phase="setup", players=players)
     ids = world.ids
     ids.update({f"player_{n}": p.pk for n, p in players.items()})
+    from territories.models import Territory
+
     for t in Territory.objects.filter(campaign=campaign):
         ids[f"territory_{t.name}"] = t.pk
-    if phase == "setup":
-        return _refresh(world)
+    return _refresh(world)
 
+
+def advance_world(world: World, phase: str) -> World:
+    """Take `world` on from its phase to `phase` (not an earlier one), one phase after
+    the other through the steps below: `build_world(phase=P)` and a world taken to P
+    phase by phase are made by the same calls in the same order (issue 32, item 7: the
+    security modules share one world per phase instead of building it again)."""
+    here, there = PHASES.index(world.phase), PHASES.index(phase)
+    assert here <= there, (world.phase, phase)
+    for step in PHASES[here + 1:there + 1]:
+        _STEPS[step](world)
+        world.phase = step
+    return _refresh(world)
+
+
+def _to_commercial(world: World) -> None:
+    from campaign.services.setup import campaign_start
+    from economy.models import Building
+    from economy.services.buildings import building_create
+    from economy.services.commerce import purchase
+    from economy.services.grid import free_squares
+    from economy.services.trades import trade_create
+    from territories.models import Territory
+    from territories.services.passages import grant_passage
+
+    campaign, players, ids = world.campaign, world.players, world.ids
     campaign_start(campaign_id=campaign.pk)
     campaign.refresh_from_db()
     for p in players.values():
@@ -134,9 +154,13 @@ def build_world(*, config: str, phase: str) -> World:
     free = sorted(set(Territory.objects.filter(campaign=campaign, owner__isnull=True)
                       .values_list("pk", flat=True)))
     ids["free"] = free[0]
-    if phase == "commercial":
-        return _refresh(world)
 
+
+def _to_activity(world: World) -> None:
+    from battles.services import odds
+    from economy.services.units import unit_update
+
+    campaign, players, ids = world.campaign, world.players, world.ids
     _advance(campaign)
     for name, p in players.items():
         p.refresh_from_db()
@@ -145,34 +169,37 @@ def build_world(*, config: str, phase: str) -> World:
             unit_update(player=p, unit_id=ids[f"unit_{name}{key}"],
                         pilot=ids[f"pilot_{name}{key}"])
         unit_update(player=p, unit_id=ids[f"unit_{name}1"], weapons=[ids[f"weapon_{name}"]])
-    from battles.services import odds
-
-    ids["odds"] = odds.request_odds(player=alice, territory_id=ids["home_bob"],
+    ids["odds"] = odds.request_odds(player=players["alice"], territory_id=ids["home_bob"],
                                     unit_ids=[ids["unit_alice1"]],
                                     enemy=[{"model": "lycaon"}], simulations=2).pk
-    if phase == "activity":
-        return _refresh(world)
 
+
+def _to_move(world: World) -> None:
+    from orders.services.sealing import order_submit
+
+    campaign, alice, ids = world.campaign, world.players["alice"], world.ids
     _advance(campaign)
     alice.refresh_from_db()
     alice.campaign = campaign
     ids["order"] = order_submit(player=alice, unit_id=ids["unit_alice1"],
                                 destination_id=ids["home_bob"]).public_id
-    if phase == "move":
-        return _refresh(world)
 
-    _advance(campaign, run_jobs=True)
+
+def _to_tactical(world: World) -> None:
     from battles.models import Battle
 
-    battle = Battle.objects.filter(campaign=campaign).order_by("pk").first()
+    _advance(world.campaign, run_jobs=True)
+    battle = Battle.objects.filter(campaign=world.campaign).order_by("pk").first()
     if battle is not None:
-        ids["battle"] = battle.pk
-    if phase == "tactical":
-        return _refresh(world)
-    assert phase == "finished", phase
-    Campaign.objects.filter(pk=campaign.pk).update(status=Campaign.Status.FINISHED)
-    _ = (Operative, Unit, Weapon)
-    return _refresh(world)
+        world.ids["battle"] = battle.pk
+
+
+def _to_finished(world: World) -> None:
+    Campaign.objects.filter(pk=world.campaign.pk).update(status=Campaign.Status.FINISHED)
+
+
+_STEPS = {"commercial": _to_commercial, "activity": _to_activity, "move": _to_move,
+          "tactical": _to_tactical, "finished": _to_finished}
 
 
 def _advance(campaign: Campaign, *, run_jobs: bool = False) -> None:
