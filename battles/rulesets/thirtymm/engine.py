@@ -137,6 +137,10 @@ class Unit:
     #: The `_RANK` of `at` (-1: off the board), and the `at` it is of (`rank`).
     _rank: int = field(default=-1, compare=False, repr=False)
     _rank_of: Any = field(default=None, compare=False, repr=False)
+    #: By kind, its weapons not carried, each with the section it is on, in weapon order
+    #: (built on first use: `usable`; a weapon's kind, mount and section never change).
+    _armed: dict[str, list[tuple[Json, Json]]] = field(default_factory=dict, compare=False,
+                                                       repr=False)
 
     def __init__(self, id: int, side: str, name: str, key: str, utype: str,
                  systems: tuple[str, ...], stats: dict[str, int], sections: list[Json],
@@ -173,6 +177,7 @@ class Unit:
         self._by_key = {} if _by_key is None else _by_key
         self._rank = -1
         self._rank_of = None
+        self._armed = {}
 
     def rank(self) -> int:
         """The `_RANK` of the hex it stands on (-1: off the board), looked up again only
@@ -212,9 +217,13 @@ class Unit:
     def usable(self, kind: str) -> list[Json]:
         """Weapons of `kind` it can still use: its section stands (and, held in a hand,
         the arm: "Unit can no longer ... attack with Weapons in that hand")."""
-        section = self.section
-        return [w for w in self.weapons if w["kind"] == kind and w["mount"] != "carried"
-                and as_int(section(w["section"])["durability"]) > 0]
+        armed = self._armed.get(kind)
+        if armed is None:
+            section = self.section
+            armed = self._armed[kind] = [
+                (w, section(w["section"])) for w in self.weapons
+                if w["kind"] == kind and w["mount"] != "carried"]
+        return [w for w, s in armed if as_int(s["durability"]) > 0]
 
     def penalties(self) -> Json:
         return self._penalties
