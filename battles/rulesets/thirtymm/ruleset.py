@@ -122,6 +122,11 @@ def _slots(defending: bool) -> list[tuple[int, int]]:
     return out
 
 
+#: `_slots` of the defender (True) and the attacker (False), worked out once.
+_SLOTS: dict[bool, tuple[tuple[int, int], ...]] = {
+    defending: tuple(_slots(defending)) for defending in (True, False)}
+
+
 class ThirtyMinuteMissions(RulesetBase):
     name = "thirtymm"
     option_specs = T.OPTION_SPECS
@@ -354,7 +359,9 @@ class ThirtyMinuteMissions(RulesetBase):
         return [{"section": s, "reason": r} for s, r in SECTIONS]
 
     def sample_battle(self, seed: int = 0) -> Json:
-        catalogue = self.catalogue()  # once, not once a unit
+        catalogue = _SAMPLE_CATALOGUE
+        if not catalogue:  # the starters' entries, once (each unit copies its profile)
+            catalogue += self.catalogue()
 
         def unit(uid: int, player: int, key: str) -> FieldUnit:
             e = next(e for e in catalogue if e.key == key)
@@ -367,6 +374,9 @@ class ThirtyMinuteMissions(RulesetBase):
             2: [unit(5, 2, "standard_mech"), unit(6, 2, "assault_tank"),
                 unit(7, 2, "patrol_boat"), unit(8, 2, "scout_drone")]}))
 
+
+#: The default catalogue `sample_battle` fields its units from (filled on first use).
+_SAMPLE_CATALOGUE: list[CatalogueEntry] = []
 
 SECTIONS: tuple[tuple[str, str | None], ...] = (
     ("Combat Objective", None), ("Required Components", None), ("Unit Sections", None),
@@ -395,7 +405,7 @@ def _stats(u: FieldUnit) -> tuple[Json, str]:
 
 def _deploy(units: list[FieldUnit], *, defending: bool, taken: list[Json]) -> list[Json]:
     blocked = {tuple(s["at"]) for s in taken}
-    slots = [s for s in _slots(defending) if s not in blocked]
+    slots = [s for s in _SLOTS[defending] if s not in blocked]
     water = [s for s in slots if s[1] == T.RIVER_ROW]
     used: set[tuple[int, int]] = set()
     placed = []
