@@ -137,6 +137,10 @@ class Unit:
     #: The `_RANK` of `at` (-1: off the board), and the `at` it is of (`rank`).
     _rank: int = field(default=-1, compare=False, repr=False)
     _rank_of: Any = field(default=None, compare=False, repr=False)
+    #: By kind, its weapons not carried, each with the section it is on, in weapon order
+    #: (built on first use: `usable`; a weapon's kind, mount and section never change).
+    _armed: dict[str, list[tuple[Json, Json]]] = field(default_factory=dict, compare=False,
+                                                       repr=False)
 
     def __init__(self, id: int, side: str, name: str, key: str, utype: str,
                  systems: tuple[str, ...], stats: dict[str, int], sections: list[Json],
@@ -173,6 +177,7 @@ class Unit:
         self._by_key = {} if _by_key is None else _by_key
         self._rank = -1
         self._rank_of = None
+        self._armed = {}
 
     def rank(self) -> int:
         """The `_RANK` of the hex it stands on (-1: off the board), looked up again only
@@ -212,9 +217,13 @@ class Unit:
     def usable(self, kind: str) -> list[Json]:
         """Weapons of `kind` it can still use: its section stands (and, held in a hand,
         the arm: "Unit can no longer ... attack with Weapons in that hand")."""
-        section = self.section
-        return [w for w in self.weapons if w["kind"] == kind and w["mount"] != "carried"
-                and as_int(section(w["section"])["durability"]) > 0]
+        armed = self._armed.get(kind)
+        if armed is None:
+            section = self.section
+            armed = self._armed[kind] = [
+                (w, section(w["section"])) for w in self.weapons
+                if w["kind"] == kind and w["mount"] != "carried"]
+        return [w for w, s in armed if as_int(s["durability"]) > 0]
 
     def penalties(self) -> Json:
         return self._penalties
@@ -546,48 +555,48 @@ def _attack(b: Battle, unit: Unit, w: Json, target: Unit, melee: bool,
     unit.ap -= as_int(w["ap"]) if basic else _weapon_ap(unit, w)
     atk, ev = _modifiers(b, unit, target, melee)
     stat = unit.stats["assault" if melee else "accuracy"]
-    roll = R.attack_roll(b.dice, stat=stat, modifier=atk, basic=basic)
-    evade: Json | None = None
+    roll, hit, critical = R.attack_die(b.dice, stat, atk, basic)
+    evade = -1  # the evasion die (-1: none rolled)
+    evaded = False
     part: Json | None = None
-    before = dmg = 0
-    after: Json | None = None
-    if roll["hit"]:
+    before = dmg = left = 0
+    if hit:
         can_evade = "hold" not in target.status and "grounded" not in target.status
-        evade = R.evasion_roll(b.dice, stat=target.stats["evasion"], modifier=ev,
-                               critical=roll["critical"], can_evade=can_evade)
-        if not evade["evaded"]:
-            dmg = R.damage(as_int(w["damage"]), roll["critical"])
+        evade, evaded = R.evasion_die(b.dice, target.stats["evasion"], ev, critical,
+                                      can_evade)
+        if not evaded:
+            dmg = R.damage(as_int(w["damage"]), critical)
             part = target.section(aim) if aim else _aim(target, dmg)
             before = as_int(part["durability"])
-            after = R.apply_damage(before, dmg)
-            part["durability"] = after["durability"]
+            left = R.durability_left(before, dmg)
+            part["durability"] = left
     if b.keep_log:
         entry: Json = {"round": b.round, "side": unit.side, "unit": unit.id, "target": target.id,
                        "weapon": w["key"], "action": "melee" if melee else "ranged",
-                       "attack": roll["roll"], "need": stat - atk, "hit": roll["hit"],
-                       "critical": roll["critical"]}
+                       "attack": roll, "need": stat - atk, "hit": hit,
+                       "critical": critical}
         text = f"{unit.name} {'strikes' if melee else 'fires'} {w['name']} at " \
-               f"{target.name}: rolls {roll['roll']} (needs {stat - atk}+)"
-        if evade is not None:
-            entry["evasion"] = evade["roll"]
+               f"{target.name}: rolls {roll} (needs {stat - atk}+)"
+        if hit:
+            entry["evasion"] = evade if evade >= 0 else None
             need = target.stats["evasion"] - ev
-            if evade["evaded"]:
-                text += f", hit; evaded ({evade['roll']}, needs {need}+)"
-            elif part is not None and after is not None:
-                if evade["roll"] is not None:
-                    text += f", hit; evasion {evade['roll']} fails (needs {need}+)"
-                entry.update(section=part["key"], damage=dmg, durability=after["durability"])
-                text += (", critical hit" if roll["critical"] else
-                         "" if evade["roll"] is not None else ", hit") + \
+            if evaded:
+                text += f", hit; evaded ({evade}, needs {need}+)"
+            elif part is not None:
+                if evade >= 0:
+                    text += f", hit; evasion {evade} fails (needs {need}+)"
+                entry.update(section=part["key"], damage=dmg, durability=left)
+                text += (", critical hit" if critical else
+                         "" if evade >= 0 else ", hit") + \
                     f": {dmg} damage to the {part['key'].replace('_', ' ')} " \
-                    f"({before} -> {after['durability']})"
-                if after["destroyed"]:
+                    f"({before} -> {left})"
+                if left == 0:
                     text += ", destroyed"
         else:
-            text += ", critical miss" if roll["critical_miss"] else ", miss"
+            text += ", critical miss" if roll == T.CRITICAL_MISS else ", miss"
         entry["text"] = text
         b.log.append(entry)  # `note`, with its round already first
-    _after_loss(b, target, refresh=after is not None and after["destroyed"])
+    _after_loss(b, target, refresh=part is not None and left == 0)
 
 
 def _after_loss(b: Battle, target: Unit, refresh: bool = True) -> None:

@@ -186,6 +186,14 @@ def attack_roll(dice: Dice, *, stat: int, modifier: int = 0, basic: bool = False
     Hits are rolls of 8 ... always considered hits regardless of other modifiers.
     Critical Misses are rolls of 1 ... always considered misses". Basic attacks "are not
     capable of doing Critical Hits on rolls of 8"."""
+    roll, hit, critical = attack_die(dice, stat, modifier, basic)
+    return {"roll": roll, "hit": hit, "critical": critical,
+            "critical_miss": roll == _CRITICAL_MISS}
+
+
+def attack_die(dice: Dice, stat: int, modifier: int, basic: bool) -> tuple[int, bool, bool]:
+    """`attack_roll` as (roll, hit, critical), without building its dict (the engine's
+    attacks; a critical miss is a roll of `CRITICAL_MISS`)."""
     roll = d8(dice)
     critical = roll == _CRITICAL_HIT and not basic
     if roll == _CRITICAL_MISS:
@@ -194,8 +202,7 @@ def attack_roll(dice: Dice, *, stat: int, modifier: int = 0, basic: bool = False
         hit = True
     else:
         hit = roll + modifier >= stat
-    return {"roll": roll, "hit": hit, "critical": critical,
-            "critical_miss": roll == _CRITICAL_MISS}
+    return roll, hit, critical
 
 
 def evasion_roll(dice: Dice, *, stat: int, modifier: int = 0, critical: bool = False,
@@ -204,10 +211,18 @@ def evasion_roll(dice: Dice, *, stat: int, modifier: int = 0, critical: bool = F
     A critical hit "cannot be Evaded"; a held unit or one on the ground "cannot evade".
     R-30-8: no die is rolled when evasion is impossible; the evasion roll has no
     criticals."""
+    roll, evaded = evasion_die(dice, stat, modifier, critical, can_evade)
+    return {"roll": roll if roll >= 0 else None, "evaded": evaded}
+
+
+def evasion_die(dice: Dice, stat: int, modifier: int, critical: bool, can_evade: bool
+                ) -> tuple[int, bool]:
+    """`evasion_roll` as (roll, evaded), the roll -1 when none is rolled, without
+    building its dict (the engine's attacks)."""
     if critical or not can_evade:
-        return {"roll": None, "evaded": False}
+        return -1, False
     roll = d8(dice)
-    return {"roll": roll, "evaded": roll + modifier >= stat}
+    return roll, roll + modifier >= stat
 
 
 def damage(base: int, critical: bool) -> int:
@@ -218,8 +233,14 @@ def damage(base: int, critical: bool) -> int:
 def apply_damage(durability: int, amount: int) -> Json:
     """"deduct the Damage ... from the Durability of the Core Part ... If that Part was
     destroyed then it is considered Inoperable". R-30-5: damage beyond 0 is lost."""
-    left = max(0, durability - amount)
+    left = durability_left(durability, amount)
     return {"durability": left, "destroyed": left == 0}
+
+
+def durability_left(durability: int, amount: int) -> int:
+    """`apply_damage`'s durability, without building its dict (0: the part is
+    destroyed)."""
+    return max(0, durability - amount)
 
 
 def weapon_ap(ap: int, *, unit_type: str, main_cannon: bool) -> int:

@@ -55,6 +55,22 @@ def _entry(sheet: Json, cost_per_sc: int, ruling: str | None) -> CatalogueEntry:
                           ruling=ruling)
 
 
+#: The board's hexes (offset column, row) in the order `layout` writes them, row by row.
+_HEXES: tuple[tuple[int, int], ...] = tuple((c, r) for r in range(T.ROWS)
+                                             for c in range(T.row_length(r)))
+_INDEX: dict[tuple[int, int], int] = {spot: i for i, spot in enumerate(_HEXES)}
+_RIVER: tuple[tuple[int, int], ...] = tuple((c, T.RIVER_ROW)
+                                            for c in range(T.row_length(T.RIVER_ROW)))
+_PALETTE = ("green", "green", "black", "tan", "white", "red", "hill")
+#: The hexes `layout` may colour, in its order, each with the tail of its hash's text and
+#: its neighbours (offset); worked out once, not once a battle (issue 32).
+_CANDIDATES: tuple[tuple[tuple[int, int], bytes, tuple[tuple[int, int], ...]], ...] = tuple(
+    ((col, row), f"{col}:{row}".encode(),
+     tuple(H.to_offset(n) for n in H.neighbours(H.to_axial(col, row))))
+    for row in range(T.ROWS) if abs(row - T.RIVER_ROW) > 1
+    for col in range(T.DEPLOYMENT_DEPTH, T.row_length(row) - T.DEPLOYMENT_DEPTH))
+
+
 def layout(seed: int, buildings: Sequence[Json]) -> tuple[list[list[Any]], list[Json]]:
     """R-30-10: the battlefield. Grey ground; a river of shallow ocean along the middle
     row; between the deployment areas about one hex in six takes a colour (green, black,
@@ -62,26 +78,23 @@ def layout(seed: int, buildings: Sequence[Json]) -> tuple[list[list[Any]], list[
     die is rolled), never next to a different colour ("different colors need to be placed
     at least 1 hex apart"). Each building of the territory stands as a 1-hex structure at
     +1 elevation in front of the defender's area (R-30-15)."""
-    colour: dict[tuple[int, int], str] = {}
+    colour: dict[tuple[int, int], str] = dict.fromkeys(_RIVER, "light_blue")
     height: dict[tuple[int, int], int] = {}
-    for col in range(T.row_length(T.RIVER_ROW)):
-        colour[(col, T.RIVER_ROW)] = "light_blue"
-    palette = ("green", "green", "black", "tan", "white", "red", "hill")
-    for row in range(T.ROWS):
-        if abs(row - T.RIVER_ROW) <= 1:
+    palette = _PALETTE
+    head = hashlib.sha256(f"30mm:{seed}:".encode())  # each hex's text starts so
+    for spot, suffix, around in _CANDIDATES:
+        hashed = head.copy()
+        hashed.update(suffix)
+        h = hashed.digest()
+        if h[0] % 6:
             continue
-        for col in range(T.DEPLOYMENT_DEPTH, T.row_length(row) - T.DEPLOYMENT_DEPTH):
-            h = hashlib.sha256(f"30mm:{seed}:{col}:{row}".encode()).digest()
-            if h[0] % 6:
-                continue
-            pick = palette[h[1] % len(palette)]
-            if pick == "hill":
-                height[(col, row)] = 1
-                continue
-            here = H.to_axial(col, row)
-            near = {colour.get(H.to_offset(n)) for n in H.neighbours(here)} - {None, pick}
-            if not near:
-                colour[(col, row)] = pick
+        pick = palette[h[1] % 7]
+        if pick == "hill":
+            height[spot] = 1
+            continue
+        near = {colour.get(n) for n in around} - {None, pick}
+        if not near:
+            colour[spot] = pick
     structures = []
     spots = [(T.DEPLOYMENT_DEPTH, r) for r in (3, 9, 1, 11)]
     for (col, row), b in zip(spots, list(buildings)[:4], strict=False):
@@ -89,8 +102,11 @@ def layout(seed: int, buildings: Sequence[Json]) -> tuple[list[list[Any]], list[
         structures.append({"id": int(b.get("id", 0)), "kind": str(b.get("kind", "")),
                            "at": [col, row], "elevation": 1,
                            "defense": rules.structure_defense(1, 1)})
-    terrain = [[c, r, colour.get((c, r), "grey"), height.get((c, r), 0)]
-               for r in range(T.ROWS) for c in range(T.row_length(r))]
+    terrain = [[c, r, "grey", 0] for c, r in _HEXES]
+    for spot, name in colour.items():
+        terrain[_INDEX[spot]][2] = name
+    for spot, up in height.items():
+        terrain[_INDEX[spot]][3] = up
     return terrain, structures
 
 
@@ -104,6 +120,11 @@ def _slots(defending: bool) -> list[tuple[int, int]]:
             col = depth if defending else T.row_length(r) - 1 - depth
             out.append((col, r))
     return out
+
+
+#: `_slots` of the defender (True) and the attacker (False), worked out once.
+_SLOTS: dict[bool, tuple[tuple[int, int], ...]] = {
+    defending: tuple(_slots(defending)) for defending in (True, False)}
 
 
 class ThirtyMinuteMissions(RulesetBase):
@@ -338,7 +359,9 @@ class ThirtyMinuteMissions(RulesetBase):
         return [{"section": s, "reason": r} for s, r in SECTIONS]
 
     def sample_battle(self, seed: int = 0) -> Json:
-        catalogue = self.catalogue()  # once, not once a unit
+        catalogue = _SAMPLE_CATALOGUE
+        if not catalogue:  # the starters' entries, once (each unit copies its profile)
+            catalogue += self.catalogue()
 
         def unit(uid: int, player: int, key: str) -> FieldUnit:
             e = next(e for e in catalogue if e.key == key)
@@ -351,6 +374,9 @@ class ThirtyMinuteMissions(RulesetBase):
             2: [unit(5, 2, "standard_mech"), unit(6, 2, "assault_tank"),
                 unit(7, 2, "patrol_boat"), unit(8, 2, "scout_drone")]}))
 
+
+#: The default catalogue `sample_battle` fields its units from (filled on first use).
+_SAMPLE_CATALOGUE: list[CatalogueEntry] = []
 
 SECTIONS: tuple[tuple[str, str | None], ...] = (
     ("Combat Objective", None), ("Required Components", None), ("Unit Sections", None),
@@ -379,7 +405,7 @@ def _stats(u: FieldUnit) -> tuple[Json, str]:
 
 def _deploy(units: list[FieldUnit], *, defending: bool, taken: list[Json]) -> list[Json]:
     blocked = {tuple(s["at"]) for s in taken}
-    slots = [s for s in _slots(defending) if s not in blocked]
+    slots = [s for s in _SLOTS[defending] if s not in blocked]
     water = [s for s in slots if s[1] == T.RIVER_ROW]
     used: set[tuple[int, int]] = set()
     placed = []
