@@ -5,31 +5,18 @@ the same number of virtual-machine steps after more turns of journal as without 
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from typing import Any
-
 import pytest
 from django.db import connection
 
 from battles.models import Battle
 from campaign.models import Event
 from campaign.services.clock import advance
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "advance_bench.py"
-
-
-def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("advance_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.core.advance_bench_module import load_advance_bench
 
 
 @pytest.mark.django_db(transaction=True)
 def test_an_advance_does_the_same_work_with_a_longer_journal(monkeypatch) -> None:
-    bench = _bench()
+    bench = load_advance_bench()
     monkeypatch.setattr(bench, "HISTORY_TURNS", 6)  # the journal of 5 more turns
     monkeypatch.setattr(bench, "HISTORY_RUNS", (True,))  # one timed run: the counts matter
     campaign = bench.build_campaign(60, 3, seed=7)

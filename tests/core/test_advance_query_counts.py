@@ -7,9 +7,7 @@ exactly as many queries in both."""
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,16 +19,7 @@ from campaign.models import Event
 from campaign.services.clock import advance
 from economy.models import Unit
 from territories.models import Territory
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "advance_bench.py"
-
-
-def _bench() -> Any:
-    spec = importlib.util.spec_from_file_location("advance_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.core.advance_bench_module import load_advance_bench
 
 
 def _turn(bench: Any, territories: int, players: int, mode: str = "tabletop"
@@ -73,7 +62,7 @@ def test_every_advance_costs_the_same_queries_at_two_sizes(mode: str, monkeypatc
 
     waiting: list[int] = []
     monkeypatch.setattr(outbox, "dispatch", lambda ids: waiting.extend(ids) or 0)
-    bench = _bench()
+    bench = load_advance_bench()
     small = _turn(bench, 60, 3, mode)
     large = _turn(bench, 240, 12, mode)
     if mode == "engine":
