@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any
+from typing import Any, Final
 
 from battles.rulesets.unlimit3d8.engine.geometry import Point
 from battles.rulesets.unlimit3d8.engine.model import Id
@@ -29,6 +29,10 @@ class Action:
         data: dict[str, Any] = _plain(self)
         return data
 
+
+#: What a frozen dataclass's own `__init__` sets its fields with (read once: compiled,
+#: `object.__setattr__` is two attribute lookups at every construction).
+_SET: Final = object.__setattr__
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _SCALARS = frozenset({str, int, float, bool, type(None)})  # plain already: as they are
@@ -57,7 +61,7 @@ class Pass(Action):
 
     def __init__(self, unit: Id) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
 
 
@@ -67,7 +71,7 @@ class Move(Action):
 
     def __init__(self, unit: Id, to: Point) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "to", to)
 
@@ -84,7 +88,7 @@ class RangedAttack(Action):
     def __init__(self, unit: Id, weapon: str, target: Id, target_kind: str = "unit") -> None:
         """The dataclass's own `__init__`, written out to run compiled (the generated one
         is interpreted: the policy builds one for every shot it weighs)."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "weapon", weapon)
         _set(self, "target", target)
@@ -107,7 +111,7 @@ class Assault(Action):
     def __init__(self, unit: Id, to: Point, weapon: str, target: Id,
                  target_kind: str = "unit") -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "to", to)
         _set(self, "weapon", weapon)
@@ -127,7 +131,7 @@ class CloseCombat(Action):
 
     def __init__(self, unit: Id, weapon: str, target: Id, target_kind: str = "unit") -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "weapon", weapon)
         _set(self, "target", target)
@@ -141,7 +145,7 @@ class Tackle(Action):
 
     def __init__(self, unit: Id, target: Id, aggressive: bool = True) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "target", target)
         _set(self, "aggressive", aggressive)
@@ -153,7 +157,7 @@ class Ram(Action):
 
     def __init__(self, unit: Id, target: Id) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "target", target)
 
@@ -173,7 +177,7 @@ class Order(Action):
                  orders: tuple[Action, ...] = (), move_to: Point | None = None) -> None:
         """The dataclass's own `__init__` (`orders` defaults to a new empty tuple: the
         same one), written out to run compiled (the generated one is interpreted)."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "kind", kind)
         _set(self, "targets", targets)
@@ -194,7 +198,7 @@ class Repair(Action):
 
     def __init__(self, unit: Id, target: Id, hit_points: int) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "target", target)
         _set(self, "hit_points", hit_points)
@@ -206,7 +210,7 @@ class Warp(Action):
 
     def __init__(self, unit: Id, to: Point) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "to", to)
 
@@ -218,7 +222,7 @@ class Piracy(Action):
 
     def __init__(self, unit: Id, target: Id, target_kind: str = "unit") -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "target", target)
         _set(self, "target_kind", target_kind)
@@ -230,7 +234,7 @@ class Retreat(Action):
 
     def __init__(self, unit: Id) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
 
 
@@ -243,7 +247,7 @@ class Designate(Action):
 
     def __init__(self, unit: Id, target: Id, target_kind: str = "unit") -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "target", target)
         _set(self, "target_kind", target_kind)
@@ -257,7 +261,7 @@ class Lift(Action):
 
     def __init__(self, unit: Id, cargo: Id) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "cargo", cargo)
 
@@ -270,6 +274,6 @@ class EnterBunker(Action):
 
     def __init__(self, unit: Id, bunker: Id) -> None:
         """The dataclass's own `__init__`, written out to run compiled."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "bunker", bunker)
