@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any
+from typing import Any, Final
 
 from battles.rulesets.unlimit3d8.engine.geometry import Point
 from battles.rulesets.unlimit3d8.engine.model import Id
@@ -30,6 +30,10 @@ class Action:
         return data
 
 
+#: What a frozen dataclass's own `__init__` sets its fields with (read once: compiled,
+#: `object.__setattr__` is two attribute lookups at every construction).
+_SET: Final = object.__setattr__
+
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _SCALARS = frozenset({str, int, float, bool, type(None)})  # plain already: as they are
 
@@ -55,10 +59,21 @@ def _plain(value: Any) -> Any:
 class Pass(Action):
     """Do nothing this turn (no unit ready, or the policy holds)."""
 
+    def __init__(self, unit: Id) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+
 
 @dataclass(frozen=True)
 class Move(Action):
     to: Point
+
+    def __init__(self, unit: Id, to: Point) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "to", to)
 
     def plain(self) -> dict[str, Any]:
         return {"unit": self.unit, "to": list(self.to)}
@@ -73,7 +88,7 @@ class RangedAttack(Action):
     def __init__(self, unit: Id, weapon: str, target: Id, target_kind: str = "unit") -> None:
         """The dataclass's own `__init__`, written out to run compiled (the generated one
         is interpreted: the policy builds one for every shot it weighs)."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "weapon", weapon)
         _set(self, "target", target)
@@ -93,6 +108,16 @@ class Assault(Action):
     target: Id
     target_kind: str = "unit"
 
+    def __init__(self, unit: Id, to: Point, weapon: str, target: Id,
+                 target_kind: str = "unit") -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "to", to)
+        _set(self, "weapon", weapon)
+        _set(self, "target", target)
+        _set(self, "target_kind", target_kind)
+
     def plain(self) -> dict[str, Any]:
         return {"unit": self.unit, "to": list(self.to), "weapon": self.weapon,
                 "target": self.target, "target_kind": self.target_kind}
@@ -104,16 +129,37 @@ class CloseCombat(Action):
     target: Id
     target_kind: str = "unit"
 
+    def __init__(self, unit: Id, weapon: str, target: Id, target_kind: str = "unit") -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "weapon", weapon)
+        _set(self, "target", target)
+        _set(self, "target_kind", target_kind)
+
 
 @dataclass(frozen=True)
 class Tackle(Action):
     target: Id
     aggressive: bool = True
 
+    def __init__(self, unit: Id, target: Id, aggressive: bool = True) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "target", target)
+        _set(self, "aggressive", aggressive)
+
 
 @dataclass(frozen=True)
 class Ram(Action):
     target: Id
+
+    def __init__(self, unit: Id, target: Id) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "target", target)
 
 
 @dataclass(frozen=True)
@@ -131,7 +177,7 @@ class Order(Action):
                  orders: tuple[Action, ...] = (), move_to: Point | None = None) -> None:
         """The dataclass's own `__init__` (`orders` defaults to a new empty tuple: the
         same one), written out to run compiled (the generated one is interpreted)."""
-        _set = object.__setattr__
+        _set = _SET
         _set(self, "unit", unit)
         _set(self, "kind", kind)
         _set(self, "targets", targets)
@@ -150,10 +196,23 @@ class Repair(Action):
     target: Id
     hit_points: int
 
+    def __init__(self, unit: Id, target: Id, hit_points: int) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "target", target)
+        _set(self, "hit_points", hit_points)
+
 
 @dataclass(frozen=True)
 class Warp(Action):
     to: Point
+
+    def __init__(self, unit: Id, to: Point) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "to", to)
 
 
 @dataclass(frozen=True)
@@ -161,10 +220,22 @@ class Piracy(Action):
     target: Id
     target_kind: str = "unit"
 
+    def __init__(self, unit: Id, target: Id, target_kind: str = "unit") -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "target", target)
+        _set(self, "target_kind", target_kind)
+
 
 @dataclass(frozen=True)
 class Retreat(Action):
     """Leave the battle by the outer edge of the retreat corridor (R-BAT-1)."""
+
+    def __init__(self, unit: Id) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
 
 
 @dataclass(frozen=True)
@@ -174,6 +245,13 @@ class Designate(Action):
     target: Id
     target_kind: str = "unit"
 
+    def __init__(self, unit: Id, target: Id, target_kind: str = "unit") -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "target", target)
+        _set(self, "target_kind", target_kind)
+
 
 @dataclass(frozen=True)
 class Lift(Action):
@@ -181,9 +259,21 @@ class Lift(Action):
 
     cargo: Id
 
+    def __init__(self, unit: Id, cargo: Id) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "cargo", cargo)
+
 
 @dataclass(frozen=True)
 class EnterBunker(Action):
     """A move that leads an exo armour into contact with its side's bunker (R-BAT-29)."""
 
     bunker: Id
+
+    def __init__(self, unit: Id, bunker: Id) -> None:
+        """The dataclass's own `__init__`, written out to run compiled."""
+        _set = _SET
+        _set(self, "unit", unit)
+        _set(self, "bunker", bunker)
