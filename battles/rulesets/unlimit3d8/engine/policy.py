@@ -1181,60 +1181,44 @@ def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
 
 
 def _round6(value: float) -> float:
-    """`round(value, 6)`, bit for bit, without the string `round` formats: `round` gives
-    the float nearest to n / 10**6, n the integer nearest to the exact value x 10**6 (an
-    exact tie to the even one), and so does n / 1e6 (1e6 and n are exact, the division is
-    correctly rounded). `value * 1e6` is off by at most one part in 2**53, so n is read
-    from it wherever its fraction is not within 1e-3 of one half, or is one half and the
-    product exact (a probability in 512ths often makes one); `round` settles the rest."""
-    if value == 0.0:
-        return value  # round keeps the sign of a zero; so does this
-    scaled = value * 1e6
-    if -1e12 < scaled < 1e12:
-        whole = math.floor(scaled)
-        fraction = scaled - whole
-        if abs(fraction - 0.5) > 1e-3:
-            n = whole + 1 if fraction > 0.5 else whole
-            return n / 1e6 if n != 0 else math.copysign(0.0, value)
-        if fraction == 0.5 and _times_million_error(value, scaled) == 0.0:
-            return (whole if whole % 2 == 0 else whole + 1) / 1e6
-    return round(value, 6)
+    """`round(value, 6)`, bit for bit (`_round_places`)."""
+    return _round_places(value, 1e6, 6)
 
 
 def _round4(value: float) -> float:
-    """`round(value, 4)`, bit for bit, as `_round6` does for 6 places: n / 1e4, n the
-    integer nearest to the exact value x 10**4 (an exact tie to the even one), read from
-    `value * 1e4` where its fraction is clearly not one half; `round` settles the rest."""
+    """`round(value, 4)`, bit for bit (`_round_places`)."""
+    return _round_places(value, 1e4, 4)
+
+
+def _round_places(value: float, scale: float, places: int) -> float:
+    """`round(value, places)`, bit for bit, without the string `round` formats (`scale` is
+    10**places, 1e4 or 1e6): `round` gives the float nearest to n / 10**places, n the
+    integer nearest to the exact value x 10**places (an exact tie to the even one), and so
+    does n / scale (scale and n are exact, the division is correctly rounded).
+    `value * scale` is off by at most one part in 2**53, so n is read from it wherever its
+    fraction is not within 1e-3 of one half, or is one half and the product exact (a
+    probability in 512ths often makes one); `round` settles the rest."""
     if value == 0.0:
-        return value
-    scaled = value * 1e4
+        return value  # round keeps the sign of a zero; so does this
+    scaled = value * scale
     if -1e12 < scaled < 1e12:
         whole = math.floor(scaled)
         fraction = scaled - whole
         if abs(fraction - 0.5) > 1e-3:
             n = whole + 1 if fraction > 0.5 else whole
-            return n / 1e4 if n != 0 else math.copysign(0.0, value)
-        if fraction == 0.5 and _times_ten_thousand_error(value, scaled) == 0.0:
-            return (whole if whole % 2 == 0 else whole + 1) / 1e4
-    return round(value, 4)
+            return n / scale if n != 0 else math.copysign(0.0, value)
+        if fraction == 0.5 and _times_scale_error(value, scaled, scale) == 0.0:
+            return (whole if whole % 2 == 0 else whole + 1) / scale
+    return round(value, places)
 
 
-def _times_ten_thousand_error(value: float, product: float) -> float:
-    """value x 10**4 - product, exactly (as `_times_million_error`; 1e4 has 10
-    significant bits, so its own split has no low part)."""
+def _times_scale_error(value: float, product: float, scale: float) -> float:
+    """value x scale - product, exactly (Dekker's product with Veltkamp's split; 1e4 and
+    1e6 have 10 and 14 significant bits, so their own split has no low part)."""
     spread = 134217729.0 * value  # 2**27 + 1
     high = spread - (spread - value)
     low = value - high
-    return (high * 1e4 - product) + low * 1e4
-
-
-def _times_million_error(value: float, product: float) -> float:
-    """value x 10**6 - product, exactly (Dekker's product with Veltkamp's split; 1e6 has
-    14 significant bits, so its own split has no low part)."""
-    spread = 134217729.0 * value  # 2**27 + 1
-    high = spread - (spread - value)
-    low = value - high
-    return (high * 1e6 - product) + low * 1e6
+    return (high * scale - product) + low * scale
 
 
 def _kind(target: Target) -> str:
