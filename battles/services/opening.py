@@ -160,9 +160,8 @@ def open_battles(*, campaign: Campaign) -> list[Battle]:
     territories = {t.pk: t for t in Territory.objects.filter(
         campaign=campaign, pk__in=standing.values("territory_id"))}
     present: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
-    for unit in units:
-        if unit.pilot_id is not None or not needs_pilot:
-            present[unit.territory_id][unit.player_id].append(unit)
+    for unit in units:  # every one may fight (the unpiloted are not read, R-BJ-1)
+        present[unit.territory_id][unit.player_id].append(unit)
     moved_in = set(Order.objects.filter(campaign=campaign, turn=turn,
                                         status=Order.Status.EXECUTED)
                    .values_list("unit_id", flat=True))

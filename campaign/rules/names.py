@@ -96,16 +96,6 @@ class TakenNames(Collection[str]):
         return isinstance(name, str) and name.casefold() in self.folded
 
 
-def _remembered(candidate: Callable[[int], str], answers: dict[int, str]
-                ) -> Callable[[int], str]:
-    def remembered(n: int) -> str:
-        name = answers.get(n)
-        if name is None:
-            name = answers[n] = candidate(n)
-        return name
-    return remembered
-
-
 def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
           space: Callable[[], Collection[str]] | None = None, kind: Hashable = None) -> str:
     """The first candidate (counter, counter + 1, ...) not in `taken` (case ignored); after
@@ -116,9 +106,9 @@ def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
     `candidate` answers, for `TakenNames` to keep its answers between draws."""
     seen = taken.folded if isinstance(taken, TakenNames) else {t.casefold() for t in taken}
     book = taken if isinstance(taken, TakenNames) and kind is not None else None
-    if book is not None:
-        answers = book.drawn.setdefault(kind, {})
-        candidate = _remembered(candidate, answers)
+    # The candidates' answers: kept by the book between draws (a factory names thousands
+    # of units a turn: issue 32), else for this draw only.
+    answers: dict[int, str] = book.drawn.setdefault(kind, {}) if book is not None else {}
     if book is not None and kind in book.full:
         exhausted = True
     elif book is not None and space is not None:
@@ -130,21 +120,15 @@ def _draw(counter: int, taken: Collection[str], candidate: Callable[[int], str],
             book.full.add(kind)
     else:
         exhausted = space is not None and all(name.casefold() in seen for name in space())
-    if book is not None and not exhausted:
-        # The same tries as below, the answers kept read in place (a factory names
-        # thousands of units a turn: issue 32).
-        for n in range(counter, counter + _TRIES):
-            name = answers.get(n)
-            if name is None:
-                name = candidate(n)
-            if name.casefold() not in seen:
-                return name
-        exhausted = True  # every try taken: the numbered name below
-    for step in range(0 if exhausted else _TRIES):
-        name = candidate(counter + step)
+    for n in range(counter, counter + (0 if exhausted else _TRIES)):
+        name = answers.get(n)
+        if name is None:
+            name = answers[n] = candidate(n)
         if name.casefold() not in seen:
             return name
-    base = candidate(counter)
+    base = answers.get(counter)
+    if base is None:
+        base = answers[counter] = candidate(counter)
     n = taken.numbered.get(base, 2) if isinstance(taken, TakenNames) else 2
     while f"{base} {n}".casefold() in seen:
         n += 1
