@@ -12,20 +12,23 @@ from battles.rulesets.unlimit3d8.engine.actions.attack import misfire_threshold,
 from battles.rulesets.unlimit3d8.engine.actions.base import Action, Assault
 from battles.rulesets.unlimit3d8.engine.actions.move import move_cdt
 from battles.rulesets.unlimit3d8.engine.card import weapon_card
-from battles.rulesets.unlimit3d8.engine.geometry import distance, increments, stop_short, toward
+from battles.rulesets.unlimit3d8.engine.geometry import (
+    distance,
+    hypot,
+    increments,
+    round_places,
+    stop_short,
+    toward,
+)
 from battles.rulesets.unlimit3d8.engine.model import BuildingInput
 from battles.rulesets.unlimit3d8.engine.policy import (
     MEAN_DIE,
     DefaultPolicy,
     _arm_value,
-    _hypot,
     _Ranking,
-    _round4,
     _round6,
     _spread_steps,
-    _stop_short,
     _TargetInfo,
-    _toward,
 )
 from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.resolve import Fight
@@ -66,7 +69,7 @@ def test_round4_is_round_to_4_places_bit_for_bit():
     values += [k / 2**n for k in range(-3000, 3000, 7) for n in range(5, 14)]  # exact ties
     values += [rng.random() * 10.0 ** e for e in range(-9, 16) for _ in range(40)]
     for value in values:
-        got, expected = _round4(value), round(value, 4)
+        got, expected = round_places(value, 1e4, 4), round(value, 4)
         assert got == expected and math.copysign(1, got) == math.copysign(1, expected), value
 
 
@@ -88,16 +91,25 @@ def test_hypot_is_math_hypot_bit_for_bit():
             b = (a[0] + rng.choice((0.0, 3.0, 0.6, 1.2, -0.9)),
                  a[1] + rng.choice((0.0, 4.0, 0.8, 1.6, 1e-4)))
         dx, dy = a[0] - b[0], a[1] - b[1]
-        assert _hypot(dx, dy) == math.hypot(dx, dy), (dx, dy)
+        assert hypot(dx, dy) == math.hypot(dx, dy), (dx, dy)
     for _ in range(50_000):
         dx, dy = rng.uniform(-1e6, 1e6) * 10.0 ** rng.randint(-12, 0), rng.uniform(-1e3, 1e3)
-        assert _hypot(dx, dy) == math.hypot(dx, dy), (dx, dy)
+        assert hypot(dx, dy) == math.hypot(dx, dy), (dx, dy)
     for dx, dy in ((0.0, 0.0), (-0.0, 0.0), (1e-310, 0.0), (1e308, 1e308), (math.inf, 1.0),
                    (3.0, 4.0), (0.0, -2.5), (-1e-300, 1e-300)):
-        assert _hypot(dx, dy) == math.hypot(dx, dy)
+        assert hypot(dx, dy) == math.hypot(dx, dy)
 
 
-def test_the_policy_moves_as_the_geometry_module_does():
+def _toward_by_the_book(a, b, dist):
+    """`geometry.toward` as it was written with `math.hypot` and `round`."""
+    d = math.hypot(a[0] - b[0], a[1] - b[1])
+    if d <= dist or d == 0:
+        return b
+    f = dist / d
+    return (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
+
+
+def test_moves_are_worked_out_as_with_math_hypot_and_round():
     rng = random.Random(44)
     for _ in range(40_000):
         a = (round(rng.uniform(-4, 36), 4), round(rng.uniform(-4, 36), 4))
@@ -106,8 +118,9 @@ def test_the_policy_moves_as_the_geometry_module_does():
             b = (a[0] + rng.choice((0.0, 3.0, -4.0)), a[1] + rng.choice((0.0, 4.0, 0.5)))
         dist = rng.choice((0.0, 0.9, 3.0, 6.0, rng.uniform(0, 20)))
         keep = rng.choice((0.0, 0.9, 3.0, 2.5))
-        assert _toward(a, b, dist) == toward(a, b, dist), (a, b, dist)
-        assert _stop_short(a, b, dist, keep) == stop_short(a, b, dist, keep), (a, b, dist)
+        assert toward(a, b, dist) == _toward_by_the_book(a, b, dist), (a, b, dist)
+        travel = max(0.0, min(dist, math.hypot(a[0] - b[0], a[1] - b[1]) - keep))
+        assert stop_short(a, b, dist, keep) == _toward_by_the_book(a, b, travel), (a, b, dist)
 
 
 def test_the_ranking_picks_as_rounding_every_value_would():

@@ -15,7 +15,6 @@ concrete barricade, +2 instead (seed: "two additional range increments").
 from __future__ import annotations
 
 import math
-from math import hypot
 from typing import Final
 
 SQUARE: Final = 2.0
@@ -33,8 +32,95 @@ DIRECTIONS: tuple[Point, ...] = tuple(
 )
 
 
+#: CPython's own, for the magnitudes `hypot` leaves to it.
+_MATH_HYPOT: Final = math.hypot
+
+
 def distance(a: Point, b: Point) -> float:
     return hypot(a[0] - b[0], a[1] - b[1])
+
+
+def hypot(dx: float, dy: float) -> float:
+    """`math.hypot(dx, dy)`, bit for bit, in compiled floats (no boxed call): CPython's
+    `vector_norm` for two coordinates. Scaled by the power of two that brings the larger
+    into [0.5, 1) (lossless), the squares are summed exactly from 1.0 (products split by
+    Veltkamp, Dekker's exact error; a fast two-sum), the root corrected once by the
+    residual. Magnitudes this map never has (and 0, inf, nan) go to `math.hypot`."""
+    x = abs(dx)
+    y = abs(dy)
+    big = x if x > y else y
+    if not 1e-300 < big < 1e300:
+        return _MATH_HYPOT(dx, dy)
+    scale = 1.0
+    m = big
+    while m >= 1.0:
+        m *= 0.5
+        scale *= 0.5
+    while m < 0.5:
+        m *= 2.0
+        scale *= 2.0
+    x *= scale
+    y *= scale
+    split = 134217729.0 * x  # 2**27 + 1
+    high = split - (split - x)
+    low = x - high
+    square = x * x
+    error = ((high * high - square) + high * low + low * high) + low * low
+    csum = 1.0 + square
+    frac1 = 0.0 + error
+    frac2 = 0.0 + ((1.0 - csum) + square)
+    split = 134217729.0 * y
+    high = split - (split - y)
+    low = y - high
+    square = y * y
+    error = ((high * high - square) + high * low + low * high) + low * low
+    total = csum + square
+    frac1 += error
+    frac2 += (csum - total) + square
+    csum = total
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    split = 134217729.0 * h
+    high = split - (split - h)
+    low = h - high
+    square = -h * h
+    error = ((-high * high - square) + -high * low + -low * high) + -low * low
+    total = csum + square
+    frac1 += error
+    frac2 += (csum - total) + square
+    csum = total
+    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
+    return h / scale
+
+
+def round_places(value: float, scale: float, places: int) -> float:
+    """`round(value, places)`, bit for bit, without the string `round` formats (`scale` is
+    10**places, 1e4 or 1e6): `round` gives the float nearest to n / 10**places, n the
+    integer nearest to the exact value x 10**places (an exact tie to the even one), and so
+    does n / scale (scale and n are exact, the division is correctly rounded).
+    `value * scale` is off by at most one part in 2**53, so n is read from it wherever its
+    fraction is not within 1e-3 of one half, or is one half and the product exact (a
+    probability in 512ths often makes one); `round` settles the rest."""
+    if value == 0.0:
+        return value  # round keeps the sign of a zero; so does this
+    scaled = value * scale
+    if -1e12 < scaled < 1e12:
+        whole = math.floor(scaled)
+        fraction = scaled - whole
+        if abs(fraction - 0.5) > 1e-3:
+            n = whole + 1 if fraction > 0.5 else whole
+            return n / scale if n != 0 else math.copysign(0.0, value)
+        if fraction == 0.5 and _times_scale_error(value, scaled, scale) == 0.0:
+            return (whole if whole % 2 == 0 else whole + 1) / scale
+    return round(value, places)
+
+
+def _times_scale_error(value: float, product: float, scale: float) -> float:
+    """value x scale - product, exactly (Dekker's product with Veltkamp's split; 1e4 and
+    1e6 have 10 and 14 significant bits, so their own split has no low part)."""
+    spread = 134217729.0 * value  # 2**27 + 1
+    high = spread - (spread - value)
+    low = value - high
+    return (high * scale - product) + low * scale
 
 
 def square_centre(x: int, y: int) -> Point:
@@ -46,31 +132,15 @@ def clamp(p: Point) -> Point:
     return (min(max(p[0], MIN_XY), MAX_XY), min(max(p[1], MIN_XY), MAX_XY))
 
 
-#: `toward`'s rounded answers, kept once worked out (policies ask the same of units that
-#: have not moved, every turn; `round` to 4 places formats a string). Not kept when a
-#: coordinate or the distance is zero: 0.0 and -0.0 are equal keys, and the sign could
-#: show in the answer.
-_TOWARD: Final[dict[tuple[Point, Point, float], Point]] = {}
-_TOWARD_MAX: Final = 65536
-
-
 def toward(a: Point, b: Point, dist: float) -> Point:
-    """The point `dist` inches from a toward b (never past b)."""
+    """The point `dist` inches from a toward b (never past b), its coordinates rounded to
+    4 places."""
     d = distance(a, b)
     if d <= dist or d == 0:
         return b
-    if a[0] == 0.0 or a[1] == 0.0 or b[0] == 0.0 or b[1] == 0.0 or dist == 0.0:
-        f = dist / d
-        return (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
-    key = (a, b, dist)
-    found = _TOWARD.get(key)
-    if found is None:
-        f = dist / d
-        found = (round(a[0] + (b[0] - a[0]) * f, 4), round(a[1] + (b[1] - a[1]) * f, 4))
-        if len(_TOWARD) >= _TOWARD_MAX:
-            _TOWARD.clear()
-        _TOWARD[key] = found
-    return found
+    f = dist / d
+    return (round_places(a[0] + (b[0] - a[0]) * f, 1e4, 4),
+            round_places(a[1] + (b[1] - a[1]) * f, 1e4, 4))
 
 
 def stop_short(a: Point, b: Point, max_dist: float, keep: float) -> Point:

@@ -44,7 +44,16 @@ from battles.rulesets.unlimit3d8.engine.actions.ramming import RAM_CDT, ram_path
 from battles.rulesets.unlimit3d8.engine.actions.retreat import can_retreat
 from battles.rulesets.unlimit3d8.engine.card import UnitCard, WeaponCard
 from battles.rulesets.unlimit3d8.engine.damage import Target, effective_armor, force_field_at
-from battles.rulesets.unlimit3d8.engine.geometry import Point, increments, nearest_exit
+from battles.rulesets.unlimit3d8.engine.geometry import (
+    Point,
+    distance,
+    hypot,
+    increments,
+    nearest_exit,
+    round_places,
+    stop_short,
+    toward,
+)
 from battles.rulesets.unlimit3d8.engine.probability import p_success
 from battles.rulesets.unlimit3d8.engine.state import BattleState, BuildingState, UnitState
 
@@ -56,79 +65,6 @@ _HYPOT: Final = math.hypot
 _RANGE_STEP: Final = BT.RANGE_INCREMENT_INCHES
 _RANGE_STEP_INFANTRY: Final = BT.RANGE_INCREMENT_INCHES_INFANTRY
 _ASSAULT_STEP: Final = BT.ASSAULT_RANGE_INCREMENT_INCHES
-
-
-def _hypot(dx: float, dy: float) -> float:
-    """`math.hypot(dx, dy)`, bit for bit, in compiled floats (no boxed call): CPython's
-    `vector_norm` for two coordinates. Scaled by the power of two that brings the larger
-    into [0.5, 1) (lossless), the squares are summed exactly from 1.0 (products split by
-    Veltkamp, Dekker's exact error; a fast two-sum), the root corrected once by the
-    residual. Magnitudes this map never has (and 0, inf, nan) go to `math.hypot`."""
-    x = abs(dx)
-    y = abs(dy)
-    big = x if x > y else y
-    if not 1e-300 < big < 1e300:
-        return _HYPOT(dx, dy)
-    scale = 1.0
-    m = big
-    while m >= 1.0:
-        m *= 0.5
-        scale *= 0.5
-    while m < 0.5:
-        m *= 2.0
-        scale *= 2.0
-    x *= scale
-    y *= scale
-    split = 134217729.0 * x  # 2**27 + 1
-    high = split - (split - x)
-    low = x - high
-    square = x * x
-    error = ((high * high - square) + high * low + low * high) + low * low
-    csum = 1.0 + square
-    frac1 = 0.0 + error
-    frac2 = 0.0 + ((1.0 - csum) + square)
-    split = 134217729.0 * y
-    high = split - (split - y)
-    low = y - high
-    square = y * y
-    error = ((high * high - square) + high * low + low * high) + low * low
-    total = csum + square
-    frac1 += error
-    frac2 += (csum - total) + square
-    csum = total
-    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
-    split = 134217729.0 * h
-    high = split - (split - h)
-    low = h - high
-    square = -h * h
-    error = ((-high * high - square) + -high * low + -low * high) + -low * low
-    total = csum + square
-    frac1 += error
-    frac2 += (csum - total) + square
-    csum = total
-    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
-    return h / scale
-
-
-def _distance(a: Point, b: Point) -> float:
-    """`geometry.distance`, bit for bit (`_hypot`)."""
-    return _hypot(a[0] - b[0], a[1] - b[1])
-
-
-def _toward(a: Point, b: Point, dist: float) -> Point:
-    """`geometry.toward`, bit for bit: its coordinates rounded by `_round4`."""
-    d = _hypot(a[0] - b[0], a[1] - b[1])
-    if d <= dist or d == 0:
-        return b
-    f = dist / d
-    return (_round4(a[0] + (b[0] - a[0]) * f), _round4(a[1] + (b[1] - a[1]) * f))
-
-
-def _stop_short(a: Point, b: Point, max_dist: float, keep: float) -> Point:
-    """`geometry.stop_short`, bit for bit (through `_toward`)."""
-    d = _hypot(a[0] - b[0], a[1] - b[1])
-    travel = max(0.0, min(max_dist, d - keep))
-    return _toward(a, b, travel)
 
 
 class BattleView:
@@ -455,11 +391,11 @@ class DefaultPolicy:
             worth.append((weapon, here))
         if not worth:
             return 0.0, None  # where the move ends cannot matter: not worked out
-        end = _stop_short(unit.pos, foe.pos, max_move, reach + 0.5)
-        moved = _distance(unit.pos, end)
+        end = stop_short(unit.pos, foe.pos, max_move, reach + 0.5)
+        moved = distance(unit.pos, end)
         if moved < 2.0:
             return 0.0, None
-        steps = increments(_distance(end, foe.pos), _ASSAULT_STEP)
+        steps = increments(distance(end, foe.pos), _ASSAULT_STEP)
         best: tuple[float, Action | None] = (0.0, None)
         for weapon, here in worth:
             if projectile_blocked(state, end, weapon, foe):
@@ -497,12 +433,12 @@ class DefaultPolicy:
         best: tuple[float, str, Action | None] = (0.0, "", None)
         friends = [u for u in state.active_units(unit.side) if u.in_bunker is None]
         for foe in state.targetable_enemies(unit.side):
-            if _distance(unit.pos, foe.pos) > BT.DESIGNATOR_RANGE:
+            if distance(unit.pos, foe.pos) > BT.DESIGNATOR_RANGE:
                 continue
-            if any(_distance(f.pos, foe.pos) <= BT.MISSILE_RADIUS + 2 for f in friends):
+            if any(distance(f.pos, foe.pos) <= BT.MISSILE_RADIUS + 2 for f in friends):
                 continue
             caught = [e for e in state.targetable_enemies(unit.side)
-                      if _distance(e.pos, foe.pos) <= BT.MISSILE_RADIUS]
+                      if distance(e.pos, foe.pos) <= BT.MISSILE_RADIUS]
             value = sum(min(max(0, BT.MISSILE_DAMAGE - e.armor), e.hp_left + e.shield_hp)
                         for e in caught) / 2
             key = (value, str(foe.id))
@@ -629,7 +565,7 @@ class DefaultPolicy:
         if can_retreat(unit):
             return Retreat(unit=unit.id)
         if unit.immobilized_by is None and unit.max_move_inches > 0:
-            return Move(unit=unit.id, to=_toward(unit.pos, nearest_exit(unit.pos),
+            return Move(unit=unit.id, to=toward(unit.pos, nearest_exit(unit.pos),
                                                 unit.max_move_inches))
         return None
 
@@ -647,7 +583,7 @@ class DefaultPolicy:
             for b in sorted(state.live_buildings(), key=lambda b: str(b.id)):
                 if (b.kind == "bunker" and b.controller == unit.side
                         and len(b.sheltered) < BT.BUNKER_CAPACITY
-                        and _distance(unit.pos, b.pos) - state.options["contact_distance"]
+                        and distance(unit.pos, b.pos) - state.options["contact_distance"]
                         <= unit.max_move_inches and unit.immobilized_by is None):
                     return EnterBunker(unit.id, b.id)
         return None
@@ -658,7 +594,7 @@ class DefaultPolicy:
         drive = unit.card.equipment("warping")
         if drive is None or unit.immobilized_by is not None:
             return None
-        dist = _distance(unit.pos, foe.pos)
+        dist = distance(unit.pos, foe.pos)
         step = BF.warp_increment_inches(drive.size)
         tech = unit.card.skills["tech"]
         k = 0  # the most increments a likely (p >= 0.5) test allows
@@ -667,14 +603,14 @@ class DefaultPolicy:
         jump = min(dist - 3.0, k * step)
         if jump <= unit.max_move_inches + 1.0:
             return None  # walking does as well
-        spot = _toward(unit.pos, foe.pos, jump)
-        steps = max(1, math.ceil(_distance(unit.pos, spot) / step - 1e-9))
+        spot = toward(unit.pos, foe.pos, jump)
+        steps = max(1, math.ceil(distance(unit.pos, spot) / step - 1e-9))
         reach = state.options["contact_distance"]
         crowd = [u.pos for u in state.units.values() if u.active and u is not unit] + [
             b.pos for b in state.buildings.values() if not b.destroyed]
-        if any(_distance(pos, spot) <= reach + 1e-9 for pos in crowd):
+        if any(distance(pos, spot) <= reach + 1e-9 for pos in crowd):
             return None
-        if any(_distance(u.pos, spot) <= steps for u in state.active_units(unit.side)
+        if any(distance(u.pos, spot) <= steps for u in state.active_units(unit.side)
                if u is not unit):
             return None
         return Warp(unit.id, spot)
@@ -726,7 +662,7 @@ class DefaultPolicy:
         elif focus == "strongest":
             foes.sort(key=lambda u: (-(u.hp_left + u.shield_hp), str(u.id)))
         else:
-            foes.sort(key=lambda u: (min(_distance(u.pos, r.pos) for r in ready), str(u.id)))
+            foes.sort(key=lambda u: (min(distance(u.pos, r.pos) for r in ready), str(u.id)))
         first: list[Target] = [foes[0]]
         best_value, best_action = 0.0, None
         for unit in ready:
@@ -741,7 +677,7 @@ class DefaultPolicy:
                 return Retreat(unit=unit.id)
         for unit in ready:
             if unit.immobilized_by is None and unit.max_move_inches > 0:
-                return Move(unit=unit.id, to=_toward(unit.pos, nearest_exit(unit.pos),
+                return Move(unit=unit.id, to=toward(unit.pos, nearest_exit(unit.pos),
                                                     unit.max_move_inches))
         return _PASS
 
@@ -772,7 +708,7 @@ class DefaultPolicy:
         cover = 0 if weapon.no_line_of_sight else info.cover
         difficulty = info.defense + inc * (steps + cover)
         if weapon.blast_radius and any(
-                u.side == side and _distance(u.pos, tpos) <= weapon.blast_radius
+                u.side == side and distance(u.pos, tpos) <= weapon.blast_radius
                 for u in state.units.values() if u.active):
             return 0.0  # friendly fire
         misfire = weapon.misfire + 2 if haywire else weapon.misfire
@@ -881,7 +817,7 @@ class DefaultPolicy:
             info = infos[id(t)]
             if potential <= info.armor(None) or p_success(pilot, info.defense) <= 0:
                 continue
-            key = (_distance(unit.pos, t.pos), str(t.id))
+            key = (distance(unit.pos, t.pos), str(t.id))
             if best is None or key < best:
                 best, foe = key, t
         if foe is None or best is None:
@@ -891,8 +827,8 @@ class DefaultPolicy:
             if crossed <= unit.max_move_inches + 1e-3:
                 return Ram(unit.id, foe.id)
         step = unit.max_move_inches if move_cdt(unit, unit.max_move_inches) == 0 else 2.0
-        end = _stop_short(unit.pos, foe.pos, min(step, unit.max_move_inches), reach)
-        return Move(unit.id, end) if _distance(end, unit.pos) >= 0.01 else None
+        end = stop_short(unit.pos, foe.pos, min(step, unit.max_move_inches), reach)
+        return Move(unit.id, end) if distance(end, unit.pos) >= 0.01 else None
 
     @staticmethod
     def _weapons_can_hurt(unit: UnitState, foes: list[UnitState],
@@ -944,37 +880,37 @@ class DefaultPolicy:
             return None
         goal = self._errand(state, unit)
         if goal is not None:
-            end = _stop_short(unit.pos, goal, unit.max_move_inches,
+            end = stop_short(unit.pos, goal, unit.max_move_inches,
                               state.options["contact_distance"] * 0.9)
-            return Move(unit.id, end) if _distance(end, unit.pos) >= 0.01 else None
+            return Move(unit.id, end) if distance(end, unit.pos) >= 0.01 else None
         enemies = state.enemies_of(unit.side)
         if not enemies:
             return None
         foe = enemies[0]  # the nearest, ties to the least str(id) (the first of equals)
-        near = _distance(unit.pos, foe.pos)
+        near = distance(unit.pos, foe.pos)
         for e in enemies:
-            d = _distance(unit.pos, e.pos)
+            d = distance(unit.pos, e.pos)
             if d < near or (d == near and str(e.id) < str(foe.id)):
                 foe, near = e, d
         warp = self._warp(state, unit, foe)
         if warp is not None:
             return warp
         keep = 3.0 if unit.card.ranged_weapons else state.options["contact_distance"] * 0.9
-        end = _stop_short(unit.pos, foe.pos, unit.max_move_inches, keep)
-        best_end, best_key = end, _distance(end, foe.pos)
+        end = stop_short(unit.pos, foe.pos, unit.max_move_inches, keep)
+        best_end, best_key = end, distance(end, foe.pos)
         max_move = unit.max_move_inches
         for b in state.live_buildings():
             if state.hostile(unit.side, b.controller):
                 continue
-            if _distance(unit.pos, b.pos) - 0.901 > max_move:
+            if distance(unit.pos, b.pos) - 0.901 > max_move:
                 continue  # the spot (0.9" from it, give or take 1e-4) is out of reach
-            spot = _stop_short(b.pos, foe.pos, 0.9, 0.0)
-            to_foe = _distance(spot, foe.pos)
-            if _distance(unit.pos, spot) <= max_move and to_foe >= keep:
+            spot = stop_short(b.pos, foe.pos, 0.9, 0.0)
+            to_foe = distance(spot, foe.pos)
+            if distance(unit.pos, spot) <= max_move and to_foe >= keep:
                 key = to_foe - 2.0  # cover is worth 2 inches
                 if key < best_key and to_foe < near:
                     best_end, best_key = spot, key
-        if _distance(best_end, unit.pos) < 0.01:
+        if distance(best_end, unit.pos) < 0.01:
             return None
         return Move(unit.id, best_end)
 
@@ -989,10 +925,10 @@ def _errand_goal(state: BattleState, unit: UnitState) -> Point | None:
     """Where a lifter (enemy containers) or a pirate (enemy turrets, laboratories) goes."""
     spots: list[tuple[float, str, Point]] = []
     if unit.card.lifting_arms is not None and unit.carrying is None:
-        spots += [(_distance(unit.pos, c.pos), str(c.id), c.pos) for c in state.cargo.values()
+        spots += [(distance(unit.pos, c.pos), str(c.id), c.pos) for c in state.cargo.values()
                   if c.carrier is None and not c.lost and state.hostile(unit.side, c.owner)]
     if unit.card.equipment("piracy") is not None:
-        spots += [(_distance(unit.pos, b.pos), str(b.id), b.pos)
+        spots += [(distance(unit.pos, b.pos), str(b.id), b.pos)
                   for b in state.live_buildings()
                   if b.targetable and state.hostile(unit.side, b.controller)
                   and (b.weapon is not None or (b.kind == "laboratory"
@@ -1140,7 +1076,7 @@ def _arm_value(state: BattleState, unit: UnitState, kit: _Kit, arm: _Arm, target
     if blast:
         tpos = target.pos
         side = unit.side
-        if any(u.side == side and _distance(u.pos, tpos) <= blast
+        if any(u.side == side and distance(u.pos, tpos) <= blast
                for u in state.units.values() if u.active):
             return 0.0  # friendly fire
     misfire = arm.misfire + 2 if unit.haywire else arm.misfire
@@ -1181,44 +1117,8 @@ def _keeps_stance_moving(plan: dict[str, Any] | None) -> bool:
 
 
 def _round6(value: float) -> float:
-    """`round(value, 6)`, bit for bit (`_round_places`)."""
-    return _round_places(value, 1e6, 6)
-
-
-def _round4(value: float) -> float:
-    """`round(value, 4)`, bit for bit (`_round_places`)."""
-    return _round_places(value, 1e4, 4)
-
-
-def _round_places(value: float, scale: float, places: int) -> float:
-    """`round(value, places)`, bit for bit, without the string `round` formats (`scale` is
-    10**places, 1e4 or 1e6): `round` gives the float nearest to n / 10**places, n the
-    integer nearest to the exact value x 10**places (an exact tie to the even one), and so
-    does n / scale (scale and n are exact, the division is correctly rounded).
-    `value * scale` is off by at most one part in 2**53, so n is read from it wherever its
-    fraction is not within 1e-3 of one half, or is one half and the product exact (a
-    probability in 512ths often makes one); `round` settles the rest."""
-    if value == 0.0:
-        return value  # round keeps the sign of a zero; so does this
-    scaled = value * scale
-    if -1e12 < scaled < 1e12:
-        whole = math.floor(scaled)
-        fraction = scaled - whole
-        if abs(fraction - 0.5) > 1e-3:
-            n = whole + 1 if fraction > 0.5 else whole
-            return n / scale if n != 0 else math.copysign(0.0, value)
-        if fraction == 0.5 and _times_scale_error(value, scaled, scale) == 0.0:
-            return (whole if whole % 2 == 0 else whole + 1) / scale
-    return round(value, places)
-
-
-def _times_scale_error(value: float, product: float, scale: float) -> float:
-    """value x scale - product, exactly (Dekker's product with Veltkamp's split; 1e4 and
-    1e6 have 10 and 14 significant bits, so their own split has no low part)."""
-    spread = 134217729.0 * value  # 2**27 + 1
-    high = spread - (spread - value)
-    low = value - high
-    return (high * scale - product) + low * scale
+    """`round(value, 6)`, bit for bit (`geometry.round_places`)."""
+    return round_places(value, 1e6, 6)
 
 
 def _kind(target: Target) -> str:
@@ -1253,7 +1153,7 @@ class _TargetInfo:
         if self._from is not unit:
             upos = unit.pos
             tpos = self.target.pos
-            self._distance = _hypot(upos[0] - tpos[0], upos[1] - tpos[1])
+            self._distance = hypot(upos[0] - tpos[0], upos[1] - tpos[1])
             self._from = unit
         return self._distance
 
